@@ -1,0 +1,22 @@
+"""``python -m aa_review``: headless commands, or the window when none is given."""
+
+from __future__ import annotations
+
+import sys
+
+from aa_review.cli import COMMANDS
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args and (args[0] in COMMANDS or args[0] in ("-h", "--help", "--version")):
+        from aa_review.cli import main as cli_main
+
+        return cli_main(args)
+    from aa_review.qt.app import main as gui_main
+
+    return gui_main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

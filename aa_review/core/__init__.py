@@ -1,0 +1,1 @@
+"""Qt-free core of aa-review: loading, index, audits, dossier and statistics."""

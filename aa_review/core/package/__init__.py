@@ -1,0 +1,1 @@
+"""Opening a compiled package: safe paths, JSONL reading, the columnar row index."""
