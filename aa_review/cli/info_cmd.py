@@ -1,0 +1,59 @@
+"""``aa-review info PACKAGE``: identity and counts of a package."""
+
+from __future__ import annotations
+
+import argparse
+
+from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, load_or_exit
+from aa_review.core.package.summary import summary
+
+__all__ = ["register", "run"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("info", help="print a package's identity and counts",
+                       description="Print a package's identity (ids, schema versions, digest) "
+                       "and counts. Exit 0: loaded cleanly; 1: loaded with problems; "
+                       "2: not a package or unreadable.")
+    p.add_argument("package", help="package folder (the one holding experience_compiler/)")
+    p.add_argument("--json", action="store_true", help="print one JSON document")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    pkg = load_or_exit(args.package)
+    if pkg is None:
+        return EXIT_UNUSABLE
+    doc = summary(pkg)
+    if args.json:
+        emit_json(doc)
+    else:
+        _print_text(doc)
+    return EXIT_FINDINGS if pkg.problems else EXIT_OK
+
+
+def _print_text(doc: dict) -> None:
+    ident, counts = doc["identity"], doc["counts"]
+    print(f"package   {ident['package_id']}  (task {ident['task_id']}, format {ident['format_version']})")
+    for k, v in ident["schema_versions"].items():
+        print(f"schema    {k:<13}{v}")
+    print(f"digest    {ident['package_digest']}")
+    if ident["catalog_derived_from_rows"]:
+        print("catalog   derived from the rows' evidence_refs (the map has none: v0.1)")
+    print(f"rows      {counts['rows']}")
+    for k, v in counts["rows_by_data_type"].items():
+        print(f"  {k:<32}{v:>10}")
+    print("rows by file")
+    for k, v in counts["rows_by_file"].items():
+        print(f"  {k:<40}{v:>10}")
+    print(f"evidence  {counts['evidence_items']}")
+    for k, v in counts["evidence_by_type"].items():
+        print(f"  {k:<32}{v:>10}")
+    for k, v in counts["evidence_by_visibility"].items():
+        print(f"  visibility {k:<21}{v:>10}")
+    print(f"links     {counts['links']}")
+    print(f"problems  {counts['loading_problems']}")
+    for p in doc["problems"]:
+        loc = p.get("location", {})
+        where = f"{loc.get('file', '')}:{loc['line']}" if loc.get("line") else loc.get("file", "")
+        print(f"  {p['severity']:<8} {p['code']:<22} {where}  {p['message']}")

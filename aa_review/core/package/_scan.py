@@ -1,0 +1,175 @@
+"""Scanning one byte range of a JSONL row file into compact columns (runs in workers)."""
+
+from __future__ import annotations
+
+import mmap
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import orjson
+
+from aa_review.core.derive import evidence_id
+from aa_review.core.findings import Finding, Location, Severity
+
+__all__ = ["RowChunk", "scan_range", "MAX_LINE_BYTES", "split_ranges"]
+
+# A longer line is reported and not parsed: one row is never worth hundreds of MB of RAM.
+MAX_LINE_BYTES = 32 * 1024 * 1024
+
+
+@dataclass
+class RowChunk:
+    """The rows whose lines start in ``[start, end)`` of one file, as columns.
+
+    Line numbers are relative to the chunk (1 = its first line); the loader
+    adds the number of lines before the chunk.
+    """
+
+    file_code: int
+    start: int
+    lines_seen: int = 0
+    line: list[int] = field(default_factory=list)
+    offset: list[int] = field(default_factory=list)
+    length: list[int] = field(default_factory=list)
+    row_id: list[str] = field(default_factory=list)
+    data_type: list[str] = field(default_factory=list)
+    task: list[str] = field(default_factory=list)
+    set_code: list[int] = field(default_factory=list)
+    confidence: list[float] = field(default_factory=list)
+    quality: list[float] = field(default_factory=list)
+    sets: list[tuple[str, ...]] = field(default_factory=list)
+    refs: dict[str, str] = field(default_factory=dict)  # evidence id -> ref (v0.1 derivation)
+    problems: list[Finding] = field(default_factory=list)
+
+    def as_arrays(self) -> dict[str, np.ndarray]:
+        return {
+            "line": np.asarray(self.line, dtype=np.int64),
+            "offset": np.asarray(self.offset, dtype=np.int64),
+            "length": np.asarray(self.length, dtype=np.int64),
+            "set_code": np.asarray(self.set_code, dtype=np.int32),
+            "confidence": np.asarray(self.confidence, dtype=np.float32),
+            "quality": np.asarray(self.quality, dtype=np.float32),
+        }
+
+
+def split_ranges(size: int, target: int) -> list[tuple[int, int]]:
+    """Split ``[0, size)`` into ranges of about ``target`` bytes."""
+    if size <= target:
+        return [(0, size)]
+    edges = list(range(0, size, target)) + [size]
+    return list(zip(edges[:-1], edges[1:]))
+
+
+def _float(value: Any) -> float:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    return float("nan")
+
+
+def _line_problem(relpath: str, line_no: int, raw: bytes, at_eof_unterminated: bool,
+                  exc: Exception) -> Finding:
+    loc = Location(file=relpath, line=line_no)
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as uexc:
+        return Finding(code="input.bad_encoding", severity=Severity.ERROR, location=loc,
+                       message=f"line is not valid UTF-8 (byte {uexc.start + 1}); "
+                       "re-export the file as UTF-8")
+    if at_eof_unterminated:
+        return Finding(code="input.truncated", severity=Severity.ERROR, location=loc,
+                       message="the last line is cut off (no newline, incomplete JSON): "
+                       f"the file looks truncated ({exc})")
+    return Finding(code="input.malformed_line", severity=Severity.ERROR, location=loc,
+                   message=f"line is not valid JSON: {exc}")
+
+
+def scan_range(path: str, relpath: str, file_code: int, start: int, end: int,
+               derive_refs: bool) -> RowChunk:
+    """Parse every line that starts in ``[start, end)`` of ``path``.
+
+    Each line becomes a row (columns) or a located problem; nothing is dropped
+    silently. ``derive_refs`` also collects evidence id -> ref from the rows'
+    ``evidence_refs`` (for v0.1 packages, which have no catalog).
+    """
+    chunk = RowChunk(file_code=file_code, start=start)
+    size = os.path.getsize(path)
+    if size == 0 or start >= size:
+        return chunk
+    set_codes: dict[tuple[str, ...], int] = {}
+    ref_ids_cache: dict[tuple[str, ...], tuple[str, ...]] = {}
+    with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        pos = start
+        if start > 0 and mm[start - 1] != 0x0A:
+            nl = mm.find(b"\n", start)
+            pos = size if nl < 0 else nl + 1
+        rel_line = 0
+        while pos < end and pos < size:
+            nl = mm.find(b"\n", pos)
+            stop = size if nl < 0 else nl
+            rel_line += 1
+            length = stop - pos
+            next_pos = stop + 1
+            if length > MAX_LINE_BYTES:
+                chunk.problems.append(Finding(
+                    code="input.line_too_long", severity=Severity.ERROR,
+                    location=Location(file=relpath, line=rel_line),
+                    message=f"line is {length:,} bytes, over the {MAX_LINE_BYTES:,}-byte "
+                    "limit for one row; it was not parsed"))
+                pos = next_pos
+                continue
+            raw = mm[pos:stop]
+            if not raw.strip():
+                if nl >= 0 or length:
+                    chunk.problems.append(Finding(
+                        code="input.blank_line", severity=Severity.LOW,
+                        location=Location(file=relpath, line=rel_line),
+                        message="blank line in a JSONL file (the compiler writes none)"))
+                pos = next_pos
+                continue
+            try:
+                row = orjson.loads(raw)
+            except orjson.JSONDecodeError as exc:
+                chunk.problems.append(_line_problem(relpath, rel_line, raw, nl < 0, exc))
+                pos = next_pos
+                continue
+            if not isinstance(row, dict):
+                chunk.problems.append(Finding(
+                    code="input.not_an_object", severity=Severity.ERROR,
+                    location=Location(file=relpath, line=rel_line),
+                    message=f"line holds a JSON {type(row).__name__}, not an object"))
+                pos = next_pos
+                continue
+            rid = row.get("row_id") or row.get("pair_id") or ""
+            ids = row.get("source_evidence_ref_ids")
+            refs = row.get("evidence_refs")
+            if not (isinstance(ids, list) and ids):
+                key = tuple(r for r in refs if isinstance(r, str)) if isinstance(refs, list) else ()
+                ids_t = ref_ids_cache.get(key)
+                if ids_t is None:
+                    ids_t = ref_ids_cache[key] = tuple(evidence_id(r) for r in key)
+            else:
+                ids_t = tuple(str(i) for i in ids)
+            if derive_refs and isinstance(refs, list):
+                key = tuple(r for r in refs if isinstance(r, str))
+                if key not in ref_ids_cache:
+                    ref_ids_cache[key] = tuple(evidence_id(r) for r in key)
+                for r, i in zip(key, ref_ids_cache[key]):
+                    chunk.refs.setdefault(i, r)
+            code = set_codes.get(ids_t)
+            if code is None:
+                code = set_codes[ids_t] = len(chunk.sets)
+                chunk.sets.append(ids_t)
+            chunk.line.append(rel_line)
+            chunk.offset.append(pos)
+            chunk.length.append(length)
+            chunk.row_id.append(str(rid))
+            chunk.data_type.append(str(row.get("data_type") or ""))
+            chunk.task.append(str(row.get("source_task_id") or ""))
+            chunk.set_code.append(code)
+            chunk.confidence.append(_float(row.get("confidence")))
+            chunk.quality.append(_float(row.get("quality_score")))
+            pos = next_pos
+        chunk.lines_seen = rel_line
+    return chunk

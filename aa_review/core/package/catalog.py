@@ -1,0 +1,138 @@
+"""The evidence catalog: read from the evidence map, or derived as the compiler would (v0.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from pydantic import ValidationError
+
+from aa_review.core.derive import (
+    ALWAYS_RESOLVING_PREFIXES,
+    CONTENT_HASH_LIMIT,
+    content_hash_bytes,
+    evidence_id,
+    evidence_type,
+    visibility,
+)
+from aa_review.core.errors import RecordError, UnsafeRefError
+from aa_review.core.findings import Finding, Location, Severity
+from aa_review.core.package._scan import RowChunk
+from aa_review.core.package.jsonstream import ObjectStream
+from aa_review.core.package.layout import EC_DIR
+from aa_review.core.package.safepath import PackageRoot
+from aa_review.core.records import Evidence, EvidenceMapHeader, RowLink
+
+__all__ = ["MAP_PATH", "read_map_header", "derive_catalog", "iter_map_links", "read_map_tail",
+           "evidence_for_ref"]
+
+MAP_PATH = f"{EC_DIR}/source_evidence_map.json"
+_BIG = frozenset({"evidence_catalog", "row_evidence_links"})
+
+
+def read_map_header(safe: PackageRoot, problems: list[Finding]
+                    ) -> tuple[EvidenceMapHeader | None, list[Evidence] | None]:
+    """Keys before ``row_evidence_links`` and the catalog; links are left on disk.
+
+    Returns ``(header, None)`` when the map has no catalog (v0.1 packages).
+    """
+    try:
+        path = safe.resolve(MAP_PATH)
+    except UnsafeRefError as exc:
+        problems.append(Finding(code="input.unsafe_file", severity=Severity.CRITICAL,
+                                location=Location(file=MAP_PATH), message=str(exc)))
+        return None, None
+    if not path.is_file():
+        problems.append(Finding(code="input.missing_file", severity=Severity.ERROR,
+                                location=Location(file=MAP_PATH),
+                                message="source_evidence_map.json is missing"))
+        return None, None
+    head: dict[str, Any] = {}
+    catalog: list[Evidence] | None = None
+    try:
+        with open(path, "rb") as fh:
+            for key, value in ObjectStream(fh, MAP_PATH).items(_BIG):
+                if key == "row_evidence_links":
+                    break
+                if key == "evidence_catalog":
+                    if isinstance(value, Iterator):
+                        catalog = _catalog(value, problems)
+                    else:
+                        problems.append(Finding(
+                            code="input.bad_field", severity=Severity.ERROR,
+                            location=Location(file=MAP_PATH, key_path="evidence_catalog"),
+                            message=f"evidence_catalog is a {type(value).__name__}, "
+                            "not a list"))
+                        catalog = []
+                else:
+                    head[key] = value
+    except RecordError as exc:
+        problems.append(Finding(code="input.bad_json", severity=Severity.ERROR,
+                                location=Location(file=exc.path, line=exc.line),
+                                message=exc.message))
+    try:
+        return EvidenceMapHeader.model_validate(head), catalog
+    except ValidationError as exc:
+        problems.append(Finding(code="input.bad_field", severity=Severity.ERROR,
+                                location=Location(file=MAP_PATH),
+                                message=f"evidence map header: {exc.errors()[0]['msg']}"))
+        return None, catalog
+
+
+def _catalog(items: Iterator[Any], problems: list[Finding]) -> list[Evidence]:
+    out: list[Evidence] = []
+    for i, item in enumerate(items):
+        try:
+            out.append(Evidence.model_validate(item))
+        except ValidationError as exc:
+            problems.append(Finding(
+                code="input.bad_field", severity=Severity.ERROR,
+                location=Location(file=MAP_PATH, key_path=f"evidence_catalog[{i}]"),
+                message=f"catalog entry {i} is unusable: {exc.errors()[0]['msg']}"))
+    return out
+
+
+def iter_map_links(safe: PackageRoot) -> Iterator[RowLink]:
+    """Stream ``row_evidence_links``; raises RecordError on a broken map."""
+    with open(safe.resolve(MAP_PATH), "rb") as fh:
+        for key, value in ObjectStream(fh, MAP_PATH).items(_BIG):
+            if key == "row_evidence_links":
+                for item in value:
+                    yield RowLink.model_validate(item) if isinstance(item, dict) else \
+                        RowLink()
+                return
+
+
+def read_map_tail(safe: PackageRoot) -> EvidenceMapHeader:
+    """Every key of the map except the two large arrays (skips the links by streaming)."""
+    keys: dict[str, Any] = {}
+    with open(safe.resolve(MAP_PATH), "rb") as fh:
+        for key, value in ObjectStream(fh, MAP_PATH).items(_BIG):
+            if key not in _BIG:
+                keys[key] = value
+    return EvidenceMapHeader.model_validate(keys)
+
+
+def evidence_for_ref(safe: PackageRoot, ref: str) -> Evidence:
+    """The catalog entry the compiler would write for ``ref`` (format 7.1-7.3)."""
+    exists, digest = False, None
+    try:
+        p = safe.resolve(ref)
+        exists = p.exists()
+        if p.is_file() and p.stat().st_size <= CONTENT_HASH_LIMIT:
+            digest = content_hash_bytes(p.read_bytes())
+    except UnsafeRefError:
+        pass
+    resolves = exists or ref.startswith(ALWAYS_RESOLVING_PREFIXES)
+    return Evidence(evidence_id=evidence_id(ref), ref=ref, evidence_type=evidence_type(ref),
+                    visibility=visibility(ref), resolves=resolves, content_hash=digest,
+                    confidence=1.0 if resolves else 0.5)
+
+
+def derive_catalog(safe: PackageRoot, chunks: Sequence[RowChunk]) -> list[Evidence]:
+    """A catalog from the rows' ``evidence_refs``, first seen first (v0.1 packages)."""
+    seen: dict[str, str] = {}
+    for ch in chunks:
+        for eid, ref in ch.refs.items():
+            seen.setdefault(eid, ref)
+    return [evidence_for_ref(safe, ref) for ref in seen.values()]

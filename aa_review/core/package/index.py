@@ -1,0 +1,196 @@
+"""The columnar row index and the two-way row <-> evidence lookup."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from aa_review.core.package._scan import RowChunk
+
+__all__ = ["RowIndex", "RowSet", "build_index"]
+
+
+@dataclass(frozen=True)
+class RowSet:
+    """Rows as segments of one index array: sized and indexable without copying.
+
+    Rows that cite the same evidence set are stored contiguously in
+    ``RowIndex.by_set``; an evidence item's citing rows are a few such
+    segments, so building this is O(number of distinct evidence sets).
+    """
+
+    source: np.ndarray
+    starts: np.ndarray
+    stops: np.ndarray
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_cum", np.concatenate(([0], np.cumsum(self.stops - self.starts))))
+
+    def __len__(self) -> int:
+        return int(self._cum[-1])  # type: ignore[attr-defined]
+
+    def __getitem__(self, pos: int) -> int:
+        if pos < 0:
+            pos += len(self)
+        if not 0 <= pos < len(self):
+            raise IndexError(pos)
+        seg = int(np.searchsorted(self._cum, pos, side="right")) - 1  # type: ignore[attr-defined]
+        return int(self.source[self.starts[seg] + pos - self._cum[seg]])  # type: ignore[attr-defined]
+
+    def to_array(self) -> np.ndarray:
+        """All row positions, sorted."""
+        if len(self.starts) == 1:
+            return self.source[self.starts[0]:self.stops[0]]
+        parts = [self.source[a:b] for a, b in zip(self.starts, self.stops)]
+        return np.sort(np.concatenate(parts)) if parts else np.empty(0, np.int64)
+
+
+class RowIndex:
+    """Every training row as columns; a full row is read from disk by offset.
+
+    Attributes
+    ----------
+    files, data_types, tasks : list of str
+        Code tables for ``file``, ``data_type`` and ``task``.
+    evidence_ids : list of str
+        Catalog ids first (catalog order), then ids rows cite that the catalog lacks.
+    sets : list of numpy.ndarray
+        Distinct evidence sets (arrays of positions into ``evidence_ids``).
+    """
+
+    def __init__(self, *, files: Sequence[str], data_types: list[str], tasks: list[str],
+                 evidence_ids: list[str], catalog_size: int, sets: list[np.ndarray],
+                 columns: dict[str, np.ndarray]) -> None:
+        self.files = list(files)
+        self.data_types = data_types
+        self.tasks = tasks
+        self.evidence_ids = evidence_ids
+        self.catalog_size = catalog_size
+        self.evidence_pos = {e: i for i, e in enumerate(evidence_ids)}
+        self.sets = sets
+        self.row_id: np.ndarray = columns["row_id"]
+        self.file: np.ndarray = columns["file"]
+        self.data_type: np.ndarray = columns["data_type"]
+        self.task: np.ndarray = columns["task"]
+        self.line: np.ndarray = columns["line"]
+        self.offset: np.ndarray = columns["offset"]
+        self.length: np.ndarray = columns["length"]
+        self.set_code: np.ndarray = columns["set_code"]
+        self.confidence: np.ndarray = columns["confidence"]
+        self.quality: np.ndarray = columns["quality"]
+        self.set_size = np.array([len(s) for s in sets], dtype=np.int32)
+        self.n_evidence: np.ndarray = self.set_size[self.set_code] if len(sets) else \
+            np.zeros(len(self.row_id), np.int32)
+        # Rows grouped by evidence set, and which sets contain each evidence item.
+        self.by_set = np.argsort(self.set_code, kind="stable")
+        counts = np.bincount(self.set_code, minlength=len(sets))
+        self.set_ptr = np.concatenate(([0], np.cumsum(counts)))
+        members: list[list[int]] = [[] for _ in evidence_ids]
+        for code, s in enumerate(sets):
+            for e in s.tolist():
+                members[e].append(code)
+        self.sets_with = [np.asarray(m, dtype=np.int64) for m in members]
+        self._id_order = np.argsort(self.row_id, kind="stable")
+
+    def __len__(self) -> int:
+        return len(self.row_id)
+
+    # -- lookups ---------------------------------------------------------
+    def evidence_of_row(self, row: int) -> np.ndarray:
+        """Positions (into ``evidence_ids``) of the evidence a row cites."""
+        return self.sets[int(self.set_code[row])]
+
+    def rows_citing(self, evidence: int) -> RowSet:
+        """Rows that cite an evidence item (by position in ``evidence_ids``)."""
+        codes = self.sets_with[evidence]
+        return RowSet(self.by_set, self.set_ptr[codes], self.set_ptr[codes + 1])
+
+    def find_row(self, row_id: str) -> int | None:
+        """Position of the first row with this id, or None."""
+        key = np.array(row_id.encode("utf-8"), dtype=self.row_id.dtype) \
+            if len(row_id.encode("utf-8")) <= self.row_id.dtype.itemsize else None
+        if key is None or not len(self.row_id):
+            return None
+        i = int(np.searchsorted(self.row_id, key, sorter=self._id_order))
+        if i < len(self._id_order) and self.row_id[self._id_order[i]] == key:
+            return int(self._id_order[i])
+        return None
+
+    def row_id_str(self, row: int) -> str:
+        return self.row_id[row].decode("utf-8", "replace")
+
+    def counts_by(self, column: str) -> dict[str, int]:
+        """Row counts per data type (``data_type``), file (``file``) or task (``task``)."""
+        table = {"data_type": self.data_types, "file": self.files, "task": self.tasks}[column]
+        counts = np.bincount(getattr(self, column), minlength=len(table))
+        return {name: int(c) for name, c in zip(table, counts)}
+
+    def nbytes(self) -> int:
+        arrays = [self.row_id, self.file, self.data_type, self.task, self.line, self.offset,
+                  self.length, self.set_code, self.confidence, self.quality, self.n_evidence,
+                  self.by_set, self.set_ptr, self._id_order, *self.sets, *self.sets_with]
+        return int(sum(a.nbytes for a in arrays))
+
+
+def _codes(values: list[str], table: dict[str, int], names: list[str]) -> np.ndarray:
+    out = np.empty(len(values), dtype=np.int32)
+    for i, v in enumerate(values):
+        c = table.get(v)
+        if c is None:
+            c = table[v] = len(names)
+            names.append(v)
+        out[i] = c
+    return out
+
+
+def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: list[str],
+                line_base: dict[tuple[int, int], int]) -> RowIndex:
+    """Merge scanned chunks (in row order) into one :class:`RowIndex`.
+
+    ``line_base`` maps ``(file_code, chunk start)`` to the number of lines before the chunk.
+    """
+    ev_ids = list(catalog_ids)
+    ev_pos = {e: i for i, e in enumerate(ev_ids)}
+    set_table: dict[tuple[int, ...], int] = {}
+    sets: list[np.ndarray] = []
+    type_t: dict[str, int] = {}
+    type_n: list[str] = []
+    task_t: dict[str, int] = {}
+    task_n: list[str] = []
+    cols: dict[str, list[np.ndarray]] = {k: [] for k in (
+        "line", "offset", "length", "set_code", "confidence", "quality", "file",
+        "data_type", "task")}
+    row_ids: list[str] = []
+    for ch in chunks:
+        remap = np.empty(len(ch.sets), dtype=np.int32)
+        for local, ids in enumerate(ch.sets):
+            pos = []
+            for e in ids:
+                p = ev_pos.get(e)
+                if p is None:
+                    p = ev_pos[e] = len(ev_ids)
+                    ev_ids.append(e)
+                pos.append(p)
+            key = tuple(pos)
+            g = set_table.get(key)
+            if g is None:
+                g = set_table[key] = len(sets)
+                sets.append(np.asarray(key, dtype=np.int32))
+            remap[local] = g
+        arrs = ch.as_arrays()
+        arrs["line"] += line_base.get((ch.file_code, ch.start), 0)
+        arrs["set_code"] = remap[arrs["set_code"]] if len(remap) else arrs["set_code"]
+        arrs["file"] = np.full(len(ch.line), ch.file_code, dtype=np.int16)
+        arrs["data_type"] = _codes(ch.data_type, type_t, type_n)
+        arrs["task"] = _codes(ch.task, task_t, task_n)
+        for k, v in arrs.items():
+            cols[k].append(v)
+        row_ids.extend(ch.row_id)
+    columns = {k: (np.concatenate(v) if v else np.empty(0, np.int64)) for k, v in cols.items()}
+    columns["set_code"] = columns["set_code"].astype(np.int32)
+    columns["row_id"] = np.array([r.encode("utf-8") for r in row_ids], dtype=np.bytes_) \
+        if row_ids else np.empty(0, dtype="S1")
+    return RowIndex(files=files, data_types=type_n, tasks=task_n, evidence_ids=ev_ids,
+                    catalog_size=len(catalog_ids), sets=sets, columns=columns)

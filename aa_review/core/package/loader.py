@@ -1,0 +1,213 @@
+"""Opening a package folder: documents, evidence catalog and the row index."""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Any
+
+from aa_review.core.errors import PackageError, RecordError
+from aa_review.core.findings import Finding, Location, Severity
+from aa_review.core.package import documents
+from aa_review.core.package._scan import RowChunk, scan_range, split_ranges
+from aa_review.core.package.catalog import derive_catalog, read_map_header
+from aa_review.core.package.index import RowIndex, build_index
+from aa_review.core.package.layout import EC_DIR, ROW_FILES
+from aa_review.core.package.model import LoadProgress, Package
+from aa_review.core.package.safepath import PackageRoot
+
+__all__ = ["open_package", "find_root", "LoadCancelled"]
+
+log = logging.getLogger(__name__)
+
+FIRST_CHUNK = 256 * 1024  # small, so the first rows show at once
+CHUNK = 16 * 1024 * 1024
+PARALLEL_MIN_BYTES = 48 * 1024 * 1024  # below this, worker start-up costs more than it saves
+
+
+class LoadCancelled(Exception):
+    """Raised by :func:`open_package` when ``cancelled()`` turned true."""
+
+
+def find_root(path: Path) -> Path:
+    """The package root for ``path``: a folder holding ``experience_compiler/``, or that folder."""
+    path = Path(path)
+    if not path.exists():
+        raise PackageError("no such file or folder", str(path))
+    if not path.is_dir():
+        raise PackageError("not a folder: a package is a folder holding experience_compiler/",
+                           str(path))
+    if (path / EC_DIR).is_dir():
+        return path
+    if path.name == EC_DIR and (path / "compiler_manifest.json").exists():
+        return path.parent
+    raise PackageError(
+        "not a compiled package: no experience_compiler/ folder inside "
+        "(open the package folder, the one holding experience_compiler/)", str(path))
+
+
+def open_package(
+    path: Path,
+    *,
+    progress: Callable[[LoadProgress], None] | None = None,
+    on_partial: Callable[[RowIndex], None] | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+    workers: int | None = None,
+) -> Package:
+    """Open the package at ``path`` (see :func:`find_root`).
+
+    Parameters
+    ----------
+    progress
+        Called with a :class:`LoadProgress` as row files are scanned.
+    on_partial
+        Called once with an index of the first rows, before the whole package is read.
+    cancelled
+        Polled between chunks; when it returns True, :class:`LoadCancelled` is raised.
+    workers
+        Worker processes for large packages (default: the machine's cores, at most 4).
+
+    Raises
+    ------
+    PackageError
+        When ``path`` is not a package. Everything else is a problem in ``Package.problems``.
+    """
+    root = find_root(path)
+    safe = PackageRoot(root)
+    problems: list[Finding] = []
+    docs = documents.read_documents(safe, problems)
+    header, catalog = read_map_header(safe, problems)
+    version = documents.detect_version(docs, header)
+    files = [rel for rel, _ in ROW_FILES]
+    jobs = _plan_jobs(safe, files, problems)
+    total = sum(end - start for _, start, end in jobs)
+    chunks = _scan_all(safe, files, jobs, total, derive=catalog is None, progress=progress,
+                       on_partial=on_partial, cancelled=cancelled, workers=workers,
+                       catalog_ids=[e.evidence_id for e in catalog or []])
+    catalog_derived = catalog is None
+    if catalog is None:
+        catalog = derive_catalog(safe, chunks)
+    line_base = _line_bases(chunks)
+    for ch in chunks:
+        for f in ch.problems:
+            base = line_base.get((ch.file_code, ch.start), 0)
+            loc = f.location.model_copy(update={"line": (f.location.line or 0) + base})
+            problems.append(f.model_copy(update={"location": loc}))
+    index = build_index(chunks, files, [e.evidence_id for e in catalog], line_base)
+    _check_empty(safe, files, docs, index, problems)
+    return Package(root=root, safe=safe, version=version, docs=docs, map_header=header,
+                   catalog=catalog, catalog_derived=catalog_derived, index=index,
+                   problems=problems)
+
+
+def _plan_jobs(safe: PackageRoot, files: list[str], problems: list[Finding]
+               ) -> list[tuple[int, int, int]]:
+    jobs: list[tuple[int, int, int]] = []
+    for code, rel in enumerate(files):
+        try:
+            p = safe.resolve(rel)
+        except Exception as exc:  # a row file that is a symlink out of the package
+            problems.append(Finding(code="input.unsafe_file", severity=Severity.CRITICAL,
+                                    location=Location(file=rel), message=str(exc)))
+            continue
+        if not p.is_file():
+            problems.append(Finding(code="input.missing_file", severity=Severity.WARNING,
+                                    location=Location(file=rel),
+                                    message="row file is missing (the compiler writes all 23)"))
+            continue
+        size = p.stat().st_size
+        for start, end in split_ranges(size, CHUNK):
+            jobs.append((code, start, end))
+    # Split a small first job off, so the first rows can be shown immediately.
+    if jobs and jobs[0][2] - jobs[0][1] > FIRST_CHUNK:
+        code, start, end = jobs[0]
+        jobs[0:1] = [(code, start, start + FIRST_CHUNK), (code, start + FIRST_CHUNK, end)]
+    return jobs
+
+
+def _scan_all(safe: PackageRoot, files: list[str], jobs: list[tuple[int, int, int]],
+              total: int, *, derive: bool, progress: Callable[[LoadProgress], None] | None,
+              on_partial: Callable[[RowIndex], None] | None, cancelled: Callable[[], bool],
+              workers: int | None, catalog_ids: list[str]) -> list[RowChunk]:
+    results: dict[int, RowChunk] = {}
+    done_bytes = 0
+
+    def report(stage: str) -> None:
+        if progress is not None:
+            progress(LoadProgress(stage=stage, done=done_bytes, total=total,
+                                  rows=sum(len(c.line) for c in results.values())))
+
+    def args(job: tuple[int, int, int]) -> tuple[Any, ...]:
+        code, start, end = job
+        return (str(safe.path / files[code]), files[code], code, start, end, derive)
+
+    if not jobs:
+        report("rows")
+        return []
+    results[0] = scan_range(*args(jobs[0]))
+    done_bytes += jobs[0][2] - jobs[0][1]
+    report("rows")
+    if on_partial is not None and len(jobs) > 1:
+        on_partial(build_index([results[0]], files, catalog_ids, {}))
+    rest = list(enumerate(jobs))[1:]
+    if cancelled():
+        raise LoadCancelled()
+    if total >= PARALLEL_MIN_BYTES and (workers is None or workers > 1):
+        n = workers or min(4, os.cpu_count() or 1)
+        ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
+        with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
+            pending: dict[Future[RowChunk], int] = {
+                pool.submit(scan_range, *args(job)): i for i, job in rest}
+            while pending:
+                finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                if cancelled():
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise LoadCancelled()
+                for fut in finished:
+                    i = pending.pop(fut)
+                    results[i] = fut.result()
+                    done_bytes += jobs[i][2] - jobs[i][1]
+                    report("rows")
+    else:
+        for i, job in rest:
+            if cancelled():
+                raise LoadCancelled()
+            results[i] = scan_range(*args(job))
+            done_bytes += job[2] - job[1]
+            report("rows")
+    return [results[i] for i in range(len(jobs))]
+
+
+def _line_bases(chunks: list[RowChunk]) -> dict[tuple[int, int], int]:
+    bases: dict[tuple[int, int], int] = {}
+    seen: dict[int, int] = {}
+    for ch in chunks:
+        bases[(ch.file_code, ch.start)] = seen.get(ch.file_code, 0)
+        seen[ch.file_code] = seen.get(ch.file_code, 0) + ch.lines_seen
+    return bases
+
+
+def _check_empty(safe: PackageRoot, files: list[str], docs: documents.Documents,
+                 index: RowIndex, problems: list[Finding]) -> None:
+    claimed = (docs.manifest.training_row_counts_by_file if docs.manifest else None) or {}
+    for rel in files:
+        name = rel.rsplit("/", 1)[1]
+        p = safe.path / rel
+        if claimed.get(name, 0) > 0 and p.is_file() and p.stat().st_size == 0:
+            problems.append(Finding(
+                code="input.empty_file", severity=Severity.ERROR, location=Location(file=rel),
+                message=f"row file is empty but the manifest counts {claimed[name]} rows in it"))
+
+
+def iter_rows(package: Package, rows: Iterator[int] | None = None) -> Iterator[tuple[int, dict]]:
+    """Yield ``(position, row dict)`` for the given rows (default: all), read from disk."""
+    positions = range(len(package.index)) if rows is None else rows
+    for i in positions:
+        try:
+            yield i, package.read_row(i)
+        except RecordError as exc:
+            log.warning("%s", exc)

@@ -1,0 +1,121 @@
+"""The opened package: documents, catalog, row index and located problems."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from aa_review.core.errors import RecordError
+from aa_review.core.findings import Finding
+from aa_review.core.package.catalog import iter_map_links, read_map_tail
+from aa_review.core.package.documents import Documents
+from aa_review.core.package.index import RowIndex
+from aa_review.core.package.safepath import PackageRoot
+from aa_review.core.records import Evidence, EvidenceMapHeader, RowLink
+
+__all__ = ["Package", "LoadProgress"]
+
+
+@dataclass(frozen=True)
+class LoadProgress:
+    """How far loading is: bytes of row files scanned and rows indexed so far."""
+
+    stage: str
+    done: int
+    total: int
+    rows: int
+
+    @property
+    def fraction(self) -> float:
+        return 1.0 if self.total <= 0 else min(1.0, self.done / self.total)
+
+
+@dataclass(eq=False)
+class Package:
+    """An opened compiled package. Rows stay on disk; ``index`` holds them as columns."""
+
+    root: Path
+    safe: PackageRoot
+    version: str
+    docs: Documents
+    map_header: EvidenceMapHeader | None
+    catalog: list[Evidence]
+    catalog_derived: bool
+    index: RowIndex
+    problems: list[Finding] = field(default_factory=list)
+
+    @property
+    def package_id(self) -> str:
+        """The package root folder's name (the exporter names it after the task)."""
+        return self.root.name
+
+    @property
+    def task_id(self) -> str | None:
+        for src in (self.docs.manifest, self.map_header):
+            if src is not None and src.source_task_id:
+                return src.source_task_id
+        return None
+
+    @cached_property
+    def evidence_by_id(self) -> dict[str, Evidence]:
+        return {e.evidence_id: e for e in self.catalog}
+
+    def evidence_at(self, pos: int) -> Evidence | None:
+        """Catalog entry at an index position, None for ids the catalog lacks."""
+        return self.catalog[pos] if pos < self.index.catalog_size else None
+
+    def schema_versions(self) -> dict[str, str | None]:
+        m = self.docs.manifest
+        return {
+            "compiler": m.schema_version if m else None,
+            "row": m.training_row_schema_version if m else None,
+            "evidence_map": self.map_header.schema_version if self.map_header else None,
+        }
+
+    def read_row_bytes(self, pos: int) -> bytes:
+        rel = self.index.files[int(self.index.file[pos])]
+        with open(self.safe.resolve(rel), "rb") as fh:
+            fh.seek(int(self.index.offset[pos]))
+            return fh.read(int(self.index.length[pos]))
+
+    def read_row(self, pos: int) -> dict[str, Any]:
+        """The full row at index position ``pos``, read from disk by offset."""
+        data = self.read_row_bytes(pos)
+        try:
+            row = orjson.loads(data)
+        except orjson.JSONDecodeError as exc:
+            rel = self.index.files[int(self.index.file[pos])]
+            raise RecordError(rel, int(self.index.line[pos]),
+                              f"row changed on disk since loading ({exc.msg}); reload") from None
+        if not isinstance(row, dict):
+            raise RecordError(self.index.files[int(self.index.file[pos])],
+                              int(self.index.line[pos]), "row is not a JSON object")
+        return row
+
+    def iter_links(self) -> Iterator[RowLink]:
+        """``row_evidence_links`` as the map states them, or as derived for v0.1 packages."""
+        if not self.catalog_derived:
+            yield from iter_map_links(self.safe)
+            return
+        ix = self.index
+        for i in range(len(ix)):
+            ids = [ix.evidence_ids[e] for e in ix.evidence_of_row(i).tolist()]
+            yield RowLink(row_id=ix.row_id_str(i),
+                          row_file=ix.files[int(ix.file[i])].rsplit("/", 1)[1],
+                          data_type=ix.data_types[int(ix.data_type[i])],
+                          source_task_id=ix.tasks[int(ix.task[i])], evidence_ref_ids=ids)
+
+    @cached_property
+    def map_summary(self) -> EvidenceMapHeader | None:
+        """All small keys of the evidence map, including those after the links."""
+        if self.map_header is None:
+            return None
+        try:
+            return read_map_tail(self.safe)
+        except RecordError:
+            return self.map_header
