@@ -1,0 +1,86 @@
+"""SelectionHub: the one selection every view follows (row, evidence item, finding...)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from psygnal import Signal
+
+__all__ = ["Selection", "SelectionHub"]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What is selected, as positions into the package index / catalog / findings.
+
+    ``source`` names the view that made the selection, so that view need not
+    react to its own change.
+    """
+
+    row: int | None = None
+    evidence: int | None = None
+    finding: int | None = None
+    contract: str | None = None
+    source: str = ""
+
+
+class SelectionHub:
+    """Holds the current :class:`Selection`, emits ``changed`` and keeps back/forward history."""
+
+    changed = Signal(object)  # Selection
+
+    def __init__(self, history_limit: int = 200) -> None:
+        self._current = Selection()
+        self._back: list[Selection] = []
+        self._forward: list[Selection] = []
+        self._limit = history_limit
+
+    @property
+    def current(self) -> Selection:
+        return self._current
+
+    def select(self, *, source: str = "", **fields: int | str | None) -> None:
+        """Select something; unspecified fields are cleared unless ``keep`` semantics apply."""
+        new = Selection(source=source, **fields)  # type: ignore[arg-type]
+        self._set(new, record=True)
+
+    def update(self, *, source: str = "", **fields: int | str | None) -> None:
+        """Change some fields and keep the others."""
+        self._set(replace(self._current, source=source, **fields), record=True)
+
+    def clear(self) -> None:
+        self._back.clear()
+        self._forward.clear()
+        self._set(Selection(), record=False)
+
+    def _set(self, new: Selection, *, record: bool) -> None:
+        if _same(new, self._current):
+            return
+        if record:
+            self._back.append(self._current)
+            del self._back[: -self._limit]
+            self._forward.clear()
+        self._current = new
+        self.changed.emit(new)
+
+    def can_go_back(self) -> bool:
+        return bool(self._back)
+
+    def can_go_forward(self) -> bool:
+        return bool(self._forward)
+
+    def back(self) -> None:
+        if self._back:
+            self._forward.append(self._current)
+            self._current = replace(self._back.pop(), source="history")
+            self.changed.emit(self._current)
+
+    def forward(self) -> None:
+        if self._forward:
+            self._back.append(self._current)
+            self._current = replace(self._forward.pop(), source="history")
+            self.changed.emit(self._current)
+
+
+def _same(a: Selection, b: Selection) -> bool:
+    return (a.row, a.evidence, a.finding, a.contract) == (b.row, b.evidence, b.finding, b.contract)

@@ -1,0 +1,69 @@
+"""Entry point of the window: QApplication, logging of Qt messages, crash dialog."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import traceback
+from pathlib import Path
+from types import TracebackType
+
+from PySide6.QtCore import QSettings, QtMsgType, qInstallMessageHandler
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from aa_review import __version__
+from aa_review.core.sample import bundled_package
+
+__all__ = ["main", "make_settings", "create_window"]
+
+log = logging.getLogger("aa_review")
+_QT_LEVELS = {QtMsgType.QtDebugMsg: logging.DEBUG, QtMsgType.QtInfoMsg: logging.INFO,
+              QtMsgType.QtWarningMsg: logging.WARNING, QtMsgType.QtCriticalMsg: logging.ERROR,
+              QtMsgType.QtFatalMsg: logging.CRITICAL}
+
+
+def _qt_message(mode: QtMsgType, context: object, message: str) -> None:
+    logging.getLogger("aa_review.qt").log(_QT_LEVELS.get(mode, logging.WARNING), "%s", message)
+
+
+def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+    text = "".join(traceback.format_exception(kind, exc, tb))
+    log.error("unhandled error\n%s", text)
+    app = QApplication.instance()
+    if app is not None:
+        box = QMessageBox(QMessageBox.Icon.Critical, "aa-review: unexpected error",
+                          f"{kind.__name__}: {exc}\n\nYour package files were not changed. "
+                          "The details below are also in the log.")
+        box.setDetailedText(text)
+        box.exec()
+
+
+def make_settings() -> QSettings:
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "aa-review",
+                     "aa-review")
+
+
+def create_window(settings: QSettings | None = None):  # type: ignore[no-untyped-def]
+    from aa_review.qt.views.main_window import MainWindow
+
+    return MainWindow(settings or make_settings())
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Open the window on PATH, or on the bundled sample package when none is given."""
+    parser = argparse.ArgumentParser(prog="aa-review", description="Open the review window.")
+    parser.add_argument("path", nargs="?", help="package folder (default: the bundled sample)")
+    parser.add_argument("--version", action="version", version=f"aa-review {__version__}")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    qInstallMessageHandler(_qt_message)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("aa-review")
+    app.setOrganizationName("aa-review")
+    app.setApplicationVersion(__version__)
+    sys.excepthook = _excepthook
+    window = create_window()
+    window.show()
+    window.open_package(Path(args.path) if args.path else bundled_package())
+    return app.exec()

@@ -1,0 +1,108 @@
+"""EvidenceTableModel: the evidence catalog, every field of every item."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+if TYPE_CHECKING:
+    from aa_review.core.package import Package
+
+__all__ = ["EvidenceTableModel"]
+
+_FIXED = ("evidence_id", "ref", "evidence_type", "visibility", "resolves", "content_hash",
+          "confidence")
+Index = QModelIndex | QPersistentModelIndex
+
+
+class EvidenceTableModel(QAbstractTableModel):
+    """Catalog items (and ids rows cite that the catalog lacks) as a table.
+
+    Columns are the catalog's fields, any unknown field found in the catalog,
+    and how many rows cite the item.
+    """
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._pkg: Package | None = None
+        self._positions: np.ndarray | None = None
+        self._columns: list[str] = list(_FIXED)
+        self._cited: np.ndarray = np.zeros(0, np.int64)
+
+    def set_package(self, pkg: Package | None) -> None:
+        self.beginResetModel()
+        self._pkg = pkg
+        self._positions = None
+        extra: list[str] = []
+        if pkg is not None:
+            for e in pkg.catalog:
+                for k in e.extras():
+                    if k not in extra:
+                        extra.append(k)
+            ix = pkg.index
+            per_set = np.diff(ix.set_ptr)
+            self._cited = np.array([int(per_set[s].sum()) for s in ix.sets_with], dtype=np.int64)
+        self._columns = [*_FIXED, *extra, "cited_by_rows"]
+        self.endResetModel()
+
+    def set_positions(self, positions: np.ndarray | None) -> None:
+        self.beginResetModel()
+        self._positions = positions
+        self.endResetModel()
+
+    def position(self, table_row: int) -> int:
+        return table_row if self._positions is None else int(self._positions[table_row])
+
+    def table_row_of(self, position: int) -> int | None:
+        if self._positions is None:
+            return position if 0 <= position < self.rowCount() else None
+        hits = np.flatnonzero(self._positions == position)
+        return int(hits[0]) if len(hits) else None
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self._columns)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        if parent.isValid() or self._pkg is None:
+            return 0
+        return len(self._pkg.index.evidence_ids) if self._positions is None else \
+            len(self._positions)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self._columns[section].replace("_", " ")
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or self._pkg is None:
+            return None
+        pos = self.position(index.row())
+        name = self._columns[index.column()]
+        item = self._pkg.evidence_at(pos)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if item is None or (item.visibility or "") == "hidden_excluded":
+                return QBrush(QColor("#c62828"))
+            return None
+        if role == Qt.ItemDataRole.ToolTipRole and item is None:
+            return "Cited by rows but absent from the evidence catalog (orphan id)"
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return None
+        if name == "cited_by_rows":
+            return int(self._cited[pos]) if pos < len(self._cited) else 0
+        if item is None:
+            return self._pkg.index.evidence_ids[pos] if name == "evidence_id" else \
+                ("(not in catalog)" if name == "ref" else "")
+        value = getattr(item, name, None) if name in _FIXED else item.extras().get(name)
+        if value is None:
+            return ""
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return value if isinstance(value, (int, float)) else str(value)

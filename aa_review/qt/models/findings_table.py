@@ -1,0 +1,78 @@
+"""FindingsTableModel: findings (loading problems or audit results) with their locations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+
+from aa_review.core.findings import Finding, Severity
+
+__all__ = ["FindingsTableModel"]
+
+Index = QModelIndex | QPersistentModelIndex
+_COLUMNS = ("Severity", "Code", "Location", "Message")
+_COLORS = {Severity.CRITICAL: "#b71c1c", Severity.ERROR: "#d84315", Severity.WARNING: "#f9a825",
+           Severity.LOW: "#607d8b", Severity.INFO: "#607d8b"}
+
+
+class FindingsTableModel(QAbstractTableModel):
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._all: list[Finding] = []
+        self._shown: list[int] = []
+
+    def set_findings(self, findings: list[Finding], shown: list[int] | None = None) -> None:
+        self.beginResetModel()
+        self._all = list(findings)
+        self._shown = list(range(len(self._all))) if shown is None else list(shown)
+        self.endResetModel()
+
+    def set_shown(self, shown: list[int]) -> None:
+        self.beginResetModel()
+        self._shown = list(shown)
+        self.endResetModel()
+
+    def finding(self, table_row: int) -> Finding:
+        return self._all[self._shown[table_row]]
+
+    def position(self, table_row: int) -> int:
+        return self._shown[table_row]
+
+    def table_row_of(self, position: int) -> int | None:
+        try:
+            return self._shown.index(position)
+        except ValueError:
+            return None
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._shown)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(_COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return _COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        f = self.finding(index.row())
+        col = index.column()
+        if role == Qt.ItemDataRole.ForegroundRole and col == 0:
+            return QBrush(QColor(_COLORS[f.severity]))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return f.message + ("\n(known compiler quirk)" if f.quirk else "")
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if col == 0:
+            return f.severity.value + (" (quirk)" if f.quirk else "")
+        if col == 1:
+            return f.code
+        if col == 2:
+            return f.location.short()
+        return f.message

@@ -1,0 +1,124 @@
+"""RowsTableModel: training rows straight from the RowIndex columns."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+if TYPE_CHECKING:
+    from aa_review.core.package import RowIndex, RowSet
+
+__all__ = ["RowsTableModel", "ROW_COLUMNS"]
+
+ROW_COLUMNS = ("Row id", "Data type", "File", "Line", "Source task", "Evidence", "Confidence",
+               "Quality")
+_NUMERIC = {3, 5, 6, 7}
+Index = QModelIndex | QPersistentModelIndex
+
+
+class RowsTableModel(QAbstractTableModel):
+    """Rows of a :class:`RowIndex`, all of them or a subset of positions.
+
+    Filtering and sorting happen on the core's numpy columns; the model only
+    maps a table row to an index position, so scrolling costs the same for
+    100 rows and for millions.
+    """
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._index: RowIndex | None = None
+        self._positions: np.ndarray | RowSet | None = None
+
+    # -- feeding ---------------------------------------------------------
+    def set_index(self, index: RowIndex | None, positions: np.ndarray | RowSet | None = None
+                  ) -> None:
+        self.beginResetModel()
+        self._index = index
+        self._positions = positions
+        self.endResetModel()
+
+    def set_positions(self, positions: np.ndarray | RowSet | None) -> None:
+        self.set_index(self._index, positions)
+
+    @property
+    def row_index(self) -> RowIndex | None:
+        return self._index
+
+    def position(self, table_row: int) -> int:
+        """Index position shown at ``table_row``."""
+        return table_row if self._positions is None else int(self._positions[table_row])
+
+    def table_row_of(self, position: int) -> int | None:
+        """Table row showing index ``position``, or None when it is filtered out."""
+        if self._index is None:
+            return None
+        if self._positions is None:
+            return position if 0 <= position < len(self._index) else None
+        arr = self._positions if isinstance(self._positions, np.ndarray) else \
+            self._positions.to_array()
+        hits = np.flatnonzero(arr == position)
+        return int(hits[0]) if len(hits) else None
+
+    # -- Qt API ------------------------------------------------------------
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        if parent.isValid() or self._index is None:
+            return 0
+        return len(self._index) if self._positions is None else len(self._positions)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(ROW_COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return ROW_COLUMNS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or self._index is None:
+            return None
+        col = index.column()
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter) \
+                if col in _NUMERIC else None
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return None
+        ix, pos = self._index, self.position(index.row())
+        if col == 0:
+            return ix.row_id_str(pos) or "(no row id)"
+        if col == 1:
+            return ix.data_types[int(ix.data_type[pos])] or "(none)"
+        if col == 2:
+            rel = ix.files[int(ix.file[pos])]
+            return rel if role == Qt.ItemDataRole.ToolTipRole else rel.rsplit("/", 1)[1]
+        if col == 3:
+            return int(ix.line[pos])
+        if col == 4:
+            return ix.tasks[int(ix.task[pos])]
+        if col == 5:
+            return int(ix.n_evidence[pos])
+        value = float(ix.confidence[pos] if col == 6 else ix.quality[pos])
+        return "" if math.isnan(value) else f"{value:.3f}"
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if self._index is None or not len(self._index):
+            return
+        ix = self._index
+        keys = {0: ix.row_id, 1: ix.data_type, 2: ix.file, 3: ix.line, 4: ix.task,
+                5: ix.n_evidence, 6: ix.confidence, 7: ix.quality}[column]
+        base = np.arange(len(ix)) if self._positions is None else (
+            self._positions if isinstance(self._positions, np.ndarray)
+            else self._positions.to_array())
+        if column in (1, 4):  # sort codes by their names
+            table = ix.data_types if column == 1 else ix.tasks
+            rank = np.argsort(np.argsort(np.array(table, dtype=object)))
+            keys = rank[keys]
+        order_ = np.argsort(keys[base], kind="stable")
+        if order == Qt.SortOrder.DescendingOrder:
+            order_ = order_[::-1]
+        self.layoutAboutToBeChanged.emit()
+        self._positions = base[order_]
+        self.layoutChanged.emit()

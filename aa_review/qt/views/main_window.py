@@ -1,0 +1,289 @@
+"""MainWindow: docks of linked views over one package, menus, status and loading."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QWidget,
+)
+
+from aa_review import __version__
+from aa_review.core.selection import SelectionHub
+from aa_review.qt.views.panels import (
+    EvidencePanel,
+    EvidenceRowsPanel,
+    ProblemsPanel,
+    RowDetailPanel,
+    RowEvidencePanel,
+    RowsPanel,
+    TypeCountsPanel,
+)
+from aa_review.qt.workers import PackageLoader
+
+if TYPE_CHECKING:
+    from aa_review.core.package import LoadProgress, Package, RowIndex
+
+__all__ = ["MainWindow"]
+
+log = logging.getLogger(__name__)
+MAX_RECENT = 10
+
+
+class MainWindow(QMainWindow):
+    """The review window. It shows and asks; every decision is the core's."""
+
+    def __init__(self, settings: QSettings) -> None:
+        super().__init__()
+        self.settings = settings
+        self.hub = SelectionHub()
+        self.package: Package | None = None
+        self._loading_path: Path | None = None
+        self.loader = PackageLoader(self)
+        self.setWindowTitle("aa-review")
+        self.setAcceptDrops(True)
+        self.setDockNestingEnabled(True)
+        self._build_views()
+        self._build_actions()
+        self._build_status()
+        self.loader.progress.connect(self._on_progress)
+        self.loader.partial.connect(self._on_partial)
+        self.loader.loaded.connect(self._on_loaded)
+        self.loader.failed.connect(self._on_failed)
+        self.loader.cancelled.connect(self._on_cancelled)
+        self.hub.changed.connect(lambda _s: self._update_history_actions())
+        self._restore_layout()
+
+    # -- construction ------------------------------------------------------
+    def _build_views(self) -> None:
+        self.rows = RowsPanel(self.hub)
+        self.setCentralWidget(self.rows)
+        self.evidence = EvidencePanel(self.hub)
+        self.detail = RowDetailPanel(self.hub)
+        self.row_evidence = RowEvidencePanel(self.hub)
+        self.evidence_rows = EvidenceRowsPanel(self.hub)
+        self.types = TypeCountsPanel(self.rows)
+        self.problems = ProblemsPanel(self.hub)
+        area = Qt.DockWidgetArea
+        self.docks: dict[str, QDockWidget] = {}
+        for name, widget, where in (
+            ("types", self.types, area.LeftDockWidgetArea),
+            ("evidence", self.evidence, area.BottomDockWidgetArea),
+            ("evidence_rows", self.evidence_rows, area.BottomDockWidgetArea),
+            ("detail", self.detail, area.RightDockWidgetArea),
+            ("row_evidence", self.row_evidence, area.RightDockWidgetArea),
+            ("problems", self.problems, area.BottomDockWidgetArea),
+        ):
+            dock = QDockWidget(widget.windowTitle(), self)
+            dock.setObjectName(f"dock_{name}")
+            dock.setWidget(widget)
+            self.addDockWidget(where, dock)
+            self.docks[name] = dock
+        self.tabifyDockWidget(self.docks["evidence_rows"], self.docks["problems"])
+        self.docks["evidence_rows"].raise_()
+        self.resizeDocks([self.docks["types"]], [260], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["detail"]], [460], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["evidence"]], [240], Qt.Orientation.Vertical)
+
+    def _action(self, text: str, slot: object, shortcut: QKeySequence | str | None = None,
+                tip: str = "") -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            act.setShortcut(QKeySequence(shortcut))
+        if tip:
+            act.setStatusTip(tip)
+        act.triggered.connect(slot)  # type: ignore[arg-type]
+        self.addAction(act)
+        return act
+
+    def _build_actions(self) -> None:
+        std = QKeySequence.StandardKey
+        self.act_open = self._action("&Open Package…", self.choose_package, std.Open,
+                                     "Open a compiled package folder")
+        self.act_reload = self._action("&Reload", self.reload, std.Refresh,
+                                       "Read the package again from disk")
+        self.act_cancel = self._action("&Cancel Loading", self.loader.cancel, "Esc")
+        self.act_quit = self._action("&Quit", self.close, std.Quit)
+        self.act_back = self._action("&Back", self.hub.back, "Alt+Left",
+                                     "Previous selection")
+        self.act_forward = self._action("&Forward", self.hub.forward, "Alt+Right",
+                                        "Next selection")
+        self.act_about = self._action("&About aa-review", self.show_about)
+        menu = self.menuBar().addMenu("&File")
+        menu.addAction(self.act_open)
+        self.recent_menu = menu.addMenu("Open &Recent")
+        menu.addAction(self.act_reload)
+        menu.addAction(self.act_cancel)
+        menu.addSeparator()
+        menu.addAction(self.act_quit)
+        nav = self.menuBar().addMenu("&Go")
+        nav.addAction(self.act_back)
+        nav.addAction(self.act_forward)
+        view = self.menuBar().addMenu("&View")
+        for dock in self.docks.values():
+            view.addAction(dock.toggleViewAction())
+        self.menuBar().addMenu("&Help").addAction(self.act_about)
+        self._refresh_recent_menu()
+        self._update_history_actions()
+
+    def _build_status(self) -> None:
+        self.count_label = QLabel("No package")
+        self.state_label = QLabel("")
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.setRange(0, 1000)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.loader.cancel)
+        for w in (self.progress, self.cancel_button):
+            w.setVisible(False)
+        bar = self.statusBar()
+        bar.addWidget(self.count_label)
+        bar.addWidget(self.state_label, 1)
+        bar.addPermanentWidget(self.progress)
+        bar.addPermanentWidget(self.cancel_button)
+        self.rows.model.modelReset.connect(self._update_count)
+        self.rows.model.layoutChanged.connect(self._update_count)
+
+    # -- opening -----------------------------------------------------------
+    def choose_package(self) -> None:
+        start = str(self.settings.value("last_dir", str(Path.home())))
+        path = QFileDialog.getExistingDirectory(self, "Open a compiled package", start)
+        if path:
+            self.open_package(Path(path))
+
+    def open_package(self, path: Path) -> None:
+        path = Path(path)
+        self._loading_path = path
+        self.settings.setValue("last_dir", str(path.parent))
+        self.state_label.setText(f"Loading {path.name}…")
+        self.progress.setValue(0)
+        for w in (self.progress, self.cancel_button):
+            w.setVisible(True)
+        self.loader.load(path)
+
+    def reload(self) -> None:
+        if self.package is not None:
+            self.open_package(self.package.root)
+
+    def _on_progress(self, p: LoadProgress) -> None:
+        self.progress.setValue(int(p.fraction * 1000))
+        self.state_label.setText(f"Loading {self._loading_path.name if self._loading_path else ''}"
+                                 f"… {p.rows:,} rows")
+
+    def _on_partial(self, index: RowIndex) -> None:
+        if self.package is None or self._loading_path != self.package.root:
+            self.rows.show_index(index)
+
+    def _on_loaded(self, pkg: Package) -> None:
+        self._end_loading()
+        previous = self.hub.current if self.package and self.package.root == pkg.root else None
+        self.package = pkg
+        self.hub.clear()
+        for panel in (self.rows, self.evidence, self.detail, self.row_evidence,
+                      self.evidence_rows, self.problems):
+            panel.set_package(pkg)
+        self.types.set_counts(pkg.index.counts_by("data_type"))
+        self.setWindowTitle(f"{pkg.package_id} — aa-review")
+        problems = f", {len(pkg.problems)} loading problems" if pkg.problems else ""
+        self.state_label.setText(f"{pkg.package_id} ({pkg.version}){problems}")
+        if pkg.problems:
+            self.docks["problems"].raise_()
+        self._remember_recent(pkg.root)
+        if previous is not None and previous.row is not None and previous.row < len(pkg.index):
+            self.hub.select(row=previous.row, evidence=previous.evidence, source="reload")
+
+    def _on_failed(self, path: str, message: str) -> None:
+        self._end_loading()
+        self.state_label.setText("Could not open the package")
+        QMessageBox.warning(self, "Cannot open package", message)
+
+    def _on_cancelled(self, path: str) -> None:
+        self._end_loading()
+        self.state_label.setText(f"Loading {Path(path).name} cancelled")
+        if self.package is not None:
+            self.rows.set_package(self.package)
+
+    def _end_loading(self) -> None:
+        for w in (self.progress, self.cancel_button):
+            w.setVisible(False)
+
+    def _update_count(self) -> None:
+        ix = self.rows.model.row_index
+        total = len(ix) if ix is not None else 0
+        self.count_label.setText(f"{self.rows.model.rowCount():,} of {total:,} rows")
+
+    def _update_history_actions(self) -> None:
+        self.act_back.setEnabled(self.hub.can_go_back())
+        self.act_forward.setEnabled(self.hub.can_go_forward())
+
+    # -- recent, drag and drop, settings -------------------------------------
+    def recent(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        items = [value] if isinstance(value, str) else list(value or [])
+        return [str(v) for v in items if v]
+
+    def _remember_recent(self, path: Path) -> None:
+        items = [str(path)] + [p for p in self.recent() if p != str(path)]
+        self.settings.setValue("recent", items[:MAX_RECENT])
+        self._refresh_recent_menu()
+
+    def _refresh_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for i, p in enumerate(self.recent()):
+            act = self.recent_menu.addAction(f"&{i + 1} {p}" if i < 9 else p)
+            act.triggered.connect(lambda _c=False, p=p: self.open_package(Path(p)))
+        self.recent_menu.setEnabled(bool(self.recent()))
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if self._dropped_dir(event.mimeData().urls()) is not None:
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        path = self._dropped_dir(event.mimeData().urls())
+        if path is not None:
+            event.acceptProposedAction()
+            self.open_package(path)
+
+    @staticmethod
+    def _dropped_dir(urls: list[QUrl]) -> Path | None:
+        for url in urls:
+            if url.isLocalFile() and Path(url.toLocalFile()).is_dir():
+                return Path(url.toLocalFile())
+        return None
+
+    def _restore_layout(self) -> None:
+        geo = self.settings.value("window/geometry")
+        if isinstance(geo, QByteArray):
+            self.restoreGeometry(geo)
+        else:
+            self.resize(1400, 860)
+        state = self.settings.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+
+    def closeEvent(self, event: object) -> None:  # noqa: N802
+        self.loader.cancel()
+        self.loader.wait()
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.sync()
+        super().closeEvent(event)  # type: ignore[arg-type]
+
+    def show_about(self) -> None:
+        from aa_review.qt.about import about_text
+
+        QMessageBox.about(self, "About aa-review", about_text(self.settings))
+
+    def central(self) -> QWidget:
+        return self.rows

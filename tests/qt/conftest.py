@@ -1,0 +1,30 @@
+"""Qt test set-up: offscreen platform, synchronous loading, settings in tmp_path."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["AA_REVIEW_SYNCHRONOUS"] = "1"
+
+import pytest  # noqa: E402
+
+pytest.importorskip("PySide6")
+
+from PySide6.QtCore import QSettings  # noqa: E402
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def window(qtbot, settings):
+    from aa_review.qt.app import create_window
+
+    w = create_window(settings)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    return w
