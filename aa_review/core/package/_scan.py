@@ -49,8 +49,8 @@ class RowChunk:
             "offset": np.asarray(self.offset, dtype=np.int64),
             "length": np.asarray(self.length, dtype=np.int64),
             "set_code": np.asarray(self.set_code, dtype=np.int32),
-            "confidence": np.asarray(self.confidence, dtype=np.float32),
-            "quality": np.asarray(self.quality, dtype=np.float32),
+            "confidence": np.asarray(self.confidence, dtype=np.float64),
+            "quality": np.asarray(self.quality, dtype=np.float64),
         }
 
 
