@@ -100,3 +100,15 @@ def test_finding_terms_need_an_audit(pkg) -> None:
     mask = np.zeros(len(pkg.index), bool)
     mask[3] = True
     assert filter_rows(pkg, "finding:hash", lambda code, sev: mask).tolist() == [3]
+
+
+def test_set_term_toggles_a_facet() -> None:
+    from aa_review.core.query import set_term, term_value
+
+    q = set_term('confidence<0.5 "free text"', "type", "failure_case")
+    assert q == 'confidence<0.5 "free text" type:failure_case'
+    q = set_term(q, "type", "task_variant")
+    assert q == 'confidence<0.5 "free text" type:task_variant'
+    assert term_value(q, "type") == "task_variant"
+    assert set_term(q, "type", None) == 'confidence<0.5 "free text"'
+    assert set_term('"broken', "type", "x") == "type:x"

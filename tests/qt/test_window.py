@@ -48,16 +48,32 @@ def test_open_and_navigate_row_evidence_rows(window, sample_copy: Path, qtbot) -
     assert window.hub.current.row == row_pos
 
 
-def test_type_filter_and_id_filter(window, sample_copy: Path) -> None:
+def test_query_and_facets_filter_rows(window, sample_copy: Path, qtbot) -> None:
     window.open_package(sample_copy)
-    window.rows.set_type("failure_case")
+    window.rows.query.set_text("type:failure_case")
     assert window.rows.model.rowCount() == 3
     assert window.count_label.text() == "3 of 60 rows"
-    window.rows.set_type(None)
     rid = window.package.index.row_id_str(10)
-    window.rows.id_filter.setText(rid[-8:])
+    qtbot.keyClicks(window.rows.query.edit, f' "{rid[-8:]}"')
+    qtbot.waitUntil(lambda: window.rows.model.rowCount() == 0)  # failure_case AND that id
+    window.rows.query.set_text(f'"{rid[-8:]}"')
+    assert [window.rows.model.position(0)] == [10]
+    # a wrong query is shown where it is wrong and keeps the previous result
+    window.rows.query.set_text("confidence<high")
+    assert window.rows.query.error.isVisible() or not window.isVisible()
+    assert "Column 1" in window.rows.query.error.text()
     assert window.rows.model.rowCount() == 1
-    assert window.rows.model.position(0) == 10
+    # facets: clicking a data type sets the term, clicking again clears it
+    window.rows.query.set_text("")
+    fm = window.facets.model
+    group = fm.index(0, 0)
+    value = fm.index(0, 0, group)
+    window.facets._pick(value)
+    assert window.rows.query.text() == f"type:{fm.data(value)}"
+    assert window.rows.model.rowCount() == 20
+    window.facets._pick(value)
+    assert window.rows.query.text() == ""
+    assert window.rows.model.rowCount() == 60
 
 
 def test_recent_packages_remembered(window, sample_copy: Path, settings, qtbot) -> None:
@@ -98,7 +114,7 @@ def test_loading_problems_listed(window, sample_copy: Path) -> None:
     lines[1] = b"{not json"
     env.write_bytes(b"\n".join(lines))
     window.open_package(sample_copy)
-    m = window.problems.model
+    m = window.findings.model
     assert m.rowCount() == 1
     assert m.data(m.index(0, 1)) == "input.malformed_line"
     assert m.data(m.index(0, 2)).endswith("environment_response_pairs.jsonl:2")

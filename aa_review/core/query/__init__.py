@@ -10,7 +10,7 @@ from aa_review.core.query._eval import (
     filter_findings,
     filter_rows,
 )
-from aa_review.core.query._parse import QueryError, Term, parse_query
+from aa_review.core.query._parse import QueryError, Term, parse_query, set_term, term_value
 
 __all__ = ["QueryError", "Term", "parse_query", "filter_rows", "filter_evidence",
-           "filter_findings", "ROW_FIELDS", "EVIDENCE_FIELDS", "FINDING_FIELDS"]
+           "filter_findings", "set_term", "term_value", "ROW_FIELDS", "EVIDENCE_FIELDS", "FINDING_FIELDS"]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from aa_review.core.errors import AAReviewError
 
-__all__ = ["QueryError", "Term", "parse_query"]
+__all__ = ["QueryError", "Term", "parse_query", "set_term", "term_value"]
 
 _OPS = ("<=", ">=", "!=", "<", ">", "=", ":")
 _FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
@@ -76,3 +76,34 @@ def parse_query(q: str) -> list[Term]:
         if value:
             terms.append(Term(None, ":", value, negated, start + 1))
     return terms
+
+
+def _quote(value: str) -> str:
+    return f'"{value}"' if not value or any(c.isspace() for c in value) else value
+
+
+def set_term(query: str, field: str, value: str | None) -> str:
+    """``query`` with its ``field:`` terms replaced by ``field:value`` (removed when None).
+
+    Used by facets: clicking a value sets it, clicking it again clears it.
+    An unparseable query is replaced rather than edited.
+    """
+    try:
+        terms = parse_query(query)
+    except QueryError:
+        terms = []
+    kept = [t for t in terms if t.field != field]
+    parts = [("-" if t.negated else "") + (f"{t.field}{t.op}" if t.field else "") + _quote(t.value)
+             for t in kept]
+    if value is not None:
+        parts.append(f"{field}:{_quote(value)}")
+    return " ".join(parts)
+
+
+def term_value(query: str, field: str) -> str | None:
+    """The value of the first non-negated ``field:`` term, if any."""
+    try:
+        return next((t.value for t in parse_query(query) if t.field == field and not t.negated),
+                    None)
+    except QueryError:
+        return None

@@ -21,15 +21,11 @@ from PySide6.QtWidgets import (
 
 from aa_review import __version__
 from aa_review.core.selection import SelectionHub
-from aa_review.qt.views.panels import (
-    EvidencePanel,
-    EvidenceRowsPanel,
-    ProblemsPanel,
-    RowDetailPanel,
-    RowEvidencePanel,
-    RowsPanel,
-    TypeCountsPanel,
-)
+from aa_review.qt.views.detail_panel import RowDetailPanel
+from aa_review.qt.views.evidence_panels import EvidencePanel, EvidenceRowsPanel, RowEvidencePanel
+from aa_review.qt.views.facets_panel import FacetsPanel
+from aa_review.qt.views.findings_panel import FindingsPanel
+from aa_review.qt.views.rows_panel import RowsPanel
 from aa_review.qt.workers import PackageLoader
 
 if TYPE_CHECKING:
@@ -73,26 +69,26 @@ class MainWindow(QMainWindow):
         self.detail = RowDetailPanel(self.hub)
         self.row_evidence = RowEvidencePanel(self.hub)
         self.evidence_rows = EvidenceRowsPanel(self.hub)
-        self.types = TypeCountsPanel(self.rows)
-        self.problems = ProblemsPanel(self.hub)
+        self.facets = FacetsPanel(self.rows.query.text, self.rows.query.set_text)
+        self.findings = FindingsPanel(self.hub)
         area = Qt.DockWidgetArea
         self.docks: dict[str, QDockWidget] = {}
         for name, widget, where in (
-            ("types", self.types, area.LeftDockWidgetArea),
+            ("facets", self.facets, area.LeftDockWidgetArea),
             ("evidence", self.evidence, area.BottomDockWidgetArea),
             ("evidence_rows", self.evidence_rows, area.BottomDockWidgetArea),
             ("detail", self.detail, area.RightDockWidgetArea),
             ("row_evidence", self.row_evidence, area.RightDockWidgetArea),
-            ("problems", self.problems, area.BottomDockWidgetArea),
+            ("findings", self.findings, area.BottomDockWidgetArea),
         ):
             dock = QDockWidget(widget.windowTitle(), self)
             dock.setObjectName(f"dock_{name}")
             dock.setWidget(widget)
             self.addDockWidget(where, dock)
             self.docks[name] = dock
-        self.tabifyDockWidget(self.docks["evidence_rows"], self.docks["problems"])
+        self.tabifyDockWidget(self.docks["evidence_rows"], self.docks["findings"])
         self.docks["evidence_rows"].raise_()
-        self.resizeDocks([self.docks["types"]], [260], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["facets"]], [280], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["detail"]], [460], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["evidence"]], [240], Qt.Orientation.Vertical)
 
@@ -191,14 +187,14 @@ class MainWindow(QMainWindow):
         self.package = pkg
         self.hub.clear()
         for panel in (self.rows, self.evidence, self.detail, self.row_evidence,
-                      self.evidence_rows, self.problems):
+                      self.evidence_rows, self.findings):
             panel.set_package(pkg)
-        self.types.set_counts(pkg.index.counts_by("data_type"))
+        self.facets.set_package(pkg)
         self.setWindowTitle(f"{pkg.package_id} — aa-review")
         problems = f", {len(pkg.problems)} loading problems" if pkg.problems else ""
         self.state_label.setText(f"{pkg.package_id} ({pkg.version}){problems}")
         if pkg.problems:
-            self.docks["problems"].raise_()
+            self.docks["findings"].raise_()
         self._remember_recent(pkg.root)
         if previous is not None and previous.row is not None and previous.row < len(pkg.index):
             self.hub.select(row=previous.row, evidence=previous.evidence, source="reload")

@@ -1,0 +1,125 @@
+"""Evidence views: the catalog, the evidence a row cites, the rows an item is cited by."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtWidgets import QLabel
+
+from aa_review.core.package import Package
+from aa_review.core.selection import Selection, SelectionHub
+from aa_review.qt.models import EvidenceTableModel, RowsTableModel
+from aa_review.qt.views._linked import Linked, select_table_row
+from aa_review.qt.views.tables import make_table
+
+__all__ = ["EvidencePanel", "RowEvidencePanel", "EvidenceRowsPanel"]
+
+
+class EvidencePanel(Linked):
+    """The evidence catalog, with every field of every item."""
+
+    source = "evidence"
+
+    def __init__(self, hub: SelectionHub) -> None:
+        super().__init__(hub, "Evidence catalog")
+        self.note = QLabel()
+        self.note.setWordWrap(True)
+        self.note.setVisible(False)
+        self.layout_.addWidget(self.note)
+        self.model = EvidenceTableModel(self)
+        self.view = make_table(self.model, name="evidence_view")
+        self.layout_.addWidget(self.view)
+        self._hook_table(self.view, lambda r: hub.update(evidence=self.model.position(r),
+                                                          source=self.source))
+
+    def set_package(self, pkg: Package | None) -> None:
+        super().set_package(pkg)
+        self.model.set_package(pkg)
+        derived = bool(pkg and pkg.catalog_derived)
+        self.note.setVisible(derived)
+        if derived:
+            self.note.setText("This is a v0.1 package: its evidence map has no catalog or link "
+                              "table, so both were derived from the rows' evidence_refs the way "
+                              "the compiler would.")
+        self.view.resizeColumnsToContents()
+
+    def follow(self, sel: Selection) -> None:
+        if sel.source != self.source and sel.evidence is not None:
+            select_table_row(self.view, self.model.table_row_of(sel.evidence))
+
+
+class RowEvidencePanel(Linked):
+    """The evidence the selected row cites."""
+
+    source = "row_evidence"
+
+    def __init__(self, hub: SelectionHub) -> None:
+        super().__init__(hub, "Evidence cited by the row")
+        self.caption = QLabel("Select a row.")
+        self.layout_.addWidget(self.caption)
+        self.model = EvidenceTableModel(self)
+        self.view = make_table(self.model, name="row_evidence_view")
+        self.layout_.addWidget(self.view)
+        self._hook_table(self.view, lambda r: hub.update(evidence=self.model.position(r),
+                                                          source=self.source))
+        self._row: int | None = None
+
+    def set_package(self, pkg: Package | None) -> None:
+        super().set_package(pkg)
+        self.model.set_package(pkg)
+        self.model.set_positions(np.empty(0, np.int64))
+        self._row = None
+
+    def follow(self, sel: Selection) -> None:
+        if self.pkg is None:
+            return
+        if sel.row != self._row:
+            self._row = sel.row
+            if sel.row is None:
+                self.model.set_positions(np.empty(0, np.int64))
+                self.caption.setText("Select a row.")
+            else:
+                ev = self.pkg.index.evidence_of_row(sel.row)
+                self.model.set_positions(ev.astype(np.int64))
+                self.caption.setText(f"{len(ev)} evidence items cited by "
+                                     f"{self.pkg.index.row_id_str(sel.row)}")
+        if sel.evidence is not None:
+            select_table_row(self.view, self.model.table_row_of(sel.evidence))
+
+
+class EvidenceRowsPanel(Linked):
+    """The rows that cite the selected evidence item."""
+
+    source = "evidence_rows"
+
+    def __init__(self, hub: SelectionHub) -> None:
+        super().__init__(hub, "Rows citing the evidence")
+        self.caption = QLabel("Select an evidence item.")
+        self.layout_.addWidget(self.caption)
+        self.model = RowsTableModel(self)
+        self.view = make_table(self.model, name="evidence_rows_view")
+        self.layout_.addWidget(self.view)
+        self._hook_table(self.view, lambda r: hub.update(row=self.model.position(r),
+                                                          source=self.source))
+        self._ev: int | None = None
+
+    def set_package(self, pkg: Package | None) -> None:
+        super().set_package(pkg)
+        self._ev = None
+        self.model.set_index(pkg.index if pkg else None, np.empty(0, np.int64))
+
+    def follow(self, sel: Selection) -> None:
+        if self.pkg is None:
+            return
+        if sel.evidence != self._ev:
+            self._ev = sel.evidence
+            if sel.evidence is None:
+                self.model.set_positions(np.empty(0, np.int64))
+                self.caption.setText("Select an evidence item.")
+            else:
+                rows = self.pkg.index.rows_citing(sel.evidence)
+                self.model.set_positions(rows)
+                self.caption.setText(f"{len(rows)} rows cite "
+                                     f"{self.pkg.index.evidence_ids[sel.evidence]}")
+        if sel.row is not None and sel.source != self.source and len(self.model.row_index or []) \
+                and self.model.rowCount() < 100_000:
+            select_table_row(self.view, self.model.table_row_of(sel.row))

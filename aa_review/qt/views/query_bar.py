@@ -1,0 +1,68 @@
+"""QueryBar: the filter line every table shares, with errors shown where they are."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from aa_review.core.query import QueryError
+
+__all__ = ["QueryBar"]
+
+
+class QueryBar(QWidget):
+    """A line edit that runs ``apply(text)`` shortly after typing stops.
+
+    ``apply`` raises :class:`QueryError` for a bad query; the bar shows the
+    message and keeps the previous result.
+    """
+
+    applied = Signal(str)
+
+    def __init__(self, placeholder: str, apply: Callable[[str], None], help_text: str = "",
+                 delay_ms: int = 180) -> None:
+        super().__init__()
+        self._apply = apply
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(2)
+        self.edit = QLineEdit()
+        self.edit.setPlaceholderText(placeholder)
+        self.edit.setClearButtonEnabled(True)
+        self.edit.setToolTip(help_text)
+        self.error = QLabel()
+        self.error.setObjectName("query_error")
+        self.error.setStyleSheet("color: #c62828;")
+        self.error.setWordWrap(True)
+        self.error.setVisible(False)
+        lay.addWidget(self.edit)
+        lay.addWidget(self.error)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(delay_ms)
+        self._timer.timeout.connect(self.run)
+        self.edit.textChanged.connect(lambda _t: self._timer.start())
+        self.edit.returnPressed.connect(self.run)
+
+    def text(self) -> str:
+        return self.edit.text()
+
+    def set_text(self, text: str, *, run: bool = True) -> None:
+        self.edit.blockSignals(True)
+        self.edit.setText(text)
+        self.edit.blockSignals(False)
+        if run:
+            self.run()
+
+    def run(self) -> None:
+        self._timer.stop()
+        try:
+            self._apply(self.edit.text())
+        except QueryError as exc:
+            self.error.setText(f"Column {exc.column}: {exc.message}")
+            self.error.setVisible(True)
+            return
+        self.error.setVisible(False)
+        self.applied.emit(self.edit.text())
