@@ -19,4 +19,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    # First thing: in the frozen app a "spawn" worker of the loader's process pool starts
+    # this same executable, and freeze_support() runs the worker and exits there. Unfrozen
+    # it does nothing.
+    import multiprocessing
+
+    multiprocessing.freeze_support()
     sys.exit(main())

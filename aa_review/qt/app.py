@@ -8,12 +8,16 @@ import sys
 import traceback
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import QSettings, QtMsgType, QTimer, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from aa_review import __version__
 from aa_review.core.sample import bundled_package
+
+if TYPE_CHECKING:
+    from aa_review.qt.views.main_window import MainWindow
 
 __all__ = ["main", "make_settings", "create_window"]
 
@@ -50,11 +54,39 @@ def create_window(settings: QSettings | None = None):  # type: ignore[no-untyped
     return MainWindow(settings or make_settings())
 
 
+def _screenshot_when_loaded(app: QApplication, window: MainWindow, out: Path) -> None:
+    """Hidden ``--screenshot PNG``: once the package has loaded, save a grab of the window, quit.
+
+    It lets a smoke test prove that an installed or frozen app really renders (with
+    ``QT_QPA_PLATFORM=offscreen`` on a machine without a display). Exit status 0 means the
+    picture was saved; 1 means the package failed to load or the PNG could not be written.
+    """
+    def grab() -> None:
+        app.processEvents()  # let the views lay out the rows they were just given
+        saved = window.grab().save(str(out), "PNG")
+        if not saved:
+            log.error("could not write the screenshot to %s", out)
+        window.close()
+        app.exit(0 if saved else 1)
+
+    def failed(path: str, message: str) -> None:
+        # The window's own warning box is modal; exit() ends its event loop as well.
+        log.error("no screenshot: %s", message)
+        window.close()
+        app.exit(1)
+
+    loader = window.loader
+    loader.loaded.connect(lambda _pkg: QTimer.singleShot(0, grab))
+    loader.failed.connect(failed)
+    loader.cancelled.connect(lambda path: failed(path, f"loading {path} was cancelled"))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Open the window on PATH, or on the bundled sample package when none is given."""
     parser = argparse.ArgumentParser(prog="aa-review", description="Open the review window.")
     parser.add_argument("path", nargs="?", help="package folder (default: the bundled sample)")
     parser.add_argument("--version", action="version", version=f"aa-review {__version__}")
+    parser.add_argument("--screenshot", metavar="PNG", help=argparse.SUPPRESS)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     qInstallMessageHandler(_qt_message)
@@ -65,5 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.excepthook = _excepthook
     window = create_window()
     window.show()
+    if args.screenshot:
+        _screenshot_when_loaded(app, window, Path(args.screenshot))
     window.open_package(Path(args.path) if args.path else bundled_package())
     return app.exec()

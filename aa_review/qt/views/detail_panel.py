@@ -21,6 +21,8 @@ class RowDetailPanel(Linked):
         super().__init__(hub, "Row detail")
         self.title = QLabel("Select a row to see it in full.")
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.title.setWordWrap(True)
+        self.title.setMinimumWidth(100)
         self.layout_.addWidget(self.title)
         self.model = JsonTreeModel(self)
         self.view = QTreeView()

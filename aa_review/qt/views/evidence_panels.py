@@ -55,6 +55,7 @@ class RowEvidencePanel(Linked):
     def __init__(self, hub: SelectionHub) -> None:
         super().__init__(hub, "Evidence cited by the row")
         self.caption = QLabel("Select a row.")
+        self.caption.setWordWrap(True)
         self.layout_.addWidget(self.caption)
         self.model = EvidenceTableModel(self)
         self.view = make_table(self.model, name="row_evidence_view")
@@ -94,6 +95,7 @@ class EvidenceRowsPanel(Linked):
     def __init__(self, hub: SelectionHub) -> None:
         super().__init__(hub, "Rows citing the evidence")
         self.caption = QLabel("Select an evidence item.")
+        self.caption.setWordWrap(True)
         self.layout_.addWidget(self.caption)
         self.model = RowsTableModel(self)
         self.view = make_table(self.model, name="evidence_rows_view")

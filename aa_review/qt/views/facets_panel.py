@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QTreeView, QVBoxLayout, QWidget
@@ -15,6 +16,7 @@ from aa_review.core.query import set_term, term_value
 if TYPE_CHECKING:
     from aa_review.core.findings import Finding
     from aa_review.core.package import Package
+    from aa_review.core.records import Evidence
 
 __all__ = ["FacetsPanel"]
 
@@ -52,14 +54,10 @@ class FacetsPanel(QWidget):
             return
         ix = pkg.index
         self._group("Data type", "type", ix.counts_by("data_type"))
-        cited = _rows_per_evidence(pkg)
-        by_type: Counter[str] = Counter()
-        by_vis: Counter[str] = Counter()
-        for pos, e in enumerate(pkg.catalog):
-            by_type[e.evidence_type or "?"] += cited[pos]
-            by_vis[e.visibility or "?"] += cited[pos]
-        self._group("Evidence type (citations)", "evidence.type", dict(by_type))
-        self._group("Evidence visibility (citations)", "evidence.visibility", dict(by_vis))
+        self._group("Cites evidence of type", "evidence.type",
+                    _rows_citing_by(pkg, lambda e: e.evidence_type))
+        self._group("Cites evidence with visibility", "evidence.visibility",
+                    _rows_citing_by(pkg, lambda e: e.visibility))
         if findings:
             self._group("Finding code", "finding", dict(Counter(f.code for f in findings)))
         self.view.expandAll()
@@ -91,9 +89,11 @@ class FacetsPanel(QWidget):
         self._set(set_term(query, field, new_value))
 
 
-def _rows_per_evidence(pkg: Package) -> list[int]:
-    import numpy as np
-
+def _rows_citing_by(pkg: Package, attr: Callable[[Evidence], str | None]) -> dict[str, int]:
+    """For each attribute value, how many rows cite at least one item having it."""
     ix = pkg.index
     per_set = np.diff(ix.set_ptr)
-    return [int(per_set[s].sum()) for s in ix.sets_with]
+    sets_by_value: dict[str, set[int]] = {}
+    for pos, e in enumerate(pkg.catalog):
+        sets_by_value.setdefault(attr(e) or "?", set()).update(ix.sets_with[pos].tolist())
+    return {v: int(per_set[sorted(codes)].sum()) for v, codes in sets_by_value.items()}

@@ -25,6 +25,7 @@ from aa_review.qt.views.detail_panel import RowDetailPanel
 from aa_review.qt.views.evidence_panels import EvidencePanel, EvidenceRowsPanel, RowEvidencePanel
 from aa_review.qt.views.facets_panel import FacetsPanel
 from aa_review.qt.views.findings_panel import FindingsPanel
+from aa_review.qt.views.plots_panel import PlotsPanel
 from aa_review.qt.views.rows_panel import RowsPanel
 from aa_review.qt.workers import PackageLoader
 
@@ -71,6 +72,7 @@ class MainWindow(QMainWindow):
         self.evidence_rows = EvidenceRowsPanel(self.hub)
         self.facets = FacetsPanel(self.rows.query.text, self.rows.query.set_text)
         self.findings = FindingsPanel(self.hub)
+        self.plots = PlotsPanel(self.hub, self.rows.query.set_text, self.rows.query.text)
         area = Qt.DockWidgetArea
         self.docks: dict[str, QDockWidget] = {}
         for name, widget, where in (
@@ -80,6 +82,7 @@ class MainWindow(QMainWindow):
             ("detail", self.detail, area.RightDockWidgetArea),
             ("row_evidence", self.row_evidence, area.RightDockWidgetArea),
             ("findings", self.findings, area.BottomDockWidgetArea),
+            ("plots", self.plots, area.RightDockWidgetArea),
         ):
             dock = QDockWidget(widget.windowTitle(), self)
             dock.setObjectName(f"dock_{name}")
@@ -87,6 +90,8 @@ class MainWindow(QMainWindow):
             self.addDockWidget(where, dock)
             self.docks[name] = dock
         self.tabifyDockWidget(self.docks["evidence_rows"], self.docks["findings"])
+        self.tabifyDockWidget(self.docks["detail"], self.docks["plots"])
+        self.docks["detail"].raise_()
         self.docks["evidence_rows"].raise_()
         self.resizeDocks([self.docks["facets"]], [280], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["detail"]], [460], Qt.Orientation.Horizontal)
@@ -190,6 +195,7 @@ class MainWindow(QMainWindow):
                       self.evidence_rows, self.findings):
             panel.set_package(pkg)
         self.facets.set_package(pkg)
+        self.plots.set_package(pkg)
         self.setWindowTitle(f"{pkg.package_id} — aa-review")
         problems = f", {len(pkg.problems)} loading problems" if pkg.problems else ""
         self.state_label.setText(f"{pkg.package_id} ({pkg.version}){problems}")

@@ -1,0 +1,70 @@
+"""Numbers behind the window's plots (no plotting here): bars, histograms, coverage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from aa_review.core.package import Package
+
+__all__ = ["Bars", "Histogram", "rows_by_type", "histogram", "coverage", "ROW_MEASURES"]
+
+# Plottable row columns: name -> (index attribute, axis label, query field)
+ROW_MEASURES = {
+    "evidence": ("n_evidence", "evidence ids cited per row", "evidence"),
+    "confidence": ("confidence", "row confidence", "confidence"),
+    "quality": ("quality", "quality score", "quality"),
+}
+
+
+@dataclass(frozen=True)
+class Bars:
+    labels: list[str]
+    values: np.ndarray
+    fields: list[str | None]  # query term (field:value) a bar stands for, if any
+
+
+@dataclass(frozen=True)
+class Histogram:
+    edges: np.ndarray
+    counts: np.ndarray
+    missing: int  # rows without a value (NaN)
+    field: str
+
+
+def rows_by_type(pkg: Package) -> Bars:
+    counts = pkg.index.counts_by("data_type")
+    items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return Bars([k for k, _ in items], np.array([v for _, v in items], dtype=np.int64),
+                [f"type:{k}" for k, _ in items])
+
+
+def histogram(pkg: Package, measure: str, bins: int = 40) -> Histogram:
+    """Histogram of a row column; integer columns get one bin per value when few."""
+    attr, _label, field = ROW_MEASURES[measure]
+    values = np.asarray(getattr(pkg.index, attr), dtype=np.float64)
+    ok = values[~np.isnan(values)]
+    if ok.size == 0:
+        return Histogram(np.array([0.0, 1.0]), np.zeros(1, np.int64), int(values.size), field)
+    lo, hi = float(ok.min()), float(ok.max())
+    if measure == "evidence" and hi - lo < 200:
+        edges = np.arange(lo - 0.5, hi + 1.5)
+    else:
+        if hi == lo:
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = np.linspace(lo, hi, bins + 1)
+    counts, edges = np.histogram(ok, bins=edges)
+    return Histogram(edges, counts.astype(np.int64), int(values.size - ok.size), field)
+
+
+def coverage(pkg: Package) -> Bars:
+    """Catalog items resolved / unresolved, and ids rows cite that the catalog lacks."""
+    resolved = sum(1 for e in pkg.catalog if e.resolves)
+    orphans = len(pkg.index.evidence_ids) - pkg.index.catalog_size
+    hidden = sum(1 for e in pkg.catalog if e.visibility == "hidden_excluded")
+    return Bars(["resolved", "unresolved", "hidden", "orphan ids"],
+                np.array([resolved, len(pkg.catalog) - resolved, hidden, orphans], np.int64),
+                [None, "resolves:no", "visibility:hidden_excluded", None])

@@ -1,0 +1,113 @@
+"""Errors of the dossier service; each names what is wrong and where."""
+
+from __future__ import annotations
+
+from aa_review.core.errors import AAReviewError
+
+__all__ = [
+    "ArchiveSchemaError",
+    "DossierError",
+    "DossierSchemaError",
+    "JournalWriteError",
+    "PrincipalRegistryError",
+    "ProjectionError",
+    "RevisionConflictError",
+    "RevisionNotFoundError",
+    "WorkspaceError",
+    "WorkspaceLockedError",
+]
+
+
+class DossierError(AAReviewError):
+    """Base class of the readiness-dossier errors."""
+
+
+class DossierSchemaError(DossierError):
+    """A dossier is structurally invalid (reason ``DOSSIER_SCHEMA_INVALID``).
+
+    Parameters
+    ----------
+    problems : list of str
+        ``"<json path>: <what is wrong>"`` for every structural problem found.
+    """
+
+    reason_code = "DOSSIER_SCHEMA_INVALID"
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        shown = "; ".join(problems[:5]) + (" …" if len(problems) > 5 else "")
+        super().__init__(f"{self.reason_code}: the dossier is not structurally valid: {shown}")
+
+
+class ArchiveSchemaError(DossierError):
+    """The archive metadata cannot be used; gates cannot be evaluated against it."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        shown = "; ".join(problems[:5]) + (" …" if len(problems) > 5 else "")
+        super().__init__(f"the archive metadata is not structurally valid: {shown}")
+
+
+class PrincipalRegistryError(DossierError):
+    """The principal registry is malformed (missing ids, unknown role or kind, duplicates)."""
+
+
+class RevisionNotFoundError(DossierError):
+    """No such dossier revision in this workspace."""
+
+    def __init__(self, dossier_id: str, revision: int) -> None:
+        self.dossier_id = dossier_id
+        self.revision = revision
+        super().__init__(f"dossier {dossier_id!r} has no revision {revision} in this workspace")
+
+
+class RevisionConflictError(DossierError):
+    """An import would create a (dossier, revision) that already exists or was journaled."""
+
+    def __init__(self, dossier_id: str, revision: int) -> None:
+        self.dossier_id = dossier_id
+        self.revision = revision
+        super().__init__(
+            f"dossier {dossier_id!r} revision {revision} already exists in this workspace; "
+            "import a new revision number instead"
+        )
+
+
+class ProjectionError(DossierError):
+    """A public projection was refused; nothing was written.
+
+    Parameters
+    ----------
+    reason_code : str
+        ``PROJECTION_STATE_NOT_FINAL``, ``PROJECTION_ALLOWLIST_VIOLATION`` or
+        ``PROJECTION_PRIVATE_VALUE_LEAK``.
+    message : str
+        What was found.
+    """
+
+    def __init__(self, reason_code: str, message: str) -> None:
+        self.reason_code = reason_code
+        super().__init__(f"{reason_code}: {message}")
+
+
+class JournalWriteError(DossierError):
+    """The journal could not be appended to; the attempted change was not applied."""
+
+
+class WorkspaceError(DossierError):
+    """A workspace folder is missing a file or holds unusable content."""
+
+    def __init__(self, folder: str, message: str) -> None:
+        self.folder = folder
+        super().__init__(f"{folder}: {message}")
+
+
+class WorkspaceLockedError(WorkspaceError):
+    """Another workspace (in this or another process) holds the folder's lock."""
+
+    def __init__(self, folder: str) -> None:
+        super().__init__(
+            folder,
+            "this dossier workspace is already open in another window or process; "
+            "close it there first (lock file .lock)",
+        )

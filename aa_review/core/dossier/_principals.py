@@ -1,0 +1,118 @@
+"""The principal registry: who may act, in which role, and whether they are human (spec 1.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from aa_review.core.dossier._errors import PrincipalRegistryError
+
+__all__ = ["Kind", "Principal", "PrincipalRegistry", "Role", "REDUCER"]
+
+
+class Role(str, Enum):
+    """Lifecycle roles; any unknown role string means ``agent`` (no authority)."""
+
+    TRAINING_RESEARCH_LEAD = "training_research_lead"
+    INDEPENDENT_EVALUATOR = "independent_evaluator"
+    HUMAN_MAINTAINER = "human_maintainer"
+    SYSTEM_REDUCER = "system_reducer"
+    AGENT = "agent"
+
+    @classmethod
+    def parse(cls, value: object) -> Role:
+        """The role named by ``value``; anything unrecognised is ``AGENT``."""
+        try:
+            return cls(value)
+        except ValueError:
+            return cls.AGENT
+
+
+class Kind(str, Enum):
+    """Whether a principal is a person or an automated agent."""
+
+    HUMAN = "human"
+    AGENT = "agent"
+
+
+@dataclass(frozen=True)
+class Principal:
+    """A registered identity.
+
+    Attributes
+    ----------
+    principal_id : str
+        Private id, used in the journal.
+    role : Role
+        The one role this principal holds.
+    kind : Kind
+        ``human`` or ``agent``; anything else is treated as ``agent``.
+    """
+
+    principal_id: str
+    role: Role
+    kind: Kind
+
+    @property
+    def is_human_maintainer(self) -> bool:
+        """Role ``human_maintainer`` *and* kind ``human`` (an agent maintainer is not one)."""
+        return self.role is Role.HUMAN_MAINTAINER and self.kind is Kind.HUMAN
+
+    def actor(self) -> dict[str, str]:
+        """The journal's ``actor`` object."""
+        return {"principal_id": self.principal_id, "role": self.role.value}
+
+
+# The app's own deterministic reducer: automatic deferral and expiry.
+REDUCER = Principal("aa-review/system-reducer", Role.SYSTEM_REDUCER, Kind.AGENT)
+
+
+class PrincipalRegistry:
+    """Read-only lookup of principals by id.
+
+    Parameters
+    ----------
+    principals : iterable of mapping
+        ``{principal_id, role, kind}`` records (the ``principals`` list of a context).
+
+    Raises
+    ------
+    PrincipalRegistryError
+        A record is not an object, lacks a string id, or repeats an id.
+    """
+
+    def __init__(self, principals: Iterable[Mapping[str, Any]]) -> None:
+        self._by_id: dict[str, Principal] = {}
+        self.raw: list[dict[str, Any]] = []
+        for i, rec in enumerate(principals):
+            if not isinstance(rec, Mapping):
+                raise PrincipalRegistryError(f"principals[{i}] is not an object")
+            pid = rec.get("principal_id")
+            if not isinstance(pid, str) or not pid:
+                raise PrincipalRegistryError(f"principals[{i}] has no principal_id string")
+            if pid in self._by_id or pid == REDUCER.principal_id:
+                raise PrincipalRegistryError(f"principal id {pid!r} is registered twice")
+            kind = Kind.HUMAN if rec.get("kind") == "human" else Kind.AGENT
+            self._by_id[pid] = Principal(pid, Role.parse(rec.get("role")), kind)
+            self.raw.append(dict(rec))
+
+    def get(self, principal_id: object) -> Principal | None:
+        """The principal with this id, or None when unregistered."""
+        if not isinstance(principal_id, str):
+            return None
+        if principal_id == REDUCER.principal_id:
+            return REDUCER
+        return self._by_id.get(principal_id)
+
+    def is_human_maintainer(self, principal_id: object) -> bool:
+        """Whether ``principal_id`` is a registered human maintainer (role and kind)."""
+        p = self.get(principal_id)
+        return p is not None and p.is_human_maintainer
+
+    def __iter__(self):  # noqa: ANN204 - a plain iterator of Principal
+        return iter(self._by_id.values())
+
+    def __len__(self) -> int:
+        return len(self._by_id)

@@ -1,0 +1,166 @@
+"""PlotsPanel: pyqtgraph plots that are selection sources for the linked views."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
+
+from aa_review.core import charts
+from aa_review.core.selection import Selection, SelectionHub
+
+if TYPE_CHECKING:
+    from aa_review.core.package import Package
+
+__all__ = ["PlotsPanel"]
+
+
+def _themed(widget: pg.PlotWidget, palette: QPalette) -> None:
+    widget.setBackground(palette.color(QPalette.ColorRole.Base))
+    fg = palette.color(QPalette.ColorRole.Text)
+    for side in ("left", "bottom"):
+        axis = widget.getPlotItem().getAxis(side)
+        axis.setPen(pg.mkPen(fg))
+        axis.setTextPen(pg.mkPen(fg))
+
+
+class _BarPlot(pg.PlotWidget):
+    """Bars; clicking a bar calls ``on_pick(index)``."""
+
+    def __init__(self, on_pick: Callable[[int], None]) -> None:
+        super().__init__()
+        self._on_pick = on_pick
+        self._n = 0
+        self.setMouseEnabled(x=False, y=False)
+        self.hideButtons()
+        self.scene().sigMouseClicked.connect(self._clicked)
+
+    def show_bars(self, bars: charts.Bars, brush: str) -> None:
+        """Horizontal bars, largest on top, labels on the left axis (they stay readable)."""
+        self.clear()
+        self._n = len(bars.labels)
+        y = np.arange(self._n)[::-1]
+        self.addItem(pg.BarGraphItem(x0=0, y=y, width=bars.values, height=0.7, brush=brush))
+        axis = self.getPlotItem().getAxis("left")
+        axis.setTicks([[(int(y[i]), label) for i, label in enumerate(bars.labels)]])
+        longest = max((len(label) for label in bars.labels), default=4)
+        axis.setWidth(int(self.fontMetrics().averageCharWidth() * (longest + 2)))
+        self.getPlotItem().setLabel("bottom", "rows")
+        self.setYRange(-0.6, max(self._n - 0.4, 0.6), padding=0)
+        self.setXRange(0, max(1, int(bars.values.max()) if len(bars.values) else 1))
+
+    def _clicked(self, event: object) -> None:
+        pos = self.getPlotItem().vb.mapSceneToView(event.scenePos())  # type: ignore[attr-defined]
+        i = self._n - 1 - int(round(pos.y()))
+        if 0 <= i < self._n and abs(pos.y() - round(pos.y())) <= 0.35:
+            self._on_pick(i)
+
+
+class _HistPlot(pg.PlotWidget):
+    """A histogram with a draggable range; releasing it calls ``on_range(lo, hi)``.
+
+    The selected row is marked by ONE overlay line, moved rather than re-created.
+    """
+
+    def __init__(self, label: str, on_range: Callable[[float, float], None]) -> None:
+        super().__init__()
+        self.setMouseEnabled(x=False, y=False)
+        self.hideButtons()
+        self.getPlotItem().setLabel("bottom", label)
+        self.getPlotItem().setLabel("left", "rows")
+        self.curve = pg.PlotCurveItem(pen=pg.mkPen((40, 90, 140)))
+        self.addItem(self.curve)
+        self.region = pg.LinearRegionItem(brush=(255, 160, 0, 50))
+        self.region.setZValue(10)
+        self.region.setVisible(False)
+        self.addItem(self.region)
+        self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen((200, 40, 40), width=2))
+        self.marker.setVisible(False)
+        self.addItem(self.marker)
+        self.region.sigRegionChangeFinished.connect(
+            lambda r: on_range(*r.getRegion()) if r.isVisible() else None)
+        self.scene().sigMouseClicked.connect(self._clicked)
+
+    def show_hist(self, h: charts.Histogram) -> None:
+        self.curve.setData(h.edges, h.counts, stepMode="center", fillLevel=0,
+                           brush=(70, 130, 180, 150))
+        self.region.blockSignals(True)
+        span = h.edges[-1] - h.edges[0]
+        self.region.setRegion((h.edges[0] + span * 0.25, h.edges[0] + span * 0.75))
+        self.region.setBounds((h.edges[0], h.edges[-1]))
+        self.region.blockSignals(False)
+
+    def _clicked(self, event: object) -> None:
+        if getattr(event, "double", lambda: False)():
+            self.region.setVisible(not self.region.isVisible())
+            if self.region.isVisible():
+                self.region.sigRegionChangeFinished.emit(self.region)
+
+    def mark(self, value: float | None) -> None:
+        if value is None or np.isnan(value):
+            self.marker.setVisible(False)
+        else:
+            self.marker.setPos(value)
+            self.marker.setVisible(True)
+
+
+class PlotsPanel(QWidget):
+    """Rows by data type, evidence per row, confidence, quality, coverage."""
+
+    def __init__(self, hub: SelectionHub, set_query: Callable[[str], None],
+                 get_query: Callable[[], str]) -> None:
+        super().__init__()
+        self.setWindowTitle("Plots")
+        self.hub = hub
+        self.pkg: Package | None = None
+        self._set_query, self._get_query = set_query, get_query
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        hint = QLabel("Click a bar to filter the rows; double-click a histogram for a range "
+                      "to drag.")
+        hint.setWordWrap(True)
+        lay.addWidget(hint)
+        self.tabs = QTabWidget()
+        lay.addWidget(self.tabs)
+        self.types = _BarPlot(self._pick_type)
+        self.coverage = _BarPlot(lambda i: None)
+        self.hists = {m: _HistPlot(label, lambda lo, hi, m=m: self._pick_range(m, lo, hi))
+                      for m, (_a, label, _f) in charts.ROW_MEASURES.items()}
+        self.tabs.addTab(self.types, "Rows by type")
+        for m, w in self.hists.items():
+            self.tabs.addTab(w, {"evidence": "Evidence per row", "confidence": "Confidence",
+                                 "quality": "Quality"}[m])
+        self.tabs.addTab(self.coverage, "Coverage")
+        self._bars: charts.Bars | None = None
+        for w in (self.types, self.coverage, *self.hists.values()):
+            _themed(w, self.palette())
+        hub.changed.connect(self.follow)
+
+    def set_package(self, pkg: Package | None) -> None:
+        self.pkg = pkg
+        if pkg is None:
+            return
+        self._bars = charts.rows_by_type(pkg)
+        self.types.show_bars(self._bars, "#4682b4")
+        self.coverage.show_bars(charts.coverage(pkg), "#7b9e4f")
+        for m, w in self.hists.items():
+            w.show_hist(charts.histogram(pkg, m))
+
+    def _pick_type(self, i: int) -> None:
+        if self._bars is not None and self._bars.fields[i]:
+            self._set_query(self._bars.fields[i] or "")
+
+    def _pick_range(self, measure: str, lo: float, hi: float) -> None:
+        field = charts.ROW_MEASURES[measure][2]
+        self._set_query(f"{field}>={lo:.4g} {field}<={hi:.4g}")
+
+    def follow(self, sel: Selection) -> None:
+        if self.pkg is None:
+            return
+        for m, w in self.hists.items():
+            attr = charts.ROW_MEASURES[m][0]
+            w.mark(None if sel.row is None else float(getattr(self.pkg.index, attr)[sel.row]))

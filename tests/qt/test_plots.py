@@ -1,0 +1,54 @@
+"""Plots as selection sources: bar -> rows query, histogram range -> rows, selection -> marker."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from aa_review.core import charts
+from aa_review.core.package import open_package
+
+pytestmark = pytest.mark.gui
+
+
+def test_chart_numbers(sample_copy) -> None:
+    pkg = open_package(sample_copy)
+    bars = charts.rows_by_type(pkg)
+    assert bars.labels[0] == "environment_response_pair" and bars.values[0] == 20
+    assert int(bars.values.sum()) == 60
+    h = charts.histogram(pkg, "confidence")
+    assert int(h.counts.sum()) + h.missing == 60
+    cov = charts.coverage(pkg)
+    assert dict(zip(cov.labels, cov.values.tolist()))["resolved"] == 33
+
+
+def test_bar_click_filters_rows(window, sample_copy) -> None:
+    window.open_package(sample_copy)
+    labels = charts.rows_by_type(window.package).labels
+    i = labels.index("failure_case")
+    window.plots._pick_type(i)
+    assert window.rows.query.text() == "type:failure_case"
+    assert window.rows.model.rowCount() == 3
+
+
+def test_histogram_range_filters_rows(window, sample_copy) -> None:
+    window.open_package(sample_copy)
+    plot = window.plots.hists["evidence"]
+    plot.region.setVisible(True)
+    plot.region.setRegion((30, 40))
+    plot.region.sigRegionChangeFinished.emit(plot.region)
+    ix = window.package.index
+    expected = np.flatnonzero((ix.n_evidence >= 30) & (ix.n_evidence <= 40))
+    assert window.rows.model.rowCount() == len(expected)
+    assert window.rows.query.text() == "evidence>=30 evidence<=40"
+
+
+def test_selected_row_marked_by_one_overlay(window, sample_copy) -> None:
+    window.open_package(sample_copy)
+    window.hub.update(row=4, source="test")
+    plot = window.plots.hists["confidence"]
+    assert plot.marker.isVisible()
+    assert plot.marker.value() == pytest.approx(float(window.package.index.confidence[4]))
+    items_before = len(plot.getPlotItem().items)
+    window.hub.update(row=5, source="test")
+    assert len(plot.getPlotItem().items) == items_before
