@@ -27,7 +27,7 @@ from dossier_builder import (  # noqa: E402
     relink_all,
 )
 
-from aa_review.core.dossier import json_digest  # noqa: E402
+from aa_review.core.dossier import json_digest, section_digests  # noqa: E402
 
 
 def h(label: str) -> str:
@@ -313,7 +313,7 @@ if __name__ == "__main__":
     bound["revision"] = 1
     bound["dossier_id"] = "dos-bound-2b71"
     bound["binding"] = {"evidence_digest": json_digest(bound["evidence"]),
-                        "section_digests": {}, "bound_by": LEAD2,
+                        "section_digests": section_digests(bound["evidence"]), "bound_by": LEAD2,
                         "bound_at": "2026-02-22T00:00:00Z"}
     write("dossier_evidence_bound.json", bound)
 
