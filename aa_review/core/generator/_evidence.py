@@ -63,7 +63,8 @@ def _loop_refs(ctx: Ctx) -> list[str]:
 
 def _entry(ctx: Ctx, ref: str, ev_id: str) -> dict[str, Any]:
     path = os.path.join(ctx.root, ref)
-    exists = os.path.exists(path)
+    # Never look outside the package: an absolute or ``..`` ref is recorded, not opened.
+    exists = not (os.path.isabs(ref) or ".." in ref.split("/")) and os.path.exists(path)
     resolves = exists or ref.startswith(derive.ALWAYS_RESOLVING_PREFIXES)
     content_hash = None
     if exists and os.path.isfile(path) and os.path.getsize(path) <= derive.CONTENT_HASH_LIMIT:

@@ -23,10 +23,10 @@ class Raw:
 
     __slots__ = ("value", "plain", "sort")
 
-    def __init__(self, value: Any) -> None:
+    def __init__(self, value: Any, plain: str | None = None, sort: str | None = None) -> None:
         self.value = value
-        self.plain = json.dumps(value)
-        self.sort = json.dumps(value, sort_keys=True)
+        self.plain = json.dumps(value) if plain is None else plain
+        self.sort = (json.dumps(value, sort_keys=True) if plain is None else plain) if sort is None else sort
 
 
 def key_prefix(key: str) -> str:

@@ -16,11 +16,13 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QTabWidget,
     QWidget,
 )
 
 from aa_review import __version__
 from aa_review.core.selection import SelectionHub
+from aa_review.qt.views.contracts_panel import ContractsPanel
 from aa_review.qt.views.detail_panel import RowDetailPanel
 from aa_review.qt.views.evidence_panels import EvidencePanel, EvidenceRowsPanel, RowEvidencePanel
 from aa_review.qt.views.facets_panel import FacetsPanel
@@ -65,7 +67,14 @@ class MainWindow(QMainWindow):
     # -- construction ------------------------------------------------------
     def _build_views(self) -> None:
         self.rows = RowsPanel(self.hub)
-        self.setCentralWidget(self.rows)
+        self.contracts = ContractsPanel(self.hub)
+        # The two wide views share the centre; everything else docks around them.
+        self.center = QTabWidget()
+        self.center.setObjectName("center_tabs")
+        self.center.setDocumentMode(True)
+        self.center.addTab(self.rows, "Rows")
+        self.center.addTab(self.contracts, "Contracts")
+        self.setCentralWidget(self.center)
         self.evidence = EvidencePanel(self.hub)
         self.detail = RowDetailPanel(self.hub)
         self.row_evidence = RowEvidencePanel(self.hub)
@@ -95,7 +104,8 @@ class MainWindow(QMainWindow):
         self.docks["evidence_rows"].raise_()
         self.resizeDocks([self.docks["facets"]], [280], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["detail"]], [460], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["evidence"]], [240], Qt.Orientation.Vertical)
+        self.resizeDocks([self.docks["evidence"]], [300], Qt.Orientation.Vertical)
+        self.resizeDocks([self.docks["evidence"]], [640], Qt.Orientation.Horizontal)
 
     def _action(self, text: str, slot: object, shortcut: QKeySequence | str | None = None,
                 tip: str = "") -> QAction:
@@ -192,7 +202,7 @@ class MainWindow(QMainWindow):
         self.package = pkg
         self.hub.clear()
         for panel in (self.rows, self.evidence, self.detail, self.row_evidence,
-                      self.evidence_rows, self.findings):
+                      self.evidence_rows, self.findings, self.contracts):
             panel.set_package(pkg)
         self.facets.set_package(pkg)
         self.plots.set_package(pkg)
@@ -269,7 +279,7 @@ class MainWindow(QMainWindow):
         if isinstance(geo, QByteArray):
             self.restoreGeometry(geo)
         else:
-            self.resize(1400, 860)
+            self.resize(1500, 950)
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
@@ -288,4 +298,4 @@ class MainWindow(QMainWindow):
         QMessageBox.about(self, "About aa-review", about_text(self.settings))
 
     def central(self) -> QWidget:
-        return self.rows
+        return self.center

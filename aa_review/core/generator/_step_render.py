@@ -1,0 +1,103 @@
+"""Rendering of step rows (environment pairs and surface rows) through cached templates."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from ._jsonfast import content_hash, dumps_line
+from ._rows_common import TARGETS, USE_CASES, RowContext
+from ._rows_steps import StepIds, env_extras, env_fields, surface_fields
+from ._template import RowTemplate
+
+__all__ = ["StepRenderer"]
+
+_ENV_VARS = frozenset({
+    "source_step_ids", "source_step_id", "environment_domain", "interaction_surface", "state_before",
+    "agent_action", "observed_environment_response", "state_after", "success_signal", "failure_mode",
+    "turn_idx", "format_score", "factuality_score", "consistency_score", "realism_score",
+    "training_quality_score", "environment_response_quality_score", "row_id", "candidate_rollout_id",
+    "scalar_reward", "reward_components", "termination_reason"})
+_SURFACE_CONST = frozenset({"data_type", "training_quality_score", "usable_for", "training_use_cases",
+                            "verifier_use", "evidence_status", "safety_relevance", "handoff_quality_score"})
+
+
+class StepRenderer:
+    """Builds step rows of one round; ``check`` also renders each row field by field and compares."""
+
+    def __init__(self, rc: RowContext, feedback: str) -> None:
+        self.rc = rc
+        self.feedback = feedback
+        self.group = "rollout_" + rc.task_safe
+        self._ids: dict[tuple[str, str], StepIds] = {}
+        self._tpl: dict[tuple[str, str], RowTemplate] = {}
+        self.check = bool(os.environ.get("AA_REVIEW_GENERATOR_CHECK"))
+
+    def row_id(self, t: str, attempt: str, n: int) -> str:
+        ids = self._ids.get((t, attempt))
+        if ids is None:
+            sc = self.rc.ctx.sc
+            ids = self._ids[(t, attempt)] = StepIds(t, sc.task_id, sc.trace_id(attempt),
+                                                     [sc.attempt_id(k) for k in ("baseline", "revised")],
+                                                     self.rc.r)
+        return ids(n)
+
+    def values(self, t: str, attempt: str, step: dict[str, Any], prev: str, turns: int,
+               ref: str | None) -> dict[str, Any]:
+        """Type fields plus id and extras of one step row (everything not in the common block)."""
+        n = step["step"]
+        rid = self.row_id(t, attempt, n)
+        if t == "environment_response_pair":
+            vals = env_fields(step, prev, turns, self.feedback)
+            vals.update(env_extras(step, rid, self.group))
+        else:
+            vals = surface_fields(t, step, ref, self.rc.scores.quality)
+        vals["row_id"] = rid
+        vals["source_step_ids"] = [n]
+        vals["source_trace_id"] = self.rc.ctx.sc.trace_id(attempt)
+        return vals
+
+    def full(self, t: str, vals: dict[str, Any], rejection: str | None = None) -> dict[str, Any]:
+        """The whole row in file order, content hash slot None."""
+        row = self.rc.common(vals["source_trace_id"], vals["source_step_ids"], rejection)
+        extras: dict[str, Any] = {}
+        for k, v in vals.items():
+            if k in ("row_id", "source_step_ids", "source_trace_id"):
+                continue
+            if k in ("rollout_group_id", "candidate_rollout_id", "scalar_reward", "reward_components",
+                     "termination_reason"):
+                extras[k] = v
+            else:
+                row[k] = v
+        row["row_id"] = vals["row_id"]
+        if "training_use_cases" not in row:
+            row["training_use_cases"] = USE_CASES[t]
+        row["quality_signal_source"] = "apprentice_self_judge"
+        row["source_trace_ref"] = vals["source_trace_id"]
+        row["evidence_confidence"] = self.rc.scores.confidence
+        row["row_content_hash"] = None
+        row["model_training_targets"] = TARGETS[t]
+        row.update(extras)
+        return row
+
+    def line(self, t: str, attempt: str, vals: dict[str, Any]) -> str:
+        """The JSONL line of a standard (accepted or superseded) step row."""
+        key = (t, attempt)
+        tpl = self._tpl.get(key)
+        if tpl is None:
+            proto = self.full(t, vals)
+            variable = set(_ENV_VARS) if t == "environment_response_pair" else (
+                (set(vals) - _SURFACE_CONST) | {"source_step_ids", "row_id"})
+            variable.discard("source_trace_id")
+            tpl = self._tpl[key] = RowTemplate(proto, variable)
+        out = tpl.render(vals)
+        if self.check:
+            assert out == generic_line(self.full(t, vals)), f"template drift in {t}"
+        return out
+
+
+def generic_line(row: dict[str, Any]) -> str:
+    """Render a full row, computing its content hash when the slot is None."""
+    if row.get("row_content_hash", "") is None:
+        row["row_content_hash"] = content_hash(row)
+    return dumps_line(row)

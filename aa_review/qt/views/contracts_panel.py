@@ -1,0 +1,201 @@
+"""ContractsPanel: each required output/artifact beside its real file, differences highlighted."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QLabel,
+    QPlainTextEdit,
+    QSplitter,
+    QStackedWidget,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from aa_review.core import contracts
+from aa_review.core.selection import Selection, SelectionHub
+from aa_review.qt.models import JsonTreeModel
+from aa_review.qt.models.artifact_table import ArtifactTableModel
+from aa_review.qt.views._linked import Linked, select_table_row
+from aa_review.qt.views.tables import make_table
+
+if TYPE_CHECKING:
+    from aa_review.core.package import Package
+
+__all__ = ["ContractsPanel"]
+
+Index = QModelIndex | QPersistentModelIndex
+_OK, _BAD = QColor("#2e7d32"), QColor("#c62828")
+
+
+class _ListModel(QAbstractTableModel):
+    """Rows of (key, path, format, status) for contract entries, or (check, status, detail)."""
+
+    def __init__(self, header: tuple[str, ...]) -> None:
+        super().__init__()
+        self.header = header
+        self.items: list[tuple[str, ...]] = []
+        self.status_col = 0
+
+    def set_items(self, items: list[tuple[str, ...]], status_col: int) -> None:
+        self.beginResetModel()
+        self.items, self.status_col = items, status_col
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.items)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.header)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.header[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        value = self.items[index.row()][index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return value
+        if role == Qt.ItemDataRole.ForegroundRole and index.column() == self.status_col:
+            good = value in ("ok", "pass")
+            return QBrush(_OK if good else _BAD)
+        return None
+
+
+class ContractsPanel(Linked):
+    """Contracts against artifacts. Selecting an entry selects the evidence item it was
+    built from; selecting evidence selects the entries it backs."""
+
+    source = "contracts"
+
+    def __init__(self, hub: SelectionHub) -> None:
+        super().__init__(hub, "Contracts")
+        self.entries: list[contracts.ContractEntry] = []
+        self.previews: list[contracts.Preview] = []
+        self.list_model = _ListModel(("Entry", "Path", "Format", "Status"))
+        self.list_view = make_table(self.list_model, name="contracts_view")
+        self.spec_model = JsonTreeModel(self)
+        self.spec_view = QTreeView()
+        self.spec_view.setModel(self.spec_model)
+        self.file_label = QLabel("Select a contract entry.")
+        self.file_label.setMinimumWidth(50)
+        self.table_model = ArtifactTableModel(self)
+        self.table_view = make_table(self.table_model, name="artifact_table_view")
+        self.table_view.verticalHeader().setVisible(True)
+        self.json_model = JsonTreeModel(self)
+        self.json_view = QTreeView()
+        self.json_view.setModel(self.json_model)
+        self.text_view = QPlainTextEdit()
+        self.text_view.setReadOnly(True)
+        self.stack = QStackedWidget()
+        for w in (self.table_view, self.json_view, self.text_view):
+            self.stack.addWidget(w)
+        self.diff_model = _ListModel(("Difference", "Where", "Detail"))
+        self.diff_view = make_table(self.diff_model, name="contract_diffs_view")
+        self.check_model = _ListModel(("Pre-final check", "Status", "Detail"))
+        self.check_view = make_table(self.check_model, name="checklist_view")
+
+        side = QSplitter(Qt.Orientation.Horizontal)
+        side.addWidget(self.spec_view)
+        right = QWidget()
+        right_lay = QVBoxLayout(right)
+        right_lay.setContentsMargins(0, 0, 0, 0)
+        right_lay.addWidget(self.file_label)
+        right_lay.addWidget(self.stack, 1)
+        side.addWidget(right)
+        side.setSizes([260, 740])
+        main = QSplitter(Qt.Orientation.Vertical)
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(self.list_view)
+        top.addWidget(side)
+        top.setSizes([300, 1000])
+        main.addWidget(top)
+        bottom = QSplitter(Qt.Orientation.Horizontal)
+        bottom.addWidget(self.diff_view)
+        bottom.addWidget(self.check_view)
+        main.addWidget(bottom)
+        main.setSizes([700, 220])
+        self.layout_.addWidget(main)
+        self._hook_table(self.list_view, self._picked)
+
+    def set_package(self, pkg: Package | None) -> None:
+        super().set_package(pkg)
+        self.entries = contracts.contract_entries(pkg) if pkg else []
+        self.previews = [contracts.preview(pkg, e) for e in self.entries] if pkg else []
+        self.list_model.set_items([
+            (e.key, e.item.path, p.format, "ok" if p.ok else f"{len(p.diffs)} differences")
+            for e, p in zip(self.entries, self.previews)], status_col=3)
+        checks = contracts.checklist(pkg, self.previews) if pkg else []
+        self.check_model.set_items([(c.check_id, c.status, c.detail) for c in checks], 1)
+        self.list_view.resizeColumnsToContents()
+        self.check_view.resizeColumnsToContents()
+        self._show(None)
+
+    def _picked(self, row: int) -> None:
+        e = self.entries[row]
+        fields: dict[str, Any] = {"contract": e.key}
+        if self.pkg is not None and e.artifact_ref:
+            pos = next((i for i, ev in enumerate(self.pkg.catalog) if ev.ref == e.artifact_ref),
+                       None)
+            if pos is not None:
+                fields["evidence"] = pos
+        self._show(row)
+        self.hub.update(source=self.source, **fields)
+
+    def _show(self, row: int | None) -> None:
+        if row is None:
+            self.spec_model.set_value({})
+            self.table_model.set_preview(None)
+            self.diff_model.set_items([], 0)
+            self.file_label.setText("Select a contract entry.")
+            return
+        e, pv = self.entries[row], self.previews[row]
+        self.spec_model.set_value(e.item.model_dump(exclude_none=True))
+        self.spec_view.expandAll()
+        verdict = "matches its contract" if pv.ok else f"{len(pv.diffs)} differences"
+        rows = f", {pv.row_count} data rows" if pv.format in ("csv", "tsv") else ""
+        self.file_label.setText(f"{e.artifact_ref or '(no file)'}{rows}: {verdict}")
+        self.file_label.setToolTip(self.file_label.text())
+        if pv.format in ("csv", "tsv"):
+            self.table_model.set_preview(pv)
+            self.stack.setCurrentWidget(self.table_view)
+        elif pv.format == "json":
+            self.json_model.set_value(pv.value if pv.value is not None else {})
+            self.stack.setCurrentWidget(self.json_view)
+        else:
+            self.text_view.setPlainText(pv.text)
+            self.stack.setCurrentWidget(self.text_view)
+        self.diff_model.set_items([(d.kind, d.field or "", (f"line {d.line}: " if d.line else "")
+                                    + d.message) for d in pv.diffs], 0)
+        self.diff_view.resizeColumnsToContents()
+
+    def follow(self, sel: Selection) -> None:
+        target: int | None = None
+        if sel.contract and sel.source != self.source:
+            target = next((i for i, e in enumerate(self.entries) if e.key == sel.contract), None)
+        elif sel.evidence is not None and sel.source != self.source and self.pkg is not None:
+            ev = self.pkg.evidence_at(sel.evidence)
+            if ev is not None:
+                target = next((i for i, e in enumerate(self.entries)
+                               if e.artifact_ref == ev.ref), None)
+        if target is not None:
+            select_table_row(self.list_view, target)
+            self._show(target)
+            if sel.source == "findings" and sel.contract:
+                self.reveal()
+
+    def reveal(self) -> None:
+        """Bring this view to the front of the central tabs."""
+        parent = self.parentWidget()
+        while parent is not None and not hasattr(parent, "setCurrentWidget"):
+            parent = parent.parentWidget()
+        if parent is not None:
+            parent.setCurrentWidget(self)  # type: ignore[attr-defined]

@@ -1,0 +1,42 @@
+"""Contract previews: contract -> artifact file, evidence -> contract, differences shown."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+pytestmark = pytest.mark.gui
+
+CSV = "attempts/revised/artifacts/reconciliation_report.csv"
+
+
+def test_contract_to_artifact_and_back(window, sample_copy) -> None:
+    path = sample_copy / CSV
+    lines = path.read_text().splitlines()
+    lines[2] = lines[2].replace("824.64", "eight", 1)
+    path.write_text("\n".join(lines) + "\n")
+    window.open_package(sample_copy)
+    panel = window.contracts
+    row = next(i for i, e in enumerate(panel.entries) if e.artifact_ref == CSV
+               and e.kind == "output")
+    panel.list_view.setCurrentIndex(panel.list_model.index(row, 0))
+    sel = window.hub.current
+    assert sel.contract == panel.entries[row].key
+    ev = window.package.evidence_at(sel.evidence)
+    assert ev is not None and ev.ref == CSV
+    # the artifact is shown as a table with the bad cell marked
+    assert panel.stack.currentWidget() is panel.table_view
+    tm = panel.table_model
+    header = [tm.headerData(c, Qt.Orientation.Horizontal) for c in range(tm.columnCount())]
+    col = header.index("amount")
+    assert tm.data(tm.index(1, col)) == "eight"
+    assert tm.data(tm.index(1, col), Qt.ItemDataRole.BackgroundRole) is not None
+    assert tm.data(tm.index(0, col), Qt.ItemDataRole.BackgroundRole) is None
+    assert panel.diff_model.items[0][0] == "non_numeric"
+    # selecting another evidence item that backs a contract selects that entry
+    other = next(i for i, e in enumerate(window.package.catalog)
+                 if e.ref == "attempts/revised/artifacts/vendor_totals.csv")
+    window.hub.update(evidence=other, source="test")
+    cur = panel.list_view.currentIndex().row()
+    assert panel.entries[cur].artifact_ref == "attempts/revised/artifacts/vendor_totals.csv"
+    assert [c[1] for c in panel.check_model.items] == ["pass"] * 4
