@@ -89,5 +89,6 @@ SECRET_RE = re.compile(
     r"|(?i:api[_-]?key|secret|token|password|passwd)[\"']?\s*[:=]\s*[\"']?[A-Za-z0-9_\-/+=.]{12,})"
 )
 # Cheap literal hints, one of which every SECRET_RE match contains (checked lower-cased).
-SECRET_HINTS = ("sk-", "akia", "gh", "xox", "-----begin", "eyj", "aiza", "bearer", "key",
-                "secret", "token", "passw")
+SECRET_HINTS = ("sk-", "akia", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox",
+                "-----begin", "eyj", "aiza", "bearer", "api_key", "apikey", "api-key", "secret",
+                "token", "passw")

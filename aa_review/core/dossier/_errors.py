@@ -15,6 +15,7 @@ __all__ = [
     "RevisionNotFoundError",
     "WorkspaceError",
     "WorkspaceLockedError",
+    "WorkspaceReadOnlyError",
 ]
 
 
@@ -110,4 +111,15 @@ class WorkspaceLockedError(WorkspaceError):
             folder,
             "this dossier workspace is already open in another window or process; "
             "close it there first (lock file .lock)",
+        )
+
+
+class WorkspaceReadOnlyError(DossierError):
+    """The workspace opened read-only (its journal failed verification); nothing may change."""
+
+    def __init__(self, fault: str) -> None:
+        self.fault = fault
+        super().__init__(
+            f"the workspace is read-only because its journal failed verification ({fault}); "
+            "a human must resolve the journal before anything can change"
         )

@@ -178,14 +178,17 @@ class ContractsPanel(Linked):
         self.diff_view.resizeColumnsToContents()
 
     def follow(self, sel: Selection) -> None:
-        target: int | None = None
-        if sel.contract and sel.source != self.source:
-            target = next((i for i, e in enumerate(self.entries) if e.key == sel.contract), None)
-        elif sel.evidence is not None and sel.source != self.source and self.pkg is not None:
-            ev = self.pkg.evidence_at(sel.evidence)
-            if ev is not None:
-                target = next((i for i, e in enumerate(self.entries)
-                               if e.artifact_ref == ev.ref), None)
+        if sel.source == self.source:
+            return
+        target = next((i for i, e in enumerate(self.entries) if e.key == sel.contract), None) \
+            if sel.contract else None
+        ev = self.pkg.evidence_at(sel.evidence) if self.pkg and sel.evidence is not None \
+            else None
+        if ev is not None and (target is None or self.entries[target].artifact_ref != ev.ref):
+            # The evidence moved on: show the first entry it backs, if any.
+            backed = next((i for i, e in enumerate(self.entries) if e.artifact_ref == ev.ref),
+                          None)
+            target = backed if backed is not None else target
         if target is not None:
             select_table_row(self.list_view, target)
             self._show(target)

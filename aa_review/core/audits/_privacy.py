@@ -1,0 +1,170 @@
+"""Privacy and sanitizer checks of row content: keys and strings, with a cheap prefilter."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aa_review.core.audits._privacy_lists import (
+    CONTROLLER_KEYS,
+    FORBIDDEN_KEYS,
+    LOCAL_PATH_RE,
+    PAIR_SOURCES,
+    PRIVATE_RE,
+    PUBLIC_OMIT_KEYS,
+    SECRET_HINTS,
+    SECRET_RE,
+    VALIDATOR_TOKENS,
+)
+
+__all__ = ["PrivacyScanner", "check_text", "check_key", "mask"]
+
+Hit = tuple[str, str, str]  # (code, key path, what was found - never a full secret)
+
+
+def _minimal(needles: list[str]) -> tuple[str, ...]:
+    """Drop needles that contain another needle: finding the shorter one is enough."""
+    uniq = sorted(set(needles), key=len)
+    out: list[str] = []
+    for n in uniq:
+        if not any(m in n for m in out):
+            out.append(n)
+    return tuple(out)
+
+
+_LOWER_NEEDLES = _minimal([*VALIDATOR_TOKENS, *SECRET_HINTS, "/users/", "/home/", "/private/",
+                           "/tmp/", "/var/folders/", ".env", "_iterations", "stop_on_"])
+_EXACT_NEEDLES = _minimal([*PAIR_SOURCES, "[internal controller setting omitted]_",
+                           "EXPERIENCE COMPILER"])
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_QUIRK_MARKERS = ("EXPERIENCE COMPILER", "[internal controller setting omitted]_")
+
+
+def mask(secret: str) -> str:
+    """A secret shown safely: its first 4 characters and its length."""
+    return f"{secret[:4]}... ({len(secret)} characters, masked)"
+
+
+def suspicious(text: str) -> bool:
+    """Cheap test: False proves ``text`` (possibly many strings joined) holds no hit."""
+    low = text.lower()
+    return any(n in low for n in _LOWER_NEEDLES) or any(n in text for n in _EXACT_NEEDLES)
+
+
+def check_text(s: str, path: str) -> list[Hit]:
+    """Every privacy/sanitizer hit in one string."""
+    hits: list[Hit] = []
+    for m in SECRET_RE.finditer(s):
+        hits.append(("privacy.secret", path, mask(m.group(0))))
+    for m in PRIVATE_RE.finditer(s):
+        after = s[m.end():m.end() + 1].lower()
+        if m.group(0) == ".env" and after and after in _WORD:
+            hits.append(("quirk.private_re_overmatch", path, s[m.start():m.end() + 12]))
+        else:
+            hits.append(("privacy.private_path", path, _snippet(s, m.start(), m.end())))
+    for m in LOCAL_PATH_RE.finditer(s):
+        if m.group(1) == "/home/":
+            hits.append(("privacy.private_path", path, _snippet(s, m.start(), m.end())))
+    low = s.lower()
+    for tok in VALIDATOR_TOKENS:
+        at = low.find(tok)
+        while at >= 0:
+            inside = at > 0 and low[at - 1] in _WORD
+            hits.append(("quirk.token_substring" if inside else "privacy.forbidden_token", path,
+                         _snippet(s, at, at + len(tok))))
+            at = low.find(tok, at + len(tok))
+    tokens_found = {h[2].lower() for h in hits if h[0] == "privacy.forbidden_token"}
+    for src in PAIR_SOURCES:
+        if src in s and not any(src.lower() in t for t in tokens_found):
+            hits.append(("privacy.unsanitized_text", path, f"'{src}' (the sanitizer rewrites it)"))
+    for key in CONTROLLER_KEYS:
+        if key in s:
+            hits.append(("privacy.unsanitized_text", path,
+                         f"controller setting '{key}' (the sanitizer omits it)"))
+    for marker in _QUIRK_MARKERS:
+        at = s.find(marker)
+        if at >= 0 and _inside_word(s, at, marker):
+            hits.append(("quirk.upper_replacement", path, _snippet(s, at, at + len(marker))))
+    return hits
+
+
+def _inside_word(s: str, at: int, marker: str) -> bool:
+    before = s[at - 1:at].lower()
+    after = s[at + len(marker):at + len(marker) + 1].lower()
+    if marker.endswith("_"):
+        return True  # "[internal controller setting omitted]_reached": a key inside a token
+    return bool(before and before in _WORD) or bool(after and after in _WORD)
+
+
+def _snippet(s: str, start: int, end: int) -> str:
+    lo, hi = max(0, start - 20), min(len(s), end + 20)
+    return ("..." if lo else "") + s[lo:hi] + ("..." if hi < len(s) else "")
+
+
+def check_key(key: str, path: str) -> list[Hit]:
+    """Hits for an object key (keys are walked before values, format 8.1)."""
+    if key.lower() in FORBIDDEN_KEYS:
+        return [("privacy.forbidden_key", path, key)]
+    if key in PUBLIC_OMIT_KEYS or key in CONTROLLER_KEYS or key.startswith("stop_on_"):
+        return [("privacy.unsanitized_text", path, f"key '{key}' (the sanitizer drops it)")]
+    return [h for h in check_text(key, path) if h[0] != "privacy.forbidden_token"]
+
+
+def _walk(value: Any, path: str, hits: list[Hit]) -> None:
+    t = type(value)
+    if t is str:
+        hits.extend(check_text(value, path))
+    elif t is dict:
+        for k, v in value.items():
+            sub = f"{path}.{k}" if path else k
+            hits.extend(check_key(k, sub))
+            _walk(v, sub, hits)
+    elif t is list:
+        for i, v in enumerate(value):
+            _walk(v, f"{path}[{i}]", hits)
+
+
+def _strings(value: Any, out: list[str]) -> None:
+    t = type(value)
+    if t is str:
+        out.append(value)
+    elif t is dict:
+        for k, v in value.items():
+            out.append(k)
+            _strings(v, out)
+    elif t is list:
+        for v in value:
+            _strings(v, out)
+
+
+class PrivacyScanner:
+    """Scans rows; values equal to one already found clean (per top-level key) are skipped."""
+
+    def __init__(self) -> None:
+        self._clean: dict[str, Any] = {}
+        self._clean_keys: set[str] = set()
+
+    def scan_row(self, row: dict[str, Any]) -> list[Hit]:
+        texts: list[str] = []
+        fresh: list[str] = []
+        for k, v in row.items():
+            if k not in self._clean_keys:
+                texts.append(k)
+            t = type(v)
+            if t is str:
+                texts.append(v)
+            elif (t is dict or t is list) and v:
+                if self._clean.get(k, _MISSING) == v:
+                    continue
+                _strings(v, texts)
+                fresh.append(k)
+        if not suspicious("\n".join(texts)):
+            for k in fresh:
+                self._clean[k] = row[k]
+            self._clean_keys.update(row)
+            return []
+        hits: list[Hit] = []
+        _walk(row, "", hits)
+        return hits
+
+
+_MISSING = object()
