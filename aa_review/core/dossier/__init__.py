@@ -1,9 +1,154 @@
-"""Training Readiness Dossier core (provisional exports while it is written)."""
+"""Training Readiness Dossier core: model, gates, lifecycle, journal, projection (no Qt).
+
+The headless service is :class:`Workspace` (spec section 11); :func:`verify_journal`
+checks a journal on its own; :func:`evaluate` is the validator the UI, the
+workspace and the ``aa-review dossier check`` command share.
+"""
 
 from __future__ import annotations
 
 from aa_review.core.dossier._archive import Archive, parse_archive
-from aa_review.core.dossier._canonical import ZERO_DIGEST, canonical_json, is_digest, json_digest
-from aa_review.core.dossier._models_dossier import parse_dossier, section_digests
-from aa_review.core.dossier._principals import PrincipalRegistry
-from aa_review.core.dossier._validator import CheckRecord, evaluate
+from aa_review.core.dossier._canonical import (
+    ZERO_DIGEST,
+    canonical_json,
+    is_digest,
+    json_digest,
+)
+from aa_review.core.dossier._denial import DEFERRED_OPERATIONS, denial_reason
+from aa_review.core.dossier._edit import DELETE
+from aa_review.core.dossier._errors import (
+    ArchiveSchemaError,
+    DossierError,
+    DossierSchemaError,
+    JournalWriteError,
+    PrincipalRegistryError,
+    ProjectionError,
+    RevisionConflictError,
+    RevisionNotFoundError,
+    WorkspaceError,
+    WorkspaceLockedError,
+    WorkspaceReadOnlyError,
+)
+from aa_review.core.dossier._freshness import Freshness, assess_freshness
+from aa_review.core.dossier._gate_g2 import FEASIBILITY_TOPICS, reviewed_digest
+from aa_review.core.dossier._gates_common import GATE_IDS, GateContext, GateResult, GateStatus
+from aa_review.core.dossier._gates_g5_g8 import LICENSE_POLICY
+from aa_review.core.dossier._graph import HIDDEN_SPLITS, TaskGraph
+from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile, entry_hash, make_entry
+from aa_review.core.dossier._models_dossier import (
+    SECTION_NAMES,
+    Dossier,
+    Evidence,
+    ParsedDossier,
+    evidence_digest,
+    parse_dossier,
+    section_digests,
+)
+from aa_review.core.dossier._packages import (
+    ContaminationHook,
+    PackageLocator,
+    PackageState,
+    PackageStatus,
+    inspect_packages,
+)
+from aa_review.core.dossier._principals import REDUCER, Kind, Principal, PrincipalRegistry, Role
+from aa_review.core.dossier._projection import PUBLIC_KEYS, build_projection, check_projection
+from aa_review.core.dossier._results import DossierRef, TransitionResult
+from aa_review.core.dossier._states import (
+    BOUND_STATES,
+    TRANSITIONS,
+    Action,
+    DossierState,
+    Outcome,
+    Refusal,
+    Transition,
+    find_transition,
+)
+from aa_review.core.dossier._timestamps import format_timestamp, parse_timestamp
+from aa_review.core.dossier._validator import (
+    GATES,
+    VALIDATOR_VERSION,
+    CheckRecord,
+    evaluate,
+    expired_check_record,
+)
+from aa_review.core.dossier._verify import verify_journal
+from aa_review.core.dossier._workspace import Workspace, init_workspace_folder
+
+__all__ = [
+    "BOUND_STATES",
+    "DEFERRED_OPERATIONS",
+    "DELETE",
+    "FEASIBILITY_TOPICS",
+    "GATES",
+    "GATE_IDS",
+    "GENESIS_HASH",
+    "HIDDEN_SPLITS",
+    "LICENSE_POLICY",
+    "PUBLIC_KEYS",
+    "REDUCER",
+    "SECTION_NAMES",
+    "TRANSITIONS",
+    "VALIDATOR_VERSION",
+    "ZERO_DIGEST",
+    "Action",
+    "Archive",
+    "ArchiveSchemaError",
+    "CheckRecord",
+    "ContaminationHook",
+    "Dossier",
+    "DossierError",
+    "DossierRef",
+    "DossierSchemaError",
+    "DossierState",
+    "Evidence",
+    "Freshness",
+    "GateContext",
+    "GateResult",
+    "GateStatus",
+    "JournalFile",
+    "JournalWriteError",
+    "Kind",
+    "Outcome",
+    "PackageLocator",
+    "PackageState",
+    "PackageStatus",
+    "ParsedDossier",
+    "Principal",
+    "PrincipalRegistry",
+    "PrincipalRegistryError",
+    "ProjectionError",
+    "Refusal",
+    "RevisionConflictError",
+    "RevisionNotFoundError",
+    "Role",
+    "TaskGraph",
+    "Transition",
+    "TransitionResult",
+    "Workspace",
+    "WorkspaceError",
+    "WorkspaceLockedError",
+    "WorkspaceReadOnlyError",
+    "assess_freshness",
+    "build_projection",
+    "canonical_json",
+    "check_projection",
+    "denial_reason",
+    "entry_hash",
+    "evaluate",
+    "evidence_digest",
+    "expired_check_record",
+    "find_transition",
+    "format_timestamp",
+    "init_workspace_folder",
+    "inspect_packages",
+    "is_digest",
+    "json_digest",
+    "make_entry",
+    "parse_archive",
+    "parse_dossier",
+    "parse_timestamp",
+    "reviewed_digest",
+    "section_digests",
+    "verify_journal",
+]

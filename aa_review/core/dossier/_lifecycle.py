@@ -1,0 +1,350 @@
+"""Lifecycle transitions of the workspace: bind, check, decide, edit, authorize, expire (spec 7)."""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime
+from typing import Any
+
+from aa_review.core.dossier._canonical import canonical_json, json_digest
+from aa_review.core.dossier._edit import DELETE, EditPathError, apply_edit
+from aa_review.core.dossier._errors import DossierSchemaError
+from aa_review.core.dossier._freshness import Freshness, assess_freshness
+from aa_review.core.dossier._gates_common import GATE_IDS
+from aa_review.core.dossier._models_dossier import ParsedDossier, parse_dossier, section_digests
+from aa_review.core.dossier._principals import REDUCER, Kind, Principal
+from aa_review.core.dossier._results import TransitionResult
+from aa_review.core.dossier._states import (
+    TRANSITIONS,
+    Action,
+    DossierState,
+    Outcome,
+    Refusal,
+)
+from aa_review.core.dossier._timestamps import format_timestamp
+from aa_review.core.dossier._validator import evaluate, expired_check_record
+from aa_review.core.dossier._workspace_base import WorkspaceBase
+
+__all__ = ["LifecycleWorkspace"]
+
+_S = DossierState
+
+
+class LifecycleWorkspace(WorkspaceBase):
+    """Transitions T1..T7 with refusal precedence, freshness and separation of duties."""
+
+    # -- public transitions ----------------------------------------------------------
+    def bind(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
+        """T1 ``draft -> evidence_bound``: record the evidence and section digests."""
+        now, parsed, actor, refused = self._admit(Action.BIND, dossier_id, revision, actor_id)
+        if refused is not None:
+            return refused
+        fresh = self._fresh(parsed, now)
+        if fresh.expires:
+            return self._expire(parsed, now, fresh)
+        raw = copy.deepcopy(parsed.raw)
+        raw["state"] = _S.EVIDENCE_BOUND.value
+        raw["binding"] = {"evidence_digest": parsed.evidence_digest,
+                          "section_digests": section_digests(parsed.evidence_raw),
+                          "bound_by": actor.principal_id, "bound_at": format_timestamp(now)}
+        plan = parsed.model.evidence.independence_plan
+        payload = {"evidence_digest": parsed.evidence_digest,
+                   "training_side": sorted(plan.training_side()) if plan else []}
+        return self._apply(now, parsed, parse_dossier(raw), Action.BIND, actor, payload)
+
+    def check(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
+        """T2 ``evidence_bound -> independently_checked``, then T3 deferral unless eligible."""
+        now, parsed, actor, refused = self._admit(Action.CHECK, dossier_id, revision, actor_id)
+        if refused is not None:
+            return refused
+        packages = self._packages(parsed)
+        fresh = assess_freshness(parsed, self._archive, now, packages)
+        if fresh.expires:
+            return self._expire(parsed, now, fresh)
+        record = evaluate(parsed, self._archive, self._registry, now, actor.principal_id,
+                          package_contamination=self._hook, packages=packages)
+        raw = copy.deepcopy(parsed.raw)
+        raw["state"] = _S.INDEPENDENTLY_CHECKED.value
+        raw["check"] = record.to_json()
+        entries = [self._transition(parsed, Action.CHECK, actor, {
+            "evidence_digest": record.evidence_digest,
+            "check_digest": json_digest(raw["check"]),
+            "gates": record.conclusions(),
+            "dossier_reason_codes": list(record.dossier_reason_codes),
+            "eligible_if_decided": record.eligible_if_decided,
+        })]
+        if not record.eligible_if_decided:
+            blocking = [g for g in GATE_IDS if record.gates[g].status.value != "pass"]
+            entries.append(self._transition(
+                parsed, Action.AUTO_DEFER, REDUCER,
+                {"gates_not_passing": blocking,
+                 "dossier_reason_codes": list(record.dossier_reason_codes)},
+                from_state=_S.INDEPENDENTLY_CHECKED))
+            raw["state"] = _S.DEFERRED.value
+        final = parse_dossier(raw)
+        fault = self._commit(now, [final], entries)
+        if fault is not None:
+            return self._write_failed(parsed, fault)
+        return TransitionResult.of(Outcome.APPLIED, {revision: final.model.state},
+                                   check_record=record)
+
+    def decide_eligible(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
+        """T5 ``independently_checked -> eligible`` by a human maintainer, after re-verifying."""
+        now, parsed, actor, refused = self._admit(
+            Action.DECIDE_ELIGIBLE, dossier_id, revision, actor_id)
+        if refused is not None:
+            return refused
+        fresh = self._fresh(parsed, now)
+        if fresh.expires:
+            return self._expire(parsed, now, fresh)
+        check = parsed.model.check or {}
+        gates = check.get("gates") if isinstance(check.get("gates"), dict) else {}
+        all_pass = all(isinstance(gates.get(g), dict) and gates[g].get("status") == "pass"
+                       for g in GATE_IDS)
+        if (check.get("evidence_digest") != parsed.evidence_digest or not all_pass
+                or check.get("eligible_if_decided") is not True
+                or check.get("dossier_reason_codes") or fresh.blocking):
+            return self._refuse(now, parsed, Action.DECIDE_ELIGIBLE, actor_id,
+                                Refusal.PRECONDITION_UNMET)
+        raw = copy.deepcopy(parsed.raw)
+        raw["state"] = _S.ELIGIBLE.value
+        payload = {"evidence_digest": parsed.evidence_digest,
+                   "check_digest": json_digest(parsed.raw.get("check"))}
+        return self._apply(now, parsed, parse_dossier(raw), Action.DECIDE_ELIGIBLE, actor,
+                           payload)
+
+    def decide_deferred(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
+        """T4 ``independently_checked -> deferred``: a human maintainer may always defer."""
+        now, parsed, actor, refused = self._admit(Action.DEFER, dossier_id, revision, actor_id)
+        if refused is not None:
+            return refused
+        fresh = self._fresh(parsed, now)
+        if fresh.expires:
+            return self._expire(parsed, now, fresh)
+        raw = copy.deepcopy(parsed.raw)
+        raw["state"] = _S.DEFERRED.value
+        return self._apply(now, parsed, parse_dossier(raw), Action.DEFER, actor, {})
+
+    def expire_if_stale(self, dossier_id: str, revision: int) -> TransitionResult:
+        """T6 by the reducer when a freshness rule fires; refused (precondition) otherwise."""
+        now, parsed = self._now(), self._get(dossier_id, revision)
+        if self.read_only:
+            return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
+                                       Refusal.WORKSPACE_READ_ONLY.value)
+        fresh = self._fresh(parsed, now)
+        if parsed.model.state is _S.EXPIRED or not fresh.expires:
+            return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
+                                       Refusal.PRECONDITION_UNMET.value)
+        return self._expire(parsed, now, fresh)
+
+    def edit_evidence(self, dossier_id: str, revision: int, actor_id: str, path: list[str],
+                      value: Any) -> TransitionResult:
+        """Edit a draft in place, or (T7) expire a bound revision and create the next one.
+
+        Parameters
+        ----------
+        path : list of str
+            Path inside ``evidence`` (list positions as decimal strings).
+        value : Any
+            New JSON value; :data:`DELETE` removes the key.
+        """
+        parsed = self._get(dossier_id, revision)
+        draft = parsed.model.state is _S.DRAFT
+        action = Action.EDIT_DRAFT if draft else Action.EDIT
+        now, parsed, actor, refused = self._admit(action, dossier_id, revision, actor_id)
+        if refused is not None:
+            return refused
+        try:
+            evidence = apply_edit(parsed.evidence_raw, path, value)
+            value_digest = json_digest(None if value is DELETE else value)
+        except EditPathError:
+            return self._refuse(now, parsed, action, actor_id, Refusal.EDIT_PATH_INVALID)
+        except (TypeError, ValueError):
+            return self._refuse(now, parsed, action, actor_id, Refusal.DOSSIER_SCHEMA_INVALID)
+        edit = {"path": list(path), "value_digest": value_digest, "deleted": value is DELETE}
+        if draft:
+            raw = copy.deepcopy(parsed.raw)
+            raw["evidence"] = evidence
+            new = self._parse_or_none(raw)
+            if new is None:
+                return self._refuse(now, parsed, action, actor_id,
+                                    Refusal.DOSSIER_SCHEMA_INVALID)
+            return self._apply(now, parsed, new, Action.EDIT_DRAFT, actor, edit)
+        return self._new_revision(now, parsed, actor, evidence, edit)
+
+    def authorize_amendment(self, dossier_id: str, revision: int, actor_id: str,
+                            amendment_ref: str, amendment_digest: str) -> TransitionResult:
+        """A human maintainer authorizes *proposing* an amendment (spec 2.4), journaled as a sign-off.
+
+        Allowed on the latest ``draft`` or ``evidence_bound`` revision; the
+        authorization is outside ``evidence``, so no new revision is created.
+        """
+        now, parsed = self._now(), self._get(dossier_id, revision)
+        state = parsed.model.state
+        if self.read_only:
+            return TransitionResult.of(Outcome.REFUSED, {revision: state},
+                                       Refusal.WORKSPACE_READ_ONLY.value)
+        actor = self._registry.get(actor_id)
+        reason = None
+        if state not in (_S.DRAFT, _S.EVIDENCE_BOUND) or self._superseded(dossier_id, revision):
+            reason = Refusal.TRANSITION_ILLEGAL
+        elif actor is None or not actor.is_human_maintainer:
+            reason = Refusal.ACTOR_ROLE_NOT_PERMITTED
+        if reason is not None:
+            return self._refuse(now, parsed, None, actor_id, reason, label="authorize_amendment")
+        assert actor is not None
+        auth = {"principal_id": actor.principal_id, "action": "propose_activation_amendment",
+                "grants": [], "amendment_ref": amendment_ref, "amendment_digest": amendment_digest,
+                "evidence_digest": parsed.evidence_digest, "issued_at": format_timestamp(now)}
+        raw = copy.deepcopy(parsed.raw)
+        raw["authorization"] = auth
+        new = self._parse_or_none(raw)
+        if new is None:
+            return self._refuse(now, parsed, None, actor_id, Refusal.DOSSIER_SCHEMA_INVALID,
+                                label="authorize_amendment")
+        entry = {"kind": "signoff", "dossier_id": dossier_id, "revision": revision,
+                 "actor": actor.actor(), "from_state": state.value, "to_state": state.value,
+                 "payload": {"subject": "amendment_authorization",
+                             "subject_digest": json_digest(auth)}}
+        fault = self._commit(now, [new], [entry])
+        if fault is not None:
+            return self._write_failed(parsed, fault)
+        return TransitionResult.of(Outcome.APPLIED, {revision: state})
+
+    # -- admission: precedence of refusals ---------------------------------------------
+    def _admit(self, action: Action, dossier_id: str, revision: int, actor_id: str) -> Any:
+        """Apply refusal precedence: illegal, role, separation of duties (spec 7.2)."""
+        now, parsed = self._now(), self._get(dossier_id, revision)
+        actor = self._registry.get(actor_id)
+        if self.read_only:
+            return now, parsed, actor, TransitionResult.of(
+                Outcome.REFUSED, {revision: parsed.model.state}, Refusal.WORKSPACE_READ_ONLY.value)
+        t = TRANSITIONS[action]
+        reason = None
+        if parsed.model.state not in t.from_states or self._superseded(dossier_id, revision):
+            reason = Refusal.TRANSITION_ILLEGAL
+        elif actor is None or actor.role is not t.role or (
+                t.human_only and actor.kind is not Kind.HUMAN):
+            reason = Refusal.ACTOR_ROLE_NOT_PERMITTED
+        elif self._conflicts(action, parsed, actor):
+            reason = Refusal.SEPARATION_OF_DUTIES
+        if reason is not None:
+            return now, parsed, actor, self._refuse(now, parsed, action, actor_id, reason)
+        return now, parsed, actor, None
+
+    def _conflicts(self, action: Action, parsed: ParsedDossier, actor: Principal) -> bool:
+        """Author/binder != checker != deciding maintainer; none is a training-side identity."""
+        m = parsed.model
+        plan = m.evidence.independence_plan
+        training_side = plan.training_side() if plan else set()
+        binder = m.binding.bound_by if m.binding else None
+        checker = m.check.get("checked_by") if isinstance(m.check, dict) else None
+        others: set[Any] = set()
+        if action is Action.BIND:
+            others = set(training_side)
+        elif action is Action.CHECK:
+            others = {m.created_by, binder} | training_side
+        elif action is Action.DECIDE_ELIGIBLE:
+            others = {m.created_by, binder, checker} | training_side
+        return actor.principal_id in others
+
+    # -- effects ---------------------------------------------------------------------
+    def _fresh(self, parsed: ParsedDossier, now: datetime) -> Freshness:
+        return assess_freshness(parsed, self._archive, now, self._packages(parsed))
+
+    def _transition(self, parsed: ParsedDossier, action: Action, actor: Principal,
+                    payload: dict[str, Any], *, from_state: DossierState | None = None,
+                    revision: int | None = None) -> dict[str, Any]:
+        t = TRANSITIONS[action]
+        src = from_state if from_state is not None else parsed.model.state
+        return {"kind": "transition", "dossier_id": parsed.model.dossier_id,
+                "revision": revision if revision is not None else parsed.model.revision,
+                "actor": actor.actor(),
+                "from_state": None if action is Action.CREATE else src.value,
+                "to_state": t.to_state.value if t.to_state else None,
+                "payload": {"action": action.value, "actor_kind": actor.kind.value, **payload}}
+
+    def _apply(self, now: datetime, parsed: ParsedDossier, new: ParsedDossier, action: Action,
+               actor: Principal, payload: dict[str, Any]) -> TransitionResult:
+        fault = self._commit(now, [new], [self._transition(parsed, action, actor, payload)])
+        if fault is not None:
+            return self._write_failed(parsed, fault)
+        return TransitionResult.of(Outcome.APPLIED, {new.model.revision: new.model.state})
+
+    def _expire(self, parsed: ParsedDossier, now: datetime, fresh: Freshness,
+                extra: list[dict[str, Any]] | None = None,
+                also: list[ParsedDossier] | None = None) -> TransitionResult:
+        """T6: write the all-unknown check record and move to ``expired``."""
+        record = expired_check_record(parsed, REDUCER.principal_id, now, fresh)
+        raw = copy.deepcopy(parsed.raw)
+        raw["state"] = _S.EXPIRED.value
+        raw["check"] = record.to_json()
+        expired = parse_dossier(raw)
+        entries = [self._transition(parsed, Action.EXPIRE, REDUCER,
+                                    {"reasons": list(fresh.reasons)}), *(extra or [])]
+        fault = self._commit(now, [expired, *(also or [])], entries)
+        if fault is not None:
+            return self._write_failed(parsed, fault)
+        states = {parsed.model.revision: _S.EXPIRED}
+        states.update({p.model.revision: p.model.state for p in also or []})
+        outcome = Outcome.APPLIED_AS_NEW_REVISION if also else Outcome.EXPIRED
+        return TransitionResult.of(outcome, states, fresh.expiring[0], check_record=record,
+                                   new_revision=also[0].model.revision if also else None)
+
+    def _new_revision(self, now: datetime, parsed: ParsedDossier, actor: Principal,
+                      evidence: dict[str, Any], edit: dict[str, Any]) -> TransitionResult:
+        """T7: the edit becomes revision n+1 in draft; revision n expires (evidence changed)."""
+        m = parsed.model
+        supersedes = {"dossier_id": m.dossier_id, "revision": m.revision,
+                      "evidence_digest": parsed.evidence_digest}
+        raw = copy.deepcopy(parsed.raw)
+        raw.pop("imported_untrusted", None)
+        raw.update(revision=m.revision + 1, state=_S.DRAFT.value, supersedes=supersedes,
+                   created_by=actor.principal_id, created_at=format_timestamp(now),
+                   evidence=evidence, binding=None, authorization=None, check=None)
+        new = self._parse_or_none(raw)
+        if new is None:
+            return self._refuse(now, parsed, Action.EDIT, actor.principal_id,
+                                Refusal.DOSSIER_SCHEMA_INVALID)
+        fresh = self._fresh(parsed, now)
+        changed = Freshness(("DOSSIER_EVIDENCE_CHANGED", *fresh.expiring), fresh.blocking,
+                            tuple(s for s, d in section_digests(evidence).items()
+                                  if d != section_digests(parsed.evidence_raw)[s]))
+        create = self._transition(new, Action.CREATE, actor, {"supersedes": supersedes, **edit},
+                                  revision=m.revision + 1)
+        return self._expire(parsed, now, changed, extra=[create], also=[new])
+
+    def _refuse(self, now: datetime, parsed: ParsedDossier, action: Action | None,
+                actor_id: object, reason: Refusal, label: str | None = None) -> TransitionResult:
+        """Journal a refused attempt (a journal fault is surfaced, the refusal stands)."""
+        actor = self._registry.get(actor_id)
+        t = TRANSITIONS.get(action) if action is not None else None
+        state = parsed.model.state
+        try:
+            self._append(now, "transition_refused", dossier_id=parsed.model.dossier_id,
+                         revision=parsed.model.revision,
+                         actor=actor.actor() if actor else _unregistered(actor_id),
+                         from_state=state.value,
+                         to_state=t.to_state.value if t and t.to_state else None,
+                         payload={"action": label or (action.value if action else None),
+                                  "reason": reason.value})
+        except Exception as exc:  # noqa: BLE001 - the refusal must stand whatever the journal does
+            self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
+        return TransitionResult.of(Outcome.REFUSED, {parsed.model.revision: state}, reason.value)
+
+    def _write_failed(self, parsed: ParsedDossier, fault: str) -> TransitionResult:
+        return TransitionResult.of(Outcome.REFUSED, {parsed.model.revision: parsed.model.state},
+                                   Refusal.JOURNAL_WRITE_FAILED.value if fault.startswith(
+                                       "JOURNAL") else fault.split(":")[0])
+
+    @staticmethod
+    def _parse_or_none(raw: dict[str, Any]) -> ParsedDossier | None:
+        try:
+            canonical_json(raw)
+            return parse_dossier(raw)
+        except (DossierSchemaError, TypeError, ValueError):
+            return None
+
+
+def _unregistered(actor_id: object) -> dict[str, str]:
+    return {"principal_id": str(actor_id), "role": "unregistered"}

@@ -1,0 +1,254 @@
+"""The headless service API: ``Workspace`` (spec 11) and its on-disk folder form."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from aa_review.core.dossier._canonical import json_digest
+from aa_review.core.dossier._denial import denial_reason
+from aa_review.core.dossier._errors import (
+    DossierSchemaError,
+    JournalWriteError,
+    ProjectionError,
+    RevisionConflictError,
+    WorkspaceError,
+)
+from aa_review.core.dossier._lifecycle import LifecycleWorkspace, _unregistered
+from aa_review.core.dossier._models_dossier import parse_dossier
+from aa_review.core.dossier._packages import ContaminationHook, PackageLocator
+from aa_review.core.dossier._principals import REDUCER
+from aa_review.core.dossier._projection import build_projection, check_projection, private_strings
+from aa_review.core.dossier._results import DossierRef
+from aa_review.core.dossier._signoffs import embedded_signoffs
+from aa_review.core.dossier._states import DossierState
+from aa_review.core.dossier._storage import FolderLock, FolderStore, atomic_write_json, fsync_dir
+
+__all__ = ["Workspace", "init_workspace_folder"]
+
+_IMPORT_AS_IS = frozenset({DossierState.DRAFT, DossierState.EVIDENCE_BOUND})
+
+
+def _system_clock() -> datetime:
+    return datetime.now(UTC)
+
+
+class Workspace(LifecycleWorkspace):
+    """Dossiers, their lifecycle and the journal, without Qt.
+
+    Parameters
+    ----------
+    principals : list of dict
+        ``{principal_id, role, kind}`` records.
+    archive : dict
+        Authorized archive metadata (read-only input).
+    clock : callable
+        Returns the current time as an aware datetime.
+    journal_path : str or Path
+        The JSONL journal (created on first append, continued when it exists).
+    package_locator : callable, optional
+        package id -> package folder, to re-hash ``evidence.source_packages``.
+    package_contamination : callable, optional
+        package folder -> ids of rows citing hidden evidence (G9).
+    projection_dir : str or Path, optional
+        Where :meth:`project` writes projections (the folder form uses ``projections/``).
+
+    Notes
+    -----
+    Refusals are :class:`TransitionResult` values. Exceptions mean misuse or an
+    unusable input: :class:`RevisionNotFoundError`, :class:`DossierSchemaError`,
+    :class:`RevisionConflictError`, :class:`ProjectionError`,
+    :class:`WorkspaceReadOnlyError`.
+    """
+
+    @classmethod
+    def open_folder(
+        cls,
+        path: str | Path,
+        clock: Callable[[], datetime] = _system_clock,
+        *,
+        package_locator: PackageLocator | None = None,
+        package_contamination: ContaminationHook | None = None,
+    ) -> Workspace:
+        """Open a workspace folder (see docs/dossier_workspace.md), holding its lock.
+
+        Raises
+        ------
+        WorkspaceLockedError
+            Another workspace, in this process or another, has the folder open.
+        WorkspaceError
+            ``principals.json`` or ``archive.json`` is missing or unreadable.
+        """
+        folder = Path(path).resolve()
+        if not folder.is_dir():
+            raise WorkspaceError(str(folder), "is not a folder; create it with "
+                                 "init_workspace_folder(path, principals, archive)")
+        lock = FolderLock(folder)
+        try:
+            principals = _read_json(folder, "principals.json")
+            if isinstance(principals, dict):
+                principals = principals.get("principals")
+            if not isinstance(principals, list):
+                raise WorkspaceError(str(folder), "principals.json must hold a principals list")
+            archive = _read_json(folder, "archive.json")
+            return cls(principals, archive, clock, folder / "journal.jsonl",
+                       package_locator=package_locator,
+                       package_contamination=package_contamination,
+                       _store=FolderStore(folder), _lock=lock)
+        except BaseException:
+            lock.release()
+            raise
+
+    def reload_archive(self) -> None:
+        """Re-read ``archive.json`` of a folder workspace (a new snapshot was published)."""
+        if not isinstance(self._store, FolderStore):
+            raise WorkspaceError("<memory>", "only a folder workspace has an archive.json")
+        self.update_archive(_read_json(self._store.folder, "archive.json"))
+
+    # -- import -----------------------------------------------------------------------
+    def import_dossier(self, dossier_json: dict[str, Any], actor_id: str | None = None) -> DossierRef:
+        """T0: take in a dossier file as ``draft`` or ``evidence_bound``; journal ``imported``.
+
+        A file claiming a later state is imported as ``evidence_bound``: its check
+        record and claimed state are kept under ``imported_untrusted`` for display,
+        because checks and decisions only count when made and journaled here.
+
+        Raises
+        ------
+        DossierSchemaError
+            Structurally invalid (``DOSSIER_SCHEMA_INVALID``), or a bound state without binding.
+        RevisionConflictError
+            The (dossier, revision) already exists here or in the journal.
+        WorkspaceReadOnlyError
+            The journal failed verification.
+        """
+        self._require_writable()
+        now = self._now()
+        file_digest = json_digest(dossier_json)
+        parsed = parse_dossier(dossier_json)
+        m = parsed.model
+        key = (m.dossier_id, m.revision)
+        if m.revision in self._revs.get(m.dossier_id, {}) or key in self._journaled:
+            raise RevisionConflictError(*key)
+        claimed = m.state
+        state = claimed if claimed in _IMPORT_AS_IS else DossierState.EVIDENCE_BOUND
+        if state is DossierState.EVIDENCE_BOUND and m.binding is None:
+            raise DossierSchemaError([f"binding: a dossier in state {claimed.value} must carry "
+                                      "the binding it was bound with"])
+        raw = copy.deepcopy(parsed.raw)
+        if claimed is not state or raw.get("check") is not None:
+            raw["imported_untrusted"] = {"claimed_state": claimed.value, "check": raw.get("check")}
+        raw["state"] = state.value
+        raw["check"] = None
+        stored = parse_dossier(raw)
+        plan = m.evidence.independence_plan
+        importer = self._registry.get(actor_id) if actor_id is not None else REDUCER
+        entry = {"kind": "imported", "dossier_id": m.dossier_id, "revision": m.revision,
+                 "actor": importer.actor() if importer else _unregistered(actor_id),
+                 "from_state": None, "to_state": state.value,
+                 "payload": {"file_digest": file_digest, "claimed_state": claimed.value,
+                             "created_by": m.created_by,
+                             "bound_by": m.binding.bound_by if m.binding else None,
+                             "training_side": sorted(plan.training_side()) if plan else [],
+                             "signoffs": embedded_signoffs(parsed.raw)}}
+        fault = self._commit(now, [stored], [entry])
+        if fault is not None:
+            raise JournalWriteError(f"the dossier was not imported: {fault}")
+        return DossierRef(m.dossier_id, m.revision, state)
+
+    # -- deferred operations ----------------------------------------------------------------
+    def attempt_operation(self, op: str, actor_id: str, target: str) -> dict[str, Any]:
+        """Deny a deferred (or any unknown) operation and journal the denial (spec 8).
+
+        The denial is decided before, and independently of, the journal write; if
+        the journal cannot be written the result carries ``journal_fault``.
+        """
+        reason = denial_reason(op)
+        result: dict[str, Any] = {"decision": "denied", "reason_code": reason}
+        if self._fault is not None:
+            result["journal_fault"] = self._fault
+            return result
+        actor = self._registry.get(actor_id)
+        try:
+            self._append(self._now(), "operation_denied", dossier_id=None, revision=None,
+                         actor=actor.actor() if actor else _unregistered(actor_id),
+                         payload={"op": str(op), "target": str(target), "reason_code": reason})
+        except Exception as exc:  # noqa: BLE001 - the operation stays denied whatever happens
+            self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
+            result["journal_fault"] = self._fault
+        return result
+
+    # -- public projection -----------------------------------------------------------------
+    def project(self, dossier_id: str, revision: int, actor_id: str | None = None) -> dict[str, Any]:
+        """Build, check, write and journal the public projection of a final revision (spec 9).
+
+        A stale revision is expired first, so the projection reports ``expired``.
+
+        Raises
+        ------
+        ProjectionError
+            Not ``eligible``/``deferred``/``expired``, or the allowlist or canary check
+            failed (nothing is written then).
+        """
+        self._require_writable()
+        parsed = self._get(dossier_id, revision)
+        if parsed.model.state is not DossierState.EXPIRED:
+            self.expire_if_stale(dossier_id, revision)
+            parsed = self._get(dossier_id, revision)
+        now = self._now()
+        private = private_strings(parsed.raw, self._archive.raw, self._registry.raw,
+                                  [dossier_id])
+        for attempt in range(3):
+            projection = build_projection(parsed.model.state, parsed.model.check, now)
+            try:
+                data = check_projection(projection, private)
+                break
+            except ProjectionError as exc:  # a random id may, very rarely, contain a private string
+                if exc.reason_code != "PROJECTION_PRIVATE_VALUE_LEAK" or attempt == 2:
+                    raise
+        target = None
+        if self._projection_dir is not None:
+            target = self._projection_dir / f"{projection['projection_id']}.json"
+            if target.exists():
+                raise ProjectionError("PROJECTION_ALLOWLIST_VIOLATION", "projection id reused")
+            atomic_write_json(target, json.loads(data))
+        actor = self._registry.get(actor_id) if actor_id is not None else REDUCER
+        try:
+            self._append(now, "projection_published", dossier_id=dossier_id, revision=revision,
+                         actor=actor.actor() if actor else _unregistered(actor_id),
+                         from_state=parsed.model.state.value, to_state=parsed.model.state.value,
+                         payload={"projection_id": projection["projection_id"],
+                                  "outcome": projection["outcome"]})
+        except JournalWriteError:
+            if target is not None:
+                target.unlink(missing_ok=True)
+            raise
+        return projection
+
+
+def init_workspace_folder(path: str | Path, principals: list[dict[str, Any]],
+                          archive: dict[str, Any]) -> Path:
+    """Create a workspace folder with ``principals.json`` and ``archive.json`` (atomic writes)."""
+    folder = Path(path)
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(folder / "principals.json", {"principals": principals})
+    atomic_write_json(folder / "archive.json", archive)
+    (folder / "dossiers").mkdir(exist_ok=True)
+    fsync_dir(folder)
+    return folder
+
+
+def _read_json(folder: Path, name: str) -> Any:
+    try:
+        with open(folder / name, encoding="utf-8") as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        raise WorkspaceError(str(folder), f"{name} is missing") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise WorkspaceError(str(folder), f"{name} cannot be read: {exc}") from None
+
+
