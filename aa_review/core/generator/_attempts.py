@@ -112,7 +112,10 @@ def _write_trace(ctx: Ctx, kind: str, start: float, stats: TraceStats) -> None:
         "artifact_refs": refs, "deliverable_refs": refs, "output_summary": SUMMARY[kind],
         "termination_reason": "task_complete",
     }
-    stats.tools.update(tools)
+    for tool in tools:
+        stats.tools.add(tool)  # type: ignore[attr-defined]
+    ctx.state.setdefault("trace_heads", {})[f"attempts/{kind}/agent_trace.json"] = {
+        **head, "steps": [1], "metadata_json": {}}
     rel = f"attempts/{kind}/agent_trace.json"
     p = ctx.path(rel)
     p.parent.mkdir(parents=True, exist_ok=True)

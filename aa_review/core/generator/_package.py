@@ -1,0 +1,123 @@
+"""generate_package: writes one compiled package folder, clean or with the defects asked for."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from .. import derive
+from ._attempts import write_attempts
+from ._clock import Clock
+from ._compile import ROUNDS, run_rounds
+from ._copies import write_copies
+from ._counts import count_rows
+from ._ctx import VERSIONS, Ctx
+from ._defects import plan_defects
+from ._derived import write_derived
+from ._environment import write_environment
+from ._eval_pkg import write_eval_package
+from ._evidence import assemble_evidence
+from ._evidence_map import coverage, write_evidence_map
+from ._grading import write_grading
+from ._index import write_artifacts_index
+from ._loop_learning import write_loop_learning
+from ._loops import write_loops
+from ._plan import plan_traces
+from ._reports import write_reports
+from ._result import GeneratedPackage
+from ._rounds_log import write_round_logs
+from ._rows_common import Scores
+from ._runtime import write_runtime_package
+from ._scenario import make_scenario
+from ._skill import write_skill_pack
+from ._source import write_task_side
+
+__all__ = ["generate_package", "fixed_row_count", "MIN_ROWS"]
+
+MIN_ROWS = 7
+
+
+def fixed_row_count(rows: int) -> int:
+    """Rows of the fixed types a package of ``rows`` rows has (the rest come from trace steps)."""
+    sc = make_scenario("pkg", 0, rows, "v0.2")
+    k = len(sc.criteria)
+    return 1 + k + (2 if sc.with_verifier else 0) + 2 + 1 + len(sc.baseline_failed) + len(sc.revised_failed) + 1
+
+
+def _prepare_root(root: Path) -> None:
+    if root.exists():
+        generated = (root / "manifest.json").is_file() and (root / "experience_compiler").is_dir()
+        if not generated and any(root.iterdir()):
+            raise FileExistsError(f"{root} exists and is not a generated package; choose another folder")
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+
+
+def generate_package(out_dir: Path, *, rows: int = 60, seed: int = 0, package_id: str | None = None,
+                     version: str = "v0.2", defects: Sequence[str] = ()) -> GeneratedPackage:
+    """Write a compiled package into ``out_dir/<package_id>/``.
+
+    Parameters
+    ----------
+    out_dir : Path
+        Folder that receives the package root (created if needed).
+    rows : int
+        Approximate number of training rows across the 23 row files; hit exactly
+        for a clean package (at least ``MIN_ROWS``). The fixed types take 16 rows
+        from 40 rows up; every other row comes from trace steps.
+    seed : int
+        Same seed and arguments give byte-identical packages.
+    package_id : str, optional
+        Folder name and package id; default ``pkg_recon_s<seed>_n<rows>``.
+    version : {"v0.2", "v0.1"}
+        Compiler generation to imitate.
+    defects : sequence of str
+        Names from ``DEFECTS``; each is injected once, with everything else kept consistent.
+
+    Returns
+    -------
+    GeneratedPackage
+        The root, counts and the defects injected with their locations.
+    """
+    if version not in VERSIONS:
+        raise ValueError(f"version must be one of {sorted(VERSIONS)}, not {version!r}")
+    rows = max(MIN_ROWS, int(rows))
+    pkg = package_id or f"pkg_recon_s{seed}_n{rows}"
+    if derive.safe_id(pkg) != pkg:
+        raise ValueError(f"package id {pkg!r} must use only letters, digits and underscores")
+    root = Path(out_dir) / pkg
+    _prepare_root(root)
+    sc = make_scenario(pkg, seed, rows, version)
+    plan = plan_traces(rows - fixed_row_count(rows), seed)
+    ctx = Ctx(root=root, sc=sc, plan=plan, clock=Clock(seed), seed=seed, version=version)
+    counts = count_rows(sc, plan)
+    hooks = plan_defects(list(defects), ctx, counts)
+    write_task_side(ctx)
+    stats = write_attempts(ctx)
+    write_grading(ctx)
+    write_loops(ctx)
+    ctx.state["required_tools"] = sorted(stats.tools)  # type: ignore[attr-defined]
+    ev = assemble_evidence(ctx, hooks.extras, hooks.id_override)
+    avg = round(Scores(ROUNDS).quality, 4)
+    with tempfile.TemporaryDirectory(prefix=".aa_gen_", dir=out_dir) as tmp:
+        final = run_rounds(ctx, ev, hooks, Path(tmp), counts.total)
+        write_copies(ctx)
+        write_loop_learning(ctx, ev, avg)
+        write_derived(ctx, ev, final, avg)
+        write_skill_pack(ctx, ev, avg)
+        output_contract = write_runtime_package(ctx, ev, avg)
+        write_eval_package(ctx, ev, avg, output_contract)
+        write_environment(ctx, ev, stats, avg)
+        verdict = write_round_logs(ctx, counts, ROUNDS)
+        cov = hooks.apply("coverage", coverage(ev, final))
+        orphans = hooks.apply("orphans", list(final.orphans))
+        write_evidence_map(ctx, ev, final, cov, orphans)
+        by_file = final.counts_by_file
+        write_reports(ctx, ev, counts, by_file, cov, ROUNDS, verdict, hooks.apply)
+    for fn in hooks.post:
+        fn()
+    write_artifacts_index(ctx, stats)
+    return GeneratedPackage(root=root, package_id=pkg, row_count=sum(by_file.values()), rows_by_file=by_file,
+                            version=version, seed=seed, defects=list(hooks.records))
