@@ -18,7 +18,7 @@ from typing import Any
 
 from aa_review.core.derive import PAIR_TYPES, safe_id
 
-__all__ = ["Canon", "key_prefix"]
+__all__ = ["Canon", "key_prefix", "id_from_seed", "sha256_text"]
 
 _KEYS: dict[str, str] = {}
 _DROPPED = frozenset({"row_content_hash", "created_at"})
@@ -81,6 +81,10 @@ class Canon:
 
     def content_hash(self, row: dict[str, Any]) -> str:
         """``row_content_hash`` recomputed from a stored row (same bytes as ``derive``)."""
+        return sha256_text(self.content_text(row))
+
+    def content_text(self, row: dict[str, Any]) -> str:
+        """The text ``row_content_hash`` hashes: the sorted JSON of the row as it was seeded."""
         keys: list[str] = []
         for k in row:
             if k == "model_training_targets":
@@ -97,8 +101,7 @@ class Canon:
                 parts.append('"rejection_reason": null')
             else:
                 parts.append(key_prefix(k) + self.enc(k, row[k]))
-        text = "{" + ", ".join(parts) + "}"
-        return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+        return "{" + ", ".join(parts) + "}"
 
     def seed_text(self, row: dict[str, Any], task_id: str | None) -> tuple[str, str]:
         """``(json.dumps(seed, sort_keys=True), source_task_id used)`` of a row id seed."""
@@ -122,3 +125,8 @@ def id_from_seed(seed_text: str, data_type: Any, task: str) -> str:
     digest = hashlib.sha256(seed_text.encode("utf-8")).hexdigest()[:16]
     prefix = "pair" if data_type in PAIR_TYPES else "row"
     return f"{prefix}_{safe_id(task)}_{safe_id(data_type)}_{digest}"
+
+
+def sha256_text(text: str) -> str:
+    """``"sha256:"`` + hex SHA-256 of the UTF-8 text."""
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -40,6 +40,7 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("hash.missing", E, "a catalog entry has a content hash but its file is gone"),
     ("hash.unhashable", E, "a file over 2,000,000 bytes claims a catalog hash"),
     ("hash.not_recorded", W, "an existing small file has no catalog hash"),
+    ("hash.unreadable", E, "a package file cannot be read (no digest can be computed)"),
     ("hash.malformed", E, "a content hash is not 'sha256:' + 64 hex digits"),
     ("hash.row_disagrees", E, "a row's source_content_hashes disagrees with the catalog"),
     # Refs.
@@ -78,6 +79,8 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("row.not_accepted", E, "a row in a training file is not marked accepted"),
     ("row.insufficient_evidence", W, "a row has no concrete source evidence"),
     ("row.low_score", W, "a score is below the compiler's default threshold"),
+    ("row.unverifiable", W, "a row id or content hash cannot be checked (a path was removed)"),
+    ("row.changed_on_disk", E, "a row changed on disk while the package was open"),
     # Privacy (format 8.1 and 9).
     ("privacy.private_path", E, "a local private path in a row"),
     ("privacy.forbidden_key", E, "a forbidden key in a row"),
@@ -104,7 +107,6 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("manifest.schema_version", E, "the manifest and evidence map name different schemas"),
     # The audit itself.
     ("audit.check_failed", E, "a check could not run to the end (the audit is incomplete)"),
-    ("audit.truncated", L, "more findings of one code than are listed"),
 ]
 
 _QUIRKS: list[tuple[str, str]] = [

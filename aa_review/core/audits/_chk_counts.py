@@ -1,0 +1,129 @@
+"""Check ``counts``: the package's stated counts recount from its rows, links and catalog."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from aa_review.core.audits._context import AuditContext
+from aa_review.core.audits._registry import register
+from aa_review.core.errors import UnsafeRefError
+from aa_review.core.findings import Finding
+from aa_review.core.package.catalog import MAP_PATH
+from aa_review.core.package.documents import DOC_PATHS
+from aa_review.core.package.layout import EC_DIR, ENV_PAIR_TYPE, ROW_FILES, SURFACE_TYPES
+from aa_review.core.package.model import Package
+
+CODES = ("count.coverage", "count.rows_by_type", "count.rows_by_file", "count.orphan_list",
+         "count.derived", "quirk.bad_line_zero_count")
+_TTP = f"{EC_DIR}/training_time_package"
+_BAD_LINE = ("input.malformed_line", "input.truncated", "input.bad_encoding",
+             "input.not_an_object", "input.line_too_long")
+
+
+def _coverage(pkg: Package, ctx: AuditContext) -> dict[str, int]:
+    ix = pkg.index
+    links = ctx.map.links if not pkg.catalog_derived else None
+    n_links = len(links) if links is not None else len(ix)
+    with_ids = (sum(1 for c in links.ids if links.id_sets[c]) if links is not None
+                else int((ix.n_evidence > 0).sum()))
+    resolved = sum(1 for e in pkg.catalog if e.resolves)
+    orphans = sum(1 for p in range(ix.catalog_size, len(ix.evidence_ids))
+                  if len(ix.rows_citing(p)))
+    return {"evidence_ref_count": len(pkg.catalog), "resolved_evidence_ref_count": resolved,
+            "unresolved_evidence_ref_count": len(pkg.catalog) - resolved,
+            "row_link_count": n_links, "row_count_with_evidence_ids": with_ids,
+            "orphan_evidence_id_count": orphans}
+
+
+def _compare(ctx: AuditContext, code: str, stated: dict[str, Any] | None, actual: dict[str, int],
+             file: str, key: str, *, zero_absent: bool = True) -> Iterator[Finding]:
+    if stated is None or not ctx.on(code):
+        return
+    for name in sorted(set(stated) | set(actual)):
+        want = actual.get(name, 0)
+        have = stated.get(name, 0 if zero_absent else None)
+        if have != want:
+            yield ctx.finding(code, f"{key}.{name} says {have}, the package has {want}",
+                              file=file, key_path=f"{key}.{name}")
+
+
+@register("counts", "Counts", CODES)
+def check_counts(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
+    """coverage_statistics (in the evidence map and the quality report) and the manifest's
+    ref and link counts recount from the catalog and links (format 7.8); rows_by_type and
+    training_row_counts_by_file (manifest, quality report) recount from the rows; the
+    orphan list names exactly the cited ids the catalog lacks; derived files hold one row
+    per source row (process supervision, rollouts)."""
+    docs, ix = pkg.docs, pkg.index
+    if not pkg.catalog_derived:
+        cov = _coverage(pkg, ctx)
+        tail = ctx.map.tail
+        stated = tail.get("coverage_statistics")
+        yield from _compare(ctx, "count.coverage", stated if isinstance(stated, dict) else None,
+                            cov, MAP_PATH, "coverage_statistics", zero_absent=False)
+        q = docs.quality.source_evidence_map_coverage if docs.quality else None
+        yield from _compare(ctx, "count.coverage", q.model_dump() if q else None, cov,
+                            DOC_PATHS["quality"], "source_evidence_map_coverage",
+                            zero_absent=False)
+        m = docs.manifest
+        if m is not None and ctx.on("count.coverage"):
+            for key, want in (("source_evidence_ref_count", cov["evidence_ref_count"]),
+                              ("source_evidence_row_link_count", cov["row_link_count"])):
+                have = getattr(m, key)
+                if have is not None and have != want:
+                    yield ctx.finding("count.coverage", f"{key} says {have}, the package has "
+                                      f"{want}", file=DOC_PATHS["manifest"], key_path=key)
+        orphans = tail.get("orphan_evidence_ref_ids")
+        actual = [ix.evidence_ids[p] for p in range(ix.catalog_size, len(ix.evidence_ids))
+                  if len(ix.rows_citing(p))]
+        if isinstance(orphans, list) and sorted(map(str, orphans)) != sorted(actual) \
+                and ctx.on("count.orphan_list"):
+            yield ctx.finding("count.orphan_list", f"orphan_evidence_ref_ids lists "
+                              f"{len(orphans)} id(s); rows cite {len(actual)} uncatalogued id(s)"
+                              f"{': ' + ', '.join(sorted(set(actual) ^ set(map(str, orphans)))[:5])}",
+                              file=MAP_PATH, key_path="orphan_evidence_ref_ids")
+    by_type = ix.counts_by("data_type")
+    by_type = {k: v for k, v in by_type.items() if k}
+    if docs.manifest is not None:
+        yield from _compare(ctx, "count.rows_by_type", docs.manifest.rows_by_type, by_type,
+                            DOC_PATHS["manifest"], "rows_by_type")
+    by_file = {f.rsplit("/", 1)[1]: n for f, n in ix.counts_by("file").items()}
+    for name, _ in ROW_FILES:
+        by_file.setdefault(name.rsplit("/", 1)[1], 0)
+    bad_files = {p.location.file.rsplit("/", 1)[1] for p in pkg.problems
+                 if p.code in _BAD_LINE and p.location.file}
+    for doc, stated in (("manifest", docs.manifest), ("quality", docs.quality)):
+        if stated is None or stated.training_row_counts_by_file is None:
+            continue
+        for f in _compare(ctx, "count.rows_by_file", stated.training_row_counts_by_file, by_file,
+                          DOC_PATHS[doc], "training_row_counts_by_file"):
+            name = (f.location.key_path or "").split(".", 1)[1]
+            if name in bad_files and stated.training_row_counts_by_file.get(name) == 0:
+                if ctx.on("quirk.bad_line_zero_count"):
+                    yield ctx.finding("quirk.bad_line_zero_count", f"{name} is counted as 0 rows "
+                                      "because one bad line makes the compiler's tolerant "
+                                      "reader drop the whole file (format 12.22)",
+                                      file=DOC_PATHS[doc], key_path=f.location.key_path)
+            else:
+                yield f
+    yield from _derived(pkg, ctx, by_type)
+
+
+def _derived(pkg: Package, ctx: AuditContext, by_type: dict[str, int]) -> Iterator[Finding]:
+    if not ctx.on("count.derived"):
+        return
+    steps = by_type.get(ENV_PAIR_TYPE, 0) + sum(by_type.get(t, 0) for t in SURFACE_TYPES)
+    for rel, want in ((f"{_TTP}/process_supervision.jsonl", steps),
+                      (f"{_TTP}/agentic_rollouts.jsonl", by_type.get(ENV_PAIR_TYPE, 0))):
+        try:
+            path = pkg.safe.resolve(rel)
+            if not path.is_file():
+                continue
+            with open(path, "rb") as fh:
+                have = sum(1 for line in fh if line.strip())
+        except (OSError, UnsafeRefError):
+            continue
+        if have != want:
+            yield ctx.finding("count.derived", f"{have} row(s); the package has {want} source "
+                              "row(s) this file derives one row from each", file=rel)

@@ -1,0 +1,115 @@
+"""What checks share: the package, the enabled codes and results computed once for all."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from aa_review.core.audits._codes import code_info
+from aa_review.core.audits._rowrules import ScanConfig
+from aa_review.core.findings import Finding, Location, Severity
+from aa_review.core.package.layout import SCHEMA_V01, SCHEMA_V02
+
+if TYPE_CHECKING:
+    from aa_review.core.audits._files import FileHashes
+    from aa_review.core.audits._mapscan import MapScan
+    from aa_review.core.audits._rowscan import RowScan
+    from aa_review.core.package.model import Package
+
+__all__ = ["AuditContext", "ROW_RULE_CODES"]
+
+# Codes the row pass produces: running it is needed when any of these is enabled.
+ROW_RULE_PREFIXES = ("row.", "privacy.", "quirk.private_re_overmatch", "quirk.token_substring",
+                     "quirk.upper_replacement", "quirk.id_before_sanitize", "hash.row_disagrees",
+                     "link.bad_evidence_id", "link.hidden_cited", "ref.")
+ROW_RULE_CODES = ROW_RULE_PREFIXES
+
+
+class AuditContext:
+    """Shared, lazily computed inputs of the checks of one audit.
+
+    The engine fills ``hashes``, ``map`` and ``rows`` concurrently before the
+    checks run; a check run on its own computes what it needs on first use.
+    """
+
+    def __init__(self, pkg: Package, *, enabled: frozenset[str], workers: int | None = None,
+                 cap: int = 200, hash_threads: int = 4,
+                 cancelled: Callable[[], bool] = lambda: False) -> None:
+        self.pkg = pkg
+        self.enabled = enabled
+        self.workers = workers
+        self.cap = cap
+        self.hash_threads = hash_threads
+        self.cancelled = cancelled
+        self._hashes: FileHashes | None = None
+        self._map: MapScan | None = None
+        self._rows: RowScan | None = None
+        self.extra: dict[str, Any] = {}
+        self.omitted: dict[str, int] = {}  # per code: found but not listed (over the cap)
+
+    def on(self, code: str) -> bool:
+        return code in self.enabled
+
+    def finding(self, code: str, message: str, *, severity: Severity | None = None,
+                **where: Any) -> Finding:
+        """A finding with the code's registered severity and quirk flag."""
+        info = code_info(code)
+        return Finding(code=code, severity=severity or info.severity, message=message,
+                       location=Location(**{k: v for k, v in where.items() if v is not None}),
+                       quirk=info.quirk)
+
+    def row_where(self, pos: int) -> dict[str, Any]:
+        """Location fields of the indexed row at ``pos``."""
+        ix = self.pkg.index
+        return {"file": ix.files[int(ix.file[pos])], "line": int(ix.line[pos]),
+                "row_id": ix.row_id_str(pos) or None}
+
+    # -- shared results ---------------------------------------------------
+    @property
+    def hashes(self) -> FileHashes:
+        if self._hashes is None:
+            from aa_review.core.audits._files import hash_package
+
+            self._hashes = hash_package(self.pkg.root, threads=self.hash_threads,
+                                        cancelled=self.cancelled)
+        return self._hashes
+
+    @property
+    def map(self) -> MapScan:
+        if self._map is None:
+            from aa_review.core.audits._mapscan import scan_map
+
+            self._map = scan_map(self.pkg.safe)
+        return self._map
+
+    @property
+    def rows(self) -> RowScan:
+        if self._rows is None:
+            from aa_review.core.audits._rowscan import scan_rows
+
+            self._rows = scan_rows(self.pkg, self.scan_config(), workers=self.workers,
+                                   cancelled=self.cancelled)
+        return self._rows
+
+    def needs_rows(self) -> bool:
+        return any(c.startswith(ROW_RULE_PREFIXES) for c in self.enabled)
+
+    def row_schema(self) -> str | None:
+        m = self.pkg.docs.manifest
+        if m is not None and m.training_row_schema_version:
+            return m.training_row_schema_version
+        return (SCHEMA_V01 if self.pkg.version == "v0.1" else SCHEMA_V02)["row"]
+
+    def scan_config(self) -> ScanConfig:
+        rules = set(self.enabled)
+        if any(c.startswith("privacy.") or c in ("quirk.private_re_overmatch",
+                                                 "quirk.token_substring",
+                                                 "quirk.upper_replacement") for c in rules):
+            rules.add("privacy")
+        if "row.id_mismatch" in rules or "row.hash_mismatch" in rules:
+            rules.update(("quirk.id_before_sanitize", "row.unverifiable"))
+        rules.add("link.hidden_cited")  # always tracked: contamination needs it
+        return ScanConfig(root=str(self.pkg.root), task_id=self.pkg.task_id,
+                          row_schema=self.row_schema(),
+                          catalog_hash={e.ref: e.content_hash for e in self.pkg.catalog},
+                          rules=frozenset(rules), cap=self.cap)

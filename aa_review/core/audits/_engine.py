@@ -1,0 +1,190 @@
+"""The audit engine: one package in, one frozen :class:`AuditReport` out (window and CLI)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from pathlib import Path
+
+from aa_review import __version__
+from aa_review.core.audits._checks import CHECKS
+from aa_review.core.audits._codes import code_info
+from aa_review.core.audits._context import AuditContext
+from aa_review.core.audits._files import HashCancelled, hash_package
+from aa_review.core.audits._mapscan import scan_map
+from aa_review.core.audits._model import AuditProgress, AuditReport, CheckSummary, Counts, Identity
+from aa_review.core.audits._registry import Check, resolve_selection
+from aa_review.core.audits._rowscan import ScanCancelled, scan_rows
+from aa_review.core.findings import Finding
+from aa_review.core.package import LoadCancelled, Package, open_package
+from aa_review.core.package.summary import counts as count_package
+
+__all__ = ["audit_package", "AuditCancelled", "DEFAULT_CAP"]
+
+log = logging.getLogger(__name__)
+DEFAULT_CAP = 200  # findings listed per code; summaries count all of them
+ProgressFn = Callable[[AuditProgress], None]
+
+
+class AuditCancelled(Exception):
+    """Raised by :func:`audit_package` when ``cancelled()`` turned true."""
+
+
+def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | None = None,
+                  cancelled: Callable[[], bool] | None = None,
+                  checks: Iterable[str] | None = None, workers: int | None = None,
+                  digest: bool = True, cap: int = DEFAULT_CAP,
+                  hash_threads: int = 4) -> AuditReport:
+    """Audit one package and return its report.
+
+    Parameters
+    ----------
+    pkg_or_path
+        An opened :class:`Package`, or the path of a package folder (opened here).
+    progress
+        Called with :class:`AuditProgress` as loading, hashing and the row pass advance.
+    cancelled
+        Polled regularly; when it returns True, :class:`AuditCancelled` is raised.
+    checks
+        Check names, codes or code families to run (default: all), e.g. ``["hash"]``.
+    workers
+        Worker processes for the row pass of large packages (default: the machine's cores).
+    digest
+        Compute the package digest for the identity (hashes every file).
+    cap
+        Findings listed per code; the summary counts every one.
+
+    Raises
+    ------
+    PackageError
+        When the path is not a package. Anything wrong inside a package is a finding.
+    UnknownCheckError
+        When ``checks`` names no known check or code.
+    """
+    t0 = time.perf_counter()
+    stop = cancelled or (lambda: False)
+    emit = progress or (lambda p: None)
+    selected, enabled = resolve_selection(checks)
+    if isinstance(pkg_or_path, Package):
+        pkg = pkg_or_path
+    else:
+        try:
+            pkg = open_package(Path(pkg_or_path), cancelled=stop, workers=workers,
+                               progress=lambda p: emit(AuditProgress("open", p.done, p.total)))
+        except LoadCancelled:
+            raise AuditCancelled() from None
+    ctx = AuditContext(pkg, enabled=enabled, workers=workers, cap=cap,
+                       hash_threads=hash_threads, cancelled=stop)
+    try:
+        _prefetch(ctx, selected, digest, emit)
+        findings, summary, complete = _run(pkg, ctx, selected, emit)
+    except (ScanCancelled, HashCancelled):
+        raise AuditCancelled() from None
+    by_sev: dict[str, int] = {}
+    for s in summary:
+        for sev, n in s.by_severity.items():
+            by_sev[sev] = by_sev.get(sev, 0) + n
+    return AuditReport(
+        tool=f"aa-review {__version__}", identity=_identity(pkg, ctx, digest),
+        counts=_counts(pkg, ctx), checks=[c.name for c in selected], summary=summary,
+        by_severity=by_sev, findings=findings, truncated=dict(sorted(ctx.omitted.items())),
+        complete=complete, seconds=round(time.perf_counter() - t0, 3))
+
+
+def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: ProgressFn) -> None:
+    """Hash files and read the links (threads) while the row pass runs (processes)."""
+    pkg, names = ctx.pkg, {c.name for c in selected}
+    jobs: dict[str, Callable[[], object]] = {}
+    if digest or names & {"hashes", "copies", "files"}:
+        jobs["hash"] = lambda: hash_package(
+            pkg.root, threads=ctx.hash_threads, cancelled=ctx.cancelled,
+            progress=lambda d, t: emit(AuditProgress("hash", d, t)))
+    if not pkg.catalog_derived and pkg.map_header is not None and names & {"links", "counts"}:
+        jobs["map"] = lambda: scan_map(pkg.safe)
+    with ThreadPoolExecutor(max_workers=max(1, len(jobs))) as pool:
+        futures: dict[str, Future[object]] = {k: pool.submit(fn) for k, fn in jobs.items()}
+        try:
+            if ctx.needs_rows() and len(pkg.index):
+                ctx._rows = scan_rows(pkg, ctx.scan_config(), workers=ctx.workers,
+                                      cancelled=ctx.cancelled,
+                                      progress=lambda d, t: emit(AuditProgress("rows", d, t)))
+            while not all(f.done() for f in futures.values()):
+                wait(list(futures.values()), timeout=0.2)
+                if ctx.cancelled():
+                    raise AuditCancelled()
+        finally:
+            for f in futures.values():
+                f.cancel()
+        if "hash" in futures:
+            ctx._hashes = futures["hash"].result()  # type: ignore[assignment]
+        if "map" in futures:
+            ctx._map = futures["map"].result()  # type: ignore[assignment]
+
+
+def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressFn
+         ) -> tuple[list[Finding], list[CheckSummary], bool]:
+    listed: dict[str, int] = {}
+    findings: list[Finding] = []
+    summary: list[CheckSummary] = []
+    complete = True
+    for n, check in enumerate(selected, 1):
+        emit(AuditProgress("checks", n - 1, len(selected)))
+        if ctx.cancelled():
+            raise AuditCancelled()
+        before = dict(ctx.omitted)
+        found: list[Finding] = []
+        error = None
+        try:
+            found = [f for f in check.func(pkg, ctx)
+                     if ctx.on(f.code) or check.name == "input"]
+        except (AuditCancelled, ScanCancelled, HashCancelled):
+            raise
+        except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
+            log.exception("check %s failed", check.name)
+            error = f"{type(exc).__name__}: {exc}"
+            complete = False
+            found.append(ctx.finding("audit.check_failed", f"check {check.name!r} stopped: "
+                                     f"{error}; its findings are incomplete"))
+        # Row-pass hits the check counted but never yielded (over the cap).
+        unlisted = {c: n - before.get(c, 0) for c, n in ctx.omitted.items()
+                    if n > before.get(c, 0)}
+        codes: dict[str, int] = {}
+        sev: dict[str, int] = {}
+        for f in found:
+            codes[f.code] = codes.get(f.code, 0) + 1
+            sev[f.severity.value] = sev.get(f.severity.value, 0) + 1
+            k = listed.get(f.code, 0)
+            if k < ctx.cap:
+                listed[f.code] = k + 1
+                findings.append(f)
+            else:
+                ctx.omitted[f.code] = ctx.omitted.get(f.code, 0) + 1
+        for code, extra in unlisted.items():
+            codes[code] = codes.get(code, 0) + extra
+            level = code_info(code).severity.value
+            sev[level] = sev.get(level, 0) + extra
+        summary.append(CheckSummary(check=check.name, title=check.title, ran=error is None,
+                                    error=error, codes=dict(sorted(codes.items())),
+                                    by_severity=sev))
+    emit(AuditProgress("checks", len(selected), len(selected)))
+    return findings, summary, complete
+
+
+def _identity(pkg: Package, ctx: AuditContext, digest: bool) -> Identity:
+    m = pkg.docs.manifest
+    return Identity(package_id=pkg.package_id, task_id=pkg.task_id, root=str(pkg.root),
+                    format_version=pkg.version, schema_versions=pkg.schema_versions(),
+                    package_digest=ctx.hashes.digest if digest else None,
+                    catalog_derived_from_rows=pkg.catalog_derived,
+                    compiler_id=m.compiler_id if m else None)
+
+
+def _counts(pkg: Package, ctx: AuditContext) -> Counts:
+    c = count_package(pkg, count_links=False)
+    if pkg.catalog_derived:
+        c["links"] = len(pkg.index)
+    elif ctx._map is not None and ctx._map.error is None:
+        c["links"] = len(ctx._map.links)
+    return Counts(**c)

@@ -1,0 +1,143 @@
+"""One pass over ``source_evidence_map.json``: its links (compactly) and its tail keys.
+
+The compiler writes one link per line. That layout is read line by line with
+orjson; any other layout (or any surprise) falls back to the exact streaming
+reader. Raw newlines cannot occur inside JSON strings, so a line boundary is
+always a token boundary.
+"""
+
+from __future__ import annotations
+
+import mmap
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from aa_review.core.audits._rowscan import link_fingerprint
+from aa_review.core.errors import RecordError
+from aa_review.core.package.catalog import MAP_PATH
+from aa_review.core.package.jsonstream import ObjectStream
+from aa_review.core.package.safepath import PackageRoot
+
+__all__ = ["MapScan", "LinkCols", "scan_map"]
+
+_KEY = b'\n  "row_evidence_links": ['
+_BIG = frozenset({"evidence_catalog", "row_evidence_links"})
+
+
+@dataclass
+class LinkCols:
+    """Links as columns; id lists are interned as codes into ``id_sets``."""
+
+    row_id: list[str] = field(default_factory=list)
+    row_file: list[str] = field(default_factory=list)
+    data_type: list[str] = field(default_factory=list)
+    task: list[str] = field(default_factory=list)
+    ids: list[int] = field(default_factory=list)
+    visible: list[int] = field(default_factory=list)
+    inferred: list[int] = field(default_factory=list)
+    fingerprint: list[int] = field(default_factory=list)
+    id_sets: list[tuple[str, ...]] = field(default_factory=list)
+    _codes: dict[tuple[str, ...], int] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.row_id)
+
+    def _code(self, value: Any) -> int:
+        key = tuple(str(v) for v in value) if isinstance(value, list) else ()
+        code = self._codes.get(key)
+        if code is None:
+            code = self._codes[key] = len(self.id_sets)
+            self.id_sets.append(key)
+        return code
+
+    def add(self, link: Any) -> None:
+        if not isinstance(link, dict):
+            link = {}
+        get = link.get
+        self.row_id.append(str(get("row_id") or ""))
+        self.row_file.append(str(get("row_file") or ""))
+        self.data_type.append(str(get("data_type") or ""))
+        self.task.append(str(get("source_task_id") or ""))
+        self.ids.append(self._code(get("evidence_ref_ids")))
+        self.visible.append(self._code(get("visible_evidence_ref_ids")))
+        self.inferred.append(self._code(get("inferred_evidence_ref_ids")))
+        self.fingerprint.append(link_fingerprint(get("source_trace_id"), get("source_step_ids"),
+                                                 get("source_artifact_refs")))
+
+
+@dataclass
+class MapScan:
+    """The links and every small key after them; ``error`` if the map could not be read."""
+
+    links: LinkCols
+    tail: dict[str, Any]
+    has_links: bool
+    error: RecordError | None = None
+
+
+def scan_map(safe: PackageRoot) -> MapScan:
+    """Read the links and tail of the evidence map (fast path, else exact streaming)."""
+    path = safe.resolve(MAP_PATH)
+    try:
+        fast = _fast(path)
+    except (ValueError, orjson.JSONDecodeError):
+        fast = None
+    if fast is not None:
+        return fast
+    links, tail, has = LinkCols(), {}, False
+    try:
+        with open(path, "rb") as fh:
+            for key, value in ObjectStream(fh, MAP_PATH).items(_BIG):
+                if key == "row_evidence_links":
+                    has = True
+                    if not isinstance(value, (str, int, float, dict, type(None))):
+                        for item in value:  # an array streams element by element
+                            links.add(item)
+                elif has and key not in _BIG:
+                    tail[key] = value
+    except RecordError as exc:
+        return MapScan(links, tail, has, exc)
+    return MapScan(links, tail, has)
+
+
+def _fast(path: Any) -> MapScan | None:
+    with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        start = mm.find(_KEY)
+        if start < 0:
+            return None
+        # A top-level key only if what precedes it is an open object's members.
+        head = orjson.loads(mm[:start + 1] + b'"_": null}')
+        if not isinstance(head, dict) or "row_evidence_links" in head:
+            return None
+        links = LinkCols()
+        pos = start + len(_KEY)  # just after "["
+        if mm[pos:pos + 1] == b"]":
+            end = pos + 1
+        else:
+            more = True
+            while True:
+                if mm[pos:pos + 1] != b"\n":
+                    return None
+                nl = mm.find(b"\n", pos + 1)
+                if nl < 0:
+                    return None
+                raw = mm[pos + 1:nl]
+                line = raw.strip()
+                if not more:
+                    if line not in (b"]", b"],"):
+                        return None
+                    end = pos + 1 + raw.index(b"]") + 1
+                    break
+                more = line.endswith(b",")
+                links.add(orjson.loads(line[:-1] if more else line))
+                pos = nl
+        rest = mm[end:].strip()
+        if rest.startswith(b","):
+            tail = orjson.loads(b"{" + rest[1:])
+        elif rest == b"}":
+            tail = {}
+        else:
+            return None
+        return MapScan(links, tail, True) if isinstance(tail, dict) else None

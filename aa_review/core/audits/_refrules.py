@@ -1,0 +1,83 @@
+"""Rules for one ref: safe, normalized, visible, present. Refs are never opened here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from aa_review.core.derive import normalize_ref, visibility
+from aa_review.core.errors import UnsafeRefError
+from aa_review.core.package.safepath import PackageRoot
+
+__all__ = ["RefRules", "classify_ref", "EXEMPT_PREFIXES"]
+
+# Source artifact refs under these are not required to exist (validator rule 2).
+EXEMPT_PREFIXES = ("grading/", "feedback/", "signals/", "task/", "rubric/")
+
+# (code, key path, ref, evidence id, message)
+Hit = tuple[str, str | None, str | None, str | None, str]
+
+
+def classify_ref(safe: PackageRoot, ref: str) -> tuple[str | None, str]:
+    """``(code, reason)`` for an unsafe or odd ref, ``(None, "")`` when it is fine.
+
+    Only the ref text and symlinks on its way are examined; nothing is opened.
+    """
+    try:
+        safe.check(ref)
+    except UnsafeRefError as exc:
+        code = "ref.absolute" if exc.reason == "absolute path" else "ref.escape"
+        return code, f"{exc.reason}; not opened"
+    if safe.is_symlink_out(ref):
+        return "ref.symlink_out", "a symlink on its path leads out of the package; not opened"
+    if normalize_ref(ref) != ref:
+        return "ref.not_normalized", f"the compiler would store it as {normalize_ref(ref)!r}"
+    return None, ""
+
+
+class RefRules:
+    """Per-row ref list checks, cached per list value (rows repeat the same lists)."""
+
+    def __init__(self, root: str) -> None:
+        self.safe = PackageRoot(Path(root))
+        self._cache: dict[str, tuple[Any, list[Hit], bool]] = {}
+        self._one: dict[tuple[str, str], tuple[list[Hit], bool]] = {}
+
+    def check_list(self, key: str, refs: list[Any], on: frozenset[str]) -> tuple[list[Hit], bool]:
+        cached = self._cache.get(key)
+        if cached is not None and cached[0] == refs:
+            return cached[1], cached[2]
+        hits: list[Hit] = []
+        hidden = False
+        for i, ref in enumerate(refs):
+            if not isinstance(ref, str):
+                continue
+            one = self._one.get((key, ref))
+            if one is None:
+                one = self._one[(key, ref)] = self._check_one(key, ref)
+            for code, _, r, e, msg in one[0]:
+                if code in on:
+                    hits.append((code, f"{key}[{i}]", r, e, msg))
+            hidden = hidden or one[1]
+        self._cache[key] = (refs, hits, hidden)
+        return hits, hidden
+
+    def _check_one(self, key: str, ref: str) -> tuple[list[Hit], bool]:
+        from aa_review.core.derive import evidence_id
+
+        hits: list[Hit] = []
+        eid = evidence_id(ref)
+        code, why = classify_ref(self.safe, ref)
+        if code is not None:
+            hits.append((code, None, ref, eid, f"{key} holds {ref!r}: {why}"))
+        hidden = visibility(ref) == "hidden_excluded"
+        if hidden:
+            hits.append(("link.hidden_cited", None, ref, eid,
+                         f"{key} cites hidden evaluation material {ref!r}: grader-only "
+                         "references must never reach training rows"))
+        if (key == "source_artifact_refs" and code is None and ":" not in ref
+                and not ref.startswith(EXEMPT_PREFIXES) and not self.safe.exists(ref)):
+            hits.append(("ref.unresolved", None, ref, eid,
+                         f"source artifact {ref!r} is not in the package (validator rule 2 "
+                         "rejects such rows)"))
+        return hits, hidden
