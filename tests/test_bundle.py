@@ -1,0 +1,203 @@
+"""What ships, run as a user would: the PyInstaller bundle, and the wheel in a fresh venv.
+
+These build things (a minute or two each), so they run only when asked:
+
+    AA_REVIEW_BUNDLE_TEST=1 ./dev test -m bundle
+
+A bundle in dist/aa-review/ newer than every source file is reused; otherwise
+``./dev bundle`` builds one. The frozen binary is then run headless on a package
+(``audit`` once the command exists, ``info`` meanwhile), on a package big enough to
+load in spawned worker processes, and as a window offscreen that saves a screenshot.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from aa_review import __version__
+
+ROOT = Path(__file__).resolve().parents[1]
+DIST = ROOT / "dist" / "aa-review"
+EXE = DIST / "aa-review"
+SHARED_SAMPLE = ROOT.parent / "shared" / "samples" / "pkg_sample_small"
+SOURCES = [ROOT / "aa_review", ROOT / "packaging" / "aa_review.spec", ROOT / "pyproject.toml",
+           ROOT / "resources"]
+
+pytestmark = [
+    pytest.mark.bundle,
+    pytest.mark.skipif(os.environ.get("AA_REVIEW_BUNDLE_TEST") != "1",
+                       reason="builds the PyInstaller bundle and a wheel (minutes): "
+                              "set AA_REVIEW_BUNDLE_TEST=1 to run"),
+]
+
+
+def _newest_source() -> float:
+    newest = 0.0
+    for src in SOURCES:
+        files = [src] if src.is_file() else [p for p in src.rglob("*") if p.is_file()]
+        for p in files:
+            if "__pycache__" not in p.parts:
+                newest = max(newest, p.stat().st_mtime)
+    return newest
+
+
+def _env(tmp: Path) -> dict[str, str]:
+    """A user's environment: offscreen Qt, settings in ``tmp``, threaded loading."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp / "config"))
+    env.pop("AA_REVIEW_SYNCHRONOUS", None)  # tests/qt sets it; the app must load as shipped
+    return env
+
+
+def _run(args: list[str], tmp: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, capture_output=True, text=True, env=_env(tmp), timeout=timeout,
+                          cwd=tmp)
+
+
+@pytest.fixture(scope="module")
+def frozen() -> Path:
+    """The frozen executable, rebuilt with ``./dev bundle`` unless fresher than the sources."""
+    if not (EXE.is_file() and EXE.stat().st_mtime > _newest_source()):
+        proc = subprocess.run([str(ROOT / "dev"), "bundle"], cwd=ROOT, capture_output=True,
+                              text=True, timeout=1500)
+        assert proc.returncode == 0, f"./dev bundle failed:\n{proc.stdout}\n{proc.stderr}"
+    assert EXE.is_file() and os.access(EXE, os.X_OK)
+    return EXE
+
+
+@pytest.fixture(scope="module")
+def bundled_sample(frozen: Path) -> Path | None:
+    """The demo package inside the bundle, found where importlib.resources finds it."""
+    from aa_review.core.sample import SAMPLE_PACKAGE_ID
+
+    pkg = frozen.parent / "_internal" / "aa_review" / "data" / "sample" / SAMPLE_PACKAGE_ID
+    return pkg if pkg.is_dir() else None
+
+
+@pytest.fixture(scope="module")
+def package(bundled_sample: Path | None) -> Path:
+    """The bundled sample, or (until it lands) the shared sample beside the checkout."""
+    if bundled_sample is not None:
+        return bundled_sample
+    if SHARED_SAMPLE.is_dir():
+        return SHARED_SAMPLE
+    pytest.skip("no sample package: neither aa_review/data/sample nor the shared sample")
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+    return struct.unpack(">II", head[16:24])
+
+
+def test_frozen_version(frozen: Path, tmp_path: Path) -> None:
+    proc = _run([str(frozen), "--version"], tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == f"aa-review {__version__}"
+
+
+def test_frozen_headless_on_the_sample(frozen: Path, package: Path, tmp_path: Path) -> None:
+    info = _run([str(frozen), "info", str(package), "--json"], tmp_path)
+    assert info.returncode in (0, 1), info.stderr  # 1: loaded with problems, still a package
+    doc = json.loads(info.stdout)
+    assert doc["tool"] == f"aa-review {__version__}"
+    assert doc["identity"]["package_id"]
+    assert doc["counts"]["rows"] > 0
+    assert (info.returncode == 1) == bool(doc["problems"])
+
+    listed = _run([str(frozen), "--help"], tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    if re.search(r"^\s+audit\s", listed.stdout, re.MULTILINE):  # listed as a command
+        audit = _run([str(frozen), "audit", str(package), "--json"], tmp_path, timeout=300)
+        assert audit.returncode in (0, 1), audit.stderr  # 2 would mean the audit did not finish
+        report = json.loads(audit.stdout)
+        assert report["kind"] == "package" and report["complete"] is True
+        assert report["identity"]["package_id"] == doc["identity"]["package_id"]
+        assert report["counts"]["rows"] == doc["counts"]["rows"]
+
+
+def test_frozen_loads_big_package_in_spawned_workers(frozen: Path, package: Path,
+                                                     tmp_path: Path) -> None:
+    """Past PARALLEL_MIN_BYTES the loader spawns processes: the frozen app must run them."""
+    from aa_review.core.package.layout import ROW_FILES
+    from aa_review.core.package.loader import PARALLEL_MIN_BYTES
+
+    before = json.loads(_run([str(frozen), "info", str(package), "--json"], tmp_path).stdout)
+    big = tmp_path / "big"
+    shutil.copytree(package, big, symlinks=True)
+    by_name = {rel.rsplit("/", 1)[1]: rel for rel, _type in ROW_FILES}
+    name, n = max(before["counts"]["rows_by_file"].items(), key=lambda kv: kv[1])
+    target = big / by_name[name]
+    data = target.read_bytes()
+    assert n > 0 and data.endswith(b"\n")
+    copies = PARALLEL_MIN_BYTES // len(data) + 2
+    target.chmod(0o644)
+    target.write_bytes(data * copies)
+
+    proc = _run([str(frozen), "info", str(big), "--json"], tmp_path, timeout=300)
+    assert proc.returncode in (0, 1), proc.stderr
+    after = json.loads(proc.stdout)
+    assert after["counts"]["rows"] == before["counts"]["rows"] + n * (copies - 1)
+
+
+def test_frozen_window_renders_offscreen(frozen: Path, bundled_sample: Path | None,
+                                         package: Path, tmp_path: Path) -> None:
+    """No PATH opens the bundled sample; until it ships, the window is pointed at one."""
+    shot = tmp_path / "window.png"
+    args = [str(frozen), "--screenshot", str(shot)]
+    if bundled_sample is None:
+        args.insert(1, str(package))
+    proc = _run(args, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    width, height = _png_size(shot)
+    assert width >= 800 and height >= 600
+    assert shot.stat().st_size > 20_000, "the grab looks blank"
+    # Keep the picture where a person (or CI's artifacts) can look at it.
+    out = ROOT / "build" / "bundle-window.png"
+    out.parent.mkdir(exist_ok=True)
+    shutil.copyfile(shot, out)
+
+
+def test_wheel_installs_and_runs(package: Path, tmp_path: Path) -> None:
+    """``python -m build`` (sdist, then the wheel from it) into a fresh venv: both commands run."""
+    tools = tmp_path / "tools"
+    subprocess.run([sys.executable, "-m", "venv", str(tools)], check=True, timeout=120)
+    subprocess.run([str(tools / "bin" / "python"), "-m", "pip", "install", "-q",
+                    "--disable-pip-version-check", "build"], check=True, timeout=300)
+    out = tmp_path / "dist"
+    built = subprocess.run([str(tools / "bin" / "python"), "-m", "build", "--outdir", str(out),
+                            str(ROOT)], capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    wheel = next(out.glob("aa_review-*.whl"))
+    assert next(out.glob("aa_review-*.tar.gz"))
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+                    "--disable-pip-version-check", str(wheel)], check=True, timeout=600)
+    for args in ([str(venv / "bin" / "aa-review"), "--version"],
+                 [str(venv / "bin" / "python"), "-m", "aa_review", "--version"],
+                 [str(venv / "bin" / "aa-review-gui"), "--version"]):
+        proc = _run(args, tmp_path)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.strip() == f"aa-review {__version__}"
+    info = _run([str(venv / "bin" / "aa-review"), "info", str(package), "--json"], tmp_path)
+    assert info.returncode in (0, 1), info.stderr
+    assert json.loads(info.stdout)["counts"]["rows"] > 0
+    # The wheel carries the sample and assets wherever the source tree has them.
+    site = next((venv / "lib").glob("python3*/site-packages/aa_review"))
+    for tree in ("data", "qt/assets"):
+        src = ROOT / "aa_review" / tree
+        if src.is_dir():
+            want = {p.relative_to(src) for p in src.rglob("*")
+                    if p.is_file() and "__pycache__" not in p.parts}
+            got = {p.relative_to(site / tree) for p in (site / tree).rglob("*") if p.is_file()}
+            assert want <= got, f"missing from the wheel: {sorted(want - got)[:5]}"
