@@ -1,0 +1,158 @@
+"""The workspace folder: layout, exclusive lock, persistence, read-only on a bad journal."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from dossier_builder import AGENT, DECIDER, EVALUATOR, LEAD, archive, passing, principals
+
+from aa_review.core.dossier import (
+    Workspace,
+    WorkspaceError,
+    WorkspaceLockedError,
+    WorkspaceReadOnlyError,
+    init_workspace_folder,
+)
+
+D = "dos-7f3a9c"
+REPO = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    return init_workspace_folder(tmp_path / "ws", principals(), archive())
+
+
+def test_layout_and_persistence(folder: Path, clock) -> None:
+    with Workspace.open_folder(folder, clock=clock) as ws:
+        ws.import_dossier(passing())
+        ws.bind(D, 1, LEAD)
+        ws.check(D, 1, EVALUATOR)
+        ws.decide_eligible(D, 1, DECIDER)
+        p = ws.project(D, 1)
+        ws.edit_evidence(D, 1, LEAD, ["license", "license_id"], "MIT")
+    names = sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+    assert names == sorted([".lock", "principals.json", "archive.json", "journal.jsonl",
+                            "dossiers", f"dossiers/{D}", f"dossiers/{D}/rev-1.json",
+                            f"dossiers/{D}/rev-2.json", "projections",
+                            f"projections/{p['projection_id']}.json"])
+    rev1 = json.loads((folder / "dossiers" / D / "rev-1.json").read_text())
+    assert rev1["state"] == "expired" and rev1["check"]["dossier_reason_codes"] == [
+        "DOSSIER_EVIDENCE_CHANGED"]
+    with Workspace.open_folder(folder, clock=clock) as again:
+        assert not again.read_only
+        assert again.revisions(D) == [1, 2]
+        assert again.revision(D, 1) == rev1
+        assert again.bind(D, 2, LEAD).state_after == {"2": "evidence_bound"}
+        assert again.verify_journal()["valid"]
+
+
+def test_second_workspace_on_the_same_folder_is_refused(folder: Path, clock) -> None:
+    first = Workspace.open_folder(folder, clock=clock)
+    with pytest.raises(WorkspaceLockedError) as info:
+        Workspace.open_folder(folder, clock=clock)
+    assert str(folder.resolve()) in str(info.value)
+    first.close()
+    second = Workspace.open_folder(folder, clock=clock)  # released on close
+    second.close()
+    second.close()  # idempotent
+
+
+def test_another_process_is_refused(folder: Path, clock) -> None:
+    code = textwrap.dedent(f"""
+        import sys
+        from aa_review.core.dossier import Workspace, WorkspaceLockedError
+        try:
+            Workspace.open_folder({str(folder)!r})
+        except WorkspaceLockedError as exc:
+            print(exc)
+            sys.exit(3)
+        sys.exit(0)
+    """)
+    with Workspace.open_folder(folder, clock=clock):
+        out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                             text=True, timeout=60)
+        assert out.returncode == 3 and str(folder.resolve()) in out.stdout
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0
+
+
+def test_missing_or_broken_files(tmp_path: Path, folder: Path, clock) -> None:
+    with pytest.raises(WorkspaceError, match="is not a folder"):
+        Workspace.open_folder(tmp_path / "nowhere", clock=clock)
+    (folder / "archive.json").write_text("{not json")
+    with pytest.raises(WorkspaceError, match="archive.json cannot be read"):
+        Workspace.open_folder(folder, clock=clock)
+    (folder / "archive.json").unlink()
+    with pytest.raises(WorkspaceError, match="archive.json is missing"):
+        Workspace.open_folder(folder, clock=clock)
+    # A failed open releases the lock.
+    (folder / "archive.json").write_text(json.dumps(archive()))
+    Workspace.open_folder(folder, clock=clock).close()
+
+
+def test_tampered_journal_opens_read_only(folder: Path, clock) -> None:
+    with Workspace.open_folder(folder, clock=clock) as ws:
+        ws.import_dossier(passing())
+        ws.bind(D, 1, LEAD)
+    journal = folder / "journal.jsonl"
+    journal.write_text(journal.read_text().replace(LEAD, "p-lead-bo", 1))
+    with Workspace.open_folder(folder, clock=clock) as ws:
+        # The first occurrence is the author named in the import entry.
+        assert ws.read_only and ws.journal_fault == "JOURNAL_ENTRY_HASH_MISMATCH at seq 0"
+        r = ws.check(D, 1, EVALUATOR)
+        assert (r.outcome.value, r.reason) == ("refused", "WORKSPACE_READ_ONLY")
+        with pytest.raises(WorkspaceReadOnlyError):
+            ws.import_dossier(dict(passing(), revision=2))
+        assert ws.attempt_operation("export_dataset", AGENT, "x")["decision"] == "denied"
+        assert ws.revision(D, 1)["state"] == "evidence_bound"  # still readable
+
+
+def test_revision_files_that_disagree_with_the_journal_open_read_only(folder: Path,
+                                                                        clock) -> None:
+    with Workspace.open_folder(folder, clock=clock) as ws:
+        ws.import_dossier(passing())
+        ws.bind(D, 1, LEAD)
+    path = folder / "dossiers" / D / "rev-1.json"
+    tree = json.loads(path.read_text())
+    tree["state"] = "eligible"  # edited behind the app's back
+    path.write_text(json.dumps(tree))
+    with Workspace.open_folder(folder, clock=clock) as ws:
+        assert ws.read_only and ws.journal_fault.startswith("JOURNAL_STATE_MISMATCH")
+
+
+def test_no_temporary_files_are_left_behind(folder: Path, clock) -> None:
+    with Workspace.open_folder(folder, clock=clock) as ws:
+        ws.import_dossier(passing())
+        for _ in range(3):
+            ws.edit_evidence(D, 1, LEAD, ["budgets", "compute", "amount"], 1)
+    assert not [p for p in folder.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_unsafe_dossier_ids_get_a_hashed_folder(folder: Path, clock) -> None:
+    tree = dict(passing(), dossier_id="../../etc/evil id")
+    with Workspace.open_folder(folder, clock=clock) as ws:
+        ws.import_dossier(tree)
+    subdirs = [p.name for p in (folder / "dossiers").iterdir()]
+    assert len(subdirs) == 1 and subdirs[0].startswith("id-")
+    assert not (folder.parent / "etc").exists()
+    with Workspace.open_folder(folder, clock=clock) as ws:
+        assert ws.dossier_ids() == ["../../etc/evil id"]
+
+
+def test_reload_archive(folder: Path, clock) -> None:
+    with Workspace.open_folder(folder, clock=clock) as ws:
+        ws.import_dossier(passing())
+        ws.bind(D, 1, LEAD)
+        changed = archive()
+        changed["epochs"][2]["manifest_digest"] = "sha256:" + "9" * 64
+        (folder / "archive.json").write_text(json.dumps(changed))
+        assert ws.freshness(D, 1).expiring == ()
+        ws.reload_archive()
+        assert ws.freshness(D, 1).expiring == ("DOSSIER_EPOCH_CHANGED",)
