@@ -29,7 +29,7 @@ __all__ = ["ROUNDS", "run_rounds", "StepRow"]
 
 ROUNDS = 3
 _PARALLEL_MIN_ROWS = 20_000
-StepRow = tuple[str, str, dict[str, Any], str | None]  # (data_type, attempt, values, dup rejection)
+StepRow = tuple[str, str, dict[str, Any], str | None, str]  # (type, attempt, values, dup rejection, kind)
 
 
 def _feedback(ctx: Ctx) -> str:
@@ -57,9 +57,11 @@ def step_rows(ctx: Ctx, sr: StepRenderer) -> Iterator[tuple[str, StepRow]]:
                 continue
             overlap = attempt == "revised" and n - 2 < len(base)
             btypes = KINDS[base[n - 2]].row_types if overlap else ()
+            kind = KINDS[kinds[n - 2]].name
             if not overlap:
                 yield "env", ("environment_response_pair", attempt,
-                              sr.values("environment_response_pair", attempt, step, prev, turns, None), None)
+                              sr.values("environment_response_pair", attempt, step, prev, turns, None), None,
+                              kind)
             seen_mm = False
             for t, ref in step_candidates(kinds[n - 2], step):
                 if t in btypes:
@@ -70,7 +72,7 @@ def step_rows(ctx: Ctx, sr: StepRenderer) -> Iterator[tuple[str, StepRow]]:
                     if seen_mm:
                         dup = "duplicate_row_id:" + vals["row_id"]
                     seen_mm = True
-                yield "surface", (t, attempt, vals, dup)
+                yield "surface", (t, attempt, vals, dup, kind)
             prev = step["state_change"]
 
 
@@ -82,11 +84,11 @@ def _superseded_round(ctx: Ctx, ev: Evidence, r: int, tmp: Path) -> list[Path]:
     sinks = {n: LineSink(tmp / f"rejected_{r}_{n}.jsonl") for n in names}
     for row in fixed_rows(rc):
         sinks["fixed"].write(generic_line(row))
-    for tag, (t, attempt, vals, dup) in step_rows(ctx, sr):
+    for tag, (t, attempt, vals, dup, kind) in step_rows(ctx, sr):
         if dup is not None:
             sinks["genuine"].write(generic_line(sr.full(t, vals, dup)))
         else:
-            sinks[tag].write(sr.line(t, attempt, vals))
+            sinks[tag].write(sr.line(t, attempt, vals, kind))
     for s in sinks.values():
         s.close()
     return [sinks[n].path for n in names]
@@ -112,11 +114,11 @@ def run_rounds(ctx: Ctx, ev: Evidence, hooks: Hooks, tmp: Path, total_rows: int)
     genuine = LineSink(tmp / f"rejected_{ROUNDS}_genuine.jsonl")
     for row in fixed_rows(rc):
         final.fixed(row)
-    for _tag, (t, attempt, vals, dup) in step_rows(ctx, sr):
+    for _tag, (t, attempt, vals, dup, kind) in step_rows(ctx, sr):
         if dup is not None:
             genuine.write(generic_line(sr.full(t, vals, dup)))
         else:
-            final.step(t, attempt, vals)
+            final.step(t, attempt, vals, kind)
     genuine.close()
     final.close()
     if proc is not None:

@@ -61,13 +61,13 @@ def _loop_refs(ctx: Ctx) -> list[str]:
     return out
 
 
-def _entry(ctx: Ctx, ref: str, ev_id: str) -> dict[str, Any]:
+def _entry(ctx: Ctx, ref: str, ev_id: str, no_limit: bool = False) -> dict[str, Any]:
     path = os.path.join(ctx.root, ref)
     # Never look outside the package: an absolute or ``..`` ref is recorded, not opened.
     exists = not (os.path.isabs(ref) or ".." in ref.split("/")) and os.path.exists(path)
     resolves = exists or ref.startswith(derive.ALWAYS_RESOLVING_PREFIXES)
     content_hash = None
-    if exists and os.path.isfile(path) and os.path.getsize(path) <= derive.CONTENT_HASH_LIMIT:
+    if exists and os.path.isfile(path) and (no_limit or os.path.getsize(path) <= derive.CONTENT_HASH_LIMIT):
         with open(path, "rb") as fh:
             content_hash = derive.content_hash_bytes(fh.read())
     return {"evidence_id": ev_id, "ref": ref, "evidence_type": derive.evidence_type(ref),
@@ -75,8 +75,12 @@ def _entry(ctx: Ctx, ref: str, ev_id: str) -> dict[str, Any]:
             "confidence": 1.0 if resolves else 0.5}
 
 
-def assemble_evidence(ctx: Ctx, extras: list[ExtraRef], id_override: dict[str, str]) -> Evidence:
-    """Collect refs in the compiler's order and catalogue them against the files on disk."""
+def assemble_evidence(ctx: Ctx, extras: list[ExtraRef], id_override: dict[str, str],
+                      hash_any_size: frozenset[str] = frozenset()) -> Evidence:
+    """Collect refs in the compiler's order and catalogue them against the files on disk.
+
+    ``hash_any_size`` names refs hashed even above the 2,000,000-byte limit (a defect).
+    """
     artifact: list[str] = []
     for kind in ATTEMPTS:
         refs = attempt_refs(kind)
@@ -93,7 +97,7 @@ def assemble_evidence(ctx: Ctx, extras: list[ExtraRef], id_override: dict[str, s
             refs.append(ref)
     refs += [e.ref for e in extras if e.cited]
     id_of = {r: id_override.get(r, derive.evidence_id(r)) for r in refs}
-    catalog = [_entry(ctx, r, id_of[r]) for r in refs]
+    catalog = [_entry(ctx, r, id_of[r], r in hash_any_size) for r in refs]
     for e in extras:
         if not e.cited:
             id_of[e.ref] = id_override.get(e.ref, derive.evidence_id(e.ref))

@@ -46,23 +46,25 @@ class FinalSink:
     def fixed(self, row: dict[str, Any]) -> None:
         self._emit(file_of(row["data_type"]), None, row)
 
-    def step(self, t: str, attempt: str, vals: dict[str, Any]) -> None:
-        self._emit(file_of(t), (t, attempt), vals)
+    def step(self, t: str, attempt: str, vals: dict[str, Any], kind: str) -> None:
+        self._emit(file_of(t), (t, attempt, kind), vals)
 
-    def _emit(self, file: str, step: tuple[str, str] | None, data: dict[str, Any]) -> None:
+    def _emit(self, file: str, step: tuple[str, str, str] | None, data: dict[str, Any]) -> None:
         sink = self.files[file]
         key = (file, sink.count)
         hook = self.hooks.row.get(key)
-        if step is not None and hook is None:
-            self._write(file, key, self.sr.line(step[0], step[1], data))
-            self._companions(file, data, standard=key not in self.hooks.link, view=data)
+        if step is not None and hook is None and key not in self.hooks.link:
+            self._write(file, key, self.sr.line(step[0], step[1], data, step[2]))
+            self._companions(file, data, standard=True, view=data)
             return
         row = self.sr.full(step[0], data) if step is not None else data
         rows = hook(row) if hook is not None else [row]
         for r in rows:
             k = (file, self.files[file].count)
             self._write(file, k, generic_line(r))
-            self._companions(file, r, standard=hook is None and k not in self.hooks.link, view=r)
+            # the link follows the row as written; derived rows come from the row as compiled
+            self._companions(file, r, standard=hook is None and k not in self.hooks.link,
+                             view=data if step is not None else r)
 
     def _write(self, file: str, key: tuple[str, int], line: str) -> None:
         lh = self.hooks.line.get(key)

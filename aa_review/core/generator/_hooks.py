@@ -28,18 +28,22 @@ class Hooks:
     link: dict[tuple[str, int], LinkHook] = field(default_factory=dict)
     extras: list[ExtraRef] = field(default_factory=list)
     id_override: dict[str, str] = field(default_factory=dict)
+    hash_any_size: set[str] = field(default_factory=set)
     # name -> function(value) applied to a computed object before it is written
     tweak: dict[str, Callable[[Any], Any]] = field(default_factory=dict)
     # run after the package is complete, before artifacts_index.json is built
     post: list[Callable[[], None]] = field(default_factory=list)
-    records: list[InjectedDefect] = field(default_factory=list)
-    # records filled in while writing (line numbers, row ids), keyed by defect name
-    found: dict[str, dict[str, Any]] = field(default_factory=dict)
+    records: list[InjectedDefect | None] = field(default_factory=list)
+    # run last, with the generation facts (counts, catalog size) to complete records
+    finalize: list[Callable[[dict[str, Any]], None]] = field(default_factory=list)
+    # package-relative files a post hook changed (their copies are hashed, not assumed equal)
+    touched: set[str] = field(default_factory=set)
 
     def apply(self, name: str, value: Any) -> Any:
         fn = self.tweak.get(name)
         return value if fn is None else fn(value)
 
-    @property
-    def active(self) -> bool:
-        return bool(self.row or self.line or self.link)
+    def slot(self) -> int:
+        """Reserve the record of the next defect (records keep the order defects were asked in)."""
+        self.records.append(None)
+        return len(self.records) - 1

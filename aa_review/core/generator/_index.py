@@ -41,8 +41,12 @@ def _sha(path: str) -> tuple[int, str]:
     return size, h.hexdigest()
 
 
-def write_artifacts_index(ctx: Ctx, stats: TraceStats) -> None:
-    """Scan the package and write the index (sizes and plain hex SHA-256 of the bytes)."""
+def write_artifacts_index(ctx: Ctx, stats: TraceStats, copy_of: dict[str, str], touched: set[str]) -> None:
+    """Scan the package and write the index (sizes and plain hex SHA-256 of the bytes).
+
+    A copy made by :mod:`._copies` that no defect touched has its source's bytes,
+    so its digest is reused instead of reading gigabytes twice.
+    """
     root = str(ctx.root)
     rels: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root):
@@ -52,8 +56,13 @@ def write_artifacts_index(ctx: Ctx, stats: TraceStats) -> None:
             if rel != INDEX and os.path.isfile(os.path.join(dirpath, name)):
                 rels.append(rel)
     rels.sort()
+    present = set(rels)
+    reuse = {r: copy_of[r] for r in rels if r in copy_of and copy_of[r] in present
+             and r not in touched and copy_of[r] not in touched}
+    own = [r for r in rels if r not in reuse]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        hashed = list(pool.map(lambda r: _sha(os.path.join(root, r)), rels))
+        digests = dict(zip(own, pool.map(lambda r: _sha(os.path.join(root, r)), own)))
+    hashed = [digests[reuse.get(r, r)] for r in rels]
     entries = []
     for rel, (size, digest) in zip(rels, hashed):
         parts = rel.split("/")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -11,7 +13,7 @@ from .. import derive
 from ._attempts import write_attempts
 from ._clock import Clock
 from ._compile import ROUNDS, run_rounds
-from ._copies import write_copies
+from ._copies import copy_pairs, write_copies
 from ._counts import count_rows
 from ._ctx import VERSIONS, Ctx
 from ._defects import plan_defects
@@ -36,7 +38,21 @@ from ._source import write_task_side
 
 __all__ = ["generate_package", "fixed_row_count", "MIN_ROWS"]
 
+log = logging.getLogger(__name__)
 MIN_ROWS = 7
+
+
+class _Phases:
+    """Logs how long each stage took (``logging`` at DEBUG level)."""
+
+    def __init__(self, pkg: str) -> None:
+        self.pkg = pkg
+        self.t = time.perf_counter()
+
+    def __call__(self, name: str) -> None:
+        now = time.perf_counter()
+        log.debug("%s: %s took %.2f s", self.pkg, name, now - self.t)
+        self.t = now
 
 
 def fixed_row_count(rows: int) -> int:
@@ -47,6 +63,9 @@ def fixed_row_count(rows: int) -> int:
 
 
 def _prepare_root(root: Path) -> None:
+    outside = root.parent / f"{root.name}.outside"  # left by a symlink_out defect
+    if outside.is_dir():
+        shutil.rmtree(outside)
     if root.exists():
         generated = (root / "manifest.json").is_file() and (root / "experience_compiler").is_dir()
         if not generated and any(root.iterdir()):
@@ -94,15 +113,18 @@ def generate_package(out_dir: Path, *, rows: int = 60, seed: int = 0, package_id
     ctx = Ctx(root=root, sc=sc, plan=plan, clock=Clock(seed), seed=seed, version=version)
     counts = count_rows(sc, plan)
     hooks = plan_defects(list(defects), ctx, counts)
+    phase = _Phases(pkg)
     write_task_side(ctx)
     stats = write_attempts(ctx)
     write_grading(ctx)
     write_loops(ctx)
     ctx.state["required_tools"] = sorted(stats.tools)  # type: ignore[attr-defined]
-    ev = assemble_evidence(ctx, hooks.extras, hooks.id_override)
+    phase("source package")
+    ev = assemble_evidence(ctx, hooks.extras, hooks.id_override, frozenset(hooks.hash_any_size))
     avg = round(Scores(ROUNDS).quality, 4)
     with tempfile.TemporaryDirectory(prefix=".aa_gen_", dir=out_dir) as tmp:
         final = run_rounds(ctx, ev, hooks, Path(tmp), counts.total)
+        phase("compiler rounds")
         write_copies(ctx)
         write_loop_learning(ctx, ev, avg)
         write_derived(ctx, ev, final, avg)
@@ -116,8 +138,17 @@ def generate_package(out_dir: Path, *, rows: int = 60, seed: int = 0, package_id
         write_evidence_map(ctx, ev, final, cov, orphans)
         by_file = final.counts_by_file
         write_reports(ctx, ev, counts, by_file, cov, ROUNDS, verdict, hooks.apply)
+        phase("copies, derived files and reports")
     for fn in hooks.post:
         fn()
-    write_artifacts_index(ctx, stats)
+    facts = {"counts_by_file": by_file, "catalog_refs": [e["ref"] for e in ev.catalog],
+             "evidence_ids": list(ev.evidence_ids)}
+    for fin in hooks.finalize:
+        fin(facts)
+    write_artifacts_index(ctx, stats, dict(copy_pairs()), hooks.touched)
+    missing = [n for n, r in zip(defects, hooks.records) if r is None]
+    if missing:
+        raise RuntimeError(f"defects {missing} found no place to go in this package")
+    phase("artifacts index")
     return GeneratedPackage(root=root, package_id=pkg, row_count=sum(by_file.values()), rows_by_file=by_file,
-                            version=version, seed=seed, defects=list(hooks.records))
+                            version=version, seed=seed, defects=[r for r in hooks.records if r is not None])

@@ -5,20 +5,21 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ._jsonfast import content_hash, dumps_line
+from ._jsonfast import Raw, content_hash, dumps_line
 from ._rows_common import TARGETS, USE_CASES, RowContext
 from ._rows_steps import StepIds, env_extras, env_fields, surface_fields
 from ._template import RowTemplate
 
 __all__ = ["StepRenderer"]
 
-_ENV_VARS = frozenset({
-    "source_step_ids", "source_step_id", "environment_domain", "interaction_surface", "state_before",
-    "agent_action", "observed_environment_response", "state_after", "success_signal", "failure_mode",
-    "turn_idx", "format_score", "factuality_score", "consistency_score", "realism_score",
-    "training_quality_score", "environment_response_quality_score", "row_id", "candidate_rollout_id",
-    "scalar_reward", "reward_components", "termination_reason"})
-_SURFACE_CONST = frozenset({"data_type", "training_quality_score", "usable_for", "training_use_cases",
+# Templates are keyed by (type, attempt, step kind, outcome): within one key these
+# are the only values that change from row to row. Everything else -- the common
+# block, the per-kind constants and outcome-driven scores -- is encoded once.
+_ENV_VARS = frozenset({"source_step_ids", "source_step_id", "state_before", "agent_action",
+                       "observed_environment_response", "state_after", "turn_idx", "row_id",
+                       "candidate_rollout_id"})
+_SURFACE_CONST = frozenset({"data_type", "environment_domain", "interaction_surface", "success_signal",
+                            "failure_mode", "training_quality_score", "usable_for", "training_use_cases",
                             "verifier_use", "evidence_status", "safety_relevance", "handoff_quality_score"})
 
 
@@ -30,7 +31,7 @@ class StepRenderer:
         self.feedback = feedback
         self.group = "rollout_" + rc.task_safe
         self._ids: dict[tuple[str, str], StepIds] = {}
-        self._tpl: dict[tuple[str, str], RowTemplate] = {}
+        self._tpl: dict[tuple[str, str, str, str], RowTemplate] = {}
         self.check = bool(os.environ.get("AA_REVIEW_GENERATOR_CHECK"))
 
     def row_id(self, t: str, attempt: str, n: int) -> str:
@@ -80,14 +81,17 @@ class StepRenderer:
         row.update(extras)
         return row
 
-    def line(self, t: str, attempt: str, vals: dict[str, Any]) -> str:
-        """The JSONL line of a standard (accepted or superseded) step row."""
-        key = (t, attempt)
+    def line(self, t: str, attempt: str, vals: dict[str, Any], kind: str) -> str:
+        """The JSONL line of a standard (accepted or superseded) step row of a ``kind`` step."""
+        key = (t, attempt, kind, vals["success_signal"])
         tpl = self._tpl.get(key)
         if tpl is None:
             proto = self.full(t, vals)
-            variable = set(_ENV_VARS) if t == "environment_response_pair" else (
-                (set(vals) - _SURFACE_CONST) | {"source_step_ids", "row_id"})
+            if t == "environment_response_pair":
+                variable = set(_ENV_VARS)
+            else:  # a None or pre-encoded value is fixed for the kind; the rest varies per step
+                variable = {k for k, v in vals.items() if k not in _SURFACE_CONST and v is not None
+                            and not isinstance(v, Raw)} | {"source_step_ids", "row_id"}
             variable.discard("source_trace_id")
             tpl = self._tpl[key] = RowTemplate(proto, variable)
         out = tpl.render(vals)

@@ -1,0 +1,141 @@
+"""File-level defects: secrets, contract drift, stale copies, broken or cut row files."""
+
+from __future__ import annotations
+
+import random
+import string
+from collections.abc import Callable
+
+from ._attempts import artifact_texts
+from ._ctx import Ctx
+from ._defect_targets import Targets
+from ._defects_rows import copies_of
+from ._hooks import Hooks
+from ._result import InjectedDefect
+
+__all__ = ["FILE_INJECTORS"]
+
+
+def _secret(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
+    rel = "attempts/revised/stdout.txt"
+    rnd = random.Random(f"secret:{ctx.seed}")
+    alnum = string.ascii_letters + string.digits
+    kind = ("api_key", "bearer_token", "private_key")[ctx.seed % 3]
+    if kind == "api_key":
+        line = "OPENAI_API_KEY=sk-proj-" + "".join(rnd.choice(alnum) for _ in range(48)) + "\n"
+    elif kind == "bearer_token":
+        line = "curl -H 'Authorization: Bearer " + "".join(rnd.choice(alnum) for _ in range(40)) + "' ledger\n"
+    else:
+        body = "".join(rnd.choice(alnum) for _ in range(64))
+        line = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\n"
+    ctx.text_hooks[rel] = lambda text: text + line
+    hooks.records[slot] = InjectedDefect(name="secret_token", file=rel, line=2, detail=f"{kind} written into "
+                                         "the attempt's stdout log", extra={"kind": kind})
+
+
+def _contract_drift(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
+    texts = artifact_texts(ctx, "revised")
+    if ctx.seed % 2 == 0:
+        rel = "attempts/revised/artifacts/vendor_totals.csv"
+        ctx.text_hooks[rel] = lambda text: "".join(
+            line.rsplit(",", 1)[0] + "\n" for line in text.splitlines())
+        column, detail, line = "balance_usd", "the CSV lost the contract column balance_usd", 1
+    else:
+        rel = "attempts/revised/artifacts/reconciliation_report.csv"
+
+        def numeric(text: str) -> str:
+            lines = text.splitlines()
+            cells = lines[2].split(",")
+            cells[5] = "n/a"
+            lines[2] = ",".join(cells)
+            return "\n".join(lines) + "\n"
+        ctx.text_hooks[rel] = numeric
+        column, detail, line = "paid_usd", "numeric contract column paid_usd holds n/a in data row 2", 3
+    # The contracts describe the deliverable as it was when compiled.
+    ctx.state.setdefault("contract_view", {})[rel] = texts[rel]
+    hooks.records[slot] = InjectedDefect(
+        name="contract_drift", file=rel, line=line, ref=rel, detail=detail,
+        extra={"column": column, "contracts": ["experience_compiler/runtime_learning_package/output_contract.json",
+                                               "experience_compiler/runtime_learning_package/artifact_contract.json",
+                                               "experience_compiler/runtime_learning_package/transfer_checklist.json"]})
+
+
+def _copy_differs(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
+    rel = "experience_compiler/evals/evaluation_examples.jsonl"
+    src = "experience_compiler/training_time_package/evaluation_examples.jsonl"
+
+    def post() -> None:
+        lines = ctx.path(src).read_bytes().splitlines(keepends=True)
+        ctx.path(rel).write_bytes(b"".join(lines[:-1]))
+        hooks.touched.add(rel)
+    hooks.post.append(post)
+    hooks.records[slot] = InjectedDefect(name="copy_differs", file=rel, detail="stale copy: the source's last "
+                                         "row is missing", extra={"source": src})
+
+
+def _row_file_defect(name: str, ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> tuple[str, str, list[str]]:
+    file = t.file(name)
+    path = t.path(file)
+    return file, path, [path, *copies_of(path)]
+
+
+def _line_hook(name: str, change: Callable[[str], bytes], detail: str,
+               where: Callable[[int], int]) -> Callable[[Ctx, Hooks, Targets, int], None]:
+    def inject(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
+        file, path, paths = _row_file_defect(name, ctx, hooks, t, slot)
+        idx = where(t.n[file])
+
+        def hook(line: str) -> bytes:
+            rid = line.split('"row_id": "', 1)[1].split('"', 1)[0]
+            hooks.records[slot] = InjectedDefect(name=name, file=path, line=idx + 1, row_id=rid, detail=detail,
+                                                 extra={"row_file": file, "copies": paths[1:]})
+            return change(line)
+        hooks.line[(file, idx)] = hook
+    return inject
+
+
+def _bad_bytes(line: str) -> bytes:
+    data = line.encode("utf-8")
+    for key in (b'"scoring_hint": "', b'"state_change": "', b'"data_type": "'):
+        at = data.find(key)
+        if at >= 0:
+            at += len(key)
+            return data[:at] + b"R\xe9vis\xe9 \xff" + data[at:]
+    return data + b"\xff"
+
+
+def _cut_files(name: str, keep: Callable[[bytes], bytes], detail: str) -> Callable[[Ctx, Hooks, Targets, int], None]:
+    def inject(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
+        file, path, paths = _row_file_defect(name, ctx, hooks, t, slot)
+
+        def post() -> None:
+            data = ctx.path(path).read_bytes()
+            last = data.rstrip(b"\n").rsplit(b"\n", 1)[-1]
+            rid = last.split(b'"row_id": "', 1)[1].split(b'"', 1)[0].decode() if b'"row_id": "' in last else None
+            new = keep(data)
+            for p in paths:
+                with open(ctx.path(p), "wb") as fh:
+                    fh.write(new)
+                hooks.touched.add(p)
+            hooks.records[slot] = InjectedDefect(
+                name=name, file=path, line=t.n[file] if new else None, row_id=rid, detail=detail,
+                extra={"row_file": file, "copies": paths[1:]})
+        hooks.post.append(post)
+    return inject
+
+
+def _truncate(data: bytes) -> bytes:
+    body = data[:-1] if data.endswith(b"\n") else data
+    start = body.rfind(b"\n") + 1
+    return body[: start + (len(body) - start) // 2]
+
+
+FILE_INJECTORS: dict[str, Callable[[Ctx, Hooks, Targets, int], None]] = {
+    "secret_token": _secret, "contract_drift": _contract_drift, "copy_differs": _copy_differs,
+    "malformed_line": _line_hook("malformed_line", lambda line: line[: len(line) // 2].encode("utf-8"),
+                                 "the line is cut in half (not JSON)", lambda n: n // 2),
+    "bad_encoding": _line_hook("bad_encoding", _bad_bytes, "the line holds latin-1 bytes (not UTF-8) inside a "
+                               "text value", lambda n: 0),
+    "truncated_file": _cut_files("truncated_file", _truncate, "the file ends in the middle of its last line"),
+    "empty_file": _cut_files("empty_file", lambda data: b"", "the file is empty; the manifest counts its rows"),
+}
