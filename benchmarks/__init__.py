@@ -1,0 +1,1 @@
+"""Benchmarks of aa-review; each module runs with ``python -m benchmarks.<name>``."""
