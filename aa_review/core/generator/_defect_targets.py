@@ -46,10 +46,12 @@ class Targets:
         """The row file reserved for file-level defect ``name``."""
         return self.files[name]
 
-    def row(self, name: str, fixed_only: bool = False, no_pairs: bool = False) -> tuple[str, int]:
-        """A row (file, 0-based index) no other defect uses."""
+    def row(self, name: str, fixed_only: bool = False, no_pairs: bool = False,
+            files: frozenset[str] | None = None) -> tuple[str, int]:
+        """A row (file, 0-based index) no other defect uses, optionally from ``files`` only."""
         for f, i in self._rows:
-            if (f, i) in self._taken or (fixed_only and f not in _FIXED) or (no_pairs and f == "preference_pairs.jsonl"):
+            if ((f, i) in self._taken or (fixed_only and f not in _FIXED) or (files is not None and f not in files)
+                    or (no_pairs and f == "preference_pairs.jsonl")):
                 continue
             self._taken.add((f, i))
             return f, i

@@ -28,7 +28,8 @@ DEFECTS: tuple[tuple[str, str], ...] = (
     ("ref_dotdot", "The catalog and every row cite ../outside.txt (catalogued unresolved, never opened); row "
                    "hashes are recomputed."),
     ("symlink_out", "input/fx_rates.csv becomes a symlink to an identical file outside the package root "
-                    "(<package_id>.outside/ beside it), so only the link escapes; hashes still match."),
+                    "(<package_id>.outside/ beside it), so only the link escapes; hashes still match and "
+                    "artifacts_index.json, which never follows a link out, leaves it out."),
     ("ref_unresolved", "The catalog claims resolves: true (confidence 1.0, null hash) for "
                        "attempts/revised/artifacts/exceptions_detail.csv, which does not exist; every row cites it."),
     ("orphan_evidence_id", "One row cites attempts/revised/artifacts/review_notes.md, absent from the catalog, "
@@ -65,8 +66,8 @@ DEFECTS: tuple[tuple[str, str], ...] = (
     ("row_hash_mismatch", "One row's row_content_hash has a changed digest."),
     ("private_path", "One row's text names /home/alice/recon/notes.txt; row_content_hash recomputed."),
     ("forbidden_key", "One row's task_lineage holds a nested buyer key; row_content_hash recomputed."),
-    ("secret_token", "attempts/revised/stdout.txt (public, not catalogued) holds an sk- API key, a bearer token "
-                     "or a PEM private key (chosen by seed)."),
+    ("secret_token", "One public row's text ends with an sk- API key, a bearer token or a PEM private key "
+                     "(chosen by seed); row_content_hash recomputed."),
     ("contract_drift", "A revised CSV deliverable drifts from its contract: vendor_totals.csv lost balance_usd, "
                        "or reconciliation_report.csv has n/a in a numeric column (chosen by seed); the catalog "
                        "hashes the file as written."),
@@ -113,3 +114,4 @@ def plan_defects(names: list[str], ctx: Ctx, counts: Counts) -> Hooks:
 
 # Their change reaches the row id, which derived rows (ps_/rl_ ids) would echo; fixed rows have none.
 _FIXED_ROW_DEFECTS = ("missing_core_input", "missing_core_target", "missing_row_id", "row_id_mismatch")
+# (missing_core_* come first: only four row files qualify for them.)

@@ -1,9 +1,7 @@
-"""File-level defects: secrets, contract drift, stale copies, broken or cut row files."""
+"""File-level defects: contract drift, stale copies, broken, cut or emptied row files."""
 
 from __future__ import annotations
 
-import random
-import string
 from collections.abc import Callable
 
 from ._attempts import artifact_texts
@@ -14,23 +12,6 @@ from ._hooks import Hooks
 from ._result import InjectedDefect
 
 __all__ = ["FILE_INJECTORS"]
-
-
-def _secret(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
-    rel = "attempts/revised/stdout.txt"
-    rnd = random.Random(f"secret:{ctx.seed}")
-    alnum = string.ascii_letters + string.digits
-    kind = ("api_key", "bearer_token", "private_key")[ctx.seed % 3]
-    if kind == "api_key":
-        line = "OPENAI_API_KEY=sk-proj-" + "".join(rnd.choice(alnum) for _ in range(48)) + "\n"
-    elif kind == "bearer_token":
-        line = "curl -H 'Authorization: Bearer " + "".join(rnd.choice(alnum) for _ in range(40)) + "' ledger\n"
-    else:
-        body = "".join(rnd.choice(alnum) for _ in range(64))
-        line = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----\n"
-    ctx.text_hooks[rel] = lambda text: text + line
-    hooks.records[slot] = InjectedDefect(name="secret_token", file=rel, line=2, detail=f"{kind} written into "
-                                         "the attempt's stdout log", extra={"kind": kind})
 
 
 def _contract_drift(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
@@ -131,7 +112,7 @@ def _truncate(data: bytes) -> bytes:
 
 
 FILE_INJECTORS: dict[str, Callable[[Ctx, Hooks, Targets, int], None]] = {
-    "secret_token": _secret, "contract_drift": _contract_drift, "copy_differs": _copy_differs,
+    "contract_drift": _contract_drift, "copy_differs": _copy_differs,
     "malformed_line": _line_hook("malformed_line", lambda line: line[: len(line) // 2].encode("utf-8"),
                                  "the line is cut in half (not JSON)", lambda n: n // 2),
     "bad_encoding": _line_hook("bad_encoding", _bad_bytes, "the line holds latin-1 bytes (not UTF-8) inside a "

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import random
+import string
+
 from .. import derive
 from ._copies import copy_pairs
 from ._ctx import Ctx
@@ -16,6 +19,9 @@ from ._result import InjectedDefect
 __all__ = ["ROW_INJECTORS", "copies_of"]
 
 _TEXT = ("expected_output", "state_change")
+# The validator checks input/target on these types only (format 8.8).
+CORE_FILES = frozenset({"training_examples.jsonl", "evaluation_examples.jsonl", "verifier_examples.jsonl",
+                        "reward_model_rows.jsonl"})
 HUGE_BYTES = 50 * 1024 * 1024
 
 
@@ -48,9 +54,10 @@ def _flip(hexish: str) -> str:
 
 def _row_defect(name: str, hooks: Hooks, targets: Targets, slot: int,
                 mutate: Callable[[dict[str, Any]], str], fixed_only: bool = False, no_pairs: bool = False,
-                **record: Any) -> None:
+                files: frozenset[str] | None = None, record: dict[str, Any] | None = None,
+                extra: dict[str, Any] | None = None) -> None:
     """Register a hook that changes one row; ``mutate`` returns the record's detail sentence."""
-    file, idx = targets.row(name, fixed_only, no_pairs)
+    file, idx = targets.row(name, fixed_only, no_pairs, files)
     path = targets.path(file)
 
     def hook(row: dict[str, Any]) -> list[dict[str, Any]]:
@@ -59,7 +66,7 @@ def _row_defect(name: str, hooks: Hooks, targets: Targets, slot: int,
         hooks.records[slot] = InjectedDefect(
             name=name, file=path, line=idx + 1, row_id=row.get("row_id") or row.get("pair_id") or before,
             detail=detail, extra={"row_file": file, "row_index": idx, "copies": copies_of(path),
-                                  "compiled_row_id": before}, **record)
+                                  "compiled_row_id": before, **(extra or {})}, **(record or {}))
         return [row]
 
     hooks.row[(file, idx)] = hook
@@ -95,7 +102,7 @@ def _missing_core(key: str) -> Callable[[Ctx, Hooks, Targets, int], None]:
             row[key] = {}
             _reid(row)
             return f"{key} set to {{}}; row_id recomputed from the new seed, row_content_hash recomputed"
-        _row_defect(f"missing_core_{key}", hooks, t, slot, m, fixed_only=True)
+        _row_defect(f"missing_core_{key}", hooks, t, slot, m, files=CORE_FILES)
     return inject
 
 
@@ -134,6 +141,25 @@ def _private_path(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     _row_defect("private_path", hooks, t, slot, m)
 
 
+def _secret_token(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
+    rnd = random.Random(f"secret:{ctx.seed}")
+    alnum = string.ascii_letters + string.digits
+    kind = ("api_key", "bearer_token", "private_key")[ctx.seed % 3]
+    if kind == "api_key":
+        secret = "OPENAI_API_KEY=sk-proj-" + "".join(rnd.choice(alnum) for _ in range(48))
+    elif kind == "bearer_token":
+        secret = "Authorization: Bearer " + "".join(rnd.choice(alnum) for _ in range(40))
+    else:
+        body = "".join(rnd.choice(alnum) for _ in range(64))
+        secret = f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----"
+
+    def m(row: dict[str, Any]) -> str:
+        key = _text_field(row)
+        row[key] = row[key] + " " + secret
+        return f"{key} ends with a {kind.replace('_', ' ')}; row_content_hash recomputed"
+    _row_defect("secret_token", hooks, t, slot, m, extra={"kind": kind})
+
+
 def _forbidden_key(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     def m(row: dict[str, Any]) -> str:
         row["task_lineage"] = {**_plain(row["task_lineage"]), "buyer": "Northwind Traders"}
@@ -159,7 +185,7 @@ def _orphan_evidence_id(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         row["source_evidence_ref_ids"] = [*_plain(row["source_evidence_ref_ids"]), ev_id]
         return (f"cites {ref} ({ev_id}), absent from the catalog; link and orphan list follow; "
                 "row_content_hash recomputed")
-    _row_defect("orphan_evidence_id", hooks, t, slot, m, evidence_id=ev_id, ref=ref)
+    _row_defect("orphan_evidence_id", hooks, t, slot, m, record={"evidence_id": ev_id, "ref": ref})
 
 
 def _duplicate_row_id(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
@@ -185,5 +211,5 @@ ROW_INJECTORS: dict[str, Callable[[Ctx, Hooks, Targets, int], None]] = {
     "missing_core_input": _missing_core("input"), "missing_core_target": _missing_core("target"),
     "schema_version_mismatch": _schema_version, "row_id_mismatch": _row_id_mismatch,
     "row_hash_mismatch": _row_hash_mismatch, "private_path": _private_path, "forbidden_key": _forbidden_key,
-    "huge_line": _huge_line, "orphan_evidence_id": _orphan_evidence_id,
+    "huge_line": _huge_line, "orphan_evidence_id": _orphan_evidence_id, "secret_token": _secret_token,
 }

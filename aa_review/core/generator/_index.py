@@ -52,8 +52,11 @@ def write_artifacts_index(ctx: Ctx, stats: TraceStats, copy_of: dict[str, str], 
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = [d for d in dirnames if d not in _SKIP]
         for name in filenames:
-            rel = os.path.relpath(os.path.join(dirpath, name), root).replace(os.sep, "/")
-            if rel != INDEX and os.path.isfile(os.path.join(dirpath, name)):
+            full = os.path.join(dirpath, name)
+            rel = os.path.relpath(full, root).replace(os.sep, "/")
+            if os.path.islink(full) and not os.path.realpath(full).startswith(os.path.realpath(root) + os.sep):
+                continue  # never index (or read) a file through a link that leaves the package
+            if rel != INDEX and os.path.isfile(full):
                 rels.append(rel)
     rels.sort()
     present = set(rels)
