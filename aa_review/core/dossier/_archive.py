@@ -108,7 +108,8 @@ def parse_archive(raw: object) -> Archive:
     )
 
 
-def _index(records: Sequence[Any] | None, name: str, key: str, problems: list[str]) -> dict:
+def _index(records: Sequence[Any] | None, name: str, key: str,
+           problems: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for i, rec in enumerate(records or ()):
         rid = getattr(rec, key)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from aa_review.core.dossier._canonical import json_digest
 from aa_review.core.dossier._gates_common import GateBuilder, GateContext, GateResult
 
@@ -13,7 +15,7 @@ FEASIBILITY_TOPICS: tuple[str, ...] = (
 )
 
 
-def reviewed_digest(feasibility_raw: dict) -> str:
+def reviewed_digest(feasibility_raw: dict[str, Any]) -> str:
     """Digest of ``{"source_corpus_report": …, "dataset_feasibility_report": …}`` as parsed."""
     return json_digest({
         "source_corpus_report": feasibility_raw.get("source_corpus_report"),

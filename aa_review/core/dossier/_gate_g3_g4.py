@@ -135,7 +135,7 @@ def _experiment(entry: RungEntry, lr: LowerRungs, k_star: int | None, ctx: GateC
         b.fail("G4_EXPLORATORY_NOT_PLATEAU")
     if exp.preregistered is not True or exp.sealed is not True:
         b.fail("G4_NOT_PREREGISTERED")
-    if exp.useful_effect is None or lr.useful_effect is None or exp.useful_effect != lr.useful_effect:
+    if exp.useful_effect is None or exp.useful_effect != lr.useful_effect:
         b.fail("G4_USEFUL_EFFECT_MISMATCH")
     if exp.estimate is None or exp.standard_error is None or exp.df is None:
         b.unknown("G4_RESULT_MISSING")

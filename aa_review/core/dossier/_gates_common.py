@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -18,7 +18,7 @@ __all__ = ["GATE_IDS", "GateBuilder", "GateContext", "GateResult", "GateStatus"]
 GATE_IDS: tuple[str, ...] = tuple(f"G{i}" for i in range(1, 12))
 
 
-class GateStatus(str, Enum):
+class GateStatus(StrEnum):
     """Three-valued gate status; only ``pass`` counts toward eligibility."""
 
     PASS = "pass"

@@ -32,7 +32,7 @@ class TaskGraph:
     def from_groups(cls, groups: Sequence[ArchiveGroup]) -> TaskGraph:
         """Union-find over groups in sorted ``group_id`` order; family labels are ignored."""
         ordered = sorted((g for g in groups if g.group_id), key=lambda g: g.group_id or "")
-        parent = {g.group_id: g.group_id for g in ordered}
+        parent: dict[str, str] = {g.group_id: g.group_id for g in ordered if g.group_id}
 
         def find(x: str) -> str:
             while parent[x] != x:
@@ -55,7 +55,7 @@ class TaskGraph:
                     union(first_with[key], gid)
                 else:
                     first_with[key] = gid
-        component_of = {gid: find(gid) for gid in parent if gid is not None}
+        component_of = {gid: find(gid) for gid in parent}
         hidden = frozenset(g.group_id for g in ordered if g.split in HIDDEN_SPLITS and g.group_id)
         return cls(component_of, hidden)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from aa_review.core.dossier._canonical import canonical_json, json_digest
 from aa_review.core.dossier._edit import DELETE, EditPathError, apply_edit
@@ -30,15 +30,24 @@ __all__ = ["LifecycleWorkspace"]
 _S = DossierState
 
 
+class _Admitted(NamedTuple):
+    """An attempt that passed legality, role and separation of duties."""
+
+    now: datetime
+    parsed: ParsedDossier
+    actor: Principal
+
+
 class LifecycleWorkspace(WorkspaceBase):
     """Transitions T1..T7 with refusal precedence, freshness and separation of duties."""
 
     # -- public transitions ----------------------------------------------------------
     def bind(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
         """T1 ``draft -> evidence_bound``: record the evidence and section digests."""
-        now, parsed, actor, refused = self._admit(Action.BIND, dossier_id, revision, actor_id)
-        if refused is not None:
-            return refused
+        adm = self._admit(Action.BIND, dossier_id, revision, actor_id)
+        if isinstance(adm, TransitionResult):
+            return adm
+        now, parsed, actor = adm
         fresh = self._fresh(parsed, now)
         if fresh.expires:
             return self._expire(parsed, now, fresh)
@@ -54,9 +63,10 @@ class LifecycleWorkspace(WorkspaceBase):
 
     def check(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
         """T2 ``evidence_bound -> independently_checked``, then T3 deferral unless eligible."""
-        now, parsed, actor, refused = self._admit(Action.CHECK, dossier_id, revision, actor_id)
-        if refused is not None:
-            return refused
+        adm = self._admit(Action.CHECK, dossier_id, revision, actor_id)
+        if isinstance(adm, TransitionResult):
+            return adm
+        now, parsed, actor = adm
         packages = self._packages(parsed)
         fresh = assess_freshness(parsed, self._archive, now, packages)
         if fresh.expires:
@@ -90,15 +100,16 @@ class LifecycleWorkspace(WorkspaceBase):
 
     def decide_eligible(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
         """T5 ``independently_checked -> eligible`` by a human maintainer, after re-verifying."""
-        now, parsed, actor, refused = self._admit(
-            Action.DECIDE_ELIGIBLE, dossier_id, revision, actor_id)
-        if refused is not None:
-            return refused
+        adm = self._admit(Action.DECIDE_ELIGIBLE, dossier_id, revision, actor_id)
+        if isinstance(adm, TransitionResult):
+            return adm
+        now, parsed, actor = adm
         fresh = self._fresh(parsed, now)
         if fresh.expires:
             return self._expire(parsed, now, fresh)
-        check = parsed.model.check or {}
-        gates = check.get("gates") if isinstance(check.get("gates"), dict) else {}
+        check: dict[str, Any] = parsed.model.check or {}
+        raw_gates = check.get("gates")
+        gates: dict[str, Any] = raw_gates if isinstance(raw_gates, dict) else {}
         all_pass = all(isinstance(gates.get(g), dict) and gates[g].get("status") == "pass"
                        for g in GATE_IDS)
         if (check.get("evidence_digest") != parsed.evidence_digest or not all_pass
@@ -115,9 +126,10 @@ class LifecycleWorkspace(WorkspaceBase):
 
     def decide_deferred(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
         """T4 ``independently_checked -> deferred``: a human maintainer may always defer."""
-        now, parsed, actor, refused = self._admit(Action.DEFER, dossier_id, revision, actor_id)
-        if refused is not None:
-            return refused
+        adm = self._admit(Action.DEFER, dossier_id, revision, actor_id)
+        if isinstance(adm, TransitionResult):
+            return adm
+        now, parsed, actor = adm
         fresh = self._fresh(parsed, now)
         if fresh.expires:
             return self._expire(parsed, now, fresh)
@@ -151,9 +163,10 @@ class LifecycleWorkspace(WorkspaceBase):
         parsed = self._get(dossier_id, revision)
         draft = parsed.model.state is _S.DRAFT
         action = Action.EDIT_DRAFT if draft else Action.EDIT
-        now, parsed, actor, refused = self._admit(action, dossier_id, revision, actor_id)
-        if refused is not None:
-            return refused
+        adm = self._admit(action, dossier_id, revision, actor_id)
+        if isinstance(adm, TransitionResult):
+            return adm
+        now, parsed, actor = adm
         try:
             evidence = apply_edit(parsed.evidence_raw, path, value)
             value_digest = json_digest(None if value is DELETE else value)
@@ -174,7 +187,7 @@ class LifecycleWorkspace(WorkspaceBase):
 
     def authorize_amendment(self, dossier_id: str, revision: int, actor_id: str,
                             amendment_ref: str, amendment_digest: str) -> TransitionResult:
-        """A human maintainer authorizes *proposing* an amendment (spec 2.4), journaled as a sign-off.
+        """A human maintainer authorizes *proposing* an amendment (spec 2.4), as a sign-off.
 
         Allowed on the latest ``draft`` or ``evidence_bound`` revision; the
         authorization is outside ``evidence``, so no new revision is created.
@@ -212,13 +225,14 @@ class LifecycleWorkspace(WorkspaceBase):
         return TransitionResult.of(Outcome.APPLIED, {revision: state})
 
     # -- admission: precedence of refusals ---------------------------------------------
-    def _admit(self, action: Action, dossier_id: str, revision: int, actor_id: str) -> Any:
+    def _admit(self, action: Action, dossier_id: str, revision: int,
+               actor_id: str) -> _Admitted | TransitionResult:
         """Apply refusal precedence: illegal, role, separation of duties (spec 7.2)."""
         now, parsed = self._now(), self._get(dossier_id, revision)
         actor = self._registry.get(actor_id)
         if self.read_only:
-            return now, parsed, actor, TransitionResult.of(
-                Outcome.REFUSED, {revision: parsed.model.state}, Refusal.WORKSPACE_READ_ONLY.value)
+            return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
+                                       Refusal.WORKSPACE_READ_ONLY.value)
         t = TRANSITIONS[action]
         reason = None
         if parsed.model.state not in t.from_states or self._superseded(dossier_id, revision):
@@ -228,9 +242,10 @@ class LifecycleWorkspace(WorkspaceBase):
             reason = Refusal.ACTOR_ROLE_NOT_PERMITTED
         elif self._conflicts(action, parsed, actor):
             reason = Refusal.SEPARATION_OF_DUTIES
-        if reason is not None:
-            return now, parsed, actor, self._refuse(now, parsed, action, actor_id, reason)
-        return now, parsed, actor, None
+        if reason is not None or actor is None:
+            return self._refuse(now, parsed, action, actor_id,
+                                reason or Refusal.ACTOR_ROLE_NOT_PERMITTED)
+        return _Admitted(now, parsed, actor)
 
     def _conflicts(self, action: Action, parsed: ParsedDossier, actor: Principal) -> bool:
         """Author/binder != checker != deciding maintainer; none is a training-side identity."""
@@ -328,7 +343,7 @@ class LifecycleWorkspace(WorkspaceBase):
                          to_state=t.to_state.value if t and t.to_state else None,
                          payload={"action": label or (action.value if action else None),
                                   "reason": reason.value})
-        except Exception as exc:  # noqa: BLE001 - the refusal must stand whatever the journal does
+        except Exception as exc:  # the refusal stands whatever the journal does
             self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
         return TransitionResult.of(Outcome.REFUSED, {parsed.model.revision: state}, reason.value)
 

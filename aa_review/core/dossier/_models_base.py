@@ -8,7 +8,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationError
 
 from aa_review.core.dossier._timestamps import is_timestamp
 
-__all__ = ["Timestamp", "Strict", "validation_problems"]
+__all__ = ["Strict", "Timestamp", "validation_problems"]
 
 
 def _timestamp(value: str) -> str:

@@ -152,7 +152,8 @@ class ParsedDossier:
     @property
     def evidence_raw(self) -> dict[str, Any]:
         """The raw ``evidence`` object."""
-        return self.raw["evidence"]
+        evidence: dict[str, Any] = self.raw["evidence"]
+        return evidence
 
     @property
     def evidence_digest(self) -> str:

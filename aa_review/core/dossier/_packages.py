@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 from aa_review.core.dossier._canonical import is_digest
@@ -28,7 +28,7 @@ PackageLocator = Callable[[str], "Path | None"]
 ContaminationHook = Callable[[Path], "list[str]"]
 
 
-class PackageState(str, Enum):
+class PackageState(StrEnum):
     """What re-hashing a bound package found."""
 
     UNCHANGED = "unchanged"

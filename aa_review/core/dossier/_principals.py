@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from aa_review.core.dossier._errors import PrincipalRegistryError
 
-__all__ = ["Kind", "Principal", "PrincipalRegistry", "Role", "REDUCER"]
+__all__ = ["REDUCER", "Kind", "Principal", "PrincipalRegistry", "Role"]
 
 
-class Role(str, Enum):
+class Role(StrEnum):
     """Lifecycle roles; any unknown role string means ``agent`` (no authority)."""
 
     TRAINING_RESEARCH_LEAD = "training_research_lead"
@@ -24,13 +24,12 @@ class Role(str, Enum):
     @classmethod
     def parse(cls, value: object) -> Role:
         """The role named by ``value``; anything unrecognised is ``AGENT``."""
-        try:
+        if isinstance(value, str) and value in cls._value2member_map_:
             return cls(value)
-        except ValueError:
-            return cls.AGENT
+        return cls.AGENT
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """Whether a principal is a person or an automated agent."""
 
     HUMAN = "human"
@@ -111,7 +110,7 @@ class PrincipalRegistry:
         p = self.get(principal_id)
         return p is not None and p.is_human_maintainer
 
-    def __iter__(self):  # noqa: ANN204 - a plain iterator of Principal
+    def __iter__(self) -> Iterator[Principal]:
         return iter(self._by_id.values())
 
     def __len__(self) -> int:

@@ -57,7 +57,7 @@ class TransitionResult(BaseModel):
     new_revision: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """``{outcome, reason, state_after}`` (plus ``check_record`` / ``new_revision`` when set)."""
+        """``{outcome, reason, state_after}``, plus ``check_record``/``new_revision`` when set."""
         out: dict[str, Any] = {"outcome": self.outcome.value, "reason": self.reason,
                                "state_after": dict(self.state_after)}
         if self.check_record is not None:

@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from aa_review.core.dossier._principals import Role
 
 __all__ = [
     "BOUND_STATES",
+    "TRANSITIONS",
     "Action",
     "DossierState",
     "Outcome",
     "Refusal",
-    "TRANSITIONS",
     "Transition",
     "find_transition",
 ]
 
 
-class DossierState(str, Enum):
+class DossierState(StrEnum):
     """State of one dossier revision."""
 
     DRAFT = "draft"
@@ -37,7 +37,7 @@ BOUND_STATES = frozenset(
 )
 
 
-class Action(str, Enum):
+class Action(StrEnum):
     """What an actor (or the reducer) asks to do to a revision."""
 
     CREATE = "create"  # T0: a new revision in draft (an edit of a bound revision)
@@ -51,7 +51,7 @@ class Action(str, Enum):
     EDIT = "edit"  # T7: expires the bound revision and creates the next one
 
 
-class Outcome(str, Enum):
+class Outcome(StrEnum):
     """``TransitionResult.outcome``."""
 
     APPLIED = "applied"
@@ -60,7 +60,7 @@ class Outcome(str, Enum):
     APPLIED_AS_NEW_REVISION = "applied_as_new_revision"
 
 
-class Refusal(str, Enum):
+class Refusal(StrEnum):
     """Reason codes of a refused attempt, in precedence order first (spec 7.2)."""
 
     TRANSITION_ILLEGAL = "TRANSITION_ILLEGAL"

@@ -20,7 +20,7 @@ _REV_FILE = re.compile(r"^rev-([1-9][0-9]*)\.json$")
 
 
 def atomic_write_json(path: Path, value: Any, *, indent: int | None = 2) -> None:
-    """Write JSON to a temp file in the same folder, fsync it, rename it over ``path``, fsync the folder."""
+    """Write JSON to a temp file beside ``path``, fsync, rename over ``path``, fsync the folder."""
     path.parent.mkdir(parents=True, exist_ok=True)
     data = json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False) + "\n"
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -63,7 +63,7 @@ class FolderLock:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._fh: Any = None
-        fh = open(folder / ".lock", "a+b")  # noqa: SIM115 - held open for the lock's lifetime
+        fh = open(folder / ".lock", "a+b")  # held open for as long as the lock is held
         try:
             fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

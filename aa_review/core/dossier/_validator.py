@@ -1,4 +1,4 @@
-"""The deny-by-default validator: freshness, then all eleven gates, into a CheckRecord (spec 2.5)."""
+"""The deny-by-default validator: freshness, then the eleven gates, into a CheckRecord (2.5)."""
 
 from __future__ import annotations
 

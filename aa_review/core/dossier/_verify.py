@@ -77,10 +77,9 @@ class Replay:
 
 
 def _state(value: object) -> DossierState | None:
-    try:
+    if isinstance(value, str) and value in DossierState._value2member_map_:
         return DossierState(value)
-    except ValueError:
-        return None
+    return None
 
 
 def verify_journal(entries: Sequence[Any], anchor: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -110,7 +110,8 @@ class Workspace(LifecycleWorkspace):
         self.update_archive(_read_json(self._store.folder, "archive.json"))
 
     # -- import -----------------------------------------------------------------------
-    def import_dossier(self, dossier_json: dict[str, Any], actor_id: str | None = None) -> DossierRef:
+    def import_dossier(self, dossier_json: dict[str, Any],
+                       actor_id: str | None = None) -> DossierRef:
         """T0: take in a dossier file as ``draft`` or ``evidence_bound``; journal ``imported``.
 
         A file claiming a later state is imported as ``evidence_bound``: its check
@@ -177,13 +178,14 @@ class Workspace(LifecycleWorkspace):
             self._append(self._now(), "operation_denied", dossier_id=None, revision=None,
                          actor=actor.actor() if actor else _unregistered(actor_id),
                          payload={"op": str(op), "target": str(target), "reason_code": reason})
-        except Exception as exc:  # noqa: BLE001 - the operation stays denied whatever happens
+        except Exception as exc:  # the operation stays denied whatever happens
             self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
             result["journal_fault"] = self._fault
         return result
 
     # -- public projection -----------------------------------------------------------------
-    def project(self, dossier_id: str, revision: int, actor_id: str | None = None) -> dict[str, Any]:
+    def project(self, dossier_id: str, revision: int,
+                actor_id: str | None = None) -> dict[str, Any]:
         """Build, check, write and journal the public projection of a final revision (spec 9).
 
         A stale revision is expired first, so the projection reports ``expired``.

@@ -7,11 +7,10 @@ from collections.abc import Sequence
 from typing import Literal
 
 import numpy as np
-from scipy import stats as _st
 
 __all__ = [
-    "MultiplicityMethod",
     "POWER_THRESHOLD",
+    "MultiplicityMethod",
     "adjust_pvalues",
     "adjusted_alpha",
     "claim_reproduced",
@@ -48,6 +47,8 @@ def clopper_pearson(successes: int, trials: int, level: float = 0.95) -> tuple[f
         raise ValueError(f"need 0 <= successes <= trials and trials > 0, got {successes}/{trials}")
     if not 0.0 < level < 1.0:
         raise ValueError(f"level must lie in (0, 1), got {level!r}")
+    from scipy import stats as _st  # on first use: journal-only paths start without scipy
+
     a = 1.0 - level
     x, n = successes, trials
     lower = 0.0 if x == 0 else float(_st.beta.ppf(a / 2, x, n - x + 1))
@@ -111,13 +112,13 @@ def adjust_pvalues(pvalues: Sequence[float], method: MultiplicityMethod) -> list
     p = np.asarray(pvalues, dtype=float)
     k = p.size
     if method == "none":
-        return p.tolist()
+        return [float(x) for x in p]
     if method == "bonferroni":
-        return np.minimum(1.0, p * k).tolist()
+        return [float(x) for x in np.minimum(1.0, p * k)]
     if method == "holm":
         order = np.argsort(p, kind="stable")
         stepped = np.maximum.accumulate((k - np.arange(k)) * p[order])
         out = np.empty(k)
         out[order] = np.minimum(1.0, stepped)
-        return out.tolist()
+        return [float(x) for x in out]
     raise ValueError(f"unknown multiplicity method {method!r}")

@@ -5,8 +5,6 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from scipy import stats as _st
-
 __all__ = ["UCB_TOLERANCE", "family_k_star", "is_plateau", "one_sided_upper_bound"]
 
 # A claimed bound may differ from the recomputed one by at most this much.
@@ -51,6 +49,8 @@ def one_sided_upper_bound(
         raise ValueError("need family_alpha in (0, 1) and k_star >= 1")
     if standard_error < 0 or not math.isfinite(standard_error):
         raise ValueError("standard_error must be finite and non-negative")
+    from scipy import stats as _st  # on first use: journal-only paths start without scipy
+
     level = 1.0 - family_alpha / k_star
     if df == "inf" or (isinstance(df, float) and math.isinf(df)):
         q = float(_st.norm.ppf(level))

@@ -7,9 +7,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-from scipy import optimize as _opt
-from scipy import special as _sp
-from scipy import stats as _st
 
 from aa_review.core.stats._intervals import clopper_pearson
 
@@ -179,6 +176,8 @@ def _cluster_means_units(
 
 
 def _rejections(means: np.ndarray, contributes: np.ndarray, d: PowerDesign) -> int:
+    from scipy import special as _sp  # on first use: journal-only paths start without scipy
+
     w = contributes.astype(float)
     n_arm = w.sum(axis=2)  # (n, 2): contributing clusters per arm
     valid = (n_arm >= 2).all(axis=1)
@@ -231,6 +230,8 @@ def analytic_power(
     float
         The power.
     """
+    from scipy import stats as _st
+
     deff = 1.0 + (cluster_size - 1.0) * icc
     ncp = math.sqrt(clusters_per_arm * cluster_size / (2.0 * deff)) * delta
     df = 2.0 * (clusters_per_arm - 1.0)
@@ -252,6 +253,8 @@ def solve_clusters_per_arm(
     With ``cluster_size=1`` and ``icc=0`` this is the per-group n of an
     ordinary two-sample t-test (statsmodels ``TTestIndPower.solve_power``).
     """
+
+    from scipy import optimize as _opt
 
     def gap(k: float) -> float:
         return analytic_power(delta, k, cluster_size, icc, alpha, alternative) - power

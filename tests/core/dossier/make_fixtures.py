@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from dossier_builder import (  # noqa: E402
+from dossier_builder import (
     AGENT,
     AGENT_MAINTAINER,
     DATA,
@@ -27,7 +27,7 @@ from dossier_builder import (  # noqa: E402
     relink_all,
 )
 
-from aa_review.core.dossier import json_digest, section_digests  # noqa: E402
+from aa_review.core.dossier import json_digest, section_digests
 
 
 def h(label: str) -> str:
@@ -76,9 +76,11 @@ def make_archive() -> dict:
               {"item_id": "item-cal-1", "group_id": "cal-1"},
               {"item_id": "item-leak", "group_id": "train-leak"}]
     epochs = [
-        {"epoch_id": "ep-2025a", "status": "closed", "sealed": True, "manifest_digest": h("ep-2025a"),
+        {"epoch_id": "ep-2025a", "status": "closed", "sealed": True,
+         "manifest_digest": h("ep-2025a"),
          "preregistered_configurations": ["cfg-a1", "cfg-a2", "cfg-b1"]},
-        {"epoch_id": "ep-2025b", "status": "closed", "sealed": True, "manifest_digest": h("ep-2025b"),
+        {"epoch_id": "ep-2025b", "status": "closed", "sealed": True,
+         "manifest_digest": h("ep-2025b"),
          "preregistered_configurations": ["cfg-a1", "cfg-b1"]},
         {"epoch_id": "ep-2026", "status": "active", "sealed": True, "manifest_digest": h("ep-2026"),
          "preregistered_configurations": ["cfg-a1", "cfg-b1"]},
@@ -162,7 +164,8 @@ def make_dossier(archive: dict) -> dict:
                 "experiment": {"experiment_id": eid, "claimed_upper_bound": ucb}}
 
     evidence = {
-        "target_behavior": {"behavior_id": "beh-long-horizon-recall", "mechanism_id": "mech-ctx-drop",
+        "target_behavior": {"behavior_id": "beh-long-horizon-recall",
+                            "mechanism_id": "mech-ctx-drop",
                             "description_ref": "behaviors/long-horizon-recall.md",
                             "preregistered_minimum_useful_effect": 0.7,
                             "effect_scale": "standardized_total_sd"},
@@ -175,7 +178,8 @@ def make_dossier(archive: dict) -> dict:
                                  "report_ref": f"coverage/stage-{s}.md",
                                  "report_digest": h(f"stage-{s}")} for s in range(6)],
                      "stage6": {"can_evaluate_training_search": True,
-                                "report_ref": "coverage/stage-6.md", "report_digest": h("stage-6")}},
+                                "report_ref": "coverage/stage-6.md",
+                                "report_digest": h("stage-6")}},
         "recurrence": {"mechanism_id": "mech-ctx-drop",
                        "observation_ids": ["obs-1", "obs-2", "obs-3", "obs-4"]},
         "effective_sample": {"pool_epoch_id": "ep-2026", "analysis_unit": "independent_group",
@@ -237,7 +241,8 @@ def make_dossier(archive: dict) -> dict:
                 {"kind": "verifiable_outcome", "evidence_ref": "checks/task-success.md"}]},
             {"reward_id": "rw-handoff-quality", "components": [
                 {"kind": "calibrated_human_preference", "calibration_ref": "calibration/pref-1.md"},
-                {"kind": "model_judge", "calibrated": True, "calibration_ref": "calibration/j-1.md"}]}],
+                {"kind": "model_judge", "calibrated": True,
+                 "calibration_ref": "calibration/j-1.md"}]}],
             "hard_integrity_constraints": ["no_test_tampering", "no_hidden_split_access"]},
         "license": {"base_model_id": "base-model-7b", "license_id": "Apache-2.0",
                     "intended_use": {"training": True, "redistribution": False}},

@@ -72,7 +72,8 @@ def test_denial_stands_on_a_read_only_workspace(make_ws, tmp_path: Path) -> None
     reopened = make_ws()
     assert reopened.read_only
     result = reopened.attempt_operation("import_checkpoint", AGENT, "ckpt-1")
-    assert result["decision"] == "denied" and "JOURNAL_ENTRY_HASH_MISMATCH" in result["journal_fault"]
+    assert result["decision"] == "denied"
+    assert "JOURNAL_ENTRY_HASH_MISMATCH" in result["journal_fault"]
 
 
 # The stdlib socket module is imported by scipy and pydantic themselves; what is

@@ -157,4 +157,5 @@ def test_package_inspection_states(package: Path) -> None:
     assert states == [PackageState.UNCHANGED, PackageState.UNRESOLVED, PackageState.INVALID]
     assert {s.state for s in inspect_packages(bound[:2], None)} == {PackageState.UNVERIFIABLE}
     codes = [s.reason_code for s in inspect_packages(bound, {"pkg-1": package}.get)]
-    assert codes == [None, "DOSSIER_PACKAGE_UNRESOLVED:pkg-2", "DOSSIER_PACKAGE_BINDING_INVALID:pkg-3"]
+    assert codes == [None, "DOSSIER_PACKAGE_UNRESOLVED:pkg-2",
+                     "DOSSIER_PACKAGE_BINDING_INVALID:pkg-3"]

@@ -62,7 +62,8 @@ CASES: list[tuple[str, str, Any, str, str]] = [
     # G8
     ("G8", "authorization", None, "unknown", "G8_AUTHORIZATION_MISSING"),
     ("G8", "authorization.amendment_digest", None, "unknown", "G8_AUTHORIZATION_MISSING"),
-    ("G8", "authorization.principal_id", "p-maint-bot", "fail", "G8_AUTHORIZER_NOT_HUMAN_MAINTAINER"),
+    ("G8", "authorization.principal_id", "p-maint-bot", "fail",
+     "G8_AUTHORIZER_NOT_HUMAN_MAINTAINER"),
     ("G8", "authorization.action", "start_experiment", "fail", "G8_AUTHORIZATION_SCOPE_INVALID"),
     ("G8", "authorization.grants", ["provider_access"], "fail", "G8_AUTHORIZATION_SCOPE_INVALID"),
     ("G8", "authorization.amendment_digest", "sha256:nothex", "fail",

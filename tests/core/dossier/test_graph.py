@@ -17,7 +17,8 @@ def g(gid: str, src: list[str], tpl: list[str], split: str = "development",
 GROUPS = [
     g("A", ["s1"], ["t1"]), g("B", ["s2"], ["t2"]), g("C", ["s3"], ["t2"]),
     g("D", ["s4"], ["t4"], label="same"), g("E", ["s5"], ["t5"], label="same"),
-    g("F", ["s3"], ["t6"], split="confirmatory_hidden"), g("H", ["s9"], ["t9"], split="calibration"),
+    g("F", ["s3"], ["t6"], split="confirmatory_hidden"),
+    g("H", ["s9"], ["t9"], split="calibration"),
 ]
 
 

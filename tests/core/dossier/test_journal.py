@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from dossier_builder import AGENT, DECIDER, EVALUATOR, LEAD, load, passing
+from dossier_builder import (
+    AGENT,
+    DECIDER,
+    EVALUATOR,
+    LEAD,
+    NOW,
+    archive,
+    load,
+    passing,
+    principals,
+)
 
 from aa_review.core.dossier import (
     GENESIS_HASH,
@@ -22,9 +33,11 @@ from aa_review.core.dossier import (
 D = "dos-7f3a9c"
 
 
-@pytest.fixture
-def entries(ws: Workspace) -> list[dict[str, Any]]:
+@pytest.fixture(scope="module")
+def journal_once(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
     """A realistic journal: two dossiers through several transitions, a denial, a projection."""
+    folder = tmp_path_factory.mktemp("journal")
+    ws = Workspace(principals(), archive(), lambda: NOW, folder / "journal.jsonl")
     ws.import_dossier(passing())
     ws.bind(D, 1, AGENT)  # refused
     ws.bind(D, 1, LEAD)
@@ -38,7 +51,13 @@ def entries(ws: Workspace) -> list[dict[str, Any]]:
     ws.edit_evidence("dos-weak-0c44", 1, LEAD, ["license", "license_id"], "MIT")
     out = ws.journal_entries()
     assert len(out) == 13
-    return out
+    return folder / "journal.jsonl", out
+
+
+@pytest.fixture
+def entries(journal_once: tuple[Path, list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """A private copy of the shared journal's entries, free to tamper with."""
+    return copy.deepcopy(journal_once[1])
 
 
 def rechain(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -59,12 +78,13 @@ def test_valid_journal(entries: list[dict[str, Any]]) -> None:
     assert result == {"valid": True, "entries": 13,
                       "head": {"seq": 12, "entry_hash": entries[-1]["entry_hash"]}}
     assert entries[0]["prev_hash"] == "sha256:" + "0" * 64
-    assert all(b["prev_hash"] == a["entry_hash"] for a, b in zip(entries, entries[1:]))
+    assert all(b["prev_hash"] == a["entry_hash"] for a, b in itertools.pairwise(entries))
     assert verify_journal([]) == {"valid": True, "entries": 0, "head": None}
 
 
-def test_entry_format(entries: list[dict[str, Any]], tmp_path: Path) -> None:
-    lines = (tmp_path / "journal.jsonl").read_bytes().splitlines()
+def test_entry_format(entries: list[dict[str, Any]],
+                      journal_once: tuple[Path, list[dict[str, Any]]]) -> None:
+    lines = journal_once[0].read_bytes().splitlines()
     assert [json.loads(line) for line in lines] == entries
     assert lines[0] == json.dumps(entries[0], sort_keys=True, separators=(",", ":"),
                                   ensure_ascii=False).encode()  # one canonical entry per line
@@ -114,7 +134,8 @@ def test_deleted_entry_with_the_chain_rebuilt_is_an_illegal_transition(
     (2, "actor", {"principal_id": "p-agent-gus", "role": "agent"}),  # role not permitted
     (0, "to_state", "eligible"),  # imports arrive as draft or evidence_bound only
 ])
-def test_illegal_transition(entries: list[dict[str, Any]], seq: int, field: str, value: Any) -> None:
+def test_illegal_transition(entries: list[dict[str, Any]], seq: int, field: str,
+                            value: Any) -> None:
     entries[seq][field] = value
     assert verify_journal(rechain(entries)) == {
         "valid": False, "first_bad_seq": seq, "reason": "JOURNAL_ILLEGAL_TRANSITION"}

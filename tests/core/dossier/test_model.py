@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from dossier_builder import DossierBuilder, archive, passing, principals
+from pydantic import ValidationError
 
 from aa_review.core.dossier import (
     ArchiveSchemaError,
@@ -71,7 +72,7 @@ def test_enumerations_inside_evidence_are_left_to_the_gates() -> None:
 
 def test_models_are_frozen() -> None:
     m = parse_dossier(passing()).model
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         m.revision = 2  # type: ignore[misc]
 
 
