@@ -73,6 +73,7 @@ from aa_review.core.dossier._validator import (
     expired_check_record,
 )
 from aa_review.core.dossier._verify import verify_journal
+from aa_review.core.dossier._views import WITHHELD, revision_view
 from aa_review.core.dossier._workspace import Workspace, init_workspace_folder
 
 __all__ = [
@@ -90,6 +91,7 @@ __all__ = [
     "SECTION_NAMES",
     "TRANSITIONS",
     "VALIDATOR_VERSION",
+    "WITHHELD",
     "ZERO_DIGEST",
     "Action",
     "Archive",
@@ -149,6 +151,7 @@ __all__ = [
     "parse_dossier",
     "parse_timestamp",
     "reviewed_digest",
+    "revision_view",
     "section_digests",
     "verify_journal",
 ]

@@ -29,6 +29,7 @@ from aa_review.core.dossier._principals import PrincipalRegistry
 from aa_review.core.dossier._storage import FolderLock, FolderStore, MemoryStore
 from aa_review.core.dossier._timestamps import format_timestamp
 from aa_review.core.dossier._verify import Replay, verify_journal
+from aa_review.core.dossier._views import revision_view
 
 __all__ = ["WorkspaceBase"]
 
@@ -147,6 +148,11 @@ class WorkspaceBase:
     def revision(self, dossier_id: str, revision: int) -> dict[str, Any]:
         """The revision's dossier JSON, including ``state`` and ``check`` (a copy)."""
         return copy.deepcopy(self._get(dossier_id, revision).raw)
+
+    def revision_for(self, dossier_id: str, revision: int, viewer_id: str) -> dict[str, Any]:
+        """The revision as ``viewer_id`` may see it: private detail for evaluators only."""
+        parsed = self._get(dossier_id, revision)
+        return revision_view(parsed.raw, self._registry.get(viewer_id), self._archive)
 
     def freshness(self, dossier_id: str, revision: int) -> Freshness:
         """Which freshness rules fire for a revision now (nothing is changed)."""

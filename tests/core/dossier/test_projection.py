@@ -192,3 +192,23 @@ def datetime_now():
     from dossier_builder import NOW
 
     return NOW
+
+
+def test_private_detail_is_shown_to_the_evaluator_only(ws: Workspace) -> None:
+    from dossier_builder import AGENT, SIGNER
+
+    ws.import_dossier(load("dossier_failing_contaminated.json"))
+    d = "dos-contam-51e0"
+    ws.bind(d, 1, LEAD)
+    ws.check(d, 1, EVALUATOR)
+    full = ws.revision_for(d, 1, EVALUATOR)
+    assert full["check"]["gates"]["G9"]["detail"]["hidden_items"] == ["item-cal-1"]
+    assert full["evidence"]["effective_sample"]["groups"]
+    for viewer in (LEAD, SIGNER, AGENT, "nobody"):
+        view = ws.revision_for(d, 1, viewer)
+        g9 = view["check"]["gates"]["G9"]
+        assert g9["detail"] == {} and "G9_CONTAMINATION_HIDDEN_ITEM" in g9["reason_codes"]
+        assert view["evidence"]["effective_sample"] == {"withheld": "evaluator_private"}
+        assert "pool-00" not in json.dumps(view) and "item-cal-1" in json.dumps(view)
+        # (the author's own training list still names the item; which one is hidden does not)
+    assert ws.revision(d, 1) == full  # the stored revision is untouched
