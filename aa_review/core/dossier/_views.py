@@ -31,9 +31,10 @@ def revision_view(raw: dict[str, Any], viewer: Principal | None,
             if isinstance(gate, dict) and "detail" in gate:
                 gate["detail"] = {}
     evidence = view.get("evidence")
-    sample = evidence.get("effective_sample") if isinstance(evidence, dict) else None
-    if isinstance(sample, dict) and _pool_is_hidden(sample, archive):
-        evidence["effective_sample"] = dict(WITHHELD)
+    if isinstance(evidence, dict):
+        sample = evidence.get("effective_sample")
+        if isinstance(sample, dict) and _pool_is_hidden(sample, archive):
+            evidence["effective_sample"] = dict(WITHHELD)
     return view
 
 
