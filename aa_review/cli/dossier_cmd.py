@@ -171,8 +171,10 @@ def _load(args: argparse.Namespace, need_archive: bool) -> tuple[Any, Any, Any, 
             principals = principals.get("principals", [])
     else:
         err("no principal registry given: no one counts as a human maintainer")
+    if not isinstance(principals, list):
+        raise _Unusable(f"{principals_path}: the principal registry must be a list")
     try:
-        registry = PrincipalRegistry(principals if isinstance(principals, list) else [None])
+        registry = PrincipalRegistry(principals)
     except PrincipalRegistryError as exc:
         raise _Unusable(f"{principals_path}: {exc}") from None
     if args.now is None:

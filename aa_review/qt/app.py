@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationVersion(__version__)
     sys.excepthook = _excepthook
     window = create_window()
+    window.set_theme(str(window.settings.value("theme", "system")))
     window.show()
     if args.screenshot:
         _screenshot_when_loaded(app, window, Path(args.screenshot))

@@ -1,11 +1,13 @@
 """Recomputing row ids and row content hashes (format 7.5) fast and byte-exactly.
 
-Both hash ``json.dumps(..., sort_keys=True)`` text. Rows repeat large values
-(the evidence ref lists, ids and hashes); their sorted text is cached by
-value, so only what changes from row to row is serialized again. A cached
-value is reused only when it holds nothing but strings and nulls: no other
-JSON value compares equal to a string, so equality then implies identical
-text (``1 == 1.0 == True`` would not).
+Both hash ``json.dumps(..., sort_keys=True)`` text. Rows of one file share
+their keys and repeat most values (the evidence ref lists, ids, hashes,
+lineage, scores). Per key layout a plan keeps each sorted ``"key": value``
+piece of the previous row; a row only re-serializes the values that differ
+(found with C-level ``map``/``compress``, not a Python loop). A piece is
+reused only when equality implies identical text: same type, and for
+containers only strings and nulls inside (``1 == 1.0 == True`` and
+``0.0 == -0.0`` would not).
 """
 
 from __future__ import annotations
@@ -13,16 +15,18 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import operator
+from itertools import compress
 from json.encoder import encode_basestring_ascii as _enc_str  # type: ignore[attr-defined]
 from typing import Any
 
 from aa_review.core.derive import PAIR_TYPES, safe_id
 
-__all__ = ["Canon", "key_prefix", "id_from_seed", "sha256_text"]
+__all__ = ["Canon", "key_prefix", "id_from_seed", "sha256_text", "enc"]
 
 _KEYS: dict[str, str] = {}
 _DROPPED = frozenset({"row_content_hash", "created_at"})
-_SLOTS = 4
+_CONST = {"accepted": "false", "rejection_reason": "null"}
 
 
 def key_prefix(key: str) -> str:
@@ -31,6 +35,29 @@ def key_prefix(key: str) -> str:
     if out is None:
         out = _KEYS[key] = _enc_str(key) + ": "
     return out
+
+
+def enc(value: Any) -> str:
+    """``json.dumps(value, sort_keys=True)``, with the common scalars done directly."""
+    t = type(value)
+    if t is str:
+        return _enc_str(value)  # type: ignore[no-any-return]
+    if t is int:
+        return int.__repr__(value)
+    if t is float:
+        return float.__repr__(value) if math.isfinite(value) else json.dumps(value)
+    if value is None:
+        return "null"
+    if t is bool:
+        return "true" if value else "false"
+    if t is list:
+        if not value:
+            return "[]"
+        if len(value) == 1 and type(value[0]) is int:  # source_step_ids: [n]
+            return "[" + int.__repr__(value[0]) + "]"
+    elif t is dict and not value:
+        return "{}"
+    return json.dumps(value, sort_keys=True)
 
 
 def _str_leaves(value: Any) -> bool:
@@ -44,80 +71,115 @@ def _str_leaves(value: Any) -> bool:
     return False
 
 
+def _reusable(value: Any) -> bool:
+    """Whether a later equal value of the same type must have the same text."""
+    t = type(value)
+    if t is str or t is int or t is bool or value is None:
+        return True
+    if t is float:
+        return value != 0.0 and math.isfinite(value)
+    return _str_leaves(value)
+
+
+class _Plan:
+    """The sorted seed layout of one key order, with the previous row's pieces."""
+
+    __slots__ = ("n", "keys", "pos", "prefix", "getter", "parts", "vals", "types", "unsafe",
+                 "rng", "index")
+
+    def __init__(self, sig: tuple[str, ...]) -> None:
+        keys: list[str] = []
+        for k in sig:
+            if k == "model_training_targets":
+                break
+            if k not in _DROPPED:
+                keys.append(k)
+        seed = sorted(set(keys) | set(_CONST))
+        self.keys = [k for k in seed if k not in _CONST]
+        self.n = len(self.keys)
+        self.pos = [seed.index(k) for k in self.keys]
+        self.prefix = [key_prefix(k) for k in self.keys]
+        self.parts = [key_prefix(k) + _CONST.get(k, "") for k in seed]
+        self.index = {k: i for i, k in enumerate(self.keys)}
+        if self.n == 0:
+            self.getter: Any = lambda row: ()
+        elif self.n == 1:
+            key = self.keys[0]
+            self.getter = lambda row: (row[key],)
+        else:
+            self.getter = operator.itemgetter(*self.keys)
+        self.vals: tuple[Any, ...] | None = None
+        self.types: tuple[type, ...] = ()
+        self.unsafe: set[int] = set()
+        self.rng = range(self.n)
+
+
 class Canon:
-    """Sorted JSON text of row values, with a small per-key cache of repeated values."""
+    """Seed texts of rows; keeps one :class:`_Plan` per key order seen."""
 
     def __init__(self) -> None:
-        self._cache: dict[str, list[tuple[Any, str]]] = {}
+        self._plans: dict[tuple[str, ...], _Plan] = {}
+        self._last: _Plan | None = None
 
-    def enc(self, key: str, value: Any) -> str:
-        """``json.dumps(value, sort_keys=True)``; ``key`` names the cache slot."""
-        t = type(value)
-        if t is str:
-            return _enc_str(value)  # type: ignore[no-any-return]
-        if t is int:
-            return int.__repr__(value)
-        if t is float:
-            return float.__repr__(value) if math.isfinite(value) else json.dumps(value)
-        if value is None:
-            return "null"
-        if value is True:
-            return "true"
-        if value is False:
-            return "false"
-        if (t is list or t is dict) and value:
-            slot = self._cache.get(key)
-            if slot is not None:
-                for cached, text in slot:
-                    if cached == value:
-                        return text
-            text = json.dumps(value, sort_keys=True)
-            if _str_leaves(value):
-                slot = self._cache.setdefault(key, [])
-                slot.insert(0, (value, text))
-                del slot[_SLOTS:]
-            return text
-        return json.dumps(value, sort_keys=True)
+    def content_text(self, row: dict[str, Any]) -> str:
+        """The text ``row_content_hash`` hashes: the row as seeded, as sorted JSON (7.5)."""
+        sig = tuple(row)
+        plan = self._plans.get(sig)
+        if plan is None:
+            plan = self._plans[sig] = _Plan(sig)
+        vals = plan.getter(row)
+        types = tuple(map(type, vals))
+        if plan.vals is None:
+            changed: Any = plan.rng
+        else:
+            diff = map(operator.or_, map(operator.ne, vals, plan.vals),
+                       map(operator.is_not, types, plan.types))
+            changed = list(compress(plan.rng, diff))
+            changed.extend(plan.unsafe)
+        parts, pos, prefix, unsafe = plan.parts, plan.pos, plan.prefix, plan.unsafe
+        for i in changed:
+            v = vals[i]
+            parts[pos[i]] = prefix[i] + enc(v)
+            if _reusable(v):
+                unsafe.discard(i)
+            else:
+                unsafe.add(i)
+        plan.vals, plan.types = vals, types
+        self._last = plan
+        return "{" + ", ".join(parts) + "}"
 
     def content_hash(self, row: dict[str, Any]) -> str:
         """``row_content_hash`` recomputed from a stored row (same bytes as ``derive``)."""
         return sha256_text(self.content_text(row))
 
-    def content_text(self, row: dict[str, Any]) -> str:
-        """The text ``row_content_hash`` hashes: the sorted JSON of the row as it was seeded."""
-        keys: list[str] = []
-        for k in row:
-            if k == "model_training_targets":
-                break
-            if k not in _DROPPED:
-                keys.append(k)
-        seed = set(keys)
-        seed.update(("accepted", "rejection_reason"))
-        parts = []
-        for k in sorted(seed):
-            if k == "accepted":
-                parts.append('"accepted": false')
-            elif k == "rejection_reason":
-                parts.append('"rejection_reason": null')
-            else:
-                parts.append(key_prefix(k) + self.enc(k, row[k]))
-        return "{" + ", ".join(parts) + "}"
+    def _text_of(self, row: dict[str, Any], key: str, empty_list: bool = False) -> str:
+        """Sorted JSON of ``row[key]``, reused from the last content text when it is there."""
+        value = row.get(key)
+        if empty_list and not value:
+            return "[]"
+        plan = self._last
+        if plan is not None and plan.vals is not None:
+            i = plan.index.get(key)
+            if i is not None and plan.vals[i] is value:
+                return plan.parts[plan.pos[i]][len(plan.prefix[i]):]
+        return enc(value)
 
     def seed_text(self, row: dict[str, Any], task_id: str | None) -> tuple[str, str]:
-        """``(json.dumps(seed, sort_keys=True), source_task_id used)`` of a row id seed."""
+        """``(json.dumps(seed, sort_keys=True), source_task_id used)`` of a row id seed.
+
+        Call after :meth:`content_text` of the same row: its pieces are reused.
+        """
         task = row.get("source_task_id") or task_id or ""
-        parts = [
-            '"data_type": ' + self.enc("data_type", row.get("data_type")),
-            '"input": ' + self.enc("input", row.get("input")),
-            '"round": ' + self.enc("tdo_round", row.get("tdo_round")),
-            '"source_attempt_ids": ' + self.enc("source_attempt_ids",
-                                                row.get("source_attempt_ids") or []),
-            '"source_step_ids": ' + self.enc("source_step_ids", row.get("source_step_ids") or []),
-            '"source_task_id": ' + self.enc("source_task_id", task),
-            '"source_trace_id": ' + self.enc("source_trace_id", row.get("source_trace_id")),
-            '"target": ' + self.enc("target", row.get("target")),
-        ]
-        return "{" + ", ".join(parts) + "}", str(task)
+        text = ('{"data_type": ' + self._text_of(row, "data_type")
+                + ', "input": ' + self._text_of(row, "input")
+                + ', "round": ' + self._text_of(row, "tdo_round")
+                + ', "source_attempt_ids": ' + self._text_of(row, "source_attempt_ids", True)
+                + ', "source_step_ids": ' + self._text_of(row, "source_step_ids", True)
+                + ', "source_task_id": ' + (self._text_of(row, "source_task_id")
+                                            if row.get("source_task_id") else enc(task))
+                + ', "source_trace_id": ' + self._text_of(row, "source_trace_id")
+                + ', "target": ' + self._text_of(row, "target") + "}")
+        return text, str(task)
 
 
 def id_from_seed(seed_text: str, data_type: Any, task: str) -> str:

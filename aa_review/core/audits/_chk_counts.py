@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from aa_review.core.audits._context import AuditContext
+from aa_review.core.audits._linkmap import damaged_files
 from aa_review.core.audits._registry import register
 from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding
@@ -17,8 +18,6 @@ from aa_review.core.package.model import Package
 CODES = ("count.coverage", "count.rows_by_type", "count.rows_by_file", "count.orphan_list",
          "count.derived", "quirk.bad_line_zero_count")
 _TTP = f"{EC_DIR}/training_time_package"
-_BAD_LINE = ("input.malformed_line", "input.truncated", "input.bad_encoding",
-             "input.not_an_object", "input.line_too_long")
 
 
 def _coverage(pkg: Package, ctx: AuditContext) -> dict[str, int]:
@@ -83,37 +82,50 @@ def check_counts(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                               f"{len(orphans)} id(s); rows cite {len(actual)} uncatalogued id(s)"
                               f"{': ' + ', '.join(sorted(set(actual) ^ set(map(str, orphans)))[:5])}",
                               file=MAP_PATH, key_path="orphan_evidence_ref_ids")
-    by_type = ix.counts_by("data_type")
-    by_type = {k: v for k, v in by_type.items() if k}
+    damaged = damaged_files(pkg)
+    by_type = {k: v for k, v in ix.counts_by("data_type").items() if k}
     if docs.manifest is not None:
-        yield from _compare(ctx, "count.rows_by_type", docs.manifest.rows_by_type, by_type,
-                            DOC_PATHS["manifest"], "rows_by_type")
+        for f in _compare(ctx, "count.rows_by_type", docs.manifest.rows_by_type, by_type,
+                          DOC_PATHS["manifest"], "rows_by_type"):
+            name = (f.location.key_path or "").split(".", 1)[1] + "s.jsonl"
+            if not _explained(f, docs.manifest.rows_by_type or {}, by_type, damaged, name, "s"):
+                yield f
     by_file = {f.rsplit("/", 1)[1]: n for f, n in ix.counts_by("file").items()}
     for name, _ in ROW_FILES:
         by_file.setdefault(name.rsplit("/", 1)[1], 0)
-    bad_files = {p.location.file.rsplit("/", 1)[1] for p in pkg.problems
-                 if p.code in _BAD_LINE and p.location.file}
     for doc, stated in (("manifest", docs.manifest), ("quality", docs.quality)):
         if stated is None or stated.training_row_counts_by_file is None:
             continue
-        for f in _compare(ctx, "count.rows_by_file", stated.training_row_counts_by_file, by_file,
-                          DOC_PATHS[doc], "training_row_counts_by_file"):
+        claimed = stated.training_row_counts_by_file
+        for f in _compare(ctx, "count.rows_by_file", claimed, by_file, DOC_PATHS[doc],
+                          "training_row_counts_by_file"):
             name = (f.location.key_path or "").split(".", 1)[1]
-            if name in bad_files and stated.training_row_counts_by_file.get(name) == 0:
+            if name in damaged and claimed.get(name) == 0:
                 if ctx.on("quirk.bad_line_zero_count"):
                     yield ctx.finding("quirk.bad_line_zero_count", f"{name} is counted as 0 rows "
                                       "because one bad line makes the compiler's tolerant "
                                       "reader drop the whole file (format 12.22)",
                                       file=DOC_PATHS[doc], key_path=f.location.key_path)
-            else:
+            elif not _explained(f, claimed, by_file, damaged, name, ""):
                 yield f
-    yield from _derived(pkg, ctx, by_type)
+    yield from _derived(pkg, ctx, by_type, damaged)
 
 
-def _derived(pkg: Package, ctx: AuditContext, by_type: dict[str, int]) -> Iterator[Finding]:
+def _explained(f: Finding, claimed: dict[str, int], actual: dict[str, int],
+               damaged: dict[str, int], name: str, suffix: str) -> bool:
+    """A shortfall no larger than the lines the loader could not read in that file: the
+    input.* finding already says why, so the count is not blamed as well."""
+    key = (f.location.key_path or "").split(".", 1)[1]
+    short = claimed.get(key, 0) - actual.get(key, 0)
+    return 0 < short <= damaged.get(name, 0)
+
+
+def _derived(pkg: Package, ctx: AuditContext, by_type: dict[str, int],
+             damaged: dict[str, int]) -> Iterator[Finding]:
     if not ctx.on("count.derived"):
         return
     steps = by_type.get(ENV_PAIR_TYPE, 0) + sum(by_type.get(t, 0) for t in SURFACE_TYPES)
+    lost = sum(damaged.get(t + "s.jsonl", 0) for t in (ENV_PAIR_TYPE, *SURFACE_TYPES))
     for rel, want in ((f"{_TTP}/process_supervision.jsonl", steps),
                       (f"{_TTP}/agentic_rollouts.jsonl", by_type.get(ENV_PAIR_TYPE, 0))):
         try:
@@ -124,6 +136,6 @@ def _derived(pkg: Package, ctx: AuditContext, by_type: dict[str, int]) -> Iterat
                 have = sum(1 for line in fh if line.strip())
         except (OSError, UnsafeRefError):
             continue
-        if have != want:
+        if have != want and not 0 < have - want <= lost:
             yield ctx.finding("count.derived", f"{have} row(s); the package has {want} source "
                               "row(s) this file derives one row from each", file=rel)

@@ -1,15 +1,52 @@
-"""``row_evidence_links`` against the rows: one link per row, in sorted-file order (10.3)."""
+"""``row_evidence_links`` against the rows: one link per row, in sorted-file order (10.3).
+
+Links are matched to rows by id, in order, so that one row lost to a damaged
+line (reported by the loader) does not make every later link look wrong.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict, deque
 from collections.abc import Iterator
 
 from aa_review.core.audits._context import AuditContext
+from aa_review.core.audits._mapscan import LinkCols
 from aa_review.core.findings import Finding
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.model import Package
 
-__all__ = ["link_mismatches"]
+__all__ = ["link_mismatches", "damaged_files", "DAMAGE_CODES"]
+
+DAMAGE_CODES = ("input.malformed_line", "input.truncated", "input.bad_encoding",
+                "input.not_an_object", "input.line_too_long", "input.empty_file",
+                "input.missing_file", "input.unsafe_file")
+
+
+def damaged_files(pkg: Package) -> dict[str, int]:
+    """Row files (bare names) with lines the loader could not read, and how many."""
+    out: dict[str, int] = {}
+    for p in pkg.problems:
+        if p.code in DAMAGE_CODES and p.location.file:
+            name = p.location.file.rsplit("/", 1)[-1]
+            whole = p.code in ("input.empty_file", "input.missing_file", "input.unsafe_file")
+            out[name] = 1 << 40 if whole else out.get(name, 0) + 1  # a lost file: all rows
+    return out
+
+
+def _match(pkg: Package, links: LinkCols) -> tuple[list[int], list[int]]:
+    """For each link, the row it describes (-1: none); rows that no link describes."""
+    by_id: dict[bytes, deque[int]] = defaultdict(deque)
+    for pos, rid in enumerate(pkg.index.row_id.tolist()):
+        by_id[rid].append(pos)
+    used: set[int] = set()
+    rows_of: list[int] = []
+    for rid in links.row_id:
+        cands = by_id.get(rid.encode("utf-8"))
+        pos = cands.popleft() if cands else -1  # ids repeat only for duplicate rows: in order
+        if pos >= 0:
+            used.add(pos)
+        rows_of.append(pos)
+    return rows_of, [p for p in range(len(pkg.index)) if p not in used]
 
 
 def link_mismatches(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
@@ -24,41 +61,61 @@ def link_mismatches(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                               f"but the package has {len(pkg.index)} rows", file=MAP_PATH)
         return
     links, ix = scan.links, pkg.index
-    n = min(len(links), len(ix))
-    if len(links) != len(ix):
-        yield ctx.finding("link.mismatch", f"{len(links)} links for {len(ix)} rows: every row of "
-                          "the 23 files has exactly one link", file=MAP_PATH,
-                          key_path="row_evidence_links")
+    damaged = damaged_files(pkg)
+    rows_of, unlinked = _match(pkg, links)
+    for i, pos in enumerate(rows_of):
+        if pos < 0 and links.row_file[i] not in damaged:
+            yield ctx.finding("link.mismatch", f"link {i} names row {links.row_id[i]!r} of "
+                              f"{links.row_file[i]}, which is not in the package",
+                              file=MAP_PATH, key_path=f"row_evidence_links[{i}]",
+                              row_id=links.row_id[i] or None)
+    for pos in unlinked:
+        yield ctx.finding("link.mismatch", "no row_evidence_links entry describes this row",
+                          key_path="row_evidence_links", **ctx.row_where(pos))
+    last = -1
+    for i, pos in enumerate(rows_of):
+        if pos < 0:
+            continue
+        if pos < last:
+            yield ctx.finding("link.mismatch", f"link {i} is out of order: links follow the rows "
+                              "in sorted-file order", key_path=f"row_evidence_links[{i}]",
+                              **ctx.row_where(pos))
+        last = max(last, pos)
+    yield from _fields(pkg, ctx, links, rows_of)
+
+
+def _fields(pkg: Package, ctx: AuditContext, links: LinkCols, rows_of: list[int]
+            ) -> Iterator[Finding]:
+    ix = pkg.index
     rows_fp = ctx.rows.fingerprints if ctx.needs_rows() else None
     names = [f.rsplit("/", 1)[1] for f in ix.files]
-    row_ids = ix.row_id[:n].tolist()
-    files, types, tasks = ix.file[:n].tolist(), ix.data_type[:n].tolist(), ix.task[:n].tolist()
-    set_codes = ix.set_code[:n].tolist()
+    files, types, tasks = ix.file.tolist(), ix.data_type.tolist(), ix.task.tolist()
+    set_codes = ix.set_code.tolist()
     cat_vis = [e.visibility for e in pkg.catalog]
     ids_ok: dict[tuple[int, int], bool] = {}
     vis_ok: dict[tuple[int, int, int], tuple[bool, bool]] = {}
-    for i in range(n):
+    for i, pos in enumerate(rows_of):
+        if pos < 0:
+            continue
         bad: list[str] = []
-        if links.row_id[i].encode("utf-8") != row_ids[i]:
-            bad.append(f"row_id {links.row_id[i]!r}")
-        if links.row_file[i] != names[files[i]]:
+        if links.row_file[i] != names[files[pos]]:
             bad.append(f"row_file {links.row_file[i]!r}")
-        if links.data_type[i] != ix.data_types[types[i]]:
+        if links.data_type[i] != ix.data_types[types[pos]]:
             bad.append(f"data_type {links.data_type[i]!r}")
-        if links.task[i] != ix.tasks[tasks[i]]:
+        if links.task[i] != ix.tasks[tasks[pos]]:
             bad.append(f"source_task_id {links.task[i]!r}")
-        key = (links.ids[i], set_codes[i])
+        sc = set_codes[pos]
+        key = (links.ids[i], sc)
         ok = ids_ok.get(key)
         if ok is None:
-            stated = links.id_sets[links.ids[i]]
-            actual = tuple(ix.evidence_ids[p] for p in ix.sets[set_codes[i]].tolist())
-            ok = ids_ok[key] = stated == actual
+            actual = tuple(ix.evidence_ids[p] for p in ix.sets[sc].tolist())
+            ok = ids_ok[key] = links.id_sets[links.ids[i]] == actual
         if not ok:
             bad.append("evidence_ref_ids")
-        vkey = (links.visible[i], links.inferred[i], set_codes[i])
+        vkey = (links.visible[i], links.inferred[i], sc)
         vis = vis_ok.get(vkey)
         if vis is None:
-            cited = ix.sets[set_codes[i]].tolist()
+            cited = ix.sets[sc].tolist()
             want_v = tuple(ix.evidence_ids[p] for p in cited
                            if p < len(cat_vis) and cat_vis[p] == "visible")
             want_i = tuple(ix.evidence_ids[p] for p in cited
@@ -69,13 +126,9 @@ def link_mismatches(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
             bad.append("visible_evidence_ref_ids")
         if not vis[1]:
             bad.append("inferred_evidence_ref_ids")
-        if rows_fp is not None and int(rows_fp[i]) != links.fingerprint[i]:
+        if rows_fp is not None and rows_fp[pos] and int(rows_fp[pos]) != links.fingerprint[i]:
             bad.append("source_trace_id/source_step_ids/source_artifact_refs")
         if bad:
             yield ctx.finding("link.mismatch", f"link {i} disagrees with the row on "
                               f"{', '.join(bad)}", key_path=f"row_evidence_links[{i}]",
-                              **ctx.row_where(i))
-    if len(links) > len(ix):
-        yield ctx.finding("link.mismatch", f"{len(links) - len(ix)} extra link(s) from "
-                          f"{links.row_id[n]!r} on name no row", file=MAP_PATH,
-                          key_path=f"row_evidence_links[{n}]", row_id=links.row_id[n] or None)
+                              **ctx.row_where(pos))

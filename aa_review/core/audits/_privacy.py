@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+from itertools import compress
 from typing import Any
 
 from aa_review.core.audits._privacy_lists import (
@@ -136,35 +138,88 @@ def _strings(value: Any, out: list[str]) -> None:
             _strings(v, out)
 
 
+class _State:
+    """One key layout: its top-level key hits and the previous row's values."""
+
+    __slots__ = ("keys", "getter", "vals", "key_hits", "rng")
+
+    def __init__(self, sig: tuple[str, ...]) -> None:
+        self.keys = sig
+        self.getter: Any = (operator.itemgetter(*sig) if len(sig) > 1
+                            else (lambda row: tuple(row.values())))
+        self.vals: tuple[Any, ...] | None = None
+        self.key_hits = [h for k in sig for h in check_key(k, k)]
+        self.rng = range(len(sig))
+
+
 class PrivacyScanner:
-    """Scans rows; values equal to one already found clean (per top-level key) are skipped."""
+    """Scans rows in batches: only strings not seen before are searched, many rows at once.
+
+    A value equal to the previous row's (same keys) holds equal strings, and a string
+    already found clean stays clean, so both are skipped. The new strings of a batch
+    are searched together; only when that text is suspicious are the batch's rows
+    walked one by one, with key paths. Results are exact either way.
+    """
+
+    BATCH_CHARS = 64 * 1024
+    BATCH_ROWS = 2000
+    MAX_SEEN = 500_000
 
     def __init__(self) -> None:
-        self._clean: dict[str, Any] = {}
-        self._clean_keys: set[str] = set()
+        self._states: dict[tuple[str, ...], _State] = {}
+        self._seen: set[str] = set()
+        self._rows: list[tuple[int, dict[str, Any]]] = []
+        self._new: list[str] = []
+        self._chars = 0
+        self._hits: list[tuple[int, Hit]] = []
 
-    def scan_row(self, row: dict[str, Any]) -> list[Hit]:
+    def feed(self, pos: int, row: dict[str, Any]) -> None:
+        """Queue a row; its hits come out of :meth:`flush`, tagged with ``pos``."""
+        sig = tuple(row)
+        st = self._states.get(sig)
+        if st is None:
+            st = self._states[sig] = _State(sig)
+        self._hits.extend((pos, h) for h in st.key_hits)
+        vals = st.getter(row)
+        prev = st.vals
+        st.vals = vals
+        changed = st.rng if prev is None else compress(st.rng, map(operator.ne, vals, prev))
         texts: list[str] = []
-        fresh: list[str] = []
-        for k, v in row.items():
-            if k not in self._clean_keys:
-                texts.append(k)
-            t = type(v)
-            if t is str:
-                texts.append(v)
-            elif (t is dict or t is list) and v:
-                if self._clean.get(k, _MISSING) == v:
-                    continue
-                _strings(v, texts)
-                fresh.append(k)
-        if not suspicious("\n".join(texts)):
-            for k in fresh:
-                self._clean[k] = row[k]
-            self._clean_keys.update(row)
-            return []
-        hits: list[Hit] = []
-        _walk(row, "", hits)
+        for i in changed:
+            _strings(vals[i], texts)
+        seen = self._seen
+        new = [t for t in texts if t not in seen]
+        if new or self._new:  # rows before the first unseen string are known clean
+            self._rows.append((pos, row))
+        if new:
+            self._new.extend(new)
+            self._chars += sum(map(len, new))
+        if self._chars >= self.BATCH_CHARS or len(self._rows) >= self.BATCH_ROWS:
+            self._check_batch()
+
+    def _check_batch(self) -> None:
+        rows, new = self._rows, self._new
+        self._rows, self._new, self._chars = [], [], 0
+        if new and suspicious("\n".join(new)):
+            for pos, row in rows:  # walk each row's values whole: exact, and rare
+                found: list[Hit] = []
+                for k, v in row.items():
+                    _walk(v, k, found)
+                self._hits.extend((pos, h) for h in found)
+            for st in self._states.values():
+                st.vals = None  # the next rows start afresh
+            new = [t for t in new if not check_text(t, "")]
+        if len(self._seen) < self.MAX_SEEN:
+            self._seen.update(new)
+
+    def flush(self) -> list[tuple[int, Hit]]:
+        """Check what is queued; every hit so far as ``(pos, hit)``, in row order."""
+        self._check_batch()
+        hits, self._hits = self._hits, []
+        hits.sort(key=lambda t: t[0])
         return hits
 
-
-_MISSING = object()
+    def scan_row(self, row: dict[str, Any]) -> list[Hit]:
+        """The hits of one row (convenience for tests and small callers)."""
+        self.feed(0, row)
+        return [h for _, h in self.flush()]

@@ -116,11 +116,16 @@ class RowAuditor:
         hashes = get("source_content_hashes")
         if isinstance(hashes, dict) and hashes:
             hits.extend(self._content_hashes(hashes))
-        if "privacy" in on:
-            for code, path, what in self.privacy.scan_row(row):
-                if code in on:
-                    hits.append((code, path, None, None, what))
         return hits, hidden
+
+    def feed_privacy(self, pos: int, row: dict[str, Any]) -> None:
+        if "privacy" in self.on:
+            self.privacy.feed(pos, row)
+
+    def privacy_hits(self) -> list[tuple[int, RowHit]]:
+        """Privacy hits of the rows fed so far, as ``(row position, hit)``."""
+        return [(pos, (code, path, None, None, what))
+                for pos, (code, path, what) in self.privacy.flush() if code in self.on]
 
     # -- rules with caches ------------------------------------------------
     def _concrete(self, row: dict[str, Any]) -> bool:
@@ -136,6 +141,16 @@ class RowAuditor:
     def _ids_and_hash(self, row: dict[str, Any]) -> list[RowHit]:
         out: list[RowHit] = []
         dt = row.get("data_type")
+        text = self.canon.content_text(row)  # first: the id seed reuses its pieces
+        if "row.hash_mismatch" in self.on:
+            stored = row.get("row_content_hash")
+            want = sha256_text(text)
+            if stored != want:
+                out.append(_sanitized_or(
+                    _undo_sanitizer(text, stored, sha256_text) if stored else None,
+                    "row_content_hash", "row.hash_mismatch",
+                    f"stored {stored}, recomputed {want}: the row's content changed after "
+                    "compiling"))
         if "row.id_mismatch" in self.on:
             stored = row.get("pair_id") or row.get("row_id")
             seed, task = self.canon.seed_text(row, self.cfg.task_id)
@@ -149,16 +164,6 @@ class RowAuditor:
             if row.get("pair_id") and row.get("row_id") and row["pair_id"] != row["row_id"]:
                 out.append(("row.id_mismatch", "pair_id", None, None,
                             f"pair_id {row['pair_id']} differs from row_id {row['row_id']}"))
-        if "row.hash_mismatch" in self.on:
-            stored = row.get("row_content_hash")
-            text = self.canon.content_text(row)
-            want = sha256_text(text)
-            if stored != want:
-                out.append(_sanitized_or(
-                    _undo_sanitizer(text, stored, sha256_text) if stored else None,
-                    "row_content_hash", "row.hash_mismatch",
-                    f"stored {stored}, recomputed {want}: the row's content changed after "
-                    "compiling"))
         return out
 
     def _evidence_ids(self, row: dict[str, Any], ids: Any) -> list[RowHit]:

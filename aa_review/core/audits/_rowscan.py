@@ -29,12 +29,24 @@ class ScanCancelled(Exception):
     """The caller's ``cancelled()`` turned true during the row pass."""
 
 
+# Hits that repeat on every row carrying the same list value (the evidence block all rows
+# share) are reported once per ref, located at the first row, with how many rows carry it.
+GROUPED = frozenset({"ref.absolute", "ref.escape", "ref.symlink_out", "ref.unresolved",
+                     "ref.not_normalized", "hash.row_disagrees", "link.bad_evidence_id"})
+GroupKey = tuple[str, "str | None", "str | None"]
+
+
 @dataclass
 class RowScan:
-    """What the row pass found: hits by row position (listed up to a cap) and full counts."""
+    """What the row pass found: hits by row position (listed up to a cap) and full counts.
+
+    ``groups`` holds the :data:`GROUPED` codes: per (code, ref, evidence id) the first
+    row position, its hit and the number of rows.
+    """
 
     hits: list[tuple[int, RowHit]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    groups: dict[GroupKey, list] = field(default_factory=dict)  # type: ignore[type-arg]
     hidden_rows: list[int] = field(default_factory=list)
     fingerprints: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))
 
@@ -46,6 +58,7 @@ class _Part:
     counts: dict[str, int]
     hidden: list[int]
     fingerprints: np.ndarray
+    groups: dict[GroupKey, list]  # type: ignore[type-arg]
 
 
 def link_fingerprint(trace: Any, steps: Any, artifact_refs: Any) -> int:
@@ -69,6 +82,7 @@ def _run_job(path: str, data_type: str, positions: np.ndarray, offsets: np.ndarr
     cap = aud.cfg.cap
     hits: list[tuple[int, RowHit]] = []
     counts: dict[str, int] = {}
+    groups: dict[GroupKey, list] = {}  # type: ignore[type-arg]
     hidden: list[int] = []
     fps = np.zeros(len(positions), np.uint64)
     with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
@@ -85,16 +99,32 @@ def _run_job(path: str, data_type: str, positions: np.ndarray, offsets: np.ndarr
                 is_hidden = False
             else:
                 found, is_hidden = aud.check(row, data_type)
+                aud.feed_privacy(pos, row)
                 fps[j] = link_fingerprint(row.get("source_trace_id"), row.get("source_step_ids"),
                                           row.get("source_artifact_refs"))
             if is_hidden:
                 hidden.append(pos)
-            for hit in found:
-                c = counts.get(hit[0], 0)
-                counts[hit[0]] = c + 1
-                if c < cap:
-                    hits.append((pos, hit))
-    return _Part(positions, hits, counts, hidden, fps)
+            _count(pos, found, hits, counts, groups, cap)
+    for pos, hit in aud.privacy_hits():
+        _count(pos, [hit], hits, counts, groups, cap)
+    hits.sort(key=lambda t: t[0])
+    return _Part(positions, hits, counts, hidden, fps, groups)
+
+
+def _count(pos: int, found: list[RowHit], hits: list[tuple[int, RowHit]],
+           counts: dict[str, int], groups: dict[GroupKey, list], cap: int) -> None:  # type: ignore[type-arg]
+    for hit in found:
+        if hit[0] in GROUPED:
+            g = groups.get((hit[0], hit[2], hit[3]))
+            if g is None:
+                groups[(hit[0], hit[2], hit[3])] = [pos, hit, 1]
+            else:
+                g[2] += 1
+            continue
+        c = counts.get(hit[0], 0)
+        counts[hit[0]] = c + 1
+        if c < cap:
+            hits.append((pos, hit))
 
 
 def _jobs(pkg: Package) -> list[tuple[str, str, np.ndarray, np.ndarray, np.ndarray]]:
@@ -159,6 +189,14 @@ def _merge(parts: list[_Part], n_rows: int, cap: int) -> RowScan:
     for part in sorted(parts, key=lambda p: int(p.positions[0]) if len(p.positions) else 0):
         scan.fingerprints[part.positions] = part.fingerprints
         scan.hidden_rows.extend(part.hidden)
+        for key, (pos, hit, n) in part.groups.items():
+            g = scan.groups.get(key)
+            if g is None:
+                scan.groups[key] = [pos, hit, n]
+            else:
+                g[2] += n
+                if pos < g[0]:
+                    g[0], g[1] = pos, hit
         for code, c in part.counts.items():
             scan.counts[code] = scan.counts.get(code, 0) + c
         for pos, hit in part.hits:

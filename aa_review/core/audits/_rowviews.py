@@ -26,6 +26,11 @@ def row_findings(pkg: Package, ctx: AuditContext, codes: Iterable[str]) -> Itera
             listed[code] = listed.get(code, 0) + 1
             yield ctx.finding(code, message, key_path=key_path, ref=ref, evidence_id=eid,
                               **ctx.row_where(pos))
+    for (code, _, _), (pos, hit, n) in sorted(scan.groups.items(), key=lambda t: t[1][0]):
+        if code in wanted:
+            rows = f" ({n} rows carry it; the first is located)" if n > 1 else ""
+            yield ctx.finding(code, hit[4] + rows, key_path=hit[1], ref=hit[2],
+                              evidence_id=hit[3], **ctx.row_where(pos))
     for code in wanted:
         extra = scan.counts.get(code, 0) - listed.get(code, 0)
         if extra > 0:

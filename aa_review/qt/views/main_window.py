@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from aa_review import __version__
+from aa_review.core.package import package_digest as compute_digest
 from aa_review.core.selection import SelectionHub
 from aa_review.qt.views.contracts_panel import ContractsPanel
 from aa_review.qt.views.detail_panel import RowDetailPanel
@@ -29,10 +30,16 @@ from aa_review.qt.views.facets_panel import FacetsPanel
 from aa_review.qt.views.findings_panel import FindingsPanel
 from aa_review.qt.views.plots_panel import PlotsPanel
 from aa_review.qt.views.rows_panel import RowsPanel
+from aa_review.qt.theme import apply_theme
+from aa_review.qt.views import window_actions as wa
+from aa_review.qt.views.menus import build_actions
+from aa_review.qt.views.palette import CommandPalette
+from aa_review.qt.watcher import PackageWatcher
 from aa_review.qt.workers import PackageLoader
 
 if TYPE_CHECKING:
     from aa_review.core.package import LoadProgress, Package, RowIndex
+    from aa_review.core.session import SessionState
 
 __all__ = ["MainWindow"]
 
@@ -48,13 +55,17 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.hub = SelectionHub()
         self.package: Package | None = None
+        self.pending_session: SessionState | None = None
+        self._digest: str | None = None
         self._loading_path: Path | None = None
+        self.watcher = PackageWatcher(self)
+        self.watcher.changed.connect(self._on_disk_change)
         self.loader = PackageLoader(self)
         self.setWindowTitle("aa-review")
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
         self._build_views()
-        self._build_actions()
+        build_actions(self)
         self._build_status()
         self.loader.progress.connect(self._on_progress)
         self.loader.partial.connect(self._on_partial)
@@ -107,47 +118,6 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.docks["evidence"]], [300], Qt.Orientation.Vertical)
         self.resizeDocks([self.docks["evidence"]], [640], Qt.Orientation.Horizontal)
 
-    def _action(self, text: str, slot: object, shortcut: QKeySequence | str | None = None,
-                tip: str = "") -> QAction:
-        act = QAction(text, self)
-        if shortcut is not None:
-            act.setShortcut(QKeySequence(shortcut))
-        if tip:
-            act.setStatusTip(tip)
-        act.triggered.connect(slot)  # type: ignore[arg-type]
-        self.addAction(act)
-        return act
-
-    def _build_actions(self) -> None:
-        std = QKeySequence.StandardKey
-        self.act_open = self._action("&Open Package…", self.choose_package, std.Open,
-                                     "Open a compiled package folder")
-        self.act_reload = self._action("&Reload", self.reload, std.Refresh,
-                                       "Read the package again from disk")
-        self.act_cancel = self._action("&Cancel Loading", self.loader.cancel, "Esc")
-        self.act_quit = self._action("&Quit", self.close, std.Quit)
-        self.act_back = self._action("&Back", self.hub.back, "Alt+Left",
-                                     "Previous selection")
-        self.act_forward = self._action("&Forward", self.hub.forward, "Alt+Right",
-                                        "Next selection")
-        self.act_about = self._action("&About aa-review", self.show_about)
-        menu = self.menuBar().addMenu("&File")
-        menu.addAction(self.act_open)
-        self.recent_menu = menu.addMenu("Open &Recent")
-        menu.addAction(self.act_reload)
-        menu.addAction(self.act_cancel)
-        menu.addSeparator()
-        menu.addAction(self.act_quit)
-        nav = self.menuBar().addMenu("&Go")
-        nav.addAction(self.act_back)
-        nav.addAction(self.act_forward)
-        view = self.menuBar().addMenu("&View")
-        for dock in self.docks.values():
-            view.addAction(dock.toggleViewAction())
-        self.menuBar().addMenu("&Help").addAction(self.act_about)
-        self._refresh_recent_menu()
-        self._update_history_actions()
-
     def _build_status(self) -> None:
         self.count_label = QLabel("No package")
         self.state_label = QLabel("")
@@ -185,7 +155,19 @@ class MainWindow(QMainWindow):
 
     def reload(self) -> None:
         if self.package is not None:
+            self.pending_session = wa.capture_session(self)
             self.open_package(self.package.root)
+
+    def _on_disk_change(self) -> None:
+        if self.package is not None and not self.loader.is_running():
+            self.statusBar().showMessage("The package changed on disk: reloading", 5000)
+            self.reload()
+
+    def package_digest(self) -> str:
+        """The open package's digest (computed once per load)."""
+        if self._digest is None and self.package is not None:
+            self._digest = compute_digest(self.package.root)
+        return self._digest or ""
 
     def _on_progress(self, p: LoadProgress) -> None:
         self.progress.setValue(int(p.fraction * 1000))
@@ -198,8 +180,8 @@ class MainWindow(QMainWindow):
 
     def _on_loaded(self, pkg: Package) -> None:
         self._end_loading()
-        previous = self.hub.current if self.package and self.package.root == pkg.root else None
         self.package = pkg
+        self._digest = None
         self.hub.clear()
         for panel in (self.rows, self.evidence, self.detail, self.row_evidence,
                       self.evidence_rows, self.findings, self.contracts):
@@ -212,8 +194,10 @@ class MainWindow(QMainWindow):
         if pkg.problems:
             self.docks["findings"].raise_()
         self._remember_recent(pkg.root)
-        if previous is not None and previous.row is not None and previous.row < len(pkg.index):
-            self.hub.select(row=previous.row, evidence=previous.evidence, source="reload")
+        self.watcher.watch(pkg.root)
+        if self.pending_session is not None:
+            state, self.pending_session = self.pending_session, None
+            wa.apply_session(self, state)
 
     def _on_failed(self, path: str, message: str) -> None:
         self._end_loading()
@@ -248,9 +232,9 @@ class MainWindow(QMainWindow):
     def _remember_recent(self, path: Path) -> None:
         items = [str(path)] + [p for p in self.recent() if p != str(path)]
         self.settings.setValue("recent", items[:MAX_RECENT])
-        self._refresh_recent_menu()
+        self.refresh_recent_menu()
 
-    def _refresh_recent_menu(self) -> None:
+    def refresh_recent_menu(self) -> None:
         self.recent_menu.clear()
         for i, p in enumerate(self.recent()):
             act = self.recent_menu.addAction(f"&{i + 1} {p}" if i < 9 else p)
@@ -285,12 +269,54 @@ class MainWindow(QMainWindow):
             self.restoreState(state)
 
     def closeEvent(self, event: object) -> None:  # noqa: N802
+        self.watcher.clear()
         self.loader.cancel()
         self.loader.wait()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self.settings.sync()
         super().closeEvent(event)  # type: ignore[arg-type]
+
+    def reopen_last_session(self) -> None:
+        last = self.settings.value("last_session")
+        if last and Path(str(last)).is_file():
+            wa.open_session(self, Path(str(last)))
+        else:
+            QMessageBox.information(self, "No session", "No saved session to reopen yet.")
+
+    def show_palette(self) -> CommandPalette:
+        palette = CommandPalette(self, self.actions(), lambda t: wa.go_to_entries(self, t))
+        palette.open()
+        return palette
+
+    def focus_query(self) -> None:
+        self.center.setCurrentWidget(self.rows)
+        self.rows.query.edit.setFocus()
+        self.rows.query.edit.selectAll()
+
+    def focus_view(self, view: QWidget) -> None:
+        for dock in self.docks.values():
+            if dock.isAncestorOf(view):
+                dock.show()
+                dock.raise_()
+        if self.center.isAncestorOf(view):
+            page = view
+            while page.parentWidget() is not None and page.parentWidget() is not self.center \
+                    and self.center.indexOf(page) < 0:
+                page = page.parentWidget()
+            self.center.setCurrentWidget(page)
+        view.setFocus()
+
+    def set_theme(self, name: str) -> None:
+        from PySide6.QtWidgets import QApplication
+
+        self.settings.setValue("theme", name)
+        app = QApplication.instance()
+        if app is not None:
+            apply_theme(app, name)  # type: ignore[arg-type]
+        for n, act in self.theme_actions.items():
+            act.setChecked(n == name)
+        self.plots.retheme()
 
     def show_about(self) -> None:
         from aa_review.qt.about import about_text

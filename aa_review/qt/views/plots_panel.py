@@ -140,6 +140,10 @@ class PlotsPanel(QWidget):
             _themed(w, self.palette())
         hub.changed.connect(self.follow)
 
+    def retheme(self) -> None:
+        for w in (self.types, self.coverage, *self.hists.values()):
+            _themed(w, self.palette())
+
     def set_package(self, pkg: Package | None) -> None:
         self.pkg = pkg
         if pkg is None:

@@ -1,0 +1,90 @@
+"""The window's actions and menus (File, Go, View, Help)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtGui import QAction, QKeySequence
+
+from aa_review.qt.theme import THEMES
+from aa_review.qt.views import window_actions as wa
+
+if TYPE_CHECKING:
+    from aa_review.qt.views.main_window import MainWindow
+
+__all__ = ["build_actions"]
+
+
+def _action(win: MainWindow, text: str, slot: object,
+            shortcut: QKeySequence | str | None = None, tip: str = "") -> QAction:
+    act = QAction(text, win)
+    if shortcut is not None:
+        act.setShortcut(QKeySequence(shortcut))
+    if tip:
+        act.setStatusTip(tip)
+    act.triggered.connect(slot)  # type: ignore[arg-type]
+    win.addAction(act)
+    return act
+
+
+def build_actions(win: MainWindow) -> None:
+    """Every command is a QAction with a standard shortcut where one exists."""
+    std = QKeySequence.StandardKey
+    win.act_open = _action(win, "&Open Package…", win.choose_package, std.Open,
+                           "Open a compiled package folder")
+    win.act_reload = _action(win, "&Reload", win.reload, std.Refresh,
+                             "Read the package again from disk")
+    win.act_cancel = _action(win, "&Cancel Loading", win.loader.cancel, "Esc")
+    win.act_quit = _action(win, "&Quit", win.close, std.Quit)
+    win.act_back = _action(win, "&Back", win.hub.back, "Alt+Left",
+                           "Previous selection")
+    win.act_forward = _action(win, "&Forward", win.hub.forward, "Alt+Right",
+                              "Next selection")
+    win.act_about = _action(win, "&About aa-review", win.show_about)
+    win.act_export = _action(win, "&Export Filtered Rows…", lambda: wa.export_view(win),
+                             "Ctrl+E", "Write the rows shown now to CSV or JSON Lines")
+    win.act_save_session = _action(win, "&Save Session…", lambda: wa.save_session_as(win),
+                                   std.Save, "Save filters, selection and layout")
+    win.act_open_session = _action(win, "Open Sess&ion…", lambda: wa.open_session(win),
+                                   "Ctrl+Shift+O")
+    win.act_last_session = _action(win, "Reopen &Last Session", win.reopen_last_session)
+    win.act_palette = _action(win, "Command &Palette…", win.show_palette, "Ctrl+Shift+P")
+    win.act_find = _action(win, "&Filter Rows", win.focus_query, std.Find,
+                           "Type a query for the rows")
+    win.focus_actions = [
+        _action(win, f"Focus {title}", lambda _c=False, w=w: win.focus_view(w), f"Ctrl+{i}")
+        for i, (title, w) in enumerate((
+            ("Rows", win.rows.view), ("Evidence Catalog", win.evidence.view),
+            ("Findings", win.findings.view), ("Contracts", win.contracts.list_view),
+            ("Row Detail", win.detail.view)), 1)]
+    menu = win.menuBar().addMenu("&File")
+    menu.addAction(win.act_open)
+    win.recent_menu = menu.addMenu("Open &Recent")
+    menu.addAction(win.act_reload)
+    menu.addAction(win.act_cancel)
+    menu.addSeparator()
+    for act in (win.act_export, win.act_save_session, win.act_open_session,
+                win.act_last_session):
+        menu.addAction(act)
+    menu.addSeparator()
+    menu.addAction(win.act_quit)
+    nav = win.menuBar().addMenu("&Go")
+    for act in (win.act_palette, win.act_find, win.act_back, win.act_forward):
+        nav.addAction(act)
+    nav.addSeparator()
+    for act in win.focus_actions:
+        nav.addAction(act)
+    view = win.menuBar().addMenu("&View")
+    for dock in win.docks.values():
+        view.addAction(dock.toggleViewAction())
+    view.addSeparator()
+    theme_menu = view.addMenu("&Theme")
+    win.theme_actions: dict[str, QAction] = {}
+    for name in THEMES:
+        act = theme_menu.addAction(name.capitalize())
+        act.setCheckable(True)
+        act.triggered.connect(lambda _c=False, n=name: win.set_theme(n))
+        win.theme_actions[name] = act
+    win.menuBar().addMenu("&Help").addAction(win.act_about)
+    win.refresh_recent_menu()
+    win._update_history_actions()
