@@ -112,4 +112,5 @@ class AuditContext:
         return ScanConfig(root=str(self.pkg.root), task_id=self.pkg.task_id,
                           row_schema=self.row_schema(),
                           catalog_hash={e.ref: e.content_hash for e in self.pkg.catalog},
+                          catalog_derived=self.pkg.catalog_derived,
                           rules=frozenset(rules), cap=self.cap)

@@ -34,6 +34,7 @@ class ScanConfig:
     task_id: str | None
     row_schema: str | None
     catalog_hash: dict[str, str | None] = field(default_factory=dict)
+    catalog_derived: bool = False
     rules: frozenset[str] = frozenset()
     cap: int = 200
 
@@ -198,8 +199,10 @@ class RowAuditor:
                             evidence_id(ref), "the row records a hash for a ref the catalog "
                             "does not hold"))
             elif catalog[ref] != value:
+                now = ("the file now hashes to" if self.cfg.catalog_derived
+                       else "the catalog records")
                 out.append(("hash.row_disagrees", f"source_content_hashes.{ref}", ref,
-                            evidence_id(ref), f"the row records {value}, the catalog "
+                            evidence_id(ref), f"the row records {value}, {now} "
                             f"{catalog[ref]}"))
         self._hash_cache = (hashes, out)
         return out
