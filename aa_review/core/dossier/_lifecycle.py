@@ -203,6 +203,8 @@ class LifecycleWorkspace(WorkspaceBase):
             reason = Refusal.TRANSITION_ILLEGAL
         elif actor is None or not actor.is_human_maintainer:
             reason = Refusal.ACTOR_ROLE_NOT_PERMITTED
+        elif actor.principal_id in _training_side(parsed):  # spec 7.4: it authorizes nothing
+            reason = Refusal.SEPARATION_OF_DUTIES
         if reason is not None:
             return self._refuse(now, parsed, None, actor_id, reason, label="authorize_amendment")
         assert actor is not None
@@ -250,8 +252,7 @@ class LifecycleWorkspace(WorkspaceBase):
     def _conflicts(self, action: Action, parsed: ParsedDossier, actor: Principal) -> bool:
         """Author/binder != checker != deciding maintainer; none is a training-side identity."""
         m = parsed.model
-        plan = m.evidence.independence_plan
-        training_side = plan.training_side() if plan else set()
+        training_side = _training_side(parsed)
         binder = m.binding.bound_by if m.binding else None
         checker = m.check.get("checked_by") if isinstance(m.check, dict) else None
         others: set[Any] = set()
@@ -359,6 +360,11 @@ class LifecycleWorkspace(WorkspaceBase):
             return parse_dossier(raw)
         except (DossierSchemaError, TypeError, ValueError):
             return None
+
+
+def _training_side(parsed: ParsedDossier) -> set[str]:
+    plan = parsed.model.evidence.independence_plan
+    return plan.training_side() if plan else set()
 
 
 def _unregistered(actor_id: object) -> dict[str, str]:

@@ -18,7 +18,7 @@ from aa_review.core.dossier._errors import (
     RevisionConflictError,
     WorkspaceError,
 )
-from aa_review.core.dossier._lifecycle import LifecycleWorkspace, _unregistered
+from aa_review.core.dossier._lifecycle import LifecycleWorkspace, _training_side, _unregistered
 from aa_review.core.dossier._models_dossier import parse_dossier
 from aa_review.core.dossier._packages import ContaminationHook, PackageLocator
 from aa_review.core.dossier._principals import REDUCER
@@ -193,11 +193,15 @@ class Workspace(LifecycleWorkspace):
         Raises
         ------
         ProjectionError
-            Not ``eligible``/``deferred``/``expired``, or the allowlist or canary check
-            failed (nothing is written then).
+            Not ``eligible``/``deferred``/``expired``; the actor is a training-side
+            identity of the plan (it never publishes); or the allowlist or canary
+            check failed. Nothing is written then.
         """
         self._require_writable()
         parsed = self._get(dossier_id, revision)
+        if actor_id is not None and actor_id in _training_side(parsed):
+            raise ProjectionError("PROJECTION_ACTOR_NOT_PERMITTED",
+                                  "a training-side identity may not publish a projection")
         if parsed.model.state is not DossierState.EXPIRED:
             self.expire_if_stale(dossier_id, revision)
             parsed = self._get(dossier_id, revision)

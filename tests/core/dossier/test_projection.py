@@ -212,3 +212,21 @@ def test_private_detail_is_shown_to_the_evaluator_only(ws: Workspace) -> None:
         assert "pool-00" not in json.dumps(view) and "item-cal-1" in json.dumps(view)
         # (the author's own training list still names the item; which one is hidden does not)
     assert ws.revision(d, 1) == full  # the stored revision is untouched
+
+
+def test_a_training_side_identity_never_publishes_or_authorizes(ws: Workspace) -> None:
+    from dossier_builder import SIGNER, DossierBuilder
+
+    tree = DossierBuilder().set("evidence.independence_plan.search_controller_identity",
+                                SIGNER).build()
+    ws.import_dossier(tree)
+    r = ws.authorize_amendment(D, 1, SIGNER, "a.md", "sha256:" + "1" * 64)
+    assert (r.outcome.value, r.reason) == ("refused", "SEPARATION_OF_DUTIES")
+    ws.bind(D, 1, LEAD)
+    ws.check(D, 1, EVALUATOR)
+    ws.decide_eligible(D, 1, DECIDER)
+    with pytest.raises(ProjectionError) as info:
+        ws.project(D, 1, actor_id=SIGNER)
+    assert info.value.reason_code == "PROJECTION_ACTOR_NOT_PERMITTED"
+    assert ws.project(D, 1, actor_id=DECIDER)["outcome"] == "eligible"
+    assert ws.journal_entries()[-1]["actor"]["principal_id"] == DECIDER
