@@ -10,6 +10,14 @@ import pytest
 SAMPLE = Path(__file__).resolve().parents[1].parent / "shared" / "samples" / "pkg_sample_small"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _demo_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The demo package is generated under the test run's tmp folder, never in $HOME."""
+    import os
+
+    os.environ["AA_REVIEW_SAMPLE_DIR"] = str(tmp_path_factory.mktemp("demo") / "sample")
+
+
 @pytest.fixture
 def sample_copy(tmp_path: Path) -> Path:
     """A writable copy of the shared real-shaped sample package."""

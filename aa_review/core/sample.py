@@ -1,23 +1,75 @@
-"""The bundled demo: a generated package (and dossier workspace) shipped inside aa_review."""
+"""The demo package the window opens by default, made by the embedded generator on first use.
+
+It is written to the user's data folder, not inside the installed program: the
+dossier workspace beside it is meant to be stepped through its states, which
+writes a journal. Generation is deterministic, so every user gets the same bytes.
+"""
 
 from __future__ import annotations
 
-from importlib import resources
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
-__all__ = ["bundled_sample_dir", "bundled_package", "bundled_workspace", "SAMPLE_PACKAGE_ID"]
+from aa_review import __version__
+
+__all__ = ["SAMPLE_PACKAGE_ID", "SAMPLE_ROWS", "SAMPLE_SEED", "sample_home", "ensure_sample",
+           "bundled_package", "bundled_workspace"]
 
 SAMPLE_PACKAGE_ID = "pkg_demo_invoice_reconciliation"
+SAMPLE_ROWS = 120
+SAMPLE_SEED = 7
+_MARKER = ".aa-review-sample-complete"
 
 
-def bundled_sample_dir() -> Path:
-    """Folder holding the demo package and its dossier workspace (inside the installed package)."""
-    return Path(str(resources.files("aa_review") / "data" / "sample"))
+def sample_home() -> Path:
+    """Where the demo lives: ``$AA_REVIEW_SAMPLE_DIR``, else the XDG data folder."""
+    env = os.environ.get("AA_REVIEW_SAMPLE_DIR")
+    if env:
+        return Path(env)
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "aa-review" / f"sample-{__version__}"
+
+
+def ensure_sample(home: Path | None = None) -> Path:
+    """Create the demo (package and dossier workspace) unless it is already complete.
+
+    Returns the folder holding both. Written into a temporary sibling and renamed,
+    so an interrupted first run never leaves half a package behind.
+    """
+    from aa_review.core.generator import generate_package
+
+    home = Path(home or sample_home())
+    if (home / _MARKER).exists():
+        return home
+    home.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=".sample-", dir=home.parent))
+    try:
+        generate_package(tmp, rows=SAMPLE_ROWS, seed=SAMPLE_SEED, package_id=SAMPLE_PACKAGE_ID)
+        _write_workspace(tmp)
+        (tmp / _MARKER).write_text(f"aa-review {__version__}\n")
+        if home.exists():
+            shutil.rmtree(home)
+        os.replace(tmp, home)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return home
+
+
+def _write_workspace(folder: Path) -> None:
+    """The demo dossier workspace beside the package (added by the dossier layer)."""
+    try:
+        from aa_review.core.dossier.sample import write_sample_workspace
+    except ImportError:
+        return
+    write_sample_workspace(folder / "dossier_workspace", folder / SAMPLE_PACKAGE_ID)
 
 
 def bundled_package() -> Path:
-    return bundled_sample_dir() / SAMPLE_PACKAGE_ID
+    return ensure_sample() / SAMPLE_PACKAGE_ID
 
 
 def bundled_workspace() -> Path:
-    return bundled_sample_dir() / "dossier_workspace"
+    return ensure_sample() / "dossier_workspace"
