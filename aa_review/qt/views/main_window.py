@@ -50,6 +50,9 @@ MAX_RECENT = 10
 class MainWindow(QMainWindow):
     """The review window. It shows and asks; every decision is the core's."""
 
+    # Bumped whenever the set of docks changes, so an old saved layout is not misapplied.
+    LAYOUT_VERSION = 3
+
     def __init__(self, settings: QSettings) -> None:
         super().__init__()
         self.settings = settings
@@ -107,6 +110,7 @@ class MainWindow(QMainWindow):
             dock = QDockWidget(widget.windowTitle(), self)
             dock.setObjectName(f"dock_{name}")
             dock.setWidget(widget)
+            widget.setMinimumWidth(180)
             self.addDockWidget(where, dock)
             self.docks[name] = dock
         self.tabifyDockWidget(self.docks["evidence_rows"], self.docks["findings"])
@@ -266,14 +270,14 @@ class MainWindow(QMainWindow):
             self.resize(1500, 950)
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray):
-            self.restoreState(state)
+            self.restoreState(state, self.LAYOUT_VERSION)
 
     def closeEvent(self, event: object) -> None:  # noqa: N802
         self.watcher.clear()
         self.loader.cancel()
         self.loader.wait()
         self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
+        self.settings.setValue("window/state", self.saveState(self.LAYOUT_VERSION))
         self.settings.sync()
         super().closeEvent(event)  # type: ignore[arg-type]
 

@@ -56,7 +56,7 @@ def capture_session(win: MainWindow) -> SessionState:
         selected_evidence_id=pkg.index.evidence_ids[sel.evidence]
         if pkg and sel.evidence is not None else None,
         selected_contract=sel.contract, central_tab=win.center.currentIndex(),
-        layout=base64.b64encode(bytes(win.saveState().data())).decode("ascii"))
+        layout=base64.b64encode(bytes(win.saveState(win.LAYOUT_VERSION).data())).decode("ascii"))
 
 
 def save_session_as(win: MainWindow, path: Path | None = None) -> Path | None:
@@ -99,7 +99,7 @@ def open_session(win: MainWindow, path: Path | None = None) -> bool:
 def apply_session(win: MainWindow, state: SessionState) -> None:
     """Restore filters, selection, tab and layout from a session."""
     if state.layout:
-        win.restoreState(QByteArray(base64.b64decode(state.layout)))
+        win.restoreState(QByteArray(base64.b64decode(state.layout)), win.LAYOUT_VERSION)
     win.center.setCurrentIndex(state.central_tab)
     win.rows.query.set_text(state.rows_query)
     win.findings.query.set_text(state.findings_query)
