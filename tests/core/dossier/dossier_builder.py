@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import copy
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from aa_review.core.dossier import json_digest
+from aa_review.core.dossier import (
+    GATES,
+    GateContext,
+    GateResult,
+    PrincipalRegistry,
+    inspect_packages,
+    json_digest,
+    parse_archive,
+    parse_dossier,
+)
 from aa_review.core.stats import PowerDesign, adjusted_alpha, simulate_power
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "dossier"
@@ -125,3 +134,30 @@ def relink_all(tree: dict[str, Any], reclaim: bool = False) -> None:
         })
     if isinstance(tree.get("authorization"), dict):
         tree["authorization"]["evidence_digest"] = json_digest(ev)
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now: datetime = NOW) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+def run_gate(gid: str, tree: dict[str, Any], archive_tree: dict[str, Any] | None = None,
+             locator: Any = None, hook: Any = None) -> GateResult:
+    """Evaluate a single gate of a dossier tree."""
+    parsed = parse_dossier(tree)
+    packages = inspect_packages(parsed.model.evidence.source_packages, locator)
+    ctx = GateContext(parsed, parse_archive(archive_tree or archive()),
+                      PrincipalRegistry(principals()), packages, hook)
+    return GATES[gid](ctx)
+
+
+def codes(result: GateResult) -> set[str]:
+    return set(result.reason_codes)

@@ -6,8 +6,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Clock
-from dossier_builder import DECIDER, EVALUATOR, LEAD, NOW, DossierBuilder, archive, load, passing
+from dossier_builder import (
+    DECIDER,
+    EVALUATOR,
+    LEAD,
+    NOW,
+    Clock,
+    DossierBuilder,
+    archive,
+    load,
+    passing,
+)
 
 from aa_review.core.dossier import (
     GATE_IDS,

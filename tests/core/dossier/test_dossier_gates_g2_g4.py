@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import codes, run_gate
-from dossier_builder import DELETE, DossierBuilder, archive, passing
+from dossier_builder import DELETE, DossierBuilder, archive, codes, passing, run_gate
 
 from aa_review.core.dossier import GateStatus
 

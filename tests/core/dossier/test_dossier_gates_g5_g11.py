@@ -6,8 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import codes, run_gate
-from dossier_builder import DELETE, DossierBuilder, archive, passing
+from dossier_builder import DELETE, DossierBuilder, archive, codes, passing, run_gate
 
 from aa_review.core.dossier import GATE_IDS, GateStatus, json_digest
 from aa_review.core.package.digest import package_digest

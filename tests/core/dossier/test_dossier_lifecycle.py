@@ -6,7 +6,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import Clock
 from dossier_builder import (
     AGENT,
     AGENT_MAINTAINER,
@@ -17,6 +16,7 @@ from dossier_builder import (
     LEAD2,
     REDUCER_ID,
     SIGNER,
+    Clock,
     DossierBuilder,
     load,
     passing,
