@@ -14,22 +14,27 @@ from aa_review.core.dossier import (
     GateResult,
     PrincipalRegistry,
     inspect_packages,
-    json_digest,
     parse_archive,
     parse_dossier,
 )
-from aa_review.core.stats import PowerDesign, adjusted_alpha, simulate_power
+from aa_review.core.dossier._sample_archive import (  # the principals of principals.json
+    AGENT,
+    AGENT_MAINTAINER,
+    DECIDER,
+    EVALUATOR,
+    EVALUATOR2,
+    LEAD,
+    LEAD2,
+    REDUCER_ID,
+    SIGNER,
+)
+from aa_review.core.dossier._sample_seal import seal
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "dossier"
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 DELETE = object()
-
-# Principals of tests/data/dossier/principals.json by role.
-LEAD, LEAD2 = "p-lead-ada", "p-lead-bo"
-EVALUATOR, EVALUATOR2 = "p-eval-cy", "p-eval-dee"
-SIGNER, DECIDER = "p-maint-eve", "p-maint-fay"
-AGENT_MAINTAINER, AGENT, REDUCER_ID = "p-maint-bot", "p-agent-gus", "p-reducer-hal"
-
+__all__ = ["AGENT", "AGENT_MAINTAINER", "DECIDER", "EVALUATOR", "EVALUATOR2", "LEAD", "LEAD2",
+           "REDUCER_ID", "SIGNER"]  # re-exported for the tests
 
 def load(name: str) -> Any:
     """A golden JSON file of tests/data/dossier."""
@@ -55,23 +60,6 @@ def _walk(tree: Any, path: str) -> tuple[Any, Any]:
     for p in parts[:-1]:
         node = node[p]
     return node, parts[-1]
-
-
-def power_claims(dossier: dict[str, Any]) -> tuple[float, float]:
-    """Recompute base and worst-case power of the dossier's plan (as the validator does)."""
-    p = dossier["evidence"]["power_analysis"]["parameters"]
-    alpha = adjusted_alpha(p["alpha"], len(p["comparison_family"]["hypotheses"]),
-                           p["multiplicity_method"])
-    box = p["sensitivity_range"]
-
-    def run(icc: float, attr: float, miss: float, seed: int) -> float:
-        design = PowerDesign(p["minimum_useful_effect"], p["clusters_per_arm"], p["cluster_size"],
-                             icc, attr, miss, alpha, p["alternative"])
-        return simulate_power(design, p["n_sim"], seed).power
-
-    base = run(p["icc"], p["cluster_attrition"], p["missingness"]["rate"], p["seed"])
-    worst = run(box["icc"][1], box["cluster_attrition"][1], box["missing_rate"][1], p["seed"] + 1)
-    return base, worst
 
 
 class DossierBuilder:
@@ -114,26 +102,8 @@ class DossierBuilder:
 
 
 def relink_all(tree: dict[str, Any], reclaim: bool = False) -> None:
-    """Re-seal power digests, the review digest and the authorization of ``tree``."""
-    ev = tree["evidence"]
-    pa = ev.get("power_analysis")
-    if isinstance(pa, dict) and isinstance(pa.get("parameters"), dict):
-        d = json_digest(pa["parameters"])
-        if isinstance(pa.get("simulation"), dict):
-            pa["simulation"]["inputs_digest"] = d
-        if isinstance(pa.get("preregistration"), dict):
-            pa["preregistration"]["sealed_inputs_digest"] = d
-        if reclaim:
-            base, worst = power_claims(tree)
-            pa["claimed"] = {"power_base": round(base, 4), "power_worst_case": round(worst, 4)}
-    f = ev.get("feasibility")
-    if isinstance(f, dict) and isinstance(f.get("human_review"), dict):
-        f["human_review"]["reviewed_digest"] = json_digest({
-            "source_corpus_report": f.get("source_corpus_report"),
-            "dataset_feasibility_report": f.get("dataset_feasibility_report"),
-        })
-    if isinstance(tree.get("authorization"), dict):
-        tree["authorization"]["evidence_digest"] = json_digest(ev)
+    """Re-seal power digests (and claims), the review digest and the authorization."""
+    seal(tree, reclaim=reclaim)
 
 
 class Clock:

@@ -1,0 +1,55 @@
+"""The demo dossier workspace written beside the demo package (see ``aa_review.core.sample``)."""
+
+from __future__ import annotations
+
+import copy
+from datetime import UTC, datetime
+from pathlib import Path
+
+from aa_review.core.dossier._sample_archive import SAMPLE_PRINCIPALS, sample_archive
+from aa_review.core.dossier._sample_dossier import sample_dossier
+from aa_review.core.dossier._sample_seal import seal
+from aa_review.core.dossier._workspace import Workspace, init_workspace_folder
+from aa_review.core.package.digest import package_digest
+
+__all__ = ["SAMPLE_DOSSIER_IDS", "SAMPLE_EXPIRES_AT", "write_sample_workspace"]
+
+# The demo is meant to be stepped through for years: it expires late, deterministically.
+SAMPLE_EXPIRES_AT = "2099-12-31T00:00:00Z"
+SAMPLE_DOSSIER_IDS = ("dos-demo-ready", "dos-demo-contaminated")
+# Import time recorded in the demo journal, so that every user gets the same bytes.
+_CREATED = datetime(2026, 3, 1, tzinfo=UTC)
+
+
+def write_sample_workspace(folder: Path, package: Path) -> None:
+    """Create a workspace folder with two draft dossiers bound to ``package``.
+
+    ``dos-demo-ready`` passes every gate once checked (given the audit engine's
+    contamination hook for the bound package); ``dos-demo-contaminated`` lists a
+    calibration item, an exploit-trace item and an item of a pool family among
+    its training sources, so G9 fails and the reducer defers it.
+
+    Parameters
+    ----------
+    folder : Path
+        The workspace folder to create (its parent must exist).
+    package : Path
+        The compiled package the dossiers bind by ``package_digest``; its folder
+        name is used as the package id.
+    """
+    archive = sample_archive()
+    init_workspace_folder(folder, SAMPLE_PRINCIPALS, archive)
+    bound = [{"package_id": package.name, "package_digest": package_digest(package)}]
+    ready = sample_dossier(archive, expires_at=SAMPLE_EXPIRES_AT, source_packages=bound)
+    ready["dossier_id"] = SAMPLE_DOSSIER_IDS[0]
+    contaminated = copy.deepcopy(ready)
+    contaminated["dossier_id"] = SAMPLE_DOSSIER_IDS[1]
+    contaminated["evidence"]["dataset_plan"]["training_source_items"] += [
+        "item-cal-1", "item-exploit", "item-leak"]
+    seal(contaminated)
+    ws = Workspace.open_folder(folder, clock=lambda: _CREATED)
+    try:
+        ws.import_dossier(ready)
+        ws.import_dossier(contaminated)
+    finally:
+        ws.close()

@@ -1,0 +1,40 @@
+"""The demo workspace written beside the demo package: deterministic, and it walks the lifecycle."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dossier_builder import DECIDER, EVALUATOR, LEAD, Clock
+
+from aa_review.core.dossier import Workspace
+from aa_review.core.dossier.sample import SAMPLE_DOSSIER_IDS, write_sample_workspace
+
+
+def fake_package(root: Path) -> Path:
+    (root / "experience_compiler").mkdir(parents=True)
+    (root / "experience_compiler" / "rows.jsonl").write_text('{"row_id": "r1"}\n')
+    return root
+
+
+def test_demo_workspace_is_deterministic_and_steps_through(tmp_path: Path) -> None:
+    pkg = fake_package(tmp_path / "pkg_demo")
+    write_sample_workspace(tmp_path / "ws1", pkg)
+    write_sample_workspace(tmp_path / "ws2", pkg)
+    for name in ("journal.jsonl", "archive.json", "principals.json",
+                 f"dossiers/{SAMPLE_DOSSIER_IDS[0]}/rev-1.json"):
+        assert (tmp_path / "ws1" / name).read_bytes() == (tmp_path / "ws2" / name).read_bytes()
+    ready, dirty = SAMPLE_DOSSIER_IDS
+    with Workspace.open_folder(tmp_path / "ws1", clock=Clock(),
+                               package_locator={"pkg_demo": pkg}.get,
+                               package_contamination=lambda root: []) as ws:
+        assert not ws.read_only and ws.dossier_ids() == sorted(SAMPLE_DOSSIER_IDS)
+        assert ws.revision(ready, 1)["evidence"]["source_packages"][0]["package_id"] == "pkg_demo"
+        for d in (ready, dirty):
+            ws.bind(d, 1, LEAD)
+            ws.check(d, 1, EVALUATOR)
+        assert ws.decide_eligible(ready, 1, DECIDER).state_after == {"1": "eligible"}
+        assert ws.revision(dirty, 1)["state"] == "deferred"
+        assert ws.revision(dirty, 1)["check"]["gates"]["G9"]["status"] == "fail"
+        (pkg / "experience_compiler" / "rows.jsonl").write_text("changed\n")
+        assert ws.freshness(ready, 1).expiring == ("DOSSIER_PACKAGE_CHANGED:pkg_demo",)
+        assert ws.verify_journal()["valid"]
