@@ -1,4 +1,9 @@
-"""Scanning one byte range of a JSONL row file into compact columns (runs in workers)."""
+"""Scanning one byte range of a JSONL row file into columns (runs in worker processes).
+
+Kept free of numpy and pydantic on purpose: a spawned worker imports only this
+module, the standard library and orjson, so it starts in a few milliseconds.
+Problems travel back as plain tuples; the loader turns them into findings.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +12,14 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
 import orjson
 
 from aa_review.core.derive import evidence_id
-from aa_review.core.findings import Finding, Location, Severity
 
-__all__ = ["RowChunk", "scan_range", "MAX_LINE_BYTES", "split_ranges"]
+__all__ = ["RowChunk", "Problem", "scan_range", "MAX_LINE_BYTES", "split_ranges"]
+
+# (code, severity, relative line, message)
+Problem = tuple[str, str, int, str]
 
 # A longer line is reported and not parsed: one row is never worth hundreds of MB of RAM.
 MAX_LINE_BYTES = 32 * 1024 * 1024
@@ -41,17 +47,7 @@ class RowChunk:
     quality: list[float] = field(default_factory=list)
     sets: list[tuple[str, ...]] = field(default_factory=list)
     refs: dict[str, str] = field(default_factory=dict)  # evidence id -> ref (v0.1 derivation)
-    problems: list[Finding] = field(default_factory=list)
-
-    def as_arrays(self) -> dict[str, np.ndarray]:
-        return {
-            "line": np.asarray(self.line, dtype=np.int64),
-            "offset": np.asarray(self.offset, dtype=np.int64),
-            "length": np.asarray(self.length, dtype=np.int64),
-            "set_code": np.asarray(self.set_code, dtype=np.int32),
-            "confidence": np.asarray(self.confidence, dtype=np.float64),
-            "quality": np.asarray(self.quality, dtype=np.float64),
-        }
+    problems: list[Problem] = field(default_factory=list)
 
 
 def split_ranges(size: int, target: int) -> list[tuple[int, int]]:
@@ -68,21 +64,18 @@ def _float(value: Any) -> float:
     return float("nan")
 
 
-def _line_problem(relpath: str, line_no: int, raw: bytes, at_eof_unterminated: bool,
-                  exc: Exception) -> Finding:
-    loc = Location(file=relpath, line=line_no)
+def _line_problem(line_no: int, raw: bytes, at_eof_unterminated: bool,
+                  exc: Exception) -> Problem:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as uexc:
-        return Finding(code="input.bad_encoding", severity=Severity.ERROR, location=loc,
-                       message=f"line is not valid UTF-8 (byte {uexc.start + 1}); "
-                       "re-export the file as UTF-8")
+        return ("input.bad_encoding", "error", line_no,
+                f"line is not valid UTF-8 (byte {uexc.start + 1}); re-export the file as UTF-8")
     if at_eof_unterminated:
-        return Finding(code="input.truncated", severity=Severity.ERROR, location=loc,
-                       message="the last line is cut off (no newline, incomplete JSON): "
-                       f"the file looks truncated ({exc})")
-    return Finding(code="input.malformed_line", severity=Severity.ERROR, location=loc,
-                   message=f"line is not valid JSON: {exc}")
+        return ("input.truncated", "error", line_no,
+                "the last line is cut off (no newline, incomplete JSON): "
+                f"the file looks truncated ({exc})")
+    return ("input.malformed_line", "error", line_no, f"line is not valid JSON: {exc}")
 
 
 def scan_range(path: str, relpath: str, file_code: int, start: int, end: int,
@@ -112,33 +105,30 @@ def scan_range(path: str, relpath: str, file_code: int, start: int, end: int,
             length = stop - pos
             next_pos = stop + 1
             if length > MAX_LINE_BYTES:
-                chunk.problems.append(Finding(
-                    code="input.line_too_long", severity=Severity.ERROR,
-                    location=Location(file=relpath, line=rel_line),
-                    message=f"line is {length:,} bytes, over the {MAX_LINE_BYTES:,}-byte "
+                chunk.problems.append((
+                    "input.line_too_long", "error", rel_line,
+                    f"line is {length:,} bytes, over the {MAX_LINE_BYTES:,}-byte "
                     "limit for one row; it was not parsed"))
                 pos = next_pos
                 continue
             raw = mm[pos:stop]
             if not raw.strip():
                 if nl >= 0 or length:
-                    chunk.problems.append(Finding(
-                        code="input.blank_line", severity=Severity.LOW,
-                        location=Location(file=relpath, line=rel_line),
-                        message="blank line in a JSONL file (the compiler writes none)"))
+                    chunk.problems.append((
+                        "input.blank_line", "low", rel_line,
+                        "blank line in a JSONL file (the compiler writes none)"))
                 pos = next_pos
                 continue
             try:
                 row = orjson.loads(raw)
             except orjson.JSONDecodeError as exc:
-                chunk.problems.append(_line_problem(relpath, rel_line, raw, nl < 0, exc))
+                chunk.problems.append(_line_problem(rel_line, raw, nl < 0, exc))
                 pos = next_pos
                 continue
             if not isinstance(row, dict):
-                chunk.problems.append(Finding(
-                    code="input.not_an_object", severity=Severity.ERROR,
-                    location=Location(file=relpath, line=rel_line),
-                    message=f"line holds a JSON {type(row).__name__}, not an object"))
+                chunk.problems.append((
+                    "input.not_an_object", "error", rel_line,
+                    f"line holds a JSON {type(row).__name__}, not an object"))
                 pos = next_pos
                 continue
             rid = row.get("row_id") or row.get("pair_id") or ""

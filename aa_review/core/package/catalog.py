@@ -17,7 +17,7 @@ from aa_review.core.derive import (
 )
 from aa_review.core.errors import RecordError, UnsafeRefError
 from aa_review.core.findings import Finding, Location, Severity
-from aa_review.core.package._scan import RowChunk
+from aa_review.core._rowscan import RowChunk
 from aa_review.core.package.jsonstream import ObjectStream
 from aa_review.core.package.layout import EC_DIR
 from aa_review.core.package.safepath import PackageRoot

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aa_review.core.package._scan import RowChunk
+from aa_review.core._rowscan import RowChunk
 
 __all__ = ["RowIndex", "RowSet", "build_index"]
 
@@ -134,6 +134,17 @@ class RowIndex:
         return int(sum(a.nbytes for a in arrays))
 
 
+def _arrays(ch: RowChunk) -> dict[str, np.ndarray]:
+    return {
+        "line": np.asarray(ch.line, dtype=np.int64),
+        "offset": np.asarray(ch.offset, dtype=np.int64),
+        "length": np.asarray(ch.length, dtype=np.int64),
+        "set_code": np.asarray(ch.set_code, dtype=np.int32),
+        "confidence": np.asarray(ch.confidence, dtype=np.float64),
+        "quality": np.asarray(ch.quality, dtype=np.float64),
+    }
+
+
 def _codes(values: list[str], table: dict[str, int], names: list[str]) -> np.ndarray:
     out = np.empty(len(values), dtype=np.int32)
     for i, v in enumerate(values):
@@ -179,7 +190,7 @@ def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: l
                 g = set_table[key] = len(sets)
                 sets.append(np.asarray(key, dtype=np.int32))
             remap[local] = g
-        arrs = ch.as_arrays()
+        arrs = _arrays(ch)
         arrs["line"] += line_base.get((ch.file_code, ch.start), 0)
         arrs["set_code"] = remap[arrs["set_code"]] if len(remap) else arrs["set_code"]
         arrs["file"] = np.full(len(ch.line), ch.file_code, dtype=np.int16)

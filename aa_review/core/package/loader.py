@@ -13,7 +13,7 @@ from typing import Any
 from aa_review.core.errors import PackageError, RecordError
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core.package import documents
-from aa_review.core.package._scan import RowChunk, scan_range, split_ranges
+from aa_review.core._rowscan import RowChunk, scan_range, split_ranges
 from aa_review.core.package.catalog import derive_catalog, read_map_header
 from aa_review.core.package.index import RowIndex, build_index
 from aa_review.core.package.layout import EC_DIR, ROW_FILES
@@ -93,10 +93,11 @@ def open_package(
         catalog = derive_catalog(safe, chunks)
     line_base = _line_bases(chunks)
     for ch in chunks:
-        for f in ch.problems:
-            base = line_base.get((ch.file_code, ch.start), 0)
-            loc = f.location.model_copy(update={"line": (f.location.line or 0) + base})
-            problems.append(f.model_copy(update={"location": loc}))
+        base = line_base.get((ch.file_code, ch.start), 0)
+        for code, severity, line, message in ch.problems:
+            problems.append(Finding(code=code, severity=Severity(severity), message=message,
+                                    location=Location(file=files[ch.file_code],
+                                                      line=line + base)))
     index = build_index(chunks, files, [e.evidence_id for e in catalog], line_base)
     _check_empty(safe, files, docs, index, problems)
     return Package(root=root, safe=safe, version=version, docs=docs, map_header=header,
