@@ -17,19 +17,38 @@ EXIT_USAGE = 2
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "generate", help="write a generated package (or a corpus) for tests and demos",
-        description="Write a deterministic compiled package into OUT/<package_id>/: the same arguments "
-        "give byte-identical folders. --defect injects a named defect (repeatable) and prints where it went. "
-        "Exit 0: written; 2: bad arguments or the folder cannot be written.")
+        "generate",
+        help="write a generated package (or a corpus) for tests and demos",
+        description="Write a deterministic compiled package into OUT/<package_id>/: the same "
+        "arguments give byte-identical folders. --defect injects a named defect (repeatable) "
+        "and prints where it went. "
+        "Exit 0: written; 2: bad arguments or the folder cannot be written.",
+    )
     p.add_argument("out", nargs="?", help="folder that receives the package root(s)")
-    p.add_argument("--rows", type=int, default=60, help="training rows across the 23 row files (default 60)")
+    p.add_argument(
+        "--rows", type=int, default=60, help="training rows across the 23 row files (default 60)"
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the content (default 0)")
-    p.add_argument("--version", choices=("v0.2", "v0.1"), default="v0.2", help="compiler generation")
-    p.add_argument("--package-id", help="package id and folder name (default pkg_recon_s<seed>_n<rows>)")
-    p.add_argument("--defect", action="append", default=[], metavar="NAME", choices=DEFECT_NAMES,
-                   help="inject this defect (repeatable; see --list-defects)")
-    p.add_argument("--corpus", type=int, metavar="COUNT", help="write COUNT packages (seeds SEED, SEED+1, ...)")
-    p.add_argument("--list-defects", action="store_true", help="print the defect names and what each does")
+    p.add_argument(
+        "--version", choices=("v0.2", "v0.1"), default="v0.2", help="compiler generation"
+    )
+    p.add_argument(
+        "--package-id", help="package id and folder name (default pkg_recon_s<seed>_n<rows>)"
+    )
+    p.add_argument(
+        "--defect",
+        action="append",
+        default=[],
+        metavar="NAME",
+        choices=DEFECT_NAMES,
+        help="inject this defect (repeatable; see --list-defects)",
+    )
+    p.add_argument(
+        "--corpus", type=int, metavar="COUNT", help="write COUNT packages (seeds SEED, SEED+1, ...)"
+    )
+    p.add_argument(
+        "--list-defects", action="store_true", help="print the defect names and what each does"
+    )
     p.add_argument("--json", action="store_true", help="print the result as one JSON document")
     p.set_defaults(func=run)
 
@@ -51,11 +70,25 @@ def run(args: argparse.Namespace) -> int:
             if args.package_id:
                 err("generate: --package-id cannot name a corpus")
                 return EXIT_USAGE
-            results = generate_corpus(Path(args.out), args.corpus, rows=args.rows, seed=args.seed,
-                                      version=args.version, defects=[args.defect] if args.defect else None)
+            results = generate_corpus(
+                Path(args.out),
+                args.corpus,
+                rows=args.rows,
+                seed=args.seed,
+                version=args.version,
+                defects=[args.defect] if args.defect else None,
+            )
         else:
-            results = [generate_package(Path(args.out), rows=args.rows, seed=args.seed,
-                                        package_id=args.package_id, version=args.version, defects=args.defect)]
+            results = [
+                generate_package(
+                    Path(args.out),
+                    rows=args.rows,
+                    seed=args.seed,
+                    package_id=args.package_id,
+                    version=args.version,
+                    defects=args.defect,
+                )
+            ]
     except (ValueError, FileExistsError) as exc:
         err(f"generate: {exc}")
         return EXIT_USAGE

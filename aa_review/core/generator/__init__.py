@@ -9,9 +9,16 @@ Experience Compiler 0.2.1 (or 0.1.x) would write for it.
 from __future__ import annotations
 
 from ._corpus import generate_corpus
-from ._defects import DEFECTS, DEFECT_NAMES
+from ._defects import DEFECT_NAMES, DEFECTS
 from ._package import MIN_ROWS, generate_package
 from ._result import GeneratedPackage, InjectedDefect
 
-__all__ = ["generate_package", "generate_corpus", "GeneratedPackage", "InjectedDefect", "DEFECTS",
-           "DEFECT_NAMES", "MIN_ROWS"]
+__all__ = [
+    "generate_package",
+    "generate_corpus",
+    "GeneratedPackage",
+    "InjectedDefect",
+    "DEFECTS",
+    "DEFECT_NAMES",
+    "MIN_ROWS",
+]

@@ -1,8 +1,8 @@
-"""A deterministic clock: every timestamp of a package derives from the seed, never the wall clock."""
+"""A deterministic clock: every timestamp of a package comes from the seed, not the wall clock."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 __all__ = ["Clock"]
 
@@ -21,7 +21,7 @@ class Clock:
 
     def __init__(self, seed: int) -> None:
         day = seed % 330
-        self.start = datetime(2026, 1, 12, 7, 11, 0, 191849, tzinfo=timezone.utc) + timedelta(
+        self.start = datetime(2026, 1, 12, 7, 11, 0, 191849, tzinfo=UTC) + timedelta(
             days=day, seconds=(seed * 7919) % 1800
         )
         self._ticks = 0

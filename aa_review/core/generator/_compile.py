@@ -29,7 +29,9 @@ __all__ = ["ROUNDS", "run_rounds", "StepRow"]
 
 ROUNDS = 3
 _PARALLEL_MIN_ROWS = 20_000
-StepRow = tuple[str, str, dict[str, Any], str | None, str]  # (type, attempt, values, dup rejection, kind)
+StepRow = tuple[
+    str, str, dict[str, Any], str | None, str
+]  # (type, attempt, values, dup rejection, kind)
 
 
 def _feedback(ctx: Ctx) -> str:
@@ -59,9 +61,16 @@ def step_rows(ctx: Ctx, sr: StepRenderer) -> Iterator[tuple[str, StepRow]]:
             btypes = KINDS[base[n - 2]].row_types if overlap else ()
             kind = KINDS[kinds[n - 2]].name
             if not overlap:
-                yield "env", ("environment_response_pair", attempt,
-                              sr.values("environment_response_pair", attempt, step, prev, turns, None), None,
-                              kind)
+                yield (
+                    "env",
+                    (
+                        "environment_response_pair",
+                        attempt,
+                        sr.values("environment_response_pair", attempt, step, prev, turns, None),
+                        None,
+                        kind,
+                    ),
+                )
             seen_mm = False
             for t, ref in step_candidates(kinds[n - 2], step):
                 if t in btypes:
@@ -104,7 +113,9 @@ def run_rounds(ctx: Ctx, ev: Evidence, hooks: Hooks, tmp: Path, total_rows: int)
     early = list(range(1, ROUNDS))
     proc = None
     if total_rows >= _PARALLEL_MIN_ROWS and os.cpu_count() != 1 and hasattr(os, "fork"):
-        proc = multiprocessing.get_context("fork").Process(target=_worker, args=(ctx, ev, early, tmp))
+        proc = multiprocessing.get_context("fork").Process(
+            target=_worker, args=(ctx, ev, early, tmp)
+        )
         proc.start()
     else:
         _worker(ctx, ev, early, tmp)
@@ -125,7 +136,11 @@ def run_rounds(ctx: Ctx, ev: Evidence, hooks: Hooks, tmp: Path, total_rows: int)
         proc.join()
         if proc.exitcode != 0:
             raise RuntimeError(f"generator worker failed with exit code {proc.exitcode}")
-    parts = [tmp / f"rejected_{r}_{n}.jsonl" for r in early for n in ("genuine", "fixed", "env", "surface")]
+    parts = [
+        tmp / f"rejected_{r}_{n}.jsonl"
+        for r in early
+        for n in ("genuine", "fixed", "env", "surface")
+    ]
     concat(ctx.path("experience_compiler/reports/rejected_rows.jsonl"), [*parts, genuine.path])
     for p in [*parts, genuine.path]:
         p.unlink()

@@ -68,7 +68,9 @@ def _one(ctx: Ctx, ref: str) -> dict[str, Any]:
         header, data = rows[0], rows[1:6]
         out["columns"] = header
         out["example_row_shape"] = len(header)
-        out["non_empty_columns"] = [c for i, c in enumerate(header) if any(i < len(r) and r[i] for r in data)]
+        out["non_empty_columns"] = [
+            c for i, c in enumerate(header) if any(i < len(r) and r[i] for r in data)
+        ]
         out["numeric_columns"] = [c for i, c in enumerate(header) if _numeric_column(i, data)][:16]
         if data:
             out["min_rows"] = 1
@@ -83,8 +85,11 @@ def _one(ctx: Ctx, ref: str) -> dict[str, Any]:
 
 def contracts(ctx: Ctx, ev: Evidence) -> list[dict[str, Any]]:
     """Full contracts of the (at most 12) non-input source artifacts that exist."""
-    refs = [r for r in ev.artifact_refs if not (r.startswith("input/") or "/input/" in r)
-            and os.path.exists(ctx.path(r))]
+    refs = [
+        r
+        for r in ev.artifact_refs
+        if not (r.startswith("input/") or "/input/" in r) and os.path.exists(ctx.path(r))
+    ]
     return [_one(ctx, r) for r in refs[:12]]
 
 

@@ -11,8 +11,15 @@ from ._result import GeneratedPackage
 __all__ = ["generate_corpus"]
 
 
-def generate_corpus(out_dir: Path, count: int, *, rows: int = 60, seed: int = 0, version: str = "v0.2",
-                    defects: Sequence[Sequence[str]] | None = None) -> list[GeneratedPackage]:
+def generate_corpus(
+    out_dir: Path,
+    count: int,
+    *,
+    rows: int = 60,
+    seed: int = 0,
+    version: str = "v0.2",
+    defects: Sequence[Sequence[str]] | None = None,
+) -> list[GeneratedPackage]:
     """Write ``count`` packages into ``out_dir``, package ``i`` from seed ``seed + i``.
 
     Parameters
@@ -37,6 +44,14 @@ def generate_corpus(out_dir: Path, count: int, *, rows: int = 60, seed: int = 0,
     out = []
     for i in range(count):
         names = list(defects[i % len(defects)]) if defects else []
-        out.append(generate_package(Path(out_dir), rows=rows, seed=seed + i, version=version, defects=names,
-                                    package_id=f"pkg_corpus_s{seed}_{i:04d}"))
+        out.append(
+            generate_package(
+                Path(out_dir),
+                rows=rows,
+                seed=seed + i,
+                version=version,
+                defects=names,
+                package_id=f"pkg_corpus_s{seed}_{i:04d}",
+            )
+        )
     return out

@@ -52,9 +52,15 @@ def count_rows(sc: Scenario, plan: TracePlan) -> Counts:
     """Count rows by walking the plan as the compiler walks the traces."""
     c = Counts()
     k = len(sc.criteria)
-    fixed = {"training_example": 1, "evaluation_example": k, "verifier_example": 2 if sc.with_verifier else 0,
-             "reward_model_row": 2, "preference_pair": 1,
-             "failure_case": len(sc.baseline_failed) + len(sc.revised_failed), "task_variant": 1}
+    fixed = {
+        "training_example": 1,
+        "evaluation_example": k,
+        "verifier_example": 2 if sc.with_verifier else 0,
+        "reward_model_row": 2,
+        "preference_pair": 1,
+        "failure_case": len(sc.baseline_failed) + len(sc.revised_failed),
+        "task_variant": 1,
+    }
     for t in FIXED_TYPES:
         if fixed[t]:
             _inc(c.generated, t, fixed[t])

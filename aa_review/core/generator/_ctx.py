@@ -31,12 +31,28 @@ class Versions:
 
 
 VERSIONS = {
-    "v0.2": Versions("aa-experience-compiler-v0.2", "aa-training-row-v0.2", "aa-source-evidence-map-v0.2",
-                     "0.2.1", "aa-environment-package-v0.2", "aa-replay-plan-v0.2",
-                     "aa-environment-setup-v0.2", "aa-environment-reset-v0.2", "aa-eval-package-v0.2"),
-    "v0.1": Versions("aa-experience-compiler-v0.1", "aa-training-row-v0.1", "aa-source-evidence-map-v0.1",
-                     "0.1.9", "aa-environment-package-v0.1", "aa-replay-plan-v0.1",
-                     "aa-environment-setup-v0.1", "aa-environment-reset-v0.1", "aa-eval-package-v0.1"),
+    "v0.2": Versions(
+        "aa-experience-compiler-v0.2",
+        "aa-training-row-v0.2",
+        "aa-source-evidence-map-v0.2",
+        "0.2.1",
+        "aa-environment-package-v0.2",
+        "aa-replay-plan-v0.2",
+        "aa-environment-setup-v0.2",
+        "aa-environment-reset-v0.2",
+        "aa-eval-package-v0.2",
+    ),
+    "v0.1": Versions(
+        "aa-experience-compiler-v0.1",
+        "aa-training-row-v0.1",
+        "aa-source-evidence-map-v0.1",
+        "0.1.9",
+        "aa-environment-package-v0.1",
+        "aa-replay-plan-v0.1",
+        "aa-environment-setup-v0.1",
+        "aa-environment-reset-v0.1",
+        "aa-eval-package-v0.1",
+    ),
 }
 
 

@@ -16,8 +16,15 @@ FILE_DEFECTS: dict[str, tuple[int, tuple[str, ...]]] = {
     "duplicate_row_id": (1, ("verifier_examples.jsonl", "training_examples.jsonl")),
     "bad_encoding": (1, ("api_interaction_events.jsonl", "failure_cases.jsonl")),
 }
-_ROW_ORDER = ("failure_cases.jsonl", "evaluation_examples.jsonl", "reward_model_rows.jsonl",
-              "verifier_examples.jsonl", "training_examples.jsonl", "task_variants.jsonl", "preference_pairs.jsonl")
+_ROW_ORDER = (
+    "failure_cases.jsonl",
+    "evaluation_examples.jsonl",
+    "reward_model_rows.jsonl",
+    "verifier_examples.jsonl",
+    "training_examples.jsonl",
+    "task_variants.jsonl",
+    "preference_pairs.jsonl",
+)
 _FIXED = {file_of(t) for t in FIXED_TYPES}
 
 
@@ -32,26 +39,44 @@ class Targets:
             if name in FILE_DEFECTS:
                 need, prefer = FILE_DEFECTS[name]
                 rest = sorted((f for f in self.n if f not in prefer), key=lambda f: (-self.n[f], f))
-                pick = next((f for f in (*prefer, *rest) if f not in used and self.n.get(f, 0) >= need), None)
+                pick = next(
+                    (f for f in (*prefer, *rest) if f not in used and self.n.get(f, 0) >= need),
+                    None,
+                )
                 if pick is None:
-                    raise ValueError(f"the package is too small for {name}: no free row file with {need} rows")
+                    raise ValueError(
+                        f"the package is too small for {name}: no free row file with {need} rows"
+                    )
                 used.add(pick)
                 self.files[name] = pick
         others = sorted(f for f in self.n if f not in _FIXED)
-        self._rows = [(f, i) for i in range(max(self.n.values(), default=0))
-                      for f in (*_ROW_ORDER, *others) if f not in used and i < self.n.get(f, 0)]
+        self._rows = [
+            (f, i)
+            for i in range(max(self.n.values(), default=0))
+            for f in (*_ROW_ORDER, *others)
+            if f not in used and i < self.n.get(f, 0)
+        ]
         self._taken: set[tuple[str, int]] = set()
 
     def file(self, name: str) -> str:
         """The row file reserved for file-level defect ``name``."""
         return self.files[name]
 
-    def row(self, name: str, fixed_only: bool = False, no_pairs: bool = False,
-            files: frozenset[str] | None = None) -> tuple[str, int]:
+    def row(
+        self,
+        name: str,
+        fixed_only: bool = False,
+        no_pairs: bool = False,
+        files: frozenset[str] | None = None,
+    ) -> tuple[str, int]:
         """A row (file, 0-based index) no other defect uses, optionally from ``files`` only."""
         for f, i in self._rows:
-            if ((f, i) in self._taken or (fixed_only and f not in _FIXED) or (files is not None and f not in files)
-                    or (no_pairs and f == "preference_pairs.jsonl")):
+            if (
+                (f, i) in self._taken
+                or (fixed_only and f not in _FIXED)
+                or (files is not None and f not in files)
+                or (no_pairs and f == "preference_pairs.jsonl")
+            ):
                 continue
             self._taken.add((f, i))
             return f, i

@@ -26,14 +26,30 @@ def map_line(facts: dict[str, Any], ref: str) -> int:
     return _MAP_HEAD + 1 + facts["catalog_refs"].index(ref)
 
 
-def _record(hooks: Hooks, slot: int, name: str, ref: str, file: str | None, detail: str,
-            ev_id: str | None = None, **extra: Any) -> None:
+def _record(
+    hooks: Hooks,
+    slot: int,
+    name: str,
+    ref: str,
+    file: str | None,
+    detail: str,
+    ev_id: str | None = None,
+    **extra: Any,
+) -> None:
     """Fill the record at the end, when the catalog line is known."""
+
     def fin(facts: dict[str, Any]) -> None:
         eid = ev_id or derive.evidence_id(ref)
         hooks.records[slot] = InjectedDefect(
-            name=name, file=file or MAP, line=None if file else map_line(facts, ref), evidence_id=eid, ref=ref,
-            detail=detail, extra={"evidence_map_line": map_line(facts, ref), **extra})
+            name=name,
+            file=file or MAP,
+            line=None if file else map_line(facts, ref),
+            evidence_id=eid,
+            ref=ref,
+            detail=detail,
+            extra={"evidence_map_line": map_line(facts, ref), **extra},
+        )
+
     hooks.finalize.append(fin)
 
 
@@ -44,9 +60,17 @@ def _hash_changed(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         with open(ctx.path(ref), "a", encoding="utf-8", newline="\n") as fh:
             fh.write(f"INV-1999,{ctx.sc.vendors[0]},2026-01-31,2026-03-02,USD,99.00\n")
         hooks.touched.add(ref)
+
     hooks.post.append(post)
-    _record(hooks, slot, "hash_changed", ref, ref, "a row was appended after compiling; the catalog "
-            "content_hash and the rows' source_content_hashes describe the old bytes")
+    _record(
+        hooks,
+        slot,
+        "hash_changed",
+        ref,
+        ref,
+        "a row was appended after compiling; the catalog "
+        "content_hash and the rows' source_content_hashes describe the old bytes",
+    )
 
 
 def _evidence_missing(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
@@ -55,9 +79,16 @@ def _evidence_missing(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     def post() -> None:
         os.remove(ctx.path(ref))
         hooks.touched.add(ref)
+
     hooks.post.append(post)
-    _record(hooks, slot, "evidence_missing", ref, ref, "deleted after compiling; catalogued resolves: true with "
-            "a content_hash")
+    _record(
+        hooks,
+        slot,
+        "evidence_missing",
+        ref,
+        ref,
+        "deleted after compiling; catalogued resolves: true with a content_hash",
+    )
 
 
 def _oversize(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
@@ -65,15 +96,24 @@ def _oversize(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     line = "- Keep every converted amount to two decimals and note the rate used.\n"
     ctx.text_hooks[ref] = lambda text: text + line * (derive.CONTENT_HASH_LIMIT // len(line) + 64)
     hooks.hash_any_size.add(ref)
-    _record(hooks, slot, "evidence_oversize_hashed", ref, ref, "file is over 2,000,000 bytes yet its catalog "
-            "entry and the rows' source_content_hashes hold its sha256")
+    _record(
+        hooks,
+        slot,
+        "evidence_oversize_hashed",
+        ref,
+        ref,
+        "file is over 2,000,000 bytes yet its catalog "
+        "entry and the rows' source_content_hashes hold its sha256",
+    )
 
 
-def _extra_ref(name: str, ref: str, detail: str, cited: bool = True,
-               forced: dict[str, Any] | None = None) -> Callable[[Ctx, Hooks, Targets, int], None]:
+def _extra_ref(
+    name: str, ref: str, detail: str, cited: bool = True, forced: dict[str, Any] | None = None
+) -> Callable[[Ctx, Hooks, Targets, int], None]:
     def inject(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         hooks.extras.append(ExtraRef(ref, cited=cited, forced=forced or {}))
         _record(hooks, slot, name, ref, None, detail)
+
     return inject
 
 
@@ -88,9 +128,17 @@ def _symlink_out(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         link.unlink()
         os.symlink(os.path.relpath(outside, link.parent), link)
         hooks.touched.add(ref)
+
     hooks.post.append(post)
-    _record(hooks, slot, "symlink_out", ref, ref, f"replaced by a symlink to {outside} (same bytes) outside the "
-            "package root", target=str(outside))
+    _record(
+        hooks,
+        slot,
+        "symlink_out",
+        ref,
+        ref,
+        f"replaced by a symlink to {outside} (same bytes) outside the package root",
+        target=str(outside),
+    )
 
 
 def _link_mismatch(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
@@ -101,18 +149,26 @@ def _link_mismatch(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         dropped["id"] = link["evidence_ref_ids"][-1]
         dropped["row_id"] = link["row_id"]
         link["evidence_ref_ids"] = link["evidence_ref_ids"][:-1]
-        link["visible_evidence_ref_ids"] = [i for i in link["visible_evidence_ref_ids"] if i != dropped["id"]]
+        link["visible_evidence_ref_ids"] = [
+            i for i in link["visible_evidence_ref_ids"] if i != dropped["id"]
+        ]
         return link
+
     hooks.link[(file, idx)] = hook
 
     def fin(facts: dict[str, Any]) -> None:
         counts = facts["counts_by_file"]
         pos = sum(n for f, n in counts.items() if f < file) + idx
         hooks.records[slot] = InjectedDefect(
-            name="link_mismatch", file=MAP, line=_MAP_HEAD + len(facts["catalog_refs"]) + 3 + pos,
-            row_id=dropped["row_id"], evidence_id=dropped["id"],
+            name="link_mismatch",
+            file=MAP,
+            line=_MAP_HEAD + len(facts["catalog_refs"]) + 3 + pos,
+            row_id=dropped["row_id"],
+            evidence_id=dropped["id"],
             detail="the link omits the last id of its row's source_evidence_ref_ids",
-            extra={"row_file": file, "row_index": idx, "row_path": t.path(file)})
+            extra={"row_file": file, "row_index": idx, "row_path": t.path(file)},
+        )
+
     hooks.finalize.append(fin)
 
 
@@ -120,17 +176,38 @@ def _evidence_id_mismatch(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None
     ref = "feedback/revision_plan.json"
     wrong = "evidence_" + hashlib.sha256(("not:" + ref).encode()).hexdigest()[:16]
     hooks.id_override[ref] = wrong
-    _record(hooks, slot, "evidence_id_mismatch", ref, None, f"catalogued as {wrong}, not "
-            f"{derive.evidence_id(ref)}; rows and links use {wrong}", ev_id=wrong, expected=derive.evidence_id(ref))
+    _record(
+        hooks,
+        slot,
+        "evidence_id_mismatch",
+        ref,
+        None,
+        f"catalogued as {wrong}, not {derive.evidence_id(ref)}; rows and links use {wrong}",
+        ev_id=wrong,
+        expected=derive.evidence_id(ref),
+    )
 
 
-def _tweak(name: str, key: str, fn: Callable[[Any], Any], file: str, detail: str,
-           evidence_id: str | None = None) -> Callable[[Ctx, Hooks, Targets, int], None]:
+def _tweak(
+    name: str,
+    key: str,
+    fn: Callable[[Any], Any],
+    file: str,
+    detail: str,
+    evidence_id: str | None = None,
+) -> Callable[[Ctx, Hooks, Targets, int], None]:
     def inject(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         hooks.tweak[key] = fn
-        hooks.records[slot] = InjectedDefect(name=name, file=file, evidence_id=evidence_id, detail=detail,
-                                             extra={"also": ["experience_compiler/quality_report.json"]}
-                                             if key == "coverage" else {})
+        hooks.records[slot] = InjectedDefect(
+            name=name,
+            file=file,
+            evidence_id=evidence_id,
+            detail=detail,
+            extra={"also": ["experience_compiler/quality_report.json"]}
+            if key == "coverage"
+            else {},
+        )
+
     return inject
 
 
@@ -144,6 +221,7 @@ def _coverage(cov: dict[str, int]) -> dict[str, int]:
 def _plus_one(key: str) -> Callable[[dict[str, int]], dict[str, int]]:
     def fn(d: dict[str, int]) -> dict[str, int]:
         return {k: v + 1 if k == key else v for k, v in d.items()}
+
     return fn
 
 
@@ -151,9 +229,13 @@ def _counts_mismatch(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     hooks.tweak["manifest_rows_by_type"] = _plus_one("evaluation_example")
     hooks.tweak["manifest_counts_by_file"] = _plus_one("evaluation_examples.jsonl")
     hooks.records[slot] = InjectedDefect(
-        name="counts_mismatch", file="experience_compiler/compiler_manifest.json",
-        detail="rows_by_type.evaluation_example and training_row_counts_by_file[evaluation_examples.jsonl] "
-               "are one more than the file holds", extra={"row_file": "evaluation_examples.jsonl"})
+        name="counts_mismatch",
+        file="experience_compiler/compiler_manifest.json",
+        detail="rows_by_type.evaluation_example and "
+        "training_row_counts_by_file[evaluation_examples.jsonl] "
+        "are one more than the file holds",
+        extra={"row_file": "evaluation_examples.jsonl"},
+    )
 
 
 _FAKE = "evidence_" + hashlib.sha256(b"orphan-list").hexdigest()[:16]
@@ -165,33 +247,65 @@ def _manifest_missing(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     def post() -> None:
         os.remove(ctx.path(rel))
         hooks.touched.add(rel)
+
     hooks.post.append(post)
     hooks.records[slot] = InjectedDefect(
-        name="manifest_missing_file", file=rel, detail="listed in compiler_manifest.json compiler_output_refs "
-        "but deleted", extra={"manifest": "experience_compiler/compiler_manifest.json"})
+        name="manifest_missing_file",
+        file=rel,
+        detail="listed in compiler_manifest.json compiler_output_refs but deleted",
+        extra={"manifest": "experience_compiler/compiler_manifest.json"},
+    )
 
 
 EVIDENCE_INJECTORS: dict[str, Callable[[Ctx, Hooks, Targets, int], None]] = {
-    "hash_changed": _hash_changed, "evidence_missing": _evidence_missing, "evidence_oversize_hashed": _oversize,
-    "ref_absolute": _extra_ref("ref_absolute", "/etc/passwd", "absolute ref catalogued (unresolved, never "
-                               "opened) and cited by every row"),
-    "ref_dotdot": _extra_ref("ref_dotdot", "../outside.txt", "ref leaving the package catalogued (unresolved, "
-                             "never opened) and cited by every row"),
+    "hash_changed": _hash_changed,
+    "evidence_missing": _evidence_missing,
+    "evidence_oversize_hashed": _oversize,
+    "ref_absolute": _extra_ref(
+        "ref_absolute",
+        "/etc/passwd",
+        "absolute ref catalogued (unresolved, never opened) and cited by every row",
+    ),
+    "ref_dotdot": _extra_ref(
+        "ref_dotdot",
+        "../outside.txt",
+        "ref leaving the package catalogued (unresolved, never opened) and cited by every row",
+    ),
     "symlink_out": _symlink_out,
-    "ref_unresolved": _extra_ref("ref_unresolved", "attempts/revised/artifacts/exceptions_detail.csv",
-                                 "catalogued resolves: true, confidence 1.0, but no such file; cited by every row",
-                                 forced={"resolves": True, "confidence": 1.0}),
-    "uncited_evidence": _extra_ref("uncited_evidence", "attempts/revised/stdout.txt",
-                                   "catalogued (hashed, resolves) but cited by no row", cited=False),
-    "hidden_cited": _extra_ref("hidden_cited", "hidden_reference/expected_vendor_totals.csv",
-                               "catalogued hidden_excluded and cited by every row"),
-    "link_mismatch": _link_mismatch, "evidence_id_mismatch": _evidence_id_mismatch,
-    "coverage_mismatch": _tweak("coverage_mismatch", "coverage", _coverage, MAP,
-                                "coverage_statistics counts one resolved entry as unresolved (also in "
-                                "quality_report.json)"),
+    "ref_unresolved": _extra_ref(
+        "ref_unresolved",
+        "attempts/revised/artifacts/exceptions_detail.csv",
+        "catalogued resolves: true, confidence 1.0, but no such file; cited by every row",
+        forced={"resolves": True, "confidence": 1.0},
+    ),
+    "uncited_evidence": _extra_ref(
+        "uncited_evidence",
+        "attempts/revised/stdout.txt",
+        "catalogued (hashed, resolves) but cited by no row",
+        cited=False,
+    ),
+    "hidden_cited": _extra_ref(
+        "hidden_cited",
+        "hidden_reference/expected_vendor_totals.csv",
+        "catalogued hidden_excluded and cited by every row",
+    ),
+    "link_mismatch": _link_mismatch,
+    "evidence_id_mismatch": _evidence_id_mismatch,
+    "coverage_mismatch": _tweak(
+        "coverage_mismatch",
+        "coverage",
+        _coverage,
+        MAP,
+        "coverage_statistics counts one resolved entry as unresolved (also in quality_report.json)",
+    ),
     "counts_mismatch": _counts_mismatch,
-    "orphan_list_mismatch": _tweak("orphan_list_mismatch", "orphans", lambda o: [*o, _FAKE], MAP,
-                                   f"orphan_evidence_ref_ids lists {_FAKE}, which no link cites",
-                                   evidence_id=_FAKE),
+    "orphan_list_mismatch": _tweak(
+        "orphan_list_mismatch",
+        "orphans",
+        lambda o: [*o, _FAKE],
+        MAP,
+        f"orphan_evidence_ref_ids lists {_FAKE}, which no link cites",
+        evidence_id=_FAKE,
+    ),
     "manifest_missing_file": _manifest_missing,
 }

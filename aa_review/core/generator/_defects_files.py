@@ -19,7 +19,8 @@ def _contract_drift(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     if ctx.seed % 2 == 0:
         rel = "attempts/revised/artifacts/vendor_totals.csv"
         ctx.text_hooks[rel] = lambda text: "".join(
-            line.rsplit(",", 1)[0] + "\n" for line in text.splitlines())
+            line.rsplit(",", 1)[0] + "\n" for line in text.splitlines()
+        )
         column, detail, line = "balance_usd", "the CSV lost the contract column balance_usd", 1
     else:
         rel = "attempts/revised/artifacts/reconciliation_report.csv"
@@ -30,15 +31,30 @@ def _contract_drift(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
             cells[5] = "n/a"
             lines[2] = ",".join(cells)
             return "\n".join(lines) + "\n"
+
         ctx.text_hooks[rel] = numeric
-        column, detail, line = "paid_usd", "numeric contract column paid_usd holds n/a in data row 2", 3
+        column, detail, line = (
+            "paid_usd",
+            "numeric contract column paid_usd holds n/a in data row 2",
+            3,
+        )
     # The contracts describe the deliverable as it was when compiled.
     ctx.state.setdefault("contract_view", {})[rel] = texts[rel]
     hooks.records[slot] = InjectedDefect(
-        name="contract_drift", file=rel, line=line, ref=rel, detail=detail,
-        extra={"column": column, "contracts": ["experience_compiler/runtime_learning_package/output_contract.json",
-                                               "experience_compiler/runtime_learning_package/artifact_contract.json",
-                                               "experience_compiler/runtime_learning_package/transfer_checklist.json"]})
+        name="contract_drift",
+        file=rel,
+        line=line,
+        ref=rel,
+        detail=detail,
+        extra={
+            "column": column,
+            "contracts": [
+                "experience_compiler/runtime_learning_package/output_contract.json",
+                "experience_compiler/runtime_learning_package/artifact_contract.json",
+                "experience_compiler/runtime_learning_package/transfer_checklist.json",
+            ],
+        },
+    )
 
 
 def _copy_differs(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
@@ -49,29 +65,45 @@ def _copy_differs(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         lines = ctx.path(src).read_bytes().splitlines(keepends=True)
         ctx.path(rel).write_bytes(b"".join(lines[:-1]))
         hooks.touched.add(rel)
+
     hooks.post.append(post)
-    hooks.records[slot] = InjectedDefect(name="copy_differs", file=rel, detail="stale copy: the source's last "
-                                         "row is missing", extra={"source": src})
+    hooks.records[slot] = InjectedDefect(
+        name="copy_differs",
+        file=rel,
+        detail="stale copy: the source's last row is missing",
+        extra={"source": src},
+    )
 
 
-def _row_file_defect(name: str, ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> tuple[str, str, list[str]]:
+def _row_file_defect(
+    name: str, ctx: Ctx, hooks: Hooks, t: Targets, slot: int
+) -> tuple[str, str, list[str]]:
     file = t.file(name)
     path = t.path(file)
     return file, path, [path, *copies_of(path)]
 
 
-def _line_hook(name: str, change: Callable[[str], bytes], detail: str,
-               where: Callable[[int], int]) -> Callable[[Ctx, Hooks, Targets, int], None]:
+def _line_hook(
+    name: str, change: Callable[[str], bytes], detail: str, where: Callable[[int], int]
+) -> Callable[[Ctx, Hooks, Targets, int], None]:
     def inject(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         file, path, paths = _row_file_defect(name, ctx, hooks, t, slot)
         idx = where(t.n[file])
 
         def hook(line: str) -> bytes:
             rid = line.split('"row_id": "', 1)[1].split('"', 1)[0]
-            hooks.records[slot] = InjectedDefect(name=name, file=path, line=idx + 1, row_id=rid, detail=detail,
-                                                 extra={"row_file": file, "copies": paths[1:]})
+            hooks.records[slot] = InjectedDefect(
+                name=name,
+                file=path,
+                line=idx + 1,
+                row_id=rid,
+                detail=detail,
+                extra={"row_file": file, "copies": paths[1:]},
+            )
             return change(line)
+
         hooks.line[(file, idx)] = hook
+
     return inject
 
 
@@ -85,23 +117,36 @@ def _bad_bytes(line: str) -> bytes:
     return data + b"\xff"
 
 
-def _cut_files(name: str, keep: Callable[[bytes], bytes], detail: str) -> Callable[[Ctx, Hooks, Targets, int], None]:
+def _cut_files(
+    name: str, keep: Callable[[bytes], bytes], detail: str
+) -> Callable[[Ctx, Hooks, Targets, int], None]:
     def inject(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         file, path, paths = _row_file_defect(name, ctx, hooks, t, slot)
 
         def post() -> None:
             data = ctx.path(path).read_bytes()
             last = data.rstrip(b"\n").rsplit(b"\n", 1)[-1]
-            rid = last.split(b'"row_id": "', 1)[1].split(b'"', 1)[0].decode() if b'"row_id": "' in last else None
+            rid = (
+                last.split(b'"row_id": "', 1)[1].split(b'"', 1)[0].decode()
+                if b'"row_id": "' in last
+                else None
+            )
             new = keep(data)
             for p in paths:
                 with open(ctx.path(p), "wb") as fh:
                     fh.write(new)
                 hooks.touched.add(p)
             hooks.records[slot] = InjectedDefect(
-                name=name, file=path, line=t.n[file] if new else None, row_id=rid, detail=detail,
-                extra={"row_file": file, "copies": paths[1:]})
+                name=name,
+                file=path,
+                line=t.n[file] if new else None,
+                row_id=rid,
+                detail=detail,
+                extra={"row_file": file, "copies": paths[1:]},
+            )
+
         hooks.post.append(post)
+
     return inject
 
 
@@ -112,11 +157,24 @@ def _truncate(data: bytes) -> bytes:
 
 
 FILE_INJECTORS: dict[str, Callable[[Ctx, Hooks, Targets, int], None]] = {
-    "contract_drift": _contract_drift, "copy_differs": _copy_differs,
-    "malformed_line": _line_hook("malformed_line", lambda line: line[: len(line) // 2].encode("utf-8"),
-                                 "the line is cut in half (not JSON)", lambda n: n // 2),
-    "bad_encoding": _line_hook("bad_encoding", _bad_bytes, "the line holds latin-1 bytes (not UTF-8) inside a "
-                               "text value", lambda n: 0),
-    "truncated_file": _cut_files("truncated_file", _truncate, "the file ends in the middle of its last line"),
-    "empty_file": _cut_files("empty_file", lambda data: b"", "the file is empty; the manifest counts its rows"),
+    "contract_drift": _contract_drift,
+    "copy_differs": _copy_differs,
+    "malformed_line": _line_hook(
+        "malformed_line",
+        lambda line: line[: len(line) // 2].encode("utf-8"),
+        "the line is cut in half (not JSON)",
+        lambda n: n // 2,
+    ),
+    "bad_encoding": _line_hook(
+        "bad_encoding",
+        _bad_bytes,
+        "the line holds latin-1 bytes (not UTF-8) inside a text value",
+        lambda n: 0,
+    ),
+    "truncated_file": _cut_files(
+        "truncated_file", _truncate, "the file ends in the middle of its last line"
+    ),
+    "empty_file": _cut_files(
+        "empty_file", lambda data: b"", "the file is empty; the manifest counts its rows"
+    ),
 }

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import random
 import string
+from collections.abc import Callable
+from typing import Any
 
 from .. import derive
 from ._copies import copy_pairs
@@ -20,8 +19,14 @@ __all__ = ["ROW_INJECTORS", "copies_of"]
 
 _TEXT = ("expected_output", "state_change")
 # The validator checks input/target on these types only (format 8.8).
-CORE_FILES = frozenset({"training_examples.jsonl", "evaluation_examples.jsonl", "verifier_examples.jsonl",
-                        "reward_model_rows.jsonl"})
+CORE_FILES = frozenset(
+    {
+        "training_examples.jsonl",
+        "evaluation_examples.jsonl",
+        "verifier_examples.jsonl",
+        "reward_model_rows.jsonl",
+    }
+)
 HUGE_BYTES = 50 * 1024 * 1024
 
 
@@ -35,9 +40,16 @@ def copies_of(primary: str) -> list[str]:
 
 
 def _reid(row: dict[str, Any]) -> str:
-    rid = derive.row_id(row["data_type"], row["source_task_id"], row.get("source_trace_id"),
-                        row.get("source_step_ids"), _plain(row.get("source_attempt_ids")), _plain(row.get("input")),
-                        _plain(row.get("target")), row["tdo_round"])
+    rid = derive.row_id(
+        row["data_type"],
+        row["source_task_id"],
+        row.get("source_trace_id"),
+        row.get("source_step_ids"),
+        _plain(row.get("source_attempt_ids")),
+        _plain(row.get("input")),
+        _plain(row.get("target")),
+        row["tdo_round"],
+    )
     _set_id(row, rid)
     return rid
 
@@ -52,10 +64,18 @@ def _flip(hexish: str) -> str:
     return hexish[:-1] + ("0" if hexish[-1] != "0" else "1")
 
 
-def _row_defect(name: str, hooks: Hooks, targets: Targets, slot: int,
-                mutate: Callable[[dict[str, Any]], str], fixed_only: bool = False, no_pairs: bool = False,
-                files: frozenset[str] | None = None, record: dict[str, Any] | None = None,
-                extra: dict[str, Any] | None = None) -> None:
+def _row_defect(
+    name: str,
+    hooks: Hooks,
+    targets: Targets,
+    slot: int,
+    mutate: Callable[[dict[str, Any]], str],
+    fixed_only: bool = False,
+    no_pairs: bool = False,
+    files: frozenset[str] | None = None,
+    record: dict[str, Any] | None = None,
+    extra: dict[str, Any] | None = None,
+) -> None:
     """Register a hook that changes one row; ``mutate`` returns the record's detail sentence."""
     file, idx = targets.row(name, fixed_only, no_pairs, files)
     path = targets.path(file)
@@ -64,9 +84,20 @@ def _row_defect(name: str, hooks: Hooks, targets: Targets, slot: int,
         before = row.get("row_id") or row.get("pair_id")
         detail = mutate(row)
         hooks.records[slot] = InjectedDefect(
-            name=name, file=path, line=idx + 1, row_id=row.get("row_id") or row.get("pair_id") or before,
-            detail=detail, extra={"row_file": file, "row_index": idx, "copies": copies_of(path),
-                                  "compiled_row_id": before, **(extra or {})}, **(record or {}))
+            name=name,
+            file=path,
+            line=idx + 1,
+            row_id=row.get("row_id") or row.get("pair_id") or before,
+            detail=detail,
+            extra={
+                "row_file": file,
+                "row_index": idx,
+                "copies": copies_of(path),
+                "compiled_row_id": before,
+                **(extra or {}),
+            },
+            **(record or {}),
+        )
         return [row]
 
     hooks.row[(file, idx)] = hook
@@ -76,6 +107,7 @@ def _missing_row_id(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     def m(row: dict[str, Any]) -> str:
         del row["row_id"]
         return "row_id removed; row_content_hash recomputed without it; the link's row_id is empty"
+
     _row_defect("missing_row_id", hooks, t, slot, m, fixed_only=True, no_pairs=True)
 
 
@@ -84,7 +116,9 @@ def _missing_key(name: str, key: str) -> Callable[[Ctx, Hooks, Targets, int], No
         def m(row: dict[str, Any]) -> str:
             del row[key]
             return f"{key} removed; row_content_hash recomputed"
+
         _row_defect(name, hooks, t, slot, m)
+
     return inject
 
 
@@ -92,7 +126,12 @@ def _missing_evidence_ids(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None
     def m(row: dict[str, Any]) -> str:
         row["evidence_refs"] = []
         row["source_evidence_ref_ids"] = []
-        return "evidence_refs and source_evidence_ref_ids emptied; link has no ids; row_content_hash recomputed"
+        row["source_content_hashes"] = {}
+        return (
+            "evidence_refs, source_evidence_ref_ids and source_content_hashes emptied; "
+            "link has no ids; row_content_hash recomputed"
+        )
+
     _row_defect("missing_evidence_ids", hooks, t, slot, m)
 
 
@@ -101,8 +140,10 @@ def _missing_core(key: str) -> Callable[[Ctx, Hooks, Targets, int], None]:
         def m(row: dict[str, Any]) -> str:
             row[key] = {}
             _reid(row)
-            return f"{key} set to {{}}; row_id recomputed from the new seed, row_content_hash recomputed"
+            return f"{key} set to {{}}; row_id (new seed) and row_content_hash recomputed"
+
         _row_defect(f"missing_core_{key}", hooks, t, slot, m, files=CORE_FILES)
+
     return inject
 
 
@@ -112,6 +153,7 @@ def _schema_version(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     def m(row: dict[str, Any]) -> str:
         row["schema_version"] = other
         return f"schema_version {other}; row_content_hash recomputed"
+
     _row_defect("schema_version_mismatch", hooks, t, slot, m)
 
 
@@ -119,6 +161,7 @@ def _row_id_mismatch(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     def m(row: dict[str, Any]) -> str:
         _set_id(row, _flip(row["row_id"]))
         return "last hex digit of the id changed; row_content_hash recomputed over the stored id"
+
     _row_defect("row_id_mismatch", hooks, t, slot, m, fixed_only=True)
 
 
@@ -126,6 +169,7 @@ def _row_hash_mismatch(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     def m(row: dict[str, Any]) -> str:
         row["row_content_hash"] = _flip(content_hash(row))
         return "last hex digit of row_content_hash changed"
+
     _row_defect("row_hash_mismatch", hooks, t, slot, m)
 
 
@@ -138,6 +182,7 @@ def _private_path(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         key = _text_field(row)
         row[key] = row[key] + " (see /home/alice/recon/notes.txt)"
         return f"{key} names /home/alice/recon/notes.txt; row_content_hash recomputed"
+
     _row_defect("private_path", hooks, t, slot, m)
 
 
@@ -157,6 +202,7 @@ def _secret_token(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         key = _text_field(row)
         row[key] = row[key] + " " + secret
         return f"{key} ends with a {kind.replace('_', ' ')}; row_content_hash recomputed"
+
     _row_defect("secret_token", hooks, t, slot, m, extra={"kind": kind})
 
 
@@ -164,6 +210,7 @@ def _forbidden_key(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     def m(row: dict[str, Any]) -> str:
         row["task_lineage"] = {**_plain(row["task_lineage"]), "buyer": "Northwind Traders"}
         return "task_lineage.buyer added; row_content_hash recomputed"
+
     _row_defect("forbidden_key", hooks, t, slot, m)
 
 
@@ -173,6 +220,7 @@ def _huge_line(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         unit = "Ground every claim in the listed evidence before scoring. "
         row[key] = unit * (HUGE_BYTES // len(unit))
         return f"{key} is {len(row[key])} characters; row_content_hash recomputed"
+
     _row_defect("huge_line", hooks, t, slot, m)
 
 
@@ -183,8 +231,11 @@ def _orphan_evidence_id(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     def m(row: dict[str, Any]) -> str:
         row["evidence_refs"] = [*_plain(row["evidence_refs"]), ref]
         row["source_evidence_ref_ids"] = [*_plain(row["source_evidence_ref_ids"]), ev_id]
-        return (f"cites {ref} ({ev_id}), absent from the catalog; link and orphan list follow; "
-                "row_content_hash recomputed")
+        return (
+            f"cites {ref} ({ev_id}), absent from the catalog; link and orphan list follow; "
+            "row_content_hash recomputed"
+        )
+
     _row_defect("orphan_evidence_id", hooks, t, slot, m, record={"evidence_id": ev_id, "ref": ref})
 
 
@@ -196,20 +247,32 @@ def _duplicate_row_id(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         row["row_content_hash"] = content_hash(row)
         rid = row.get("row_id") or row.get("pair_id")
         hooks.records[slot] = InjectedDefect(
-            name="duplicate_row_id", file=path, line=2, row_id=rid,
+            name="duplicate_row_id",
+            file=path,
+            line=2,
+            row_id=rid,
             detail="row written twice (lines 1 and 2, same bytes); counts and links include both",
-            extra={"row_file": file, "lines": [1, 2], "copies": copies_of(path)})
+            extra={"row_file": file, "lines": [1, 2], "copies": copies_of(path)},
+        )
         return [row, dict(row)]
 
     hooks.row[(file, 0)] = hook
 
 
 ROW_INJECTORS: dict[str, Callable[[Ctx, Hooks, Targets, int], None]] = {
-    "missing_row_id": _missing_row_id, "duplicate_row_id": _duplicate_row_id,
+    "missing_row_id": _missing_row_id,
+    "duplicate_row_id": _duplicate_row_id,
     "missing_lineage": _missing_key("missing_lineage", "task_lineage"),
-    "missing_domain": _missing_key("missing_domain", "domain"), "missing_evidence_ids": _missing_evidence_ids,
-    "missing_core_input": _missing_core("input"), "missing_core_target": _missing_core("target"),
-    "schema_version_mismatch": _schema_version, "row_id_mismatch": _row_id_mismatch,
-    "row_hash_mismatch": _row_hash_mismatch, "private_path": _private_path, "forbidden_key": _forbidden_key,
-    "huge_line": _huge_line, "orphan_evidence_id": _orphan_evidence_id, "secret_token": _secret_token,
+    "missing_domain": _missing_key("missing_domain", "domain"),
+    "missing_evidence_ids": _missing_evidence_ids,
+    "missing_core_input": _missing_core("input"),
+    "missing_core_target": _missing_core("target"),
+    "schema_version_mismatch": _schema_version,
+    "row_id_mismatch": _row_id_mismatch,
+    "row_hash_mismatch": _row_hash_mismatch,
+    "private_path": _private_path,
+    "forbidden_key": _forbidden_key,
+    "huge_line": _huge_line,
+    "orphan_evidence_id": _orphan_evidence_id,
+    "secret_token": _secret_token,
 }

@@ -1,4 +1,4 @@
-"""Evidence assembly (format section 2) and the catalog (7.1-7.3), from the written source package."""
+"""Evidence assembly (format 2) and the catalog (7.1-7.3), read from the written source package."""
 
 from __future__ import annotations
 
@@ -14,10 +14,15 @@ from ._plan import ATTEMPTS
 
 __all__ = ["Evidence", "ExtraRef", "assemble_evidence"]
 
-_GRADING = ("grading/baseline_grader_result.json", "grading/revised_grader_result.json",
-            "grading/baseline_verifier_result.json", "grading/revised_verifier_result.json",
-            "feedback/baseline_evaluator_feedback.json", "feedback/revision_plan.json",
-            "signals/hillclimb_result.json")
+_GRADING = (
+    "grading/baseline_grader_result.json",
+    "grading/revised_grader_result.json",
+    "grading/baseline_verifier_result.json",
+    "grading/revised_verifier_result.json",
+    "feedback/baseline_evaluator_feedback.json",
+    "feedback/revision_plan.json",
+    "signals/hillclimb_result.json",
+)
 
 
 @dataclass
@@ -57,7 +62,9 @@ def _loop_refs(ctx: Ctx) -> list[str]:
     its = [it for it, _ in ITERATIONS]
     out = [f"loops/iterations/{it}/review_packet.json" for it in its] + ["loops/loop_manifest.json"]
     for name in ("reviewer_feedback", "revision_plan", "loop_decision", "diff_report"):
-        out += [r for r in (f"loops/iterations/{it}/{name}.json" for it in its) if ctx.path(r).exists()]
+        out += [
+            r for r in (f"loops/iterations/{it}/{name}.json" for it in its) if ctx.path(r).exists()
+        ]
     return out
 
 
@@ -67,16 +74,30 @@ def _entry(ctx: Ctx, ref: str, ev_id: str, no_limit: bool = False) -> dict[str, 
     exists = not (os.path.isabs(ref) or ".." in ref.split("/")) and os.path.exists(path)
     resolves = exists or ref.startswith(derive.ALWAYS_RESOLVING_PREFIXES)
     content_hash = None
-    if exists and os.path.isfile(path) and (no_limit or os.path.getsize(path) <= derive.CONTENT_HASH_LIMIT):
+    if (
+        exists
+        and os.path.isfile(path)
+        and (no_limit or os.path.getsize(path) <= derive.CONTENT_HASH_LIMIT)
+    ):
         with open(path, "rb") as fh:
             content_hash = derive.content_hash_bytes(fh.read())
-    return {"evidence_id": ev_id, "ref": ref, "evidence_type": derive.evidence_type(ref),
-            "visibility": derive.visibility(ref), "resolves": resolves, "content_hash": content_hash,
-            "confidence": 1.0 if resolves else 0.5}
+    return {
+        "evidence_id": ev_id,
+        "ref": ref,
+        "evidence_type": derive.evidence_type(ref),
+        "visibility": derive.visibility(ref),
+        "resolves": resolves,
+        "content_hash": content_hash,
+        "confidence": 1.0 if resolves else 0.5,
+    }
 
 
-def assemble_evidence(ctx: Ctx, extras: list[ExtraRef], id_override: dict[str, str],
-                      hash_any_size: frozenset[str] = frozenset()) -> Evidence:
+def assemble_evidence(
+    ctx: Ctx,
+    extras: list[ExtraRef],
+    id_override: dict[str, str],
+    hash_any_size: frozenset[str] = frozenset(),
+) -> Evidence:
     """Collect refs in the compiler's order and catalogue them against the files on disk.
 
     ``hash_any_size`` names refs hashed even above the 2,000,000-byte limit (a defect).
@@ -84,8 +105,14 @@ def assemble_evidence(ctx: Ctx, extras: list[ExtraRef], id_override: dict[str, s
     artifact: list[str] = []
     for kind in ATTEMPTS:
         refs = attempt_refs(kind)
-        for ref in [*refs, *refs, *refs, *INPUT_REFS, f"attempts/{kind}/actual_outputs.json",
-                    f"attempts/{kind}/agent_trace.json"]:
+        for ref in [
+            *refs,
+            *refs,
+            *refs,
+            *INPUT_REFS,
+            f"attempts/{kind}/actual_outputs.json",
+            f"attempts/{kind}/agent_trace.json",
+        ]:
             norm = derive.normalize_ref(ref)
             if norm is not None and norm not in artifact:
                 artifact.append(norm)
@@ -110,10 +137,25 @@ def assemble_evidence(ctx: Ctx, extras: list[ExtraRef], id_override: dict[str, s
         h = by_ref[r]["content_hash"]
         if h is not None and len(hashes) < 24:
             hashes[r] = h
-    task_refs = [r for r in ("task/task_packet.json", "task/task_intake_spec.json", "task/raw_task_record.json",
-                             "source_task/task_packet.json") if ctx.path(r).exists()] or ["task/task_packet.json"]
+    task_refs = [
+        r
+        for r in (
+            "task/task_packet.json",
+            "task/task_intake_spec.json",
+            "task/raw_task_record.json",
+            "source_task/task_packet.json",
+        )
+        if ctx.path(r).exists()
+    ] or ["task/task_packet.json"]
     return Evidence(
-        artifact_refs=artifact, evidence_refs=refs, evidence_ids=[id_of[r] for r in refs], catalog=catalog,
+        artifact_refs=artifact,
+        evidence_refs=refs,
+        evidence_ids=[id_of[r] for r in refs],
+        catalog=catalog,
         eval_refs=[r for r in refs if r.startswith(("grading/", "feedback/", "signals/"))],
-        input_refs=[r for r in artifact if r.startswith("input/")], loop_refs=loops, task_refs=task_refs,
-        content_hashes=hashes, id_of=id_of)
+        input_refs=[r for r in artifact if r.startswith("input/")],
+        loop_refs=loops,
+        task_refs=task_refs,
+        content_hashes=hashes,
+        id_of=id_of,
+    )

@@ -29,14 +29,18 @@ def primary_path(file: str) -> str:
 class FinalSink:
     """Receives the final round's rows in candidate order and writes everything they feed."""
 
-    def __init__(self, ctx: Ctx, ev: Evidence, rc: RowContext, sr: StepRenderer, hooks: Hooks, tmp: Path) -> None:
+    def __init__(
+        self, ctx: Ctx, ev: Evidence, rc: RowContext, sr: StepRenderer, hooks: Hooks, tmp: Path
+    ) -> None:
         self.ctx, self.ev, self.rc, self.sr, self.hooks, self.tmp = ctx, ev, rc, sr, hooks, tmp
         self.comp = Companions(rc, ev, sr.group)
         self.files = {f: LineSink(ctx.path(primary_path(f))) for f in ROW_FILES}
         self.with_links = ctx.v02
         self.links = {f: LineSink(tmp / f"links_{f}", prefix=",\n    ", end="") for f in ROW_FILES}
         self.ps = {f: LineSink(tmp / f"ps_{f}") for f in ROW_FILES if f not in _FIXED_FILES}
-        self.rl = LineSink(ctx.path("experience_compiler/training_time_package/agentic_rollouts.jsonl"))
+        self.rl = LineSink(
+            ctx.path("experience_compiler/training_time_package/agentic_rollouts.jsonl")
+        )
         self.rl_ids: list[str] = []
         self.catalog_ids = {e["evidence_id"] for e in ev.catalog}
         self.n_links = 0
@@ -63,8 +67,12 @@ class FinalSink:
             k = (file, self.files[file].count)
             self._write(file, k, generic_line(r))
             # the link follows the row as written; derived rows come from the row as compiled
-            self._companions(file, r, standard=hook is None and k not in self.hooks.link,
-                             view=data if step is not None else r)
+            self._companions(
+                file,
+                r,
+                standard=hook is None and k not in self.hooks.link,
+                view=data if step is not None else r,
+            )
 
     def _write(self, file: str, key: tuple[str, int], line: str) -> None:
         lh = self.hooks.line.get(key)
@@ -73,7 +81,9 @@ class FinalSink:
         else:
             self.files[file].write_bytes(lh(line))
 
-    def _companions(self, file: str, row: dict[str, Any], standard: bool, view: dict[str, Any]) -> None:
+    def _companions(
+        self, file: str, row: dict[str, Any], standard: bool, view: dict[str, Any]
+    ) -> None:
         t = row["data_type"]
         if self.with_links:
             key = (file, self.links[file].count)

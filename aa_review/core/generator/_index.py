@@ -1,4 +1,4 @@
-"""artifacts_index.json (format 3.4): one entry per package file, hashed after everything is written."""
+"""artifacts_index.json (format 3.4): one entry per package file, hashed once all is written."""
 
 from __future__ import annotations
 
@@ -14,9 +14,30 @@ from ._trace_stats import TraceStats
 __all__ = ["write_artifacts_index", "INDEX"]
 
 INDEX = "artifacts_index.json"
-_SKIP = {".git", "node_modules", ".venv", "__pycache__", ".pytest_cache", ".mypy_cache", "dist", "build"}
-_MIME = {"json": "application/json", "csv": "text/csv", "pdf": "application/pdf", "txt": "text/plain"}
-_MEDIA = {"json": "data", "jsonl": "data", "csv": "data", "md": "text", "txt": "text", "pdf": "document"}
+_SKIP = {
+    ".git",
+    "node_modules",
+    ".venv",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    "dist",
+    "build",
+}
+_MIME = {
+    "json": "application/json",
+    "csv": "text/csv",
+    "pdf": "application/pdf",
+    "txt": "text/plain",
+}
+_MEDIA = {
+    "json": "data",
+    "jsonl": "data",
+    "csv": "data",
+    "md": "text",
+    "txt": "text",
+    "pdf": "document",
+}
 
 
 def _kind(rel: str) -> str:
@@ -28,7 +49,9 @@ def _kind(rel: str) -> str:
             return "worker_output"
         if parts[-1] in ("stdout.txt", "stderr.txt"):
             return "log"
-    return {"input": "input", "grading": "evaluation", "feedback": "feedback"}.get(parts[0], "package_file")
+    return {"input": "input", "grading": "evaluation", "feedback": "feedback"}.get(
+        parts[0], "package_file"
+    )
 
 
 def _sha(path: str) -> tuple[int, str]:
@@ -41,7 +64,9 @@ def _sha(path: str) -> tuple[int, str]:
     return size, h.hexdigest()
 
 
-def write_artifacts_index(ctx: Ctx, stats: TraceStats, copy_of: dict[str, str], touched: set[str]) -> None:
+def write_artifacts_index(
+    ctx: Ctx, stats: TraceStats, copy_of: dict[str, str], touched: set[str]
+) -> None:
     """Scan the package and write the index (sizes and plain hex SHA-256 of the bytes).
 
     A copy made by :mod:`._copies` that no defect touched has its source's bytes,
@@ -54,14 +79,19 @@ def write_artifacts_index(ctx: Ctx, stats: TraceStats, copy_of: dict[str, str], 
         for name in filenames:
             full = os.path.join(dirpath, name)
             rel = os.path.relpath(full, root).replace(os.sep, "/")
-            if os.path.islink(full) and not os.path.realpath(full).startswith(os.path.realpath(root) + os.sep):
+            if os.path.islink(full) and not os.path.realpath(full).startswith(
+                os.path.realpath(root) + os.sep
+            ):
                 continue  # never index (or read) a file through a link that leaves the package
             if rel != INDEX and os.path.isfile(full):
                 rels.append(rel)
     rels.sort()
     present = set(rels)
-    reuse = {r: copy_of[r] for r in rels if r in copy_of and copy_of[r] in present
-             and r not in touched and copy_of[r] not in touched}
+    reuse = {
+        r: copy_of[r]
+        for r in rels
+        if r in copy_of and copy_of[r] in present and r not in touched and copy_of[r] not in touched
+    }
     own = [r for r in rels if r not in reuse]
     with ThreadPoolExecutor(max_workers=2) as pool:
         digests = dict(zip(own, pool.map(lambda r: _sha(os.path.join(root, r)), own)))
@@ -72,11 +102,19 @@ def write_artifacts_index(ctx: Ctx, stats: TraceStats, copy_of: dict[str, str], 
         attempt = parts[1] if parts[0] == "attempts" and len(parts) > 2 else None
         ext = rel.rsplit(".", 1)[-1] if "." in parts[-1] else ""
         entry: dict[str, Any] = {
-            "package_relative_path": rel, "artifact_ref": rel, "artifact_kind": _kind(rel),
+            "package_relative_path": rel,
+            "artifact_ref": rel,
+            "artifact_kind": _kind(rel),
             "linked_trace_steps": stats.linked.get(rel, []),
             "produced_by_attempt_id": f"{ctx.pkg}_{attempt}" if attempt else None,
-            "produced_by_attempt_kind": attempt, "size_bytes": size, "content_hash": digest,
-            "mime_type": _MIME.get(ext), "media_type": _MEDIA.get(ext, "binary"), "preview_available": True,
-            "preview_truncated": False, "artifact_missing": False}
+            "produced_by_attempt_kind": attempt,
+            "size_bytes": size,
+            "content_hash": digest,
+            "mime_type": _MIME.get(ext),
+            "media_type": _MEDIA.get(ext, "binary"),
+            "preview_available": True,
+            "preview_truncated": False,
+            "artifact_missing": False,
+        }
         entries.append("  " + dumps_line(entry))
     ctx.write_text(INDEX, "[\n" + ",\n".join(entries) + "\n]\n")

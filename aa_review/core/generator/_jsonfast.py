@@ -26,7 +26,11 @@ class Raw:
     def __init__(self, value: Any, plain: str | None = None, sort: str | None = None) -> None:
         self.value = value
         self.plain = json.dumps(value) if plain is None else plain
-        self.sort = (json.dumps(value, sort_keys=True) if plain is None else plain) if sort is None else sort
+        self.sort = (
+            (json.dumps(value, sort_keys=True) if plain is None else plain)
+            if sort is None
+            else sort
+        )
 
 
 def key_prefix(key: str) -> str:

@@ -59,7 +59,16 @@ def fixed_row_count(rows: int) -> int:
     """Rows of the fixed types a package of ``rows`` rows has (the rest come from trace steps)."""
     sc = make_scenario("pkg", 0, rows, "v0.2")
     k = len(sc.criteria)
-    return 1 + k + (2 if sc.with_verifier else 0) + 2 + 1 + len(sc.baseline_failed) + len(sc.revised_failed) + 1
+    return (
+        1
+        + k
+        + (2 if sc.with_verifier else 0)
+        + 2
+        + 1
+        + len(sc.baseline_failed)
+        + len(sc.revised_failed)
+        + 1
+    )
 
 
 def _prepare_root(root: Path) -> None:
@@ -69,13 +78,22 @@ def _prepare_root(root: Path) -> None:
     if root.exists():
         generated = (root / "manifest.json").is_file() and (root / "experience_compiler").is_dir()
         if not generated and any(root.iterdir()):
-            raise FileExistsError(f"{root} exists and is not a generated package; choose another folder")
+            raise FileExistsError(
+                f"{root} exists and is not a generated package; choose another folder"
+            )
         shutil.rmtree(root)
     root.mkdir(parents=True)
 
 
-def generate_package(out_dir: Path, *, rows: int = 60, seed: int = 0, package_id: str | None = None,
-                     version: str = "v0.2", defects: Sequence[str] = ()) -> GeneratedPackage:
+def generate_package(
+    out_dir: Path,
+    *,
+    rows: int = 60,
+    seed: int = 0,
+    package_id: str | None = None,
+    version: str = "v0.2",
+    defects: Sequence[str] = (),
+) -> GeneratedPackage:
     """Write a compiled package into ``out_dir/<package_id>/``.
 
     Parameters
@@ -141,8 +159,11 @@ def generate_package(out_dir: Path, *, rows: int = 60, seed: int = 0, package_id
         phase("copies, derived files and reports")
     for fn in hooks.post:
         fn()
-    facts = {"counts_by_file": by_file, "catalog_refs": [e["ref"] for e in ev.catalog],
-             "evidence_ids": list(ev.evidence_ids)}
+    facts = {
+        "counts_by_file": by_file,
+        "catalog_refs": [e["ref"] for e in ev.catalog],
+        "evidence_ids": list(ev.evidence_ids),
+    }
     for fin in hooks.finalize:
         fin(facts)
     write_artifacts_index(ctx, stats, dict(copy_pairs()), hooks.touched)
@@ -150,5 +171,12 @@ def generate_package(out_dir: Path, *, rows: int = 60, seed: int = 0, package_id
     if missing:
         raise RuntimeError(f"defects {missing} found no place to go in this package")
     phase("artifacts index")
-    return GeneratedPackage(root=root, package_id=pkg, row_count=sum(by_file.values()), rows_by_file=by_file,
-                            version=version, seed=seed, defects=[r for r in hooks.records if r is not None])
+    return GeneratedPackage(
+        root=root,
+        package_id=pkg,
+        row_count=sum(by_file.values()),
+        rows_by_file=by_file,
+        version=version,
+        seed=seed,
+        defects=[r for r in hooks.records if r is not None],
+    )

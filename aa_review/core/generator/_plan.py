@@ -20,12 +20,48 @@ __all__ = ["TracePlan", "plan_traces", "step_rows", "iter_steps", "ATTEMPTS"]
 
 ATTEMPTS = ("baseline", "revised")
 _OPEN_B = ("cli", "pdf2", "api", "file")
-_OPEN_R = ("database", "browser", "planner", "mcp", "device", "search", "mixed", "pdf", "cli", "cli",
-           "api", "messaging", "codebase", "table", "api", "subagent", "planner", "saas", "spreadsheet",
-           "planner")
-_POOL = ("cli",) * 3 + ("api",) * 3 + ("database", "codebase", "planner") * 2 + (
-    "pdf", "file", "browser", "mcp", "device", "search", "mixed", "messaging", "table", "subagent",
-    "saas", "spreadsheet", "async")
+_OPEN_R = (
+    "database",
+    "browser",
+    "planner",
+    "mcp",
+    "device",
+    "search",
+    "mixed",
+    "pdf",
+    "cli",
+    "cli",
+    "api",
+    "messaging",
+    "codebase",
+    "table",
+    "api",
+    "subagent",
+    "planner",
+    "saas",
+    "spreadsheet",
+    "planner",
+)
+_POOL = (
+    ("cli",) * 3
+    + ("api",) * 3
+    + ("database", "codebase", "planner") * 2
+    + (
+        "pdf",
+        "file",
+        "browser",
+        "mcp",
+        "device",
+        "search",
+        "mixed",
+        "messaging",
+        "table",
+        "subagent",
+        "saas",
+        "spreadsheet",
+        "async",
+    )
+)
 _PLANNER = KIND_INDEX["planner"]
 
 
@@ -89,8 +125,9 @@ def plan_traces(step_row_budget: int, seed: int) -> TracePlan:
     return TracePlan(base, rev)
 
 
-def iter_steps(plan: TracePlan, attempt: str, instruction: str, vendors: list[str],
-               seed: int) -> Iterator[dict[str, Any]]:
+def iter_steps(
+    plan: TracePlan, attempt: str, instruction: str, vendors: list[str], seed: int
+) -> Iterator[dict[str, Any]]:
     """Every step of one trace, user step first, rebuilt deterministically on each call."""
     yield user_step(instruction)
     salt = 1 if attempt == "baseline" else 2

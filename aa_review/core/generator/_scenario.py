@@ -12,18 +12,49 @@ from dataclasses import dataclass, field
 __all__ = ["Scenario", "Criterion", "make_scenario"]
 
 _VENDORS = [
-    "Tyrell Labs", "Wayne Freight", "Cyberdyne Parts", "Soylent Foods", "Stark Components",
-    "Acme Supplies", "Initech Services", "Umbrella Logistics", "Globex Metals", "Hooli Print",
+    "Tyrell Labs",
+    "Wayne Freight",
+    "Cyberdyne Parts",
+    "Soylent Foods",
+    "Stark Components",
+    "Acme Supplies",
+    "Initech Services",
+    "Umbrella Logistics",
+    "Globex Metals",
+    "Hooli Print",
 ]
 _FX = {"USD": 1.0, "EUR": 1.069, "GBP": 1.3004, "JPY": 0.00668}
-_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December"]
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
 _CRITERIA = [
-    ("currency_normalization", "Every amount is converted to USD with fx_rates.csv before matching."),
-    ("vendor_alias_resolution", "Vendor names are resolved through vendor_aliases.csv before matching."),
-    ("exception_categorization",
-     "Partial payments, overpayments, duplicates and missing references are labelled."),
-    ("vendor_totals", "vendor_totals.csv lists invoiced, paid and balance amounts per vendor in USD."),
+    (
+        "currency_normalization",
+        "Every amount is converted to USD with fx_rates.csv before matching.",
+    ),
+    (
+        "vendor_alias_resolution",
+        "Vendor names are resolved through vendor_aliases.csv before matching.",
+    ),
+    (
+        "exception_categorization",
+        "Partial payments, overpayments, duplicates and missing references are labelled.",
+    ),
+    (
+        "vendor_totals",
+        "vendor_totals.csv lists invoiced, paid and balance amounts per vendor in USD.",
+    ),
     ("audit_summary", "audit_summary.json records assumptions and exception counts."),
     ("outputs_registered", "actual_outputs.json lists every generated deliverable."),
 ]
@@ -63,11 +94,20 @@ class Scenario:
     role: str = "accounts_payable_apprentice"
     family: str = "invoice_payment_reconciliation"
     deliverables: list[str] = field(
-        default_factory=lambda: ["reconciliation_report.csv", "vendor_totals.csv", "audit_summary.json"]
+        default_factory=lambda: [
+            "reconciliation_report.csv",
+            "vendor_totals.csv",
+            "audit_summary.json",
+        ]
     )
     inputs: list[str] = field(
-        default_factory=lambda: ["invoices.csv", "payments.csv", "vendor_aliases.csv", "fx_rates.csv",
-                                 "reconciliation_policy.md"]
+        default_factory=lambda: [
+            "invoices.csv",
+            "payments.csv",
+            "vendor_aliases.csv",
+            "fx_rates.csv",
+            "reconciliation_policy.md",
+        ]
     )
 
     @property
@@ -76,9 +116,11 @@ class Scenario:
 
     @property
     def instruction(self) -> str:
-        return (f"Reconcile the {self.month} vendor invoices with the payments ledger: convert every "
-                "amount to USD using fx_rates.csv, resolve vendor aliases, categorize exceptions, and "
-                "write reconciliation_report.csv, vendor_totals.csv and audit_summary.json.")
+        return (
+            f"Reconcile the {self.month} vendor invoices with the payments ledger: convert every "
+            "amount to USD using fx_rates.csv, resolve vendor aliases, categorize exceptions, and "
+            "write reconciliation_report.csv, vendor_totals.csv and audit_summary.json."
+        )
 
     def attempt_id(self, kind: str) -> str:
         return f"{self.package_id}_{kind}"
@@ -126,11 +168,26 @@ def make_scenario(package_id: str, seed: int, rows: int, version: str) -> Scenar
         amount = round(base / _FX[cur], 0) if cur == "JPY" else round(base, 2)
         paid = amount if rnd.random() < 0.6 else round(amount * rnd.choice([0.5, 1.1]), 2)
         day = i + 2
-        invoices.append([f"INV-{1001 + i}", vendor, f"{year}-{month_idx + 1:02d}-{day:02d}",
-                         f"{year}-{month_idx + 2 if month_idx < 11 else 1:02d}-{day - 1:02d}", cur,
-                         f"{amount:.2f}"])
-        payments.append([f"PAY-{9001 + i}", f"{year}-{month_idx + 2 if month_idx < 11 else 1:02d}-{i + 1:02d}",
-                         vendor.upper(), f"INV-{1001 + i}", cur, f"{paid:.2f}"])
+        invoices.append(
+            [
+                f"INV-{1001 + i}",
+                vendor,
+                f"{year}-{month_idx + 1:02d}-{day:02d}",
+                f"{year}-{month_idx + 2 if month_idx < 11 else 1:02d}-{day - 1:02d}",
+                cur,
+                f"{amount:.2f}",
+            ]
+        )
+        payments.append(
+            [
+                f"PAY-{9001 + i}",
+                f"{year}-{month_idx + 2 if month_idx < 11 else 1:02d}-{i + 1:02d}",
+                vendor.upper(),
+                f"INV-{1001 + i}",
+                cur,
+                f"{paid:.2f}",
+            ]
+        )
     k, with_verifier = _rubric_size(rows)
     crit = _CRITERIA[:k]
     weight = round(1.0 / k, 6)
@@ -145,8 +202,18 @@ def make_scenario(package_id: str, seed: int, rows: int, version: str) -> Scenar
     baseline_score = 0.53 if seed == 0 else round(rnd.uniform(0.42, 0.62), 2)
     revised_score = 0.82 if seed == 0 else round(rnd.uniform(0.76, 0.93), 2)
     return Scenario(
-        package_id=package_id, seed=seed, version=version, month=_MONTHS[month_idx], year=year,
-        vendors=vendors, invoices=invoices, payments=payments, criteria=criteria,
-        baseline_failed=baseline_failed, revised_failed=revised_failed,
-        baseline_score=baseline_score, revised_score=revised_score, with_verifier=with_verifier,
+        package_id=package_id,
+        seed=seed,
+        version=version,
+        month=_MONTHS[month_idx],
+        year=year,
+        vendors=vendors,
+        invoices=invoices,
+        payments=payments,
+        criteria=criteria,
+        baseline_failed=baseline_failed,
+        revised_failed=revised_failed,
+        baseline_score=baseline_score,
+        revised_score=revised_score,
+        with_verifier=with_verifier,
     )

@@ -15,16 +15,39 @@ __all__ = ["StepRenderer"]
 # Templates are keyed by (type, attempt, step kind, outcome): within one key these
 # are the only values that change from row to row. Everything else -- the common
 # block, the per-kind constants and outcome-driven scores -- is encoded once.
-_ENV_VARS = frozenset({"source_step_ids", "source_step_id", "state_before", "agent_action",
-                       "observed_environment_response", "state_after", "turn_idx", "row_id",
-                       "candidate_rollout_id"})
-_SURFACE_CONST = frozenset({"data_type", "environment_domain", "interaction_surface", "success_signal",
-                            "failure_mode", "training_quality_score", "usable_for", "training_use_cases",
-                            "verifier_use", "evidence_status", "safety_relevance", "handoff_quality_score"})
+_ENV_VARS = frozenset(
+    {
+        "source_step_ids",
+        "source_step_id",
+        "state_before",
+        "agent_action",
+        "observed_environment_response",
+        "state_after",
+        "turn_idx",
+        "row_id",
+        "candidate_rollout_id",
+    }
+)
+_SURFACE_CONST = frozenset(
+    {
+        "data_type",
+        "environment_domain",
+        "interaction_surface",
+        "success_signal",
+        "failure_mode",
+        "training_quality_score",
+        "usable_for",
+        "training_use_cases",
+        "verifier_use",
+        "evidence_status",
+        "safety_relevance",
+        "handoff_quality_score",
+    }
+)
 
 
 class StepRenderer:
-    """Builds step rows of one round; ``check`` also renders each row field by field and compares."""
+    """Builds step rows of one round; ``check`` also renders each row field by field, compares."""
 
     def __init__(self, rc: RowContext, feedback: str) -> None:
         self.rc = rc
@@ -38,13 +61,18 @@ class StepRenderer:
         ids = self._ids.get((t, attempt))
         if ids is None:
             sc = self.rc.ctx.sc
-            ids = self._ids[(t, attempt)] = StepIds(t, sc.task_id, sc.trace_id(attempt),
-                                                     [sc.attempt_id(k) for k in ("baseline", "revised")],
-                                                     self.rc.r)
+            ids = self._ids[(t, attempt)] = StepIds(
+                t,
+                sc.task_id,
+                sc.trace_id(attempt),
+                [sc.attempt_id(k) for k in ("baseline", "revised")],
+                self.rc.r,
+            )
         return ids(n)
 
-    def values(self, t: str, attempt: str, step: dict[str, Any], prev: str, turns: int,
-               ref: str | None) -> dict[str, Any]:
+    def values(
+        self, t: str, attempt: str, step: dict[str, Any], prev: str, turns: int, ref: str | None
+    ) -> dict[str, Any]:
         """Type fields plus id and extras of one step row (everything not in the common block)."""
         n = step["step"]
         rid = self.row_id(t, attempt, n)
@@ -65,8 +93,13 @@ class StepRenderer:
         for k, v in vals.items():
             if k in ("row_id", "source_step_ids", "source_trace_id"):
                 continue
-            if k in ("rollout_group_id", "candidate_rollout_id", "scalar_reward", "reward_components",
-                     "termination_reason"):
+            if k in (
+                "rollout_group_id",
+                "candidate_rollout_id",
+                "scalar_reward",
+                "reward_components",
+                "termination_reason",
+            ):
                 extras[k] = v
             else:
                 row[k] = v
@@ -90,8 +123,11 @@ class StepRenderer:
             if t == "environment_response_pair":
                 variable = set(_ENV_VARS)
             else:  # a None or pre-encoded value is fixed for the kind; the rest varies per step
-                variable = {k for k, v in vals.items() if k not in _SURFACE_CONST and v is not None
-                            and not isinstance(v, Raw)} | {"source_step_ids", "row_id"}
+                variable = {
+                    k
+                    for k, v in vals.items()
+                    if k not in _SURFACE_CONST and v is not None and not isinstance(v, Raw)
+                } | {"source_step_ids", "row_id"}
             variable.discard("source_trace_id")
             tpl = self._tpl[key] = RowTemplate(proto, variable)
         out = tpl.render(vals)

@@ -27,8 +27,12 @@ class Kind:
 
 KINDS: tuple[Kind, ...] = (
     Kind("cli", "execute", "bash", "terminal", "cli", ("software_execution_event",)),
-    Kind("pdf", "read", "pdf_reader", "multimodal", "pdf", ("multimodal_artifact", "document_event")),
-    Kind("pdf2", "read", "pdf_reader", "multimodal", "pdf", ("multimodal_artifact", "document_event")),
+    Kind(
+        "pdf", "read", "pdf_reader", "multimodal", "pdf", ("multimodal_artifact", "document_event")
+    ),
+    Kind(
+        "pdf2", "read", "pdf_reader", "multimodal", "pdf", ("multimodal_artifact", "document_event")
+    ),
     Kind("api", "read", "http_client", "api", "api", ("api_interaction_event",)),
     Kind("file", "write", "file_writer", "file", "file", ("software_execution_event",)),
     Kind("database", "read", "sql_client", "database", "database", ("database_event",)),
@@ -40,11 +44,26 @@ KINDS: tuple[Kind, ...] = (
     Kind("mixed", "verify", "sync_checker", "mixed", "mixed", ("cross_system_event",)),
     Kind("messaging", "answer", "team_chat", "software", "messaging", ("collaboration_event",)),
     Kind("codebase", "edit", "python", "codebase", "codebase", ("software_execution_event",)),
-    Kind("table", "analyze", "table_extractor", "spreadsheet", "table",
-         ("multimodal_artifact", "structured_table_event")),
-    Kind("subagent", "plan", "subagent_dispatch", "software", "other_tool", ("multi_agent_handoff",)),
+    Kind(
+        "table",
+        "analyze",
+        "table_extractor",
+        "spreadsheet",
+        "table",
+        ("multimodal_artifact", "structured_table_event"),
+    ),
+    Kind(
+        "subagent", "plan", "subagent_dispatch", "software", "other_tool", ("multi_agent_handoff",)
+    ),
     Kind("saas", "read", "erp_console", "software", "saas_app", ("enterprise_app_event",)),
-    Kind("spreadsheet", "write", "sheet_editor", "spreadsheet", "spreadsheet", ("structured_table_event",)),
+    Kind(
+        "spreadsheet",
+        "write",
+        "sheet_editor",
+        "spreadsheet",
+        "spreadsheet",
+        ("structured_table_event",),
+    ),
     Kind("async", "execute", "job_runner", "software", "async_job", ("async_workflow_event",)),
 )
 KIND_INDEX = {k.name: i for i, k in enumerate(KINDS)}
@@ -69,9 +88,17 @@ def step_outcome(kind: str, n: int, h: int) -> str:
 
 def user_step(instruction: str) -> dict[str, Any]:
     """Step 1 of every trace: the task request."""
-    return {"step": 1, "turn": 1, "actor": "user", "action": "user_message", "input": instruction,
-            "state_change": "Task request received with four input files.", "actor_kind": "user",
-            "message_role": "direct_request", "interaction_surface": "messaging"}
+    return {
+        "step": 1,
+        "turn": 1,
+        "actor": "user",
+        "action": "user_message",
+        "input": instruction,
+        "state_change": "Task request received with four input files.",
+        "actor_kind": "user",
+        "message_role": "direct_request",
+        "interaction_surface": "messaging",
+    }
 
 
 def make_step(kind: Kind, n: int, attempt: str, vendors: list[str], h: int) -> dict[str, Any]:
@@ -82,10 +109,19 @@ def make_step(kind: Kind, n: int, attempt: str, vendors: list[str], h: int) -> d
     text, extra = _FILL[kind.name](n, attempt, v, c, h, outcome)
     inp, out, state = text
     step: dict[str, Any] = {
-        "step": n, "turn": 1, "actor": "apprentice_agent", "action": "agent_step",
-        "operation": kind.operation, "tool": kind.tool, "environment_domain": kind.domain,
-        "execution_mode": "serial", "observation": f"state before step {n}", "input": inp,
-        "output": out, "state_change": state, "caused_by": [n - 1],
+        "step": n,
+        "turn": 1,
+        "actor": "apprentice_agent",
+        "action": "agent_step",
+        "operation": kind.operation,
+        "tool": kind.tool,
+        "environment_domain": kind.domain,
+        "execution_mode": "serial",
+        "observation": f"state before step {n}",
+        "input": inp,
+        "output": out,
+        "state_change": state,
+        "caused_by": [n - 1],
         "causal_type": "execution_of_plan",
         "success": True if outcome == "completed" else (False if outcome == "failed" else None),
         "step_outcome": outcome,
@@ -104,53 +140,93 @@ def _month(h: int) -> str:
 
 def _fill_cli(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     cmd = f"python3 scripts/reconcile.py --month {_month(h)}"
-    return (f"{cmd} --batch {n}", f"Batch {n}: {20 + c} invoices matched, {c % 6} exceptions.",
-            f"reconciliation batch {n} processed"), {
-        "command": cmd, "exit_code": 0, "stdout_ref": f"attempts/{attempt}/stdout.txt"}
+    return (
+        f"{cmd} --batch {n}",
+        f"Batch {n}: {20 + c} invoices matched, {c % 6} exceptions.",
+        f"reconciliation batch {n} processed",
+    ), {"command": cmd, "exit_code": 0, "stdout_ref": f"attempts/{attempt}/stdout.txt"}
 
 
 def _fill_pdf(n, attempt, v, c, h, o, two=False):  # type: ignore[no-untyped-def]
     p = 1 + (h >> 5) % 3
     doc = f"input/scans/invoice_scan_0{p}.pdf"
-    extra: dict[str, Any] = {"modality": "pdf", "document_ref": doc, "document_type": "invoice_scan",
-                             "mime_type": "application/pdf"}
+    extra: dict[str, Any] = {
+        "modality": "pdf",
+        "document_ref": doc,
+        "document_type": "invoice_scan",
+        "mime_type": "application/pdf",
+    }
     if two:
-        extra["artifact_refs"] = ["input/scans/invoice_scan_01.pdf", "input/scans/invoice_scan_02.pdf"]
+        extra["artifact_refs"] = [
+            "input/scans/invoice_scan_01.pdf",
+            "input/scans/invoice_scan_02.pdf",
+        ]
     else:
         extra["page_refs"] = [doc]
-    return (f"Read scanned invoice page {p}", f"Scanned page {p} confirms invoice totals.",
-            f"scanned invoice page {p} checked"), extra
+    return (
+        f"Read scanned invoice page {p}",
+        f"Scanned page {p} confirms invoice totals.",
+        f"scanned invoice page {p} checked",
+    ), extra
 
 
 def _fill_api(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     page = 1 + (h >> 6) % 6
-    out = "Ledger service unavailable (HTTP 503)." if o == "failed" else f"Received {c} payment records."
-    return (f"GET /v1/payments?vendor={v.replace(' ', '_')}&page={page}", out,
-            f"payment page {page} cached for {v}"), {
-        "api_provider": "ledger_service", "api_service": "payments", "api_endpoint": "/v1/payments",
-        "api_method": "GET", "http_status": 503 if o == "failed" else 200,
-        "resource_id": f"pay-batch-{1 + (h >> 8) % 4}", "object_type": "payment"}
+    out = (
+        "Ledger service unavailable (HTTP 503)."
+        if o == "failed"
+        else f"Received {c} payment records."
+    )
+    return (
+        f"GET /v1/payments?vendor={v.replace(' ', '_')}&page={page}",
+        out,
+        f"payment page {page} cached for {v}",
+    ), {
+        "api_provider": "ledger_service",
+        "api_service": "payments",
+        "api_endpoint": "/v1/payments",
+        "api_method": "GET",
+        "http_status": 503 if o == "failed" else 200,
+        "resource_id": f"pay-batch-{1 + (h >> 8) % 4}",
+        "object_type": "payment",
+    }
 
 
 def _fill_file(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
-    return (f"Update vendor totals for {v}", f"Wrote {c % 9 + 1} rows for {v}.",
-            f"vendor totals updated for {v}"), {
-        "file_path": f"attempts/{attempt}/artifacts/vendor_totals.csv", "file_operation": "write"}
+    return (
+        f"Update vendor totals for {v}",
+        f"Wrote {c % 9 + 1} rows for {v}.",
+        f"vendor totals updated for {v}",
+    ), {"file_path": f"attempts/{attempt}/artifacts/vendor_totals.csv", "file_operation": "write"}
 
 
 def _fill_database(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
-    return (f"SELECT invoice_id, amount FROM invoices WHERE batch = {n}", f"{c} invoice rows returned.",
-            f"invoice rows for batch {n} loaded"), {
-        "database_type": "sqlite", "database_name": "ap_ledger", "schema_name": "main",
-        "table_name": "vendors", "query_type": "select", "row_count": c}
+    return (
+        f"SELECT invoice_id, amount FROM invoices WHERE batch = {n}",
+        f"{c} invoice rows returned.",
+        f"invoice rows for batch {n} loaded",
+    ), {
+        "database_type": "sqlite",
+        "database_name": "ap_ledger",
+        "schema_name": "main",
+        "table_name": "vendors",
+        "query_type": "select",
+        "row_count": c,
+    }
 
 
 def _fill_browser(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     p = 1 + (h >> 5) % 9
-    return (f"Open the remittance portal page {p}", f"Portal page {p} lists {c % 12 + 1} remittances.",
-            f"remittance portal page {p} reviewed"), {
-        "ui_surface": "browser", "app_name": "remittance_portal", "action_type": "navigate",
-        "page_title": "Remittances"}
+    return (
+        f"Open the remittance portal page {p}",
+        f"Portal page {p} lists {c % 12 + 1} remittances.",
+        f"remittance portal page {p} reviewed",
+    ), {
+        "ui_surface": "browser",
+        "app_name": "remittance_portal",
+        "action_type": "navigate",
+        "page_title": "Remittances",
+    }
 
 
 def _fill_planner(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
@@ -158,87 +234,160 @@ def _fill_planner(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
 
 
 def _fill_mcp(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
-    return (f"Look up currency table for batch {n}", f"Currency table returned {c % 4 + 1} rates.",
-            f"currency table loaded for batch {n}"), {
-        "mcp_server": "fx-rates-server", "mcp_capability_type": "tool", "mcp_tool_name": "get_rates"}
+    return (
+        f"Look up currency table for batch {n}",
+        f"Currency table returned {c % 4 + 1} rates.",
+        f"currency table loaded for batch {n}",
+    ), {
+        "mcp_server": "fx-rates-server",
+        "mcp_capability_type": "tool",
+        "mcp_tool_name": "get_rates",
+    }
 
 
 def _fill_device(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     q = (h >> 7) % 4
-    return (f"Check scanner queue status {q}", f"Scanner queue {q} idle.", f"scanner queue {q} idle"), {
-        "device_type": "document_scanner", "simulation_or_real_world": "simulation",
-        "safety_state": "normal"}
+    return (
+        f"Check scanner queue status {q}",
+        f"Scanner queue {q} idle.",
+        f"scanner queue {q} idle",
+    ), {
+        "device_type": "document_scanner",
+        "simulation_or_real_world": "simulation",
+        "safety_state": "normal",
+    }
 
 
 def _fill_search(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     q = f"vendor alias rules for {v}"
     k = c % 5 + 1
     return (q, f"Found {k} alias notes for {v}.", f"alias notes collected for {v}"), {
-        "query": q, "search_scope": "internal_wiki", "result_count": k}
+        "query": q,
+        "search_scope": "internal_wiki",
+        "result_count": k,
+    }
 
 
 def _fill_mixed(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
-    return (f"Compare ledger and ERP balances for {v}", f"Ledger and ERP agree for {v}.",
-            f"balances aligned for {v}"), {
-        "connected_surfaces": ["api", "database"], "system_of_record": "ap_ledger",
-        "consistency_checks": ["balance_match"]}
+    return (
+        f"Compare ledger and ERP balances for {v}",
+        f"Ledger and ERP agree for {v}.",
+        f"balances aligned for {v}",
+    ), {
+        "connected_surfaces": ["api", "database"],
+        "system_of_record": "ap_ledger",
+        "consistency_checks": ["balance_match"],
+    }
 
 
 def _fill_messaging(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     inv = f"INV-{1001 + (h >> 3) % 12}"
-    return (f"Ask the AP lead about invoice {inv}", "AP lead confirmed the partial payment rule.",
-            f"clarification recorded for {inv}"), {
-        "platform_name": "team_chat", "channel_id": "ap-close", "thread_id": f"thread-{1 + (h >> 5) % 4}",
-        "sender_role": "apprentice_agent", "recipient_role": "ap_lead", "message_type": "question"}
+    return (
+        f"Ask the AP lead about invoice {inv}",
+        "AP lead confirmed the partial payment rule.",
+        f"clarification recorded for {inv}",
+    ), {
+        "platform_name": "team_chat",
+        "channel_id": "ap-close",
+        "thread_id": f"thread-{1 + (h >> 5) % 4}",
+        "sender_role": "apprentice_agent",
+        "recipient_role": "ap_lead",
+        "message_type": "question",
+    }
 
 
 def _fill_codebase(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
-    return (f"Refine matching helper revision {n}", f"Matching helper revision {n} passes {c % 9 + 1} checks.",
-            f"matching helper revision {n}"), {
-        "file_path": "scripts/reconcile.py", "test_command": "python3 -m unittest scripts.test_reconcile"}
+    return (
+        f"Refine matching helper revision {n}",
+        f"Matching helper revision {n} passes {c % 9 + 1} checks.",
+        f"matching helper revision {n}",
+    ), {
+        "file_path": "scripts/reconcile.py",
+        "test_command": "python3 -m unittest scripts.test_reconcile",
+    }
 
 
 def _fill_table(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     k = c % 6 + 1
-    return (f"Extract exception table block {n}", f"Exception table block {n} has {k} rows.",
-            f"exception table block {n} extracted"), {
+    return (
+        f"Extract exception table block {n}",
+        f"Exception table block {n} has {k} rows.",
+        f"exception table block {n} extracted",
+    ), {
         "modality": "table",
         "table_extract_refs": [f"attempts/{attempt}/artifacts/reconciliation_report.csv"],
-        "sheet_name": "Exceptions", "row_count": k}
+        "sheet_name": "Exceptions",
+        "row_count": k,
+    }
 
 
 def _fill_subagent(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     k = c % 8 + 1
-    return (f"Delegate alias cleanup chunk {k}", f"Alias cleanup chunk {k} returned.",
-            f"alias cleanup chunk {k} delegated"), {
-        "subagent_id": f"alias_helper_{1 + (h >> 6) % 2}", "delegation_id": f"dlg-{n}",
-        "parent_agent_id": "apprentice_main", "handoff_reason": "parallel alias normalization",
-        "coordination_pattern": "planner_worker"}
+    return (
+        f"Delegate alias cleanup chunk {k}",
+        f"Alias cleanup chunk {k} returned.",
+        f"alias cleanup chunk {k} delegated",
+    ), {
+        "subagent_id": f"alias_helper_{1 + (h >> 6) % 2}",
+        "delegation_id": f"dlg-{n}",
+        "parent_agent_id": "apprentice_main",
+        "handoff_reason": "parallel alias normalization",
+        "coordination_pattern": "planner_worker",
+    }
 
 
 def _fill_saas(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
-    return (f"Open ERP vendor record for {v}", f"ERP record shows payment terms net {30 + 15 * (c % 3)}.",
-            f"ERP vendor record for {v} reviewed"), {
-        "service_name": "erp_suite", "record_id": f"VEND-{n:03d}", "resource_type": "vendor"}
+    return (
+        f"Open ERP vendor record for {v}",
+        f"ERP record shows payment terms net {30 + 15 * (c % 3)}.",
+        f"ERP vendor record for {v} reviewed",
+    ), {"service_name": "erp_suite", "record_id": f"VEND-{n:03d}", "resource_type": "vendor"}
 
 
 def _fill_spreadsheet(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
-    return (f"Write totals block {n} into the summary sheet", f"Sheet range updated for block {n}.",
-            f"summary sheet block {n} written"), {
-        "sheet_name": "Totals", "cell_range": f"A{n + 2}:D{n + 9}", "row_count": 8, "column_count": 4}
+    return (
+        f"Write totals block {n} into the summary sheet",
+        f"Sheet range updated for block {n}.",
+        f"summary sheet block {n} written",
+    ), {
+        "sheet_name": "Totals",
+        "cell_range": f"A{n + 2}:D{n + 9}",
+        "row_count": 8,
+        "column_count": 4,
+    }
 
 
 def _fill_async(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
-    return (f"Submit bank statement import job {n}", f"Import job {n} finished with {c} statements.",
-            f"bank statement import job {n} completed"), {
-        "job_id": f"job-{n}", "job_type": "bank_statement_import", "queue_name": "ap-imports",
-        "job_status": "completed"}
+    return (
+        f"Submit bank statement import job {n}",
+        f"Import job {n} finished with {c} statements.",
+        f"bank statement import job {n} completed",
+    ), {
+        "job_id": f"job-{n}",
+        "job_type": "bank_statement_import",
+        "queue_name": "ap-imports",
+        "job_status": "completed",
+    }
 
 
 _FILL = {
-    "cli": _fill_cli, "pdf": _fill_pdf, "pdf2": lambda *a: _fill_pdf(*a, two=True), "api": _fill_api,
-    "file": _fill_file, "database": _fill_database, "browser": _fill_browser, "planner": _fill_planner,
-    "mcp": _fill_mcp, "device": _fill_device, "search": _fill_search, "mixed": _fill_mixed,
-    "messaging": _fill_messaging, "codebase": _fill_codebase, "table": _fill_table,
-    "subagent": _fill_subagent, "saas": _fill_saas, "spreadsheet": _fill_spreadsheet, "async": _fill_async,
+    "cli": _fill_cli,
+    "pdf": _fill_pdf,
+    "pdf2": lambda *a: _fill_pdf(*a, two=True),
+    "api": _fill_api,
+    "file": _fill_file,
+    "database": _fill_database,
+    "browser": _fill_browser,
+    "planner": _fill_planner,
+    "mcp": _fill_mcp,
+    "device": _fill_device,
+    "search": _fill_search,
+    "mixed": _fill_mixed,
+    "messaging": _fill_messaging,
+    "codebase": _fill_codebase,
+    "table": _fill_table,
+    "subagent": _fill_subagent,
+    "saas": _fill_saas,
+    "spreadsheet": _fill_spreadsheet,
+    "async": _fill_async,
 }

@@ -15,6 +15,8 @@ from ._jsonfast import Raw, enc, key_prefix
 __all__ = ["RowTemplate"]
 
 _HASH_DROPPED = frozenset({"row_content_hash", "created_at"})
+
+
 class RowTemplate:
     """Layout of rows sharing one key order and the same constant values.
 
@@ -29,14 +31,14 @@ class RowTemplate:
         Whether rows carry a ``row_content_hash`` (the 23 training-row files do).
     """
 
-    def __init__(self, proto: dict[str, Any], variable: set[str] | frozenset[str], hashed: bool = True) -> None:
+    def __init__(
+        self, proto: dict[str, Any], variable: set[str] | frozenset[str], hashed: bool = True
+    ) -> None:
         var = set(variable) & set(proto)
         if hashed:
             var.add("row_content_hash")
         self.hashed = hashed
-        self._line, self._line_slots = _layout(
-            [(k, k in var, enc(v)) for k, v in proto.items()]
-        )
+        self._line, self._line_slots = _layout([(k, k in var, enc(v)) for k, v in proto.items()])
         self._vars = [k for k in proto if k in var and k != "row_content_hash"]
         self._sorted = [k for k in self._vars if not _flat(proto[k])]
         self._hash: list[str] = []

@@ -8,8 +8,19 @@ from ._scenario import Scenario
 
 __all__ = ["TraceStats", "UI_SOFTWARE"]
 
-UI_SOFTWARE = frozenset({"browser", "computer_use", "cli", "codebase", "file", "saas_app", "cloud_console",
-                         "desktop_app", "terminal"})
+UI_SOFTWARE = frozenset(
+    {
+        "browser",
+        "computer_use",
+        "cli",
+        "codebase",
+        "file",
+        "saas_app",
+        "cloud_console",
+        "desktop_app",
+        "terminal",
+    }
+)
 
 
 class _OrderedSet(dict):  # type: ignore[type-arg]
@@ -27,10 +38,31 @@ class TraceStats:
     """Distinct surfaces, tools, endpoints, ... of both traces, in first-seen order."""
 
     def __init__(self) -> None:
-        names = ("surfaces", "tools", "operations", "modalities", "mm_refs", "ui", "api_providers",
-                 "endpoints", "mcp_servers", "mcp_tools", "db_types", "db_schemas", "db_tables", "sheets",
-                 "commands", "jobs", "queues", "platforms", "threads", "documents", "extracts", "agents",
-                 "systems_of_record")
+        names = (
+            "surfaces",
+            "tools",
+            "operations",
+            "modalities",
+            "mm_refs",
+            "ui",
+            "api_providers",
+            "endpoints",
+            "mcp_servers",
+            "mcp_tools",
+            "db_types",
+            "db_schemas",
+            "db_tables",
+            "sheets",
+            "commands",
+            "jobs",
+            "queues",
+            "platforms",
+            "threads",
+            "documents",
+            "extracts",
+            "agents",
+            "systems_of_record",
+        )
         for n in names:
             setattr(self, n, _OrderedSet())
         self.coordination: str | None = None
@@ -49,27 +81,49 @@ class TraceStats:
         surface = step["interaction_surface"]
         if surface in UI_SOFTWARE:
             self.ui.add(surface)  # type: ignore[attr-defined]
-        for key, attr in (("modality", "modalities"), ("api_provider", "api_providers"),
-                          ("api_endpoint", "endpoints"), ("mcp_server", "mcp_servers"),
-                          ("mcp_tool_name", "mcp_tools"), ("database_type", "db_types"),
-                          ("schema_name", "db_schemas"), ("table_name", "db_tables"),
-                          ("sheet_name", "sheets"), ("command", "commands"), ("test_command", "commands"),
-                          ("job_id", "jobs"), ("queue_name", "queues"), ("platform_name", "platforms"),
-                          ("thread_id", "threads"), ("document_ref", "documents"),
-                          ("subagent_id", "agents"), ("system_of_record", "systems_of_record")):
+        for key, attr in (
+            ("modality", "modalities"),
+            ("api_provider", "api_providers"),
+            ("api_endpoint", "endpoints"),
+            ("mcp_server", "mcp_servers"),
+            ("mcp_tool_name", "mcp_tools"),
+            ("database_type", "db_types"),
+            ("schema_name", "db_schemas"),
+            ("table_name", "db_tables"),
+            ("sheet_name", "sheets"),
+            ("command", "commands"),
+            ("test_command", "commands"),
+            ("job_id", "jobs"),
+            ("queue_name", "queues"),
+            ("platform_name", "platforms"),
+            ("thread_id", "threads"),
+            ("document_ref", "documents"),
+            ("subagent_id", "agents"),
+            ("system_of_record", "systems_of_record"),
+        ):
             value = g(key)
             if value is not None:
                 getattr(self, attr).add(value)
         if g("artifact_refs"):
             self.mm_refs.extend_list(step["artifact_refs"])  # type: ignore[attr-defined]
             for ref in step["artifact_refs"]:
-                self.linked.setdefault(ref, []).append({
-                    "attempt_id": sc.attempt_id(attempt), "attempt_kind": attempt,
-                    "trace_id": sc.trace_id(attempt), "step": step["step"], "actor": step["actor"],
-                    "operation": step["operation"]})
+                self.linked.setdefault(ref, []).append(
+                    {
+                        "attempt_id": sc.attempt_id(attempt),
+                        "attempt_kind": attempt,
+                        "trace_id": sc.trace_id(attempt),
+                        "step": step["step"],
+                        "actor": step["actor"],
+                        "operation": step["operation"],
+                    }
+                )
         if g("table_extract_refs"):
             self.extracts.extend_list(step["table_extract_refs"])  # type: ignore[attr-defined]
         if g("coordination_pattern"):
             self.coordination = step["coordination_pattern"]
-        if surface == "device" or step["environment_domain"] in ("device", "industrial", "physical"):
+        if surface == "device" or step["environment_domain"] in (
+            "device",
+            "industrial",
+            "physical",
+        ):
             self.physical = True
