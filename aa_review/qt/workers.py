@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, QThread, Signal
 from aa_review.core.errors import AAReviewError
 from aa_review.core.package import LoadCancelled, open_package
 
-__all__ = ["PackageLoader", "synchronous"]
+__all__ = ["PackageLoader", "AuditRunner", "synchronous"]
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,57 @@ class PackageLoader(QObject):
         self._cancel.set()
 
     def wait(self, ms: int = 30000) -> None:
+        if self._thread is not None:
+            self._thread.wait(ms)
+            self._thread = None
+
+
+class AuditRunner(QObject):
+    """Runs the core audit of an opened package in a worker thread."""
+
+    progress = Signal(object)   # AuditProgress
+    finished = Signal(object)   # AuditReport
+    failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._cancel = threading.Event()
+        self._thread: _Thread | None = None
+
+    def is_running(self) -> bool:
+        return self._thread is not None and self._thread.isRunning()
+
+    def run(self, pkg: Any) -> None:
+        from aa_review.core.audits import AuditCancelled, audit_package
+
+        self.cancel()
+        self.wait()
+        self._cancel = threading.Event()
+        cancel = self._cancel
+
+        def work() -> None:
+            try:
+                report = audit_package(pkg, progress=self.progress.emit,
+                                       cancelled=cancel.is_set)
+            except AuditCancelled:
+                self.cancelled.emit()
+            except Exception as exc:  # the log has the traceback; the window stays up
+                log.exception("audit of %s failed", getattr(pkg, "root", pkg))
+                self.failed.emit(f"The audit could not finish: {exc}")
+            else:
+                self.finished.emit(report)
+
+        if synchronous():
+            work()
+            return
+        self._thread = _Thread(work, self)
+        self._thread.start()
+
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def wait(self, ms: int = 60000) -> None:
         if self._thread is not None:
             self._thread.wait(ms)
             self._thread = None

@@ -16,7 +16,9 @@ from PySide6.QtCore import QSettings  # noqa: E402
 
 @pytest.fixture
 def settings(tmp_path):
-    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    s = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    s.setValue("audit/auto", "false")  # audit tests turn it on or call run_audit()
+    return s
 
 
 @pytest.fixture

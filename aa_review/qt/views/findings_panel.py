@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QLabel
+import numpy as np
+from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel
 
 from aa_review.core.query import FINDING_FIELDS, filter_findings
 from aa_review.core.selection import Selection, SelectionHub
@@ -33,7 +34,14 @@ class FindingsPanel(Linked):
         self.layout_.addWidget(self.summary)
         self.query = QueryBar("Filter findings: severity:error code:privacy file:… \"text\"",
                               self.apply_query, _HELP)
-        self.layout_.addWidget(self.query)
+        self.only_selection = QCheckBox("Only the selection")
+        self.only_selection.setToolTip("Show only findings about the selected row, evidence "
+                                       "item or contract entry")
+        self.only_selection.toggled.connect(lambda _on: self.query.run())
+        bar = QHBoxLayout()
+        bar.addWidget(self.query, 1)
+        bar.addWidget(self.only_selection)
+        self.layout_.addLayout(bar)
         self.model = FindingsTableModel(self)
         self.view = make_table(self.model, name="findings_view")
         self.layout_.addWidget(self.view)
@@ -44,23 +52,75 @@ class FindingsPanel(Linked):
         super().set_package(pkg)
         self.set_findings(list(pkg.problems) if pkg else [], audited=False)
 
-    def set_findings(self, findings: list[Finding], *, audited: bool) -> None:
+    def set_findings(self, findings: list[Finding], *, audited: bool,
+                     summary: str | None = None) -> None:
         self.findings = findings
+        self._row_ids: dict[str, list[int]] = {}
+        for i, f in enumerate(findings):
+            if f.location.row_id:
+                self._row_ids.setdefault(f.location.row_id, []).append(i)
         self.model.set_findings(findings)
         by_sev = Counter(f.severity.value for f in findings)
         what = "Audit" if audited else "Loading"
-        if not findings:
+        if summary:
+            self.summary.setText(summary)
+        elif not findings:
             self.summary.setText(f"{what}: no findings." if audited else
                                  "Loaded without problems. Run Audit (Ctrl+R) for a full check.")
         else:
             parts = ", ".join(f"{n} {s}" for s, n in sorted(by_sev.items()))
             self.summary.setText(f"{what}: {len(findings)} findings ({parts}).")
-        if self.query.text():
-            self.query.run()
+        self.query.run()
         self.view.resizeColumnsToContents()
 
     def apply_query(self, text: str) -> None:
-        self.model.set_shown(filter_findings(self.findings, text))
+        shown = filter_findings(self.findings, text)
+        if self.only_selection.isChecked():
+            keep = set(self.about_selection(self.hub.current))
+            shown = [i for i in shown if i in keep]
+        self.model.set_shown(shown)
+
+    def about_selection(self, sel: Selection) -> list[int]:
+        """Positions of the findings located at the selected row, evidence item or contract."""
+        if self.pkg is None:
+            return []
+        ix = self.pkg.index
+        rid = ix.row_id_str(sel.row) if sel.row is not None else None
+        ev = self.pkg.evidence_at(sel.evidence) if sel.evidence is not None else None
+        eid = ix.evidence_ids[sel.evidence] if sel.evidence is not None else None
+        out = []
+        for i, f in enumerate(self.findings):
+            loc = f.location
+            if (rid and loc.row_id == rid) or (eid and loc.evidence_id == eid) or \
+                    (ev is not None and loc.ref == ev.ref) or \
+                    (sel.contract and loc.contract == sel.contract):
+                out.append(i)
+            elif sel.row is not None and loc.file == ix.files[int(ix.file[sel.row])] and \
+                    loc.line == int(ix.line[sel.row]):
+                out.append(i)
+        return out
+
+    def row_mask(self, code_prefix: str, min_severity: str | None) -> np.ndarray:
+        """Rows having a finding whose code starts with ``code_prefix`` (for ``finding:``)."""
+        from aa_review.core.findings import Severity
+
+        from aa_review.core.query import QueryError
+
+        try:
+            floor = Severity(min_severity.lower()).rank if min_severity else -1
+        except ValueError:
+            raise QueryError(f"severity:{min_severity}", 10, f"unknown severity "
+                             f"'{min_severity}'; use info, low, warning, error or critical") from None
+        mask = np.zeros(len(self.pkg.index) if self.pkg else 0, dtype=bool)
+        if self.pkg is None:
+            return mask
+        for f in self.findings:
+            if f.code.startswith(code_prefix) and f.severity.rank >= floor:
+                if f.location.row_id:
+                    r = self.pkg.index.find_row(f.location.row_id)
+                    if r is not None:
+                        mask[r] = True
+        return mask
 
     def navigate(self, position: int) -> None:
         """Select the finding and what it points at (row, evidence item)."""
@@ -83,6 +143,8 @@ class FindingsPanel(Linked):
         self.hub.update(source=self.source, **{k: v for k, v in fields.items() if v is not None})
 
     def follow(self, sel: Selection) -> None:
+        if self.only_selection.isChecked() and sel.source != self.source:
+            self.query.run()
         if sel.source != self.source and sel.finding is not None:
             select_table_row(self.view, self.model.table_row_of(sel.finding))
 

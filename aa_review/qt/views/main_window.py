@@ -35,10 +35,11 @@ from aa_review.qt.views import window_actions as wa
 from aa_review.qt.views.menus import build_actions
 from aa_review.qt.views.palette import CommandPalette
 from aa_review.qt.watcher import PackageWatcher
-from aa_review.qt.workers import PackageLoader
+from aa_review.qt.workers import AuditRunner, PackageLoader
 
 if TYPE_CHECKING:
     from aa_review.core.package import LoadProgress, Package, RowIndex
+    from aa_review.core.audits import AuditProgress, AuditReport
     from aa_review.core.session import SessionState
 
 __all__ = ["MainWindow"]
@@ -61,6 +62,12 @@ class MainWindow(QMainWindow):
         self.pending_session: SessionState | None = None
         self._digest: str | None = None
         self._loading_path: Path | None = None
+        self.audit_report: AuditReport | None = None
+        self.auditor = AuditRunner(self)
+        self.auditor.progress.connect(self._on_audit_progress)
+        self.auditor.finished.connect(self._on_audited)
+        self.auditor.failed.connect(lambda m: self._audit_ended(m))
+        self.auditor.cancelled.connect(lambda: self._audit_ended("Audit cancelled"))
         self.watcher = PackageWatcher(self)
         self.watcher.changed.connect(self._on_disk_change)
         self.loader = PackageLoader(self)
@@ -95,6 +102,7 @@ class MainWindow(QMainWindow):
         self.evidence_rows = EvidenceRowsPanel(self.hub)
         self.facets = FacetsPanel(self.rows.query.text, self.rows.query.set_text)
         self.findings = FindingsPanel(self.hub)
+        self.rows.row_findings = self.findings.row_mask
         self.plots = PlotsPanel(self.hub, self.rows.query.set_text, self.rows.query.text)
         area = Qt.DockWidgetArea
         self.docks: dict[str, QDockWidget] = {}
@@ -129,7 +137,7 @@ class MainWindow(QMainWindow):
         self.progress.setMaximumWidth(220)
         self.progress.setRange(0, 1000)
         self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self.loader.cancel)
+        self.cancel_button.clicked.connect(self.cancel_work)
         for w in (self.progress, self.cancel_button):
             w.setVisible(False)
         bar = self.statusBar()
@@ -156,6 +164,44 @@ class MainWindow(QMainWindow):
         for w in (self.progress, self.cancel_button):
             w.setVisible(True)
         self.loader.load(path)
+
+    AUTO_AUDIT_MAX_BYTES = 512 * 1024 * 1024
+
+    def run_audit(self) -> None:
+        """Audit the open package in the background; findings replace the loading problems."""
+        if self.package is None:
+            return
+        self.state_label.setText("Auditing…")
+        self.progress.setValue(0)
+        for w in (self.progress, self.cancel_button):
+            w.setVisible(True)
+        self.auditor.run(self.package)
+
+    def cancel_work(self) -> None:
+        self.loader.cancel()
+        self.auditor.cancel()
+
+    def _on_audit_progress(self, p: AuditProgress) -> None:
+        self.progress.setValue(int(p.fraction * 1000))
+        self.state_label.setText(f"Auditing: {p.stage}…")
+
+    def _on_audited(self, report: AuditReport) -> None:
+        if self.package is None or str(self.package.root) != report.identity.root:
+            return  # a report for a package no longer open
+        self.audit_report = report
+        self._digest = report.identity.package_digest or self._digest
+        worst = ", ".join(f"{n} {s}" for s, n in sorted(report.by_severity.items())) or "none"
+        checks = ", ".join(f"{c.check} {sum(c.codes.values())}" for c in report.summary
+                           if c.codes)
+        text = (f"Audit: {len(report.findings)} findings ({worst}) in {report.seconds:.1f} s."
+                + (f" By check: {checks}." if checks else ""))
+        self.findings.set_findings(list(report.findings), audited=True, summary=text)
+        self.facets.set_package(self.package, list(report.findings))
+        self._audit_ended(f"{self.package.package_id}: audited, {len(report.findings)} findings")
+
+    def _audit_ended(self, message: str) -> None:
+        self._end_loading()
+        self.state_label.setText(message)
 
     def reload(self) -> None:
         if self.package is not None:
@@ -199,9 +245,13 @@ class MainWindow(QMainWindow):
             self.docks["findings"].raise_()
         self._remember_recent(pkg.root)
         self.watcher.watch(pkg.root)
+        self.audit_report = None
         if self.pending_session is not None:
             state, self.pending_session = self.pending_session, None
             wa.apply_session(self, state)
+        auto = str(self.settings.value("audit/auto", "true")).lower() == "true"
+        if auto and _size_under(pkg.root, self.AUTO_AUDIT_MAX_BYTES):
+            self.run_audit()
 
     def _on_failed(self, path: str, message: str) -> None:
         self._end_loading()
@@ -274,6 +324,8 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: object) -> None:  # noqa: N802
         self.watcher.clear()
+        self.auditor.cancel()
+        self.auditor.wait()
         self.loader.cancel()
         self.loader.wait()
         self.settings.setValue("window/geometry", self.saveGeometry())
@@ -329,3 +381,14 @@ class MainWindow(QMainWindow):
 
     def central(self) -> QWidget:
         return self.center
+
+
+def _size_under(root: Path, limit: int) -> bool:
+    """Whether the package's files add up to less than ``limit`` bytes (stops counting early)."""
+    total = 0
+    for p in root.rglob("*"):
+        if p.is_file() and not p.is_symlink():
+            total += p.stat().st_size
+            if total >= limit:
+                return False
+    return True

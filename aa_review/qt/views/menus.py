@@ -34,7 +34,7 @@ def build_actions(win: MainWindow) -> None:
                            "Open a compiled package folder")
     win.act_reload = _action(win, "&Reload", win.reload, std.Refresh,
                              "Read the package again from disk")
-    win.act_cancel = _action(win, "&Cancel Loading", win.loader.cancel, "Esc")
+    win.act_cancel = _action(win, "&Cancel Loading or Audit", win.cancel_work, "Esc")
     win.act_quit = _action(win, "&Quit", win.close, std.Quit)
     win.act_back = _action(win, "&Back", win.hub.back, "Alt+Left",
                            "Previous selection")
@@ -48,6 +48,8 @@ def build_actions(win: MainWindow) -> None:
     win.act_open_session = _action(win, "Open Sess&ion…", lambda: wa.open_session(win),
                                    "Ctrl+Shift+O")
     win.act_last_session = _action(win, "Reopen &Last Session", win.reopen_last_session)
+    win.act_audit = _action(win, "&Audit Package", win.run_audit, "Ctrl+R",
+                            "Run every check on the open package")
     win.act_palette = _action(win, "Command &Palette…", win.show_palette, "Ctrl+Shift+P")
     win.act_find = _action(win, "&Filter Rows", win.focus_query, std.Find,
                            "Type a query for the rows")
@@ -61,6 +63,7 @@ def build_actions(win: MainWindow) -> None:
     menu.addAction(win.act_open)
     win.recent_menu = menu.addMenu("Open &Recent")
     menu.addAction(win.act_reload)
+    menu.addAction(win.act_audit)
     menu.addAction(win.act_cancel)
     menu.addSeparator()
     for act in (win.act_export, win.act_save_session, win.act_open_session,
