@@ -5,9 +5,10 @@ These build things (a minute or two each), so they run only when asked:
     AA_REVIEW_BUNDLE_TEST=1 ./dev test -m bundle
 
 A bundle in dist/aa-review/ newer than every source file is reused; otherwise
-``./dev bundle`` builds one. The frozen binary is then run headless on a package
-(``audit`` once the command exists, ``info`` meanwhile), on a package big enough to
-load in spawned worker processes, and as a window offscreen that saves a screenshot.
+``./dev bundle`` builds one. The frozen binary is first started as a new user would
+(no PATH: it makes the demo package and opens it; offscreen, ``--screenshot`` saves the
+window), then run headless on that demo (``audit`` when ``--help`` lists it, and
+``info``) and on a copy big enough to be read by spawned worker processes.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import struct
 import subprocess
 import sys
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -28,7 +30,6 @@ from aa_review import __version__
 ROOT = Path(__file__).resolve().parents[1]
 DIST = ROOT / "dist" / "aa-review"
 EXE = DIST / "aa-review"
-SHARED_SAMPLE = ROOT.parent / "shared" / "samples" / "pkg_sample_small"
 SOURCES = [ROOT / "aa_review", ROOT / "packaging" / "aa_review.spec", ROOT / "pyproject.toml",
            ROOT / "resources"]
 
@@ -50,16 +51,24 @@ def _newest_source() -> float:
     return newest
 
 
-def _env(tmp: Path) -> dict[str, str]:
-    """A user's environment: offscreen Qt, settings in ``tmp``, threaded loading."""
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp / "config"))
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The user's config and data folders for every frozen run of this module."""
+    return tmp_path_factory.mktemp("home")
+
+
+def _env(home: Path) -> dict[str, str]:
+    """A user's environment: offscreen Qt, settings and data under ``home``, threaded loading."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(home / "config"),
+               XDG_DATA_HOME=str(home / "data"))
     env.pop("AA_REVIEW_SYNCHRONOUS", None)  # tests/qt sets it; the app must load as shipped
+    env.pop("AA_REVIEW_SAMPLE_DIR", None)  # the demo goes where it goes for a user
     return env
 
 
-def _run(args: list[str], tmp: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, capture_output=True, text=True, env=_env(tmp), timeout=timeout,
-                          cwd=tmp)
+def _run(args: list[str], home: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, capture_output=True, text=True, env=_env(home), timeout=timeout,
+                          cwd=home)
 
 
 @pytest.fixture(scope="module")
@@ -74,22 +83,24 @@ def frozen() -> Path:
 
 
 @pytest.fixture(scope="module")
-def bundled_sample(frozen: Path) -> Path | None:
-    """The demo package inside the bundle, found where importlib.resources finds it."""
-    from aa_review.core.sample import SAMPLE_PACKAGE_ID
+def first_launch(frozen: Path, home: Path) -> tuple[Path, Path]:
+    """``aa-review`` with no PATH, as a first-time user starts it: it makes the demo package
+    and opens it; ``--screenshot`` saves the window and exits. Returns (demo, PNG)."""
+    from aa_review.core.sample import SAMPLE_PACKAGE_ID, sample_home
 
-    pkg = frozen.parent / "_internal" / "aa_review" / "data" / "sample" / SAMPLE_PACKAGE_ID
-    return pkg if pkg.is_dir() else None
+    shot = home / "window.png"
+    proc = _run([str(frozen), "--screenshot", str(shot)], home, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    with mock.patch.dict(os.environ, _env(home), clear=True):
+        demo = sample_home() / SAMPLE_PACKAGE_ID
+    assert demo.is_dir(), f"no demo package at {demo}"
+    return demo, shot
 
 
 @pytest.fixture(scope="module")
-def package(bundled_sample: Path | None) -> Path:
-    """The bundled sample, or (until it lands) the shared sample beside the checkout."""
-    if bundled_sample is not None:
-        return bundled_sample
-    if SHARED_SAMPLE.is_dir():
-        return SHARED_SAMPLE
-    pytest.skip("no sample package: neither aa_review/data/sample nor the shared sample")
+def package(first_launch: tuple[Path, Path]) -> Path:
+    """The demo package the frozen app made for itself."""
+    return first_launch[0]
 
 
 def _has_command(exe: Path, name: str, tmp: Path) -> bool:
@@ -105,8 +116,8 @@ def _png_size(path: Path) -> tuple[int, int]:
     return struct.unpack(">II", head[16:24])
 
 
-def test_frozen_version(frozen: Path, tmp_path: Path) -> None:
-    proc = _run([str(frozen), "--version"], tmp_path)
+def test_frozen_version(frozen: Path, home: Path) -> None:
+    proc = _run([str(frozen), "--version"], home)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == f"aa-review {__version__}"
 
@@ -161,15 +172,8 @@ def test_frozen_loads_big_package_in_spawned_workers(frozen: Path, package: Path
         assert report["counts"]["rows"] == after["counts"]["rows"]
 
 
-def test_frozen_window_renders_offscreen(frozen: Path, bundled_sample: Path | None,
-                                         package: Path, tmp_path: Path) -> None:
-    """No PATH opens the bundled sample; until it ships, the window is pointed at one."""
-    shot = tmp_path / "window.png"
-    args = [str(frozen), "--screenshot", str(shot)]
-    if bundled_sample is None:
-        args.insert(1, str(package))
-    proc = _run(args, tmp_path)
-    assert proc.returncode == 0, proc.stderr
+def test_frozen_window_renders_offscreen(first_launch: tuple[Path, Path]) -> None:
+    shot = first_launch[1]
     width, height = _png_size(shot)
     assert width >= 800 and height >= 600
     assert shot.stat().st_size > 20_000, "the grab looks blank"
@@ -179,7 +183,7 @@ def test_frozen_window_renders_offscreen(frozen: Path, bundled_sample: Path | No
     shutil.copyfile(shot, out)
 
 
-def test_wheel_installs_and_runs(package: Path, tmp_path: Path) -> None:
+def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     """``python -m build`` (sdist, then the wheel from it) into a fresh venv: both commands run."""
     tools = tmp_path / "tools"
     subprocess.run([sys.executable, "-m", "venv", str(tools)], check=True, timeout=120)
@@ -202,7 +206,17 @@ def test_wheel_installs_and_runs(package: Path, tmp_path: Path) -> None:
         proc = _run(args, tmp_path)
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout.strip() == f"aa-review {__version__}"
-    info = _run([str(venv / "bin" / "aa-review"), "info", str(package), "--json"], tmp_path)
+    # The window entry makes the demo and shows it; the command line reads that demo.
+    shot = tmp_path / "wheel-window.png"
+    proc = _run([str(venv / "bin" / "aa-review-gui"), "--screenshot", str(shot)], tmp_path,
+                timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert _png_size(shot)[0] >= 800
+    from aa_review.core.sample import SAMPLE_PACKAGE_ID, sample_home
+
+    with mock.patch.dict(os.environ, _env(tmp_path), clear=True):
+        demo = sample_home() / SAMPLE_PACKAGE_ID
+    info = _run([str(venv / "bin" / "aa-review"), "info", str(demo), "--json"], tmp_path)
     assert info.returncode in (0, 1), info.stderr
     assert json.loads(info.stdout)["counts"]["rows"] > 0
     # The wheel carries the sample and assets wherever the source tree has them.
