@@ -119,6 +119,31 @@ def run_rounds(ctx: Ctx, ev: Evidence, hooks: Hooks, tmp: Path, total_rows: int)
         proc.start()
     else:
         _worker(ctx, ev, early, tmp)
+    try:
+        final = _final_round(ctx, ev, hooks, tmp)
+    except BaseException:
+        if proc is not None:  # do not leave our worker writing into a folder being removed
+            proc.terminate()
+            proc.join()
+        raise
+    if proc is not None:
+        proc.join()
+        if proc.exitcode != 0:
+            raise RuntimeError(f"generator worker failed with exit code {proc.exitcode}")
+    parts = [
+        tmp / f"rejected_{r}_{n}.jsonl"
+        for r in early
+        for n in ("genuine", "fixed", "env", "surface")
+    ]
+    genuine = tmp / f"rejected_{ROUNDS}_genuine.jsonl"
+    concat(ctx.path("experience_compiler/reports/rejected_rows.jsonl"), [*parts, genuine])
+    for p in [*parts, genuine]:
+        p.unlink()
+    return final
+
+
+def _final_round(ctx: Ctx, ev: Evidence, hooks: Hooks, tmp: Path) -> FinalSink:
+    """The last round: its rows go to the row files; its genuine rejects to a part file."""
     rc = RowContext(ctx, ev, ROUNDS, ROUNDS)
     sr = StepRenderer(rc, _feedback(ctx))
     final = FinalSink(ctx, ev, rc, sr, hooks, tmp)
@@ -132,16 +157,4 @@ def run_rounds(ctx: Ctx, ev: Evidence, hooks: Hooks, tmp: Path, total_rows: int)
             final.step(t, attempt, vals, kind)
     genuine.close()
     final.close()
-    if proc is not None:
-        proc.join()
-        if proc.exitcode != 0:
-            raise RuntimeError(f"generator worker failed with exit code {proc.exitcode}")
-    parts = [
-        tmp / f"rejected_{r}_{n}.jsonl"
-        for r in early
-        for n in ("genuine", "fixed", "env", "surface")
-    ]
-    concat(ctx.path("experience_compiler/reports/rejected_rows.jsonl"), [*parts, genuine.path])
-    for p in [*parts, genuine.path]:
-        p.unlink()
     return final

@@ -101,9 +101,15 @@ def generate_package(
     out_dir : Path
         Folder that receives the package root (created if needed).
     rows : int
-        Approximate number of training rows across the 23 row files; hit exactly
-        for a clean package (at least ``MIN_ROWS``). The fixed types take 16 rows
-        from 40 rows up; every other row comes from trace steps.
+        Training rows across the 23 row files, hit exactly for a clean package
+        (at least ``MIN_ROWS``; ``duplicate_row_id`` adds one). From 40 rows up the
+        seven fixed types take 16 (1 training, 6 evaluation, 2 verifier, 2 reward,
+        1 preference, 3 failure, 1 variant); smaller packages shrink the rubric and
+        drop the verifier results. Every other row comes from a trace step: one
+        ``environment_response_pair`` per non-user step plus 0-2 surface rows by the
+        step's kind. The baseline trace yields about a fifth of the step rows (at
+        least its four opening steps), the revised trace the rest, after the
+        compiler's de-duplication of repeated (type, step) rows (format 12.9).
     seed : int
         Same seed and arguments give byte-identical packages.
     package_id : str, optional
