@@ -185,7 +185,7 @@ class Canon:
 def id_from_seed(seed_text: str, data_type: Any, task: str) -> str:
     """The row (or pair) id for a seed text (format 7.5)."""
     digest = hashlib.sha256(seed_text.encode("utf-8")).hexdigest()[:16]
-    prefix = "pair" if data_type in PAIR_TYPES else "row"
+    prefix = "pair" if isinstance(data_type, str) and data_type in PAIR_TYPES else "row"
     return f"{prefix}_{safe_id(task)}_{safe_id(data_type)}_{digest}"
 
 

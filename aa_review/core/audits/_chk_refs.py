@@ -9,7 +9,7 @@ from aa_review.core.audits._refrules import classify_ref
 from aa_review.core.audits._registry import register
 from aa_review.core.audits._rowviews import row_findings
 from aa_review.core.derive import ALWAYS_RESOLVING_PREFIXES, evidence_type, visibility
-from aa_review.core.findings import Finding
+from aa_review.core.findings import Finding, Severity
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.model import Package
 
@@ -57,9 +57,13 @@ def check_refs(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                                   "even when only task_packet.json exists (format 12.3); it is "
                                   "marked unresolved with confidence 0.5", **where)
             elif ctx.on("ref.unresolved"):
-                yield ctx.finding("ref.unresolved", f"evidence {e.ref!r} is not in the package; "
-                                  f"{len(pkg.index.rows_citing(i)) if i < pkg.index.catalog_size else 0}"
-                                  " row(s) cite it", **where)
+                cited = len(pkg.index.rows_citing(i)) if i < pkg.index.catalog_size else 0
+                claim = e.resolves is True
+                yield ctx.finding(
+                    "ref.unresolved", f"evidence {e.ref!r} is not in the package"
+                    + (" although the catalog says it resolves" if claim else "")
+                    + f"; {cited} row(s) cite it", severity=Severity.ERROR if claim else None,
+                    **where)
         if ctx.on("evidence.field_mismatch"):
             # A file that went missing after compiling is reported as unresolved, not as a
             # wrong 'resolves' flag: only flags the catalog itself contradicts are wrong.

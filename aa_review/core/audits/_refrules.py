@@ -79,5 +79,5 @@ class RefRules:
                 and not ref.startswith(EXEMPT_PREFIXES) and not self.safe.exists(ref)):
             hits.append(("ref.unresolved", None, ref, eid,
                          f"source artifact {ref!r} is not in the package (validator rule 2 "
-                         "rejects such rows)"))
+                         "rejects such rows)"))  # reported at ERROR: see _rowviews
         return hits, hidden

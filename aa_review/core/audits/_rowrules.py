@@ -136,8 +136,9 @@ class RowAuditor:
                     "source_evaluation_refs"):
             if row.get(key):
                 return True
-        refs = row.get("evidence_refs") or []
-        return any(isinstance(r, str) and r.startswith(_CONCRETE_PREFIXES) for r in refs)
+        refs = row.get("evidence_refs")
+        return isinstance(refs, list) and any(
+            isinstance(r, str) and r.startswith(_CONCRETE_PREFIXES) for r in refs)
 
     def _ids_and_hash(self, row: dict[str, Any]) -> list[RowHit]:
         out: list[RowHit] = []
@@ -179,9 +180,11 @@ class RowAuditor:
             self._ids_cache = (refs, want)
         if ids == want:
             return []
-        bad = [i for i in ids if i not in set(want)] if isinstance(ids, list) else []
+        known = set(want)
+        bad = ([i for i in ids if not isinstance(i, str) or i not in known]
+               if isinstance(ids, list) else [])
         return [("link.bad_evidence_id", "source_evidence_ref_ids", None,
-                 bad[0] if bad else None,
+                 str(bad[0]) if bad else None,
                  "source_evidence_ref_ids is not the ids of evidence_refs "
                  f"({len(bad)} id(s) match no ref, order or count differs otherwise)")]
 

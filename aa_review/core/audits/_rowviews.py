@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from aa_review.core.audits._context import AuditContext
-from aa_review.core.findings import Finding
+from aa_review.core.findings import Finding, Severity
 from aa_review.core.package.model import Package
 
 __all__ = ["row_findings"]
@@ -29,7 +29,9 @@ def row_findings(pkg: Package, ctx: AuditContext, codes: Iterable[str]) -> Itera
     for (code, _, _), (pos, hit, n) in sorted(scan.groups.items(), key=lambda t: t[1][0]):
         if code in wanted:
             rows = f" ({n} rows carry it; the first is located)" if n > 1 else ""
-            yield ctx.finding(code, hit[4] + rows, key_path=hit[1], ref=hit[2],
+            # A row's missing source artifact would have made the validator reject it.
+            sev = Severity.ERROR if code == "ref.unresolved" else None
+            yield ctx.finding(code, hit[4] + rows, key_path=hit[1], ref=hit[2], severity=sev,
                               evidence_id=hit[3], **ctx.row_where(pos))
     for code in wanted:
         extra = scan.counts.get(code, 0) - listed.get(code, 0)

@@ -1,0 +1,109 @@
+"""The engine: selection, caps, progress, cancellation, a failing check, helpers."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from aa_review.core.audits import (
+    CHECKS,
+    AuditCancelled,
+    AuditProgress,
+    UnknownCheckError,
+    audit_package,
+    resolve_selection,
+)
+from aa_review.core.audits import _mapscan
+from aa_review.core.audits._files import hash_package
+from aa_review.core.package import open_package, package_digest
+
+
+def test_selection_by_check_code_and_family() -> None:
+    checks, codes = resolve_selection(["hash.changed"])
+    assert [c.name for c in checks] == ["hashes"] and codes == {"hash.changed"}
+    checks, codes = resolve_selection(["privacy"])
+    assert [c.name for c in checks] == ["privacy"] and "privacy.secret" in codes
+    _, codes = resolve_selection(["row"])
+    assert "row.id_mismatch" in codes and "rows" not in codes
+    with pytest.raises(UnknownCheckError, match="nope"):
+        resolve_selection(["nope"])
+
+
+def test_only_selected_codes_are_reported(make_package) -> None:
+    g = make_package(defects=("hidden_cited",))
+    report = audit_package(g.root, checks=["hash"])
+    assert report.checks == ["hashes"] and not report.findings
+    report = audit_package(g.root, checks=["link.hidden_cited"])
+    assert {f.code for f in report.findings} == {"link.hidden_cited"}
+
+
+def test_listing_is_capped_but_counted(make_package) -> None:
+    g = make_package(defects=("hidden_cited",))
+    report = audit_package(g.root, cap=5)
+    listed = [f for f in report.findings if f.code == "link.hidden_cited"]
+    assert len(listed) == 5
+    assert report.truncated["link.hidden_cited"] == g.row_count - 5
+    assert report.codes()["link.hidden_cited"] == g.row_count
+    assert report.by_severity["critical"] == g.row_count
+
+
+def test_progress_and_cancel(make_package) -> None:
+    g = make_package()
+    seen: list[AuditProgress] = []
+    audit_package(g.root, progress=seen.append)
+    stages = {p.stage for p in seen}
+    assert {"hash", "rows", "checks"} <= stages
+    assert all(0.0 <= p.fraction <= 1.0 for p in seen)
+    with pytest.raises(AuditCancelled):
+        audit_package(g.root, cancelled=lambda: True)
+
+
+def test_a_failing_check_is_reported_and_the_rest_run(make_package, monkeypatch) -> None:
+    g = make_package()
+
+    def boom(pkg, ctx):  # type: ignore[no-untyped-def]
+        raise RuntimeError("kaput")
+        yield
+
+    monkeypatch.setitem(CHECKS, "copies", dataclasses.replace(CHECKS["copies"], func=boom))
+    report = audit_package(g.root)
+    assert not report.complete and report.exit_code() == 2
+    failed = [f for f in report.findings if f.code == "audit.check_failed"]
+    assert len(failed) == 1 and "kaput" in failed[0].message
+    assert [s.check for s in report.summary if not s.ran] == ["copies"]
+    assert "quirk.recipe_absent" in report.codes()  # later checks still ran
+
+
+def test_hashing_digest_matches_the_core(make_package) -> None:
+    g = make_package()
+    assert hash_package(g.root).digest == package_digest(g.root)
+
+
+def test_map_fast_path_equals_the_streaming_reader(make_package, monkeypatch) -> None:
+    g = make_package(defects=("orphan_evidence_id",))
+    pkg = open_package(g.root)
+    fast = _mapscan.scan_map(pkg.safe)
+    monkeypatch.setattr(_mapscan, "_fast", lambda path: None)
+    slow = _mapscan.scan_map(pkg.safe)
+    assert fast.tail == slow.tail and fast.links.row_id == slow.links.row_id
+    assert fast.links.fingerprint == slow.links.fingerprint
+    assert [fast.links.id_sets[c] for c in fast.links.ids] == \
+           [slow.links.id_sets[c] for c in slow.links.ids]
+
+
+def test_broken_map_links_are_reported(make_package, tmp_path) -> None:
+    import shutil
+
+    from aa_review.core.package.catalog import MAP_PATH
+
+    g = make_package()
+    root = tmp_path / g.root.name
+    shutil.copytree(g.root, root)
+    path = root / MAP_PATH
+    text = path.read_text()
+    cut = text.index('"row_evidence_links"') + 200
+    path.write_text(text[:cut] + '"oops' + text[cut:])
+    report = audit_package(root)
+    bad = [f for f in report.findings if f.code == "link.mismatch"]
+    assert bad and bad[0].location.file == MAP_PATH and bad[0].location.line
