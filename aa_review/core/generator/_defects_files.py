@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from pathlib import Path
 
 from ._attempts import artifact_texts
 from ._ctx import Ctx
@@ -117,29 +119,44 @@ def _bad_bytes(line: str) -> bytes:
     return data + b"\xff"
 
 
-def _cut_files(
-    name: str, keep: Callable[[bytes], bytes], detail: str
-) -> Callable[[Ctx, Hooks, Targets, int], None]:
+def _last_line(path: Path) -> tuple[int, bytes]:
+    """Offset and bytes (without the newline) of a file's last line, reading from the end."""
+    with open(path, "rb") as fh:
+        size = fh.seek(0, os.SEEK_END)
+        fh.seek(max(0, size - 1))
+        end = size - 1 if size and fh.read(1) == b"\n" else size
+        pos, line_start = end, 0
+        while pos > 0:
+            lo = max(0, pos - (1 << 20))
+            fh.seek(lo)
+            cut = fh.read(pos - lo).rfind(b"\n")
+            if cut >= 0:
+                line_start = lo + cut + 1
+                break
+            pos = lo
+        fh.seek(line_start)
+        return line_start, fh.read(end - line_start)
+
+
+def _cut_files(name: str, empty: bool, detail: str) -> Callable[[Ctx, Hooks, Targets, int], None]:
+    """Cut a row file (and its copies) after compiling: to nothing, or mid-way through its
+    last line; big files are cut in place, never read whole."""
+
     def inject(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
         file, path, paths = _row_file_defect(name, ctx, hooks, t, slot)
 
         def post() -> None:
-            data = ctx.path(path).read_bytes()
-            last = data.rstrip(b"\n").rsplit(b"\n", 1)[-1]
-            rid = (
-                last.split(b'"row_id": "', 1)[1].split(b'"', 1)[0].decode()
-                if b'"row_id": "' in last
-                else None
-            )
-            new = keep(data)
+            start, last = _last_line(ctx.path(path))
+            key = b'"row_id": "'
+            rid = last.split(key, 1)[1].split(b'"', 1)[0].decode() if key in last else None
+            size = 0 if empty else start + len(last) // 2
             for p in paths:
-                with open(ctx.path(p), "wb") as fh:
-                    fh.write(new)
+                os.truncate(ctx.path(p), size)
                 hooks.touched.add(p)
             hooks.records[slot] = InjectedDefect(
                 name=name,
                 file=path,
-                line=t.n[file] if new else None,
+                line=None if empty else t.n[file],
                 row_id=rid,
                 detail=detail,
                 extra={"row_file": file, "copies": paths[1:]},
@@ -148,12 +165,6 @@ def _cut_files(
         hooks.post.append(post)
 
     return inject
-
-
-def _truncate(data: bytes) -> bytes:
-    body = data[:-1] if data.endswith(b"\n") else data
-    start = body.rfind(b"\n") + 1
-    return body[: start + (len(body) - start) // 2]
 
 
 FILE_INJECTORS: dict[str, Callable[[Ctx, Hooks, Targets, int], None]] = {
@@ -172,7 +183,7 @@ FILE_INJECTORS: dict[str, Callable[[Ctx, Hooks, Targets, int], None]] = {
         lambda n: 0,
     ),
     "truncated_file": _cut_files(
-        "truncated_file", _truncate, "the file ends in the middle of its last line"
+        "truncated_file", False, "the file ends in the middle of its last line"
     ),
     "empty_file": _cut_files(
         "empty_file", lambda data: b"", "the file is empty; the manifest counts its rows"
