@@ -3,49 +3,65 @@
 ``audit_package`` audits one package, ``audit_corpus`` a folder of packages in
 parallel, ``contamination_rows`` lists rows citing hidden evidence. Every check
 is registered in ``CHECKS`` with its stable codes (documented in docs/findings.md).
+
+Names are imported on first use, so that the row pass's worker processes, which
+import one submodule, do not pay for the whole engine.
 """
 
 from __future__ import annotations
 
-from aa_review.core.audits._codes import CODES, CodeInfo
-from aa_review.core.audits._contamination import contamination_rows
-from aa_review.core.audits._context import AuditContext
-from aa_review.core.audits._corpus import audit_corpus, find_packages
-from aa_review.core.audits._engine import DEFAULT_CAP, AuditCancelled, audit_package
-from aa_review.core.audits._model import (
-    AuditDocument,
-    AuditProgress,
-    AuditReport,
-    CheckSummary,
-    CorpusEntry,
-    CorpusReport,
-    CorpusTotals,
-    Counts,
-    Identity,
-)
-from aa_review.core.audits._registry import CHECKS, Check, UnknownCheckError, resolve_selection
+import importlib
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "audit_package",
-    "audit_corpus",
-    "find_packages",
-    "contamination_rows",
-    "AuditCancelled",
-    "AuditContext",
-    "AuditDocument",
-    "AuditProgress",
-    "AuditReport",
-    "CheckSummary",
-    "Counts",
-    "Identity",
-    "CorpusEntry",
-    "CorpusReport",
-    "CorpusTotals",
-    "CHECKS",
-    "Check",
-    "CODES",
-    "CodeInfo",
-    "DEFAULT_CAP",
-    "UnknownCheckError",
-    "resolve_selection",
-]
+if TYPE_CHECKING:
+    from aa_review.core.audits._codes import CODES, CodeInfo
+    from aa_review.core.audits._contamination import contamination_rows
+    from aa_review.core.audits._context import AuditContext
+    from aa_review.core.audits._corpus import audit_corpus, find_packages
+    from aa_review.core.audits._engine import DEFAULT_CAP, AuditCancelled, audit_package
+    from aa_review.core.audits._model import (
+        AuditDocument,
+        AuditProgress,
+        AuditReport,
+        CheckSummary,
+        CorpusEntry,
+        CorpusReport,
+        CorpusTotals,
+        Counts,
+        Identity,
+    )
+    from aa_review.core.audits._registry import (
+        CHECKS,
+        Check,
+        UnknownCheckError,
+        resolve_selection,
+    )
+
+_WHERE = {
+    "audit_package": "_engine", "AuditCancelled": "_engine", "DEFAULT_CAP": "_engine",
+    "audit_corpus": "_corpus", "find_packages": "_corpus",
+    "contamination_rows": "_contamination",
+    "AuditContext": "_context",
+    "AuditDocument": "_model", "AuditProgress": "_model", "AuditReport": "_model",
+    "CheckSummary": "_model", "Counts": "_model", "Identity": "_model",
+    "CorpusEntry": "_model", "CorpusReport": "_model", "CorpusTotals": "_model",
+    "CHECKS": "_checks", "Check": "_registry", "UnknownCheckError": "_registry",
+    "resolve_selection": "_registry",
+    "CODES": "_codes", "CodeInfo": "_codes",
+}
+__all__ = list(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if module == "_registry":
+        importlib.import_module(f"{__name__}._checks")  # the registry is empty until then
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

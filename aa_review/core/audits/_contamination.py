@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from aa_review.core.audits._chk_links import hidden_positions
+from aa_review.core.audits._refrules import ref_facts
 from aa_review.core.audits._rowrules import ScanConfig
 from aa_review.core.audits._rowscan import scan_rows
 from aa_review.core.package import Package, open_package
@@ -31,7 +32,8 @@ def contamination_rows(path: Path | str | Package) -> list[str]:
         if pos < ix.catalog_size:
             rows.update(ix.rows_citing(pos).to_array().tolist())
     if len(ix):
-        cfg = ScanConfig(root=str(pkg.root), task_id=pkg.task_id, row_schema=None,
+        facts = {e.ref: ref_facts(pkg.safe, e.ref) for e in pkg.catalog}
+        cfg = ScanConfig(root=str(pkg.root), task_id=pkg.task_id, row_schema=None, ref_facts=facts,
                          rules=frozenset({"link.hidden_cited"}), cap=0)
         rows.update(scan_rows(pkg, cfg).hidden_rows)
     names = set()

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aa_review.core.audits._codes import code_info
+from aa_review.core.audits._refrules import ref_facts
 from aa_review.core.audits._rowrules import ScanConfig
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core.package.layout import SCHEMA_V01, SCHEMA_V02
@@ -113,4 +114,6 @@ class AuditContext:
                           row_schema=self.row_schema(),
                           catalog_hash={e.ref: e.content_hash for e in self.pkg.catalog},
                           catalog_derived=self.pkg.catalog_derived,
+                          ref_facts={e.ref: ref_facts(self.pkg.safe, e.ref)
+                                     for e in self.pkg.catalog},
                           rules=frozenset(rules), cap=self.cap)

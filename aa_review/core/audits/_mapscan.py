@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from aa_review.core.audits._rowscan import link_fingerprint
+from aa_review.core.audits._rowjob import link_fingerprint
 from aa_review.core.errors import RecordError
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.jsonstream import ObjectStream

@@ -1,21 +1,29 @@
-"""Rules for one ref: safe, normalized, visible, present. Refs are never opened here."""
+"""Rules for one ref: safe, normalized, visible, present. Refs are never opened here.
+
+Imported by worker processes: the package loader (numpy, pydantic) is imported only
+if a row names a ref the parent did not classify in advance.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from aa_review.core.derive import normalize_ref, visibility
+from aa_review.core.derive import evidence_id, normalize_ref, visibility
 from aa_review.core.errors import UnsafeRefError
-from aa_review.core.package.safepath import PackageRoot
 
-__all__ = ["RefRules", "classify_ref", "EXEMPT_PREFIXES"]
+if TYPE_CHECKING:
+    from aa_review.core.package.safepath import PackageRoot
+
+__all__ = ["RefRules", "classify_ref", "ref_facts", "EXEMPT_PREFIXES", "RefFacts"]
 
 # Source artifact refs under these are not required to exist (validator rule 2).
 EXEMPT_PREFIXES = ("grading/", "feedback/", "signals/", "task/", "rubric/")
+UNSAFE = ("ref.absolute", "ref.escape", "ref.symlink_out")
 
 # (code, key path, ref, evidence id, message)
 Hit = tuple[str, str | None, str | None, str | None, str]
+RefFacts = tuple["str | None", str, bool]  # (code, reason, exists)
 
 
 def classify_ref(safe: PackageRoot, ref: str) -> tuple[str | None, str]:
@@ -35,13 +43,31 @@ def classify_ref(safe: PackageRoot, ref: str) -> tuple[str | None, str]:
     return None, ""
 
 
+def ref_facts(safe: PackageRoot, ref: str) -> RefFacts:
+    """What a worker needs to know about a ref, computed where the package is open."""
+    code, why = classify_ref(safe, ref)
+    return code, why, code not in UNSAFE and safe.exists(ref)
+
+
 class RefRules:
     """Per-row ref list checks, cached per list value (rows repeat the same lists)."""
 
-    def __init__(self, root: str) -> None:
-        self.safe = PackageRoot(Path(root))
+    def __init__(self, root: str, known: dict[str, RefFacts] | None = None) -> None:
+        self.root = root
+        self.known = dict(known or {})
+        self._safe: PackageRoot | None = None
         self._cache: dict[str, tuple[Any, list[Hit], bool]] = {}
         self._one: dict[tuple[str, str], tuple[list[Hit], bool]] = {}
+
+    def facts(self, ref: str) -> RefFacts:
+        found = self.known.get(ref)
+        if found is None:
+            if self._safe is None:
+                from aa_review.core.package.safepath import PackageRoot
+
+                self._safe = PackageRoot(Path(self.root))
+            found = self.known[ref] = ref_facts(self._safe, ref)
+        return found
 
     def check_list(self, key: str, refs: list[Any], on: frozenset[str]) -> tuple[list[Hit], bool]:
         cached = self._cache.get(key)
@@ -63,11 +89,9 @@ class RefRules:
         return hits, hidden
 
     def _check_one(self, key: str, ref: str) -> tuple[list[Hit], bool]:
-        from aa_review.core.derive import evidence_id
-
         hits: list[Hit] = []
         eid = evidence_id(ref)
-        code, why = classify_ref(self.safe, ref)
+        code, why, exists = self.facts(ref)
         if code is not None:
             hits.append((code, None, ref, eid, f"{key} holds {ref!r}: {why}"))
         hidden = visibility(ref) == "hidden_excluded"
@@ -76,8 +100,8 @@ class RefRules:
                          f"{key} cites hidden evaluation material {ref!r}: grader-only "
                          "references must never reach training rows"))
         if (key == "source_artifact_refs" and code is None and ":" not in ref
-                and not ref.startswith(EXEMPT_PREFIXES) and not self.safe.exists(ref)):
+                and not ref.startswith(EXEMPT_PREFIXES) and not exists):
             hits.append(("ref.unresolved", None, ref, eid,
                          f"source artifact {ref!r} is not in the package (validator rule 2 "
-                         "rejects such rows)"))  # reported at ERROR: see _rowviews
+                         "rejects such rows)"))
         return hits, hidden

@@ -8,7 +8,7 @@ from typing import Any
 from aa_review.core.audits._canon import Canon, id_from_seed, sha256_text
 from aa_review.core.audits._privacy import PrivacyScanner
 from aa_review.core.audits._privacy_lists import SANITIZED_MARKERS
-from aa_review.core.audits._refrules import RefRules
+from aa_review.core.audits._refrules import RefFacts, RefRules
 from aa_review.core.derive import evidence_id
 
 __all__ = ["ScanConfig", "RowAuditor", "RowHit", "CORE_TYPES"]
@@ -35,6 +35,7 @@ class ScanConfig:
     row_schema: str | None
     catalog_hash: dict[str, str | None] = field(default_factory=dict)
     catalog_derived: bool = False
+    ref_facts: dict[str, RefFacts] = field(default_factory=dict)
     rules: frozenset[str] = frozenset()
     cap: int = 200
 
@@ -51,7 +52,7 @@ class RowAuditor:
         self.on = cfg.rules
         self.canon = Canon()
         self.privacy = PrivacyScanner()
-        self.refs = RefRules(cfg.root)
+        self.refs = RefRules(cfg.root, cfg.ref_facts)
         self._ids_cache: tuple[Any, list[str]] | None = None
         self._hash_cache: tuple[Any, list[RowHit]] | None = None
 
