@@ -16,6 +16,7 @@ from typing import Any
 from ._ctx import Ctx
 from ._evidence import Evidence
 from ._final import FinalSink
+from ._grading import VERIFIER_NOTES
 from ._hooks import Hooks
 from ._plan import ATTEMPTS, iter_steps
 from ._rows_common import RowContext
@@ -35,8 +36,6 @@ StepRow = tuple[
 
 
 def _feedback(ctx: Ctx) -> str:
-    from ._grading import VERIFIER_NOTES
-
     return VERIFIER_NOTES["baseline"] if ctx.sc.with_verifier else ""
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ._clock import Clock
-from ._jsonfast import dumps_file
+from ._jsonfast import dumps_file, dumps_line
 from ._plan import TracePlan
 from ._scenario import Scenario
 
@@ -105,6 +105,4 @@ class Ctx:
 
     def write_jsonl(self, rel: str, rows: list[dict[str, Any]]) -> None:
         """Write small JSONL files with ``json.dumps`` lines."""
-        from ._jsonfast import dumps_line
-
         self.write_text(rel, "".join(dumps_line(r) + "\n" for r in rows))

@@ -12,6 +12,9 @@ from __future__ import annotations
 from ._counts import Counts
 from ._ctx import Ctx
 from ._defect_targets import Targets
+from ._defects_evidence import EVIDENCE_INJECTORS
+from ._defects_files import FILE_INJECTORS
+from ._defects_rows import ROW_INJECTORS
 from ._hooks import Hooks
 
 __all__ = ["DEFECTS", "DEFECT_NAMES", "plan_defects", "CATALOG_DEFECTS"]
@@ -202,10 +205,6 @@ CATALOG_DEFECTS = frozenset(
 
 def plan_defects(names: list[str], ctx: Ctx, counts: Counts) -> Hooks:
     """Hooks that inject ``names`` into the package ``ctx`` is about to write."""
-    from ._defects_evidence import EVIDENCE_INJECTORS
-    from ._defects_files import FILE_INJECTORS
-    from ._defects_rows import ROW_INJECTORS
-
     injectors = {**EVIDENCE_INJECTORS, **FILE_INJECTORS, **ROW_INJECTORS}
     unknown = [n for n in names if n not in injectors]
     if unknown:

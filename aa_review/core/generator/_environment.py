@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import derive
 from ._ctx import Ctx
 from ._derived import LOOP_T, derived_base, lineage
 from ._evidence import Evidence
@@ -227,6 +228,4 @@ def write_environment(ctx: Ctx, ev: Evidence, st: TraceStats, confidence: float)
 
 
 def _safe(x: str) -> str:
-    from .. import derive
-
     return derive.safe_id(x)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from typing import Any
 
+from .. import derive
 from ._ctx import Ctx
 from ._derived import LOOP_T, TTP, derived_base, lineage
 from ._evidence import Evidence
@@ -20,8 +21,6 @@ def write_eval_package(
 ) -> None:
     """Write the transfer-eval task, the eval package rows and its manifest."""
     sc, pkg = ctx.sc, ctx.pkg
-    from .. import derive
-
     safe = derive.safe_id(pkg)
     clock = ctx.clock
     head, tail = derived_base(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import derive
 from ._evidence import Evidence
 from ._jsonfast import Raw, dumps_line, enc
 from ._rows_common import RowContext
@@ -197,8 +198,6 @@ class Companions:
 
     def link_dict(self, file: str, r: dict[str, Any]) -> dict[str, Any]:
         """The link of a row built field by field (rows changed by a defect)."""
-        from .. import derive
-
         ids = _plain(r.get("source_evidence_ref_ids")) or [
             derive.evidence_id(x) for x in _plain(r.get("evidence_refs")) or []
         ]
