@@ -242,3 +242,19 @@ def test_parallel_scan_matches_serial(sample_copy: Path, monkeypatch) -> None:
 def test_row_files_in_link_order() -> None:
     names = [rel.rsplit("/", 1)[1] for rel, _ in ROW_FILES]
     assert names == sorted(names) and len(names) == 23
+
+
+def test_workers_that_cannot_start_fall_back_to_one_process(sample_copy: Path,
+                                                            monkeypatch) -> None:
+    from aa_review.core.package import loader
+
+    def broken(*_a, **_k):
+        raise RuntimeError("An attempt has been made to start a new process before ...")
+
+    monkeypatch.setattr(loader, "CHUNK", 20000)
+    monkeypatch.setattr(loader, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(loader, "_scan_parallel", broken)
+    seen = []
+    pkg = open_package(sample_copy, workers=2, progress=seen.append)
+    assert len(pkg.index) == 60 and pkg.problems == []
+    assert seen[-1].fraction == 1.0

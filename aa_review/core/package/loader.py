@@ -7,6 +7,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -135,52 +136,63 @@ def _scan_all(safe: PackageRoot, files: list[str], jobs: list[tuple[int, int, in
               on_partial: Callable[[RowIndex], None] | None, cancelled: Callable[[], bool],
               workers: int | None, catalog_ids: list[str]) -> list[RowChunk]:
     results: dict[int, RowChunk] = {}
-    done_bytes = 0
+    done = [0]
 
-    def report(stage: str) -> None:
+    def finish(i: int, chunk: RowChunk) -> None:
+        results[i] = chunk
+        done[0] += jobs[i][2] - jobs[i][1]
         if progress is not None:
-            progress(LoadProgress(stage=stage, done=done_bytes, total=total,
+            progress(LoadProgress(stage="rows", done=done[0], total=total,
                                   rows=sum(len(c.line) for c in results.values())))
 
     def args(job: tuple[int, int, int]) -> tuple[Any, ...]:
         code, start, end = job
         return (str(safe.path / files[code]), files[code], code, start, end, derive)
 
-    if not jobs:
-        report("rows")
-        return []
-    results[0] = scan_range(*args(jobs[0]))
-    done_bytes += jobs[0][2] - jobs[0][1]
-    report("rows")
-    if on_partial is not None and len(jobs) > 1:
-        on_partial(build_index([results[0]], files, catalog_ids, {}))
-    rest = list(enumerate(jobs))[1:]
-    if cancelled():
-        raise LoadCancelled()
-    if total >= PARALLEL_MIN_BYTES and (workers is None or workers > 1):
-        n = workers or min(4, os.cpu_count() or 1)
-        ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
-        with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
-            pending: dict[Future[RowChunk], int] = {
-                pool.submit(scan_range, *args(job)): i for i, job in rest}
-            while pending:
-                finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                if cancelled():
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise LoadCancelled()
-                for fut in finished:
-                    i = pending.pop(fut)
-                    results[i] = fut.result()
-                    done_bytes += jobs[i][2] - jobs[i][1]
-                    report("rows")
-    else:
-        for i, job in rest:
+    def serially(pending: list[int]) -> None:
+        for i in pending:
             if cancelled():
                 raise LoadCancelled()
-            results[i] = scan_range(*args(job))
-            done_bytes += job[2] - job[1]
-            report("rows")
+            finish(i, scan_range(*args(jobs[i])))
+
+    if not jobs:
+        if progress is not None:
+            progress(LoadProgress(stage="rows", done=0, total=0, rows=0))
+        return []
+    finish(0, scan_range(*args(jobs[0])))
+    if on_partial is not None and len(jobs) > 1:
+        on_partial(build_index([results[0]], files, catalog_ids, {}))
+    rest = list(range(1, len(jobs)))
+    if cancelled():
+        raise LoadCancelled()
+    if total >= PARALLEL_MIN_BYTES and (workers is None or workers > 1) and rest:
+        try:
+            _scan_parallel(args, jobs, rest, finish, cancelled, workers)
+        except (BrokenProcessPool, RuntimeError, OSError) as exc:
+            # Workers could not start (no __main__ guard, no /dev/shm...): scan here instead.
+            log.warning("parallel row scan unavailable (%s); scanning in one process", exc)
+            serially([i for i in rest if i not in results])
+    else:
+        serially(rest)
     return [results[i] for i in range(len(jobs))]
+
+
+def _scan_parallel(args: Callable[[tuple[int, int, int]], tuple[Any, ...]],
+                   jobs: list[tuple[int, int, int]], rest: list[int],
+                   finish: Callable[[int, RowChunk], None], cancelled: Callable[[], bool],
+                   workers: int | None) -> None:
+    n = workers or min(4, os.cpu_count() or 1)
+    ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
+    with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
+        pending: dict[Future[RowChunk], int] = {
+            pool.submit(scan_range, *args(jobs[i])): i for i in rest}
+        while pending:
+            finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            if cancelled():
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise LoadCancelled()
+            for fut in finished:
+                finish(pending.pop(fut), fut.result())
 
 
 def _line_bases(chunks: list[RowChunk]) -> dict[tuple[int, int], int]:
