@@ -28,7 +28,7 @@ def render(svg: Path, png: Path, size: int) -> None:
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     renderer.render(painter)
     painter.end()
-    if not image.save(str(png), "PNG"):
+    if not image.save(str(png)):  # PNG, from the suffix
         raise SystemExit(f"render_icon: cannot write {png}")
 
 

@@ -122,6 +122,19 @@ def test_frozen_version(frozen: Path, home: Path) -> None:
     assert proc.stdout.strip() == f"aa-review {__version__}"
 
 
+def _data_files(tree: Path) -> set[Path]:
+    """Files other than Python source and bytecode under ``tree``, relative to it."""
+    return {p.relative_to(tree) for p in tree.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".py", ".pyc")}
+
+
+def test_frozen_carries_every_data_file(frozen: Path) -> None:
+    """Schemas, assets and anything else beside the code is where importlib.resources looks."""
+    inside = frozen.parent / "_internal" / "aa_review"
+    missing = _data_files(ROOT / "aa_review") - _data_files(inside)
+    assert not missing, f"not in the bundle: {sorted(map(str, missing))[:5]}"
+
+
 def test_frozen_headless_on_the_sample(frozen: Path, package: Path, tmp_path: Path) -> None:
     info = _run([str(frozen), "info", str(package), "--json"], tmp_path)
     assert info.returncode in (0, 1), info.stderr  # 1: loaded with problems, still a package

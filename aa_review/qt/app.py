@@ -10,7 +10,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings, QtMsgType, QTimer, qInstallMessageHandler
+from PySide6.QtCore import (
+    QCoreApplication,
+    QSettings,
+    QTimer,
+    QtMsgType,
+    qInstallMessageHandler,
+)
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from aa_review import __version__
@@ -54,7 +60,7 @@ def create_window(settings: QSettings | None = None):  # type: ignore[no-untyped
     return MainWindow(settings or make_settings())
 
 
-def _screenshot_when_loaded(app: QApplication, window: MainWindow, out: Path) -> None:
+def _screenshot_when_loaded(app: QCoreApplication, window: MainWindow, out: Path) -> None:
     """Hidden ``--screenshot PNG``: once the package has loaded, save a grab of the window, quit.
 
     It lets a smoke test prove that an installed or frozen app really renders (with
