@@ -152,17 +152,18 @@ class Canon:
         """``row_content_hash`` recomputed from a stored row (same bytes as ``derive``)."""
         return sha256_text(self.content_text(row))
 
-    def _text_of(self, row: dict[str, Any], key: str, empty_list: bool = False) -> str:
-        """Sorted JSON of ``row[key]``, reused from the last content text when it is there."""
+    def _piece(self, row: dict[str, Any], key: str, name: str, empty_list: bool = False) -> str:
+        """``"name": <sorted JSON of row[key]>``, reused from the last content text."""
         value = row.get(key)
         if empty_list and not value:
-            return "[]"
+            return f'"{name}": []'
         plan = self._last
         if plan is not None and plan.vals is not None:
             i = plan.index.get(key)
             if i is not None and plan.vals[i] is value:
-                return plan.parts[plan.pos[i]][len(plan.prefix[i]):]
-        return enc(value)
+                part = plan.parts[plan.pos[i]]
+                return part if key == name else f'"{name}": ' + part[len(plan.prefix[i]):]
+        return f'"{name}": ' + enc(value)
 
     def seed_text(self, row: dict[str, Any], task_id: str | None) -> tuple[str, str]:
         """``(json.dumps(seed, sort_keys=True), source_task_id used)`` of a row id seed.
@@ -170,15 +171,17 @@ class Canon:
         Call after :meth:`content_text` of the same row: its pieces are reused.
         """
         task = row.get("source_task_id") or task_id or ""
-        text = ('{"data_type": ' + self._text_of(row, "data_type")
-                + ', "input": ' + self._text_of(row, "input")
-                + ', "round": ' + self._text_of(row, "tdo_round")
-                + ', "source_attempt_ids": ' + self._text_of(row, "source_attempt_ids", True)
-                + ', "source_step_ids": ' + self._text_of(row, "source_step_ids", True)
-                + ', "source_task_id": ' + (self._text_of(row, "source_task_id")
-                                            if row.get("source_task_id") else enc(task))
-                + ', "source_trace_id": ' + self._text_of(row, "source_trace_id")
-                + ', "target": ' + self._text_of(row, "target") + "}")
+        piece = self._piece
+        text = "{" + ", ".join((
+            piece(row, "data_type", "data_type"),
+            piece(row, "input", "input"),
+            piece(row, "tdo_round", "round"),
+            piece(row, "source_attempt_ids", "source_attempt_ids", True),
+            piece(row, "source_step_ids", "source_step_ids", True),
+            piece(row, "source_task_id", "source_task_id") if row.get("source_task_id")
+            else '"source_task_id": ' + enc(task),
+            piece(row, "source_trace_id", "source_trace_id"),
+            piece(row, "target", "target"))) + "}"
         return text, str(task)
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._files import FileFacts, hash_file
-from aa_review.core.audits._refrules import classify_ref
+from aa_review.core.audits._refrules import UNSAFE
 from aa_review.core.audits._registry import register
 from aa_review.core.audits._rowviews import row_findings
 from aa_review.core.derive import CONTENT_HASH_LIMIT
@@ -45,7 +45,7 @@ def check_hashes(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     for i, e in enumerate(pkg.catalog):
         where = dict(file=e.ref, evidence_id=e.evidence_id, ref=e.ref,
                      key_path=f"evidence_catalog[{i}].content_hash")
-        if classify_ref(pkg.safe, e.ref)[0] in ("ref.absolute", "ref.escape", "ref.symlink_out"):
+        if ctx.ref_facts[e.ref][0] in UNSAFE:
             continue  # never opened; the refs check reports it
         recorded = e.content_hash
         if recorded is not None and not _HASH_RE.fullmatch(recorded) and ctx.on("hash.malformed"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mmap
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,14 +29,15 @@ _FIXED_GRADING = ("grading/baseline_grader_result.json", "grading/revised_grader
                   "feedback/baseline_evaluator_feedback.json", "feedback/revision_plan.json")
 
 
-def _jsonl(pkg: Package, rel: str) -> Iterator[tuple[int, Any]]:
+def _jsonl(pkg: Package, rel: str, needle: bytes = b"") -> Iterator[tuple[int, Any]]:
+    """Parsed lines of a JSONL file; with ``needle``, only lines containing it are parsed."""
     try:
         path = pkg.safe.resolve(rel)
         if not path.is_file():
             return
         with open(path, "rb") as fh:
             for n, line in enumerate(fh, 1):
-                if line.strip():
+                if line.strip() and needle in line:
                     try:
                         yield n, orjson.loads(line)
                     except orjson.JSONDecodeError:
@@ -96,14 +98,43 @@ def _dedup(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                               f"{', '.join(over[:4])} rows than rows_by_type keeps: de-dup drops "
                               "same-numbered steps of later attempts silently (format 12.9)",
                               file=_ROUNDS, line=last[0], key_path="accepted_counts")
-    dups = [(n, r) for n, r in _jsonl(pkg, _REJECTED) if isinstance(r, dict)
-            and str(r.get("rejection_reason") or "").startswith("duplicate_row_id")]
-    if dups and ctx.on("quirk.duplicate_row_rejected"):
-        n, row = dups[0]
-        yield ctx.finding("quirk.duplicate_row_rejected", f"{len(dups)} row(s) rejected as "
+    first, count = _first_line_with(pkg, _REJECTED, b'"rejection_reason": "duplicate_row_id')
+    if first is not None and ctx.on("quirk.duplicate_row_rejected"):
+        n, row = first
+        yield ctx.finding("quirk.duplicate_row_rejected", f"{count} row(s) rejected as "
                           "duplicate ids: several refs of one multimodal step share a seed "
                           "(format 12.10)", file=_REJECTED, line=n,
                           row_id=str(row.get("row_id") or "") or None)
+
+
+def _first_line_with(pkg: Package, rel: str, needle: bytes
+                     ) -> tuple[tuple[int, dict[str, Any]] | None, int]:
+    """The first parsed line holding ``needle`` (with its line number) and how many do.
+
+    The rejected-rows file can be hundreds of MB: it is searched, not parsed.
+    """
+    try:
+        path = pkg.safe.resolve(rel)
+        if not path.is_file() or path.stat().st_size == 0:
+            return None, 0
+        with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            at = mm.find(needle)
+            if at < 0:
+                return None, 0
+            count, nxt = 0, at
+            while nxt >= 0:
+                count += 1
+                nxt = mm.find(needle, nxt + len(needle))
+            start = mm.rfind(b"\n", 0, at) + 1
+            end = mm.find(b"\n", at)
+            line_no, pos = 1, 0
+            while (pos := mm.find(b"\n", pos, start)) >= 0:
+                line_no += 1
+                pos += 1
+            row = orjson.loads(mm[start:end if end >= 0 else len(mm)])
+    except (OSError, ValueError, UnsafeRefError, orjson.JSONDecodeError):
+        return None, 0
+    return ((line_no, row) if isinstance(row, dict) else None), count
 
 
 def _grading(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from aa_review.core.audits._context import AuditContext
-from aa_review.core.audits._refrules import classify_ref
 from aa_review.core.audits._registry import register
 from aa_review.core.audits._rowviews import row_findings
 from aa_review.core.derive import ALWAYS_RESOLVING_PREFIXES, evidence_type, visibility
@@ -36,14 +35,13 @@ def check_refs(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
             yield ctx.finding("evidence.duplicate", f"evidence id also catalogued at entry "
                               f"{seen[e.evidence_id]}", **where)
         seen.setdefault(e.evidence_id, i)
-        code, why = classify_ref(pkg.safe, e.ref)
+        code, why, exists = ctx.ref_facts[e.ref]
         if code is not None and code != "ref.not_normalized":
             if ctx.on(code):
                 yield ctx.finding(code, f"catalogued ref {e.ref!r}: {why}", **where)
             continue
         if code == "ref.not_normalized" and ctx.on(code):
             yield ctx.finding(code, f"catalogued ref {e.ref!r}: {why}", **where)
-        exists = pkg.safe.exists(e.ref)
         prefix = e.ref.startswith(ALWAYS_RESOLVING_PREFIXES)
         resolves = exists or prefix
         if not exists and prefix and ctx.on("ref.prefix_only"):

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from aa_review.core.audits._codes import code_info
-from aa_review.core.audits._refrules import ref_facts
+from aa_review.core.audits._refrules import RefFacts, ref_facts
 from aa_review.core.audits._rowrules import ScanConfig
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core.package.layout import SCHEMA_V01, SCHEMA_V02
@@ -92,6 +92,15 @@ class AuditContext:
                                    cancelled=self.cancelled)
         return self._rows
 
+    @property
+    def ref_facts(self) -> dict[str, RefFacts]:
+        """(code, reason, exists) of every catalogued ref, computed once (path syscalls)."""
+        facts = self.extra.get("ref_facts")
+        if facts is None:
+            facts = self.extra["ref_facts"] = {e.ref: ref_facts(self.pkg.safe, e.ref)
+                                               for e in self.pkg.catalog}
+        return facts  # type: ignore[no-any-return]
+
     def needs_rows(self) -> bool:
         return any(c.startswith(ROW_RULE_PREFIXES) for c in self.enabled)
 
@@ -114,6 +123,5 @@ class AuditContext:
                           row_schema=self.row_schema(),
                           catalog_hash={e.ref: e.content_hash for e in self.pkg.catalog},
                           catalog_derived=self.pkg.catalog_derived,
-                          ref_facts={e.ref: ref_facts(self.pkg.safe, e.ref)
-                                     for e in self.pkg.catalog},
+                          ref_facts=self.ref_facts,
                           rules=frozenset(rules), cap=self.cap)

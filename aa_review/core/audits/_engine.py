@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -16,7 +17,7 @@ from aa_review.core.audits._files import HashCancelled, hash_package
 from aa_review.core.audits._mapscan import scan_map
 from aa_review.core.audits._model import AuditProgress, AuditReport, CheckSummary, Counts, Identity
 from aa_review.core.audits._registry import Check, resolve_selection
-from aa_review.core.audits._rowscan import ScanCancelled, scan_rows
+from aa_review.core.audits._rowscan import ScanCancelled, row_workers, scan_rows
 from aa_review.core.findings import Finding
 from aa_review.core.package import LoadCancelled, Package, open_package
 from aa_review.core.package.summary import counts as count_package
@@ -94,33 +95,58 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
 
 
 def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: ProgressFn) -> None:
-    """Hash files and read the links (threads) while the row pass runs (processes)."""
+    """Compute what the checks share: the row pass, file hashes, the evidence-map links.
+
+    File hashing (threads; hashlib releases the GIL) overlaps the row pass when cores
+    are left over, and the link scan; on a machine whose cores the row pass's worker
+    processes already fill, hashing waits for them rather than fight over the cores.
+    Progress is always reported from the calling thread.
+    """
     pkg, names = ctx.pkg, {c.name for c in selected}
-    jobs: dict[str, Callable[[], object]] = {}
-    if digest or names & {"hashes", "copies", "files"}:
-        jobs["hash"] = lambda: hash_package(
-            pkg.root, threads=ctx.hash_threads, cancelled=ctx.cancelled,
-            progress=lambda d, t: emit(AuditProgress("hash", d, t)))
-    if not pkg.catalog_derived and pkg.map_header is not None and names & {"links", "counts"}:
-        jobs["map"] = lambda: scan_map(pkg.safe)
-    with ThreadPoolExecutor(max_workers=max(1, len(jobs))) as pool:
-        futures: dict[str, Future[object]] = {k: pool.submit(fn) for k, fn in jobs.items()}
+    rows = ctx.needs_rows() and len(pkg.index) > 0
+    cfg = ctx.scan_config() if rows else None  # path syscalls, before any thread starts
+    want_hash = digest or bool(names & {"hashes", "copies", "files"})
+    want_map = (not pkg.catalog_derived and pkg.map_header is not None
+                and bool(names & {"links", "counts"}))
+    cores = os.cpu_count() or 1
+    busy = row_workers(pkg, ctx.workers) if rows else 0
+    spare = cores - busy if busy else cores - 1  # in-process rows keep this thread busy
+    hashed: list[int] = [0, 0]
+
+    def note(done: int, total: int) -> None:  # runs in a hashing thread: only record
+        hashed[0], hashed[1] = done, total
+
+    def run_hash() -> object:
+        return hash_package(pkg.root, threads=max(1, min(ctx.hash_threads, spare))
+                            if early else ctx.hash_threads, cancelled=ctx.cancelled,
+                            progress=note)
+
+    early = want_hash and spare >= 1
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        fut: Future[object] | None = pool.submit(run_hash) if early else None
         try:
-            if ctx.needs_rows() and len(pkg.index):
-                ctx._rows = scan_rows(pkg, ctx.scan_config(), workers=ctx.workers,
-                                      cancelled=ctx.cancelled,
-                                      progress=lambda d, t: emit(AuditProgress("rows", d, t)))
-            while not all(f.done() for f in futures.values()):
-                wait(list(futures.values()), timeout=0.2)
+            if cfg is not None:
+                def rows_progress(done: int, total: int) -> None:
+                    emit(AuditProgress("rows", done, total))
+                    if fut is not None:
+                        emit(AuditProgress("hash", *hashed))
+                ctx._rows = scan_rows(pkg, cfg, workers=ctx.workers, cancelled=ctx.cancelled,
+                                      progress=rows_progress)
+            if want_hash and fut is None:
+                fut = pool.submit(run_hash)
+            if want_map:
+                ctx._map = scan_map(pkg.safe)  # Python-bound: here, while hashing runs
+            while fut is not None and not fut.done():
+                wait([fut], timeout=0.2)
+                emit(AuditProgress("hash", *hashed))
                 if ctx.cancelled():
                     raise AuditCancelled()
         finally:
-            for f in futures.values():
-                f.cancel()
-        if "hash" in futures:
-            ctx._hashes = futures["hash"].result()  # type: ignore[assignment]
-        if "map" in futures:
-            ctx._map = futures["map"].result()  # type: ignore[assignment]
+            if fut is not None:
+                fut.cancel()
+        if fut is not None:
+            ctx._hashes = fut.result()  # type: ignore[assignment]
+            emit(AuditProgress("hash", hashed[1], hashed[1]))
 
 
 def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressFn

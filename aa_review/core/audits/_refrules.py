@@ -15,7 +15,7 @@ from aa_review.core.errors import UnsafeRefError
 if TYPE_CHECKING:
     from aa_review.core.package.safepath import PackageRoot
 
-__all__ = ["RefRules", "classify_ref", "ref_facts", "EXEMPT_PREFIXES", "RefFacts"]
+__all__ = ["RefRules", "classify_ref", "ref_facts", "EXEMPT_PREFIXES", "RefFacts", "UNSAFE"]
 
 # Source artifact refs under these are not required to exist (validator rule 2).
 EXEMPT_PREFIXES = ("grading/", "feedback/", "signals/", "task/", "rubric/")

@@ -17,7 +17,7 @@ from aa_review.core.audits._rowrules import RowAuditor, RowHit, ScanConfig
 from aa_review.core.package.layout import ROW_FILES
 from aa_review.core.package.model import Package
 
-__all__ = ["RowScan", "scan_rows", "ScanCancelled", "link_fingerprint", "GROUPED"]
+__all__ = ["RowScan", "scan_rows", "row_workers", "ScanCancelled", "link_fingerprint", "GROUPED"]
 
 JOB_BYTES = 16 * 1024 * 1024
 PARALLEL_MIN_BYTES = 48 * 1024 * 1024  # below this, starting workers costs more than it saves
@@ -64,6 +64,13 @@ def _jobs(pkg: Package) -> list[Job]:
     return out
 
 
+def row_workers(pkg: Package, workers: int | None) -> int:
+    """Worker processes the row pass will use for ``pkg`` (0: it runs in this process)."""
+    n = workers if workers is not None else min(os.cpu_count() or 1, 8)
+    total = int(pkg.index.length.sum()) if len(pkg.index) else 0
+    return n if total >= PARALLEL_MIN_BYTES and n > 1 else 0
+
+
 def scan_rows(pkg: Package, cfg: ScanConfig, *, workers: int | None = None,
               progress: Callable[[int, int], None] | None = None,
               cancelled: Callable[[], bool] = lambda: False) -> RowScan:
@@ -76,8 +83,8 @@ def scan_rows(pkg: Package, cfg: ScanConfig, *, workers: int | None = None,
     total = int(pkg.index.length.sum()) if len(pkg.index) else 0
     parts: list[Part] = []
     done = 0
-    n = workers if workers is not None else min(os.cpu_count() or 1, 8)
-    if total >= PARALLEL_MIN_BYTES and n > 1 and len(jobs) > 1:
+    n = row_workers(pkg, workers)
+    if n and len(jobs) > 1:
         ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
         with ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=init_worker,
                                  initargs=(cfg,)) as pool:
