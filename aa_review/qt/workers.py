@@ -72,6 +72,7 @@ class PackageLoader(QObject):
                 log.exception("loading %s failed", path)
                 self.failed.emit(str(path), f"{path}: unexpected error: {exc!r}")
             else:
+                pkg.index.row_id_folded()  # warm the free-text search off the GUI thread
                 if not cancel.is_set():
                     self.loaded.emit(pkg)
                 else:

@@ -118,6 +118,15 @@ class RowIndex:
             return int(self._id_order[i])
         return None
 
+    def row_id_folded(self) -> np.ndarray:
+        """Row ids lower-cased, for case-insensitive search; computed once (the loader warms it)."""
+        folded = getattr(self, "_folded", None)
+        if folded is None:
+            lower = np.char.lower(self.row_id)
+            folded = self.row_id if np.array_equal(lower, self.row_id) else lower
+            self._folded = folded
+        return folded
+
     def row_id_str(self, row: int) -> str:
         return self.row_id[row].decode("utf-8", "replace")
 

@@ -13,7 +13,7 @@ from aa_review.core.query._parse import QueryError, Term, parse_query
 
 if TYPE_CHECKING:
     from aa_review.core.findings import Finding
-    from aa_review.core.package import Package
+    from aa_review.core.package import Package, RowIndex
 
 __all__ = ["filter_rows", "filter_evidence", "filter_findings", "ROW_FIELDS", "EVIDENCE_FIELDS",
            "FINDING_FIELDS"]
@@ -78,8 +78,8 @@ def _text_match(names: Sequence[str], value: str, exact: bool) -> np.ndarray:
     return np.array([(n.lower() == v) if exact else (v in n.lower()) for n in names], dtype=bool)
 
 
-def _bytes_contains(col: np.ndarray, value: str) -> np.ndarray:
-    return np.char.find(np.char.lower(col), value.lower().encode("utf-8")) >= 0
+def _id_contains(ix: RowIndex, value: str) -> np.ndarray:
+    return np.char.find(ix.row_id_folded(), value.lower().encode("utf-8")) >= 0
 
 
 def filter_rows(pkg: Package, query: str,
@@ -98,7 +98,7 @@ def filter_rows(pkg: Package, query: str,
     mask = np.ones(n, dtype=bool)
     for t in terms:
         if t.field is None:
-            m = _bytes_contains(ix.row_id, t.value)
+            m = _id_contains(ix, t.value)
             for table, col in ((ix.data_types, ix.data_type), (ix.files, ix.file),
                                (ix.tasks, ix.task)):
                 m |= _text_match(table, t.value, exact=False)[col] if len(table) else False
@@ -123,7 +123,7 @@ def _row_term(pkg: Package, name: str, t: Term, query: str,
     if name == "task":
         return _text_match(ix.tasks, t.value, False)[ix.task] if len(ix) else np.zeros(0, bool)
     if name == "id":
-        return _bytes_contains(ix.row_id, t.value)
+        return _id_contains(ix, t.value)
     if name == "evidence":
         if t.op != ":" or t.value.replace(".", "", 1).isdigit():
             return _compare(ix.n_evidence, t, query)

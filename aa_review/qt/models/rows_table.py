@@ -51,6 +51,13 @@ class RowsTableModel(QAbstractTableModel):
         """Index position shown at ``table_row``."""
         return table_row if self._positions is None else int(self._positions[table_row])
 
+    def positions_array(self) -> np.ndarray | None:
+        """The shown positions as an array, None when every row is shown in package order."""
+        if self._positions is None:
+            return None
+        return self._positions if isinstance(self._positions, np.ndarray) else \
+            self._positions.to_array()
+
     def table_row_of(self, position: int) -> int | None:
         """Table row showing index ``position``, or None when it is filtered out."""
         if self._index is None:

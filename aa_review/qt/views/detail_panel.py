@@ -30,6 +30,7 @@ class RowDetailPanel(Linked):
         self.view.setModel(self.model)
         self.view.setUniformRowHeights(True)
         self.view.setAlternatingRowColors(True)
+        self.view.setColumnWidth(0, 240)  # fixed: measuring on every selection costs a frame
         self.layout_.addWidget(self.view)
         self._shown: int | None = None
 
@@ -53,4 +54,3 @@ class RowDetailPanel(Linked):
             return
         self.title.setText(f"{ix.row_id_str(sel.row)}  —  {where}")
         self.model.set_value(row)
-        self.view.resizeColumnToContents(0)

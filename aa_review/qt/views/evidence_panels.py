@@ -74,17 +74,23 @@ class RowEvidencePanel(Linked):
         if self.pkg is None:
             return
         if sel.row != self._row:
+            old_set = self._set_code(self._row)
             self._row = sel.row
             if sel.row is None:
                 self.model.set_positions(np.empty(0, np.int64))
                 self.caption.setText("Select a row.")
             else:
                 ev = self.pkg.index.evidence_of_row(sel.row)
-                self.model.set_positions(ev.astype(np.int64))
+                if self._set_code(sel.row) != old_set:  # rows often share one evidence set
+                    self.model.set_positions(ev.astype(np.int64))
                 self.caption.setText(f"{len(ev)} evidence items cited by "
                                      f"{self.pkg.index.row_id_str(sel.row)}")
         if sel.evidence is not None:
             select_table_row(self.view, self.model.table_row_of(sel.evidence))
+
+
+    def _set_code(self, row: int | None) -> int | None:
+        return None if row is None or self.pkg is None else int(self.pkg.index.set_code[row])
 
 
 class EvidenceRowsPanel(Linked):

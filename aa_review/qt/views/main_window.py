@@ -146,6 +146,8 @@ class MainWindow(QMainWindow):
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
         self.rows.model.modelReset.connect(self._update_count)
+        self.rows.model.modelReset.connect(
+            lambda: self.plots.highlight_rows(self.rows.model.positions_array()))
         self.rows.model.layoutChanged.connect(self._update_count)
 
     # -- opening -----------------------------------------------------------

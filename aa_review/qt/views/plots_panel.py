@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from aa_review.core import charts
 from aa_review.core.selection import Selection, SelectionHub
+from aa_review.qt.views.points_plot import PointsPlot
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package
@@ -135,13 +136,15 @@ class PlotsPanel(QWidget):
             self.tabs.addTab(w, {"evidence": "Evidence per row", "confidence": "Confidence",
                                  "quality": "Quality"}[m])
         self.tabs.addTab(self.coverage, "Coverage")
+        self.points = PointsPlot()
+        self.tabs.addTab(self.points, "Rows map")
         self._bars: charts.Bars | None = None
-        for w in (self.types, self.coverage, *self.hists.values()):
+        for w in (self.types, self.coverage, self.points, *self.hists.values()):
             _themed(w, self.palette())
         hub.changed.connect(self.follow)
 
     def retheme(self) -> None:
-        for w in (self.types, self.coverage, *self.hists.values()):
+        for w in (self.types, self.coverage, self.points, *self.hists.values()):
             _themed(w, self.palette())
 
     def set_package(self, pkg: Package | None) -> None:
@@ -153,6 +156,13 @@ class PlotsPanel(QWidget):
         self.coverage.show_bars(charts.coverage(pkg), "#7b9e4f")
         for m, w in self.hists.items():
             w.show_hist(charts.histogram(pkg, m))
+        ix = pkg.index
+        self.points.set_points(np.arange(len(ix)), ix.confidence, "row (package order)",
+                               "confidence")
+
+    def highlight_rows(self, positions: np.ndarray | None) -> None:
+        """Mark the rows the rows view shows now (None: all of them, so no highlight)."""
+        self.points.highlight(positions)
 
     def _pick_type(self, i: int) -> None:
         if self._bars is not None and self._bars.fields[i]:

@@ -1,0 +1,51 @@
+"""A synthetic RowIndex of any size (no files), for view and filter benchmarks."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from aa_review.core._rowscan import RowChunk
+from aa_review.core.package.index import RowIndex, build_index
+from aa_review.core.package.layout import ROW_FILES
+from aa_review.core.records import Evidence
+
+__all__ = ["synthetic_index", "FakePackage"]
+
+
+def synthetic_index(rows: int, evidence: int = 40, seed: int = 0) -> tuple[RowIndex, list[Evidence]]:
+    rnd = random.Random(seed)
+    catalog = [Evidence(evidence_id=f"evidence_{i:016x}", ref=f"attempts/x/artifacts/f{i}.csv",
+                        evidence_type="artifact" if i % 3 else "trace",
+                        visibility="hidden_excluded" if i == evidence - 1 else "visible",
+                        resolves=True, confidence=1.0) for i in range(evidence)]
+    ids = [e.evidence_id for e in catalog]
+    sets = [tuple(ids[: evidence - 1]), tuple(ids[: evidence - 2]), tuple(ids)]
+    files = [rel for rel, _ in ROW_FILES]
+    types = [t for _, t in ROW_FILES]
+    chunk = RowChunk(file_code=0, start=0)
+    chunk.sets = sets
+    for i in range(rows):
+        f = i * len(files) // rows
+        chunk.line.append(i + 1)
+        chunk.offset.append(i * 9000)
+        chunk.length.append(9000)
+        chunk.row_id.append(f"row_pkg_stress_{types[f]}_{i:016x}")
+        chunk.data_type.append(types[f])
+        chunk.task.append("pkg_stress")
+        chunk.set_code.append(0 if i % 1000 else (1 if i % 2000 else 2))
+        chunk.confidence.append(round(rnd.uniform(0.3, 1.0), 3))
+        chunk.quality.append(round(rnd.uniform(0.5, 1.0), 3))
+    return build_index([chunk], files, ids, {}), catalog
+
+
+@dataclass
+class FakePackage:
+    """Enough of a Package for filtering and the rows model."""
+
+    index: RowIndex
+    catalog: list[Evidence] = field(default_factory=list)
+    package_id: str = "pkg_stress"
+
+    def evidence_at(self, pos: int) -> Evidence | None:
+        return self.catalog[pos] if pos < len(self.catalog) else None

@@ -1,0 +1,174 @@
+"""View speed, as ratios measured in the same run (offscreen Qt).
+
+    python -m benchmarks.bench_ui [--rows 1000000] [--package-rows 100000]
+
+Figures: a rows query over all rows with the table repainted (goal < 100 ms), a
+selection propagated to every view and painted against the paint floor of the same
+views (goal <= 2x) and its core part (goal < 1 ms), scrolling a page at the top and
+at the bottom of 1,000 and of ``--rows`` rows (goal: the same cost), and a
+100,000-point scatter drawn plus a 1,000-point highlight updated against the paint
+floor (goal: within one 60 Hz frame).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import numpy as np  # noqa: E402
+from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from benchmarks._synthetic import FakePackage, synthetic_index  # noqa: E402
+
+FRAME = 1 / 60
+
+
+def timed(fn, repeat: int = 7) -> float:  # type: ignore[no-untyped-def]
+    samples = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t)
+    return statistics.median(samples)
+
+
+def report(name: str, value: float, goal: float, unit: str) -> None:
+    ratio = value / goal
+    print(f"{name:<58}{value:>10.4g} {unit:<3} goal {goal:g} {unit:<3} ratio {ratio:6.3f} "
+          f"{'ok' if ratio <= 1 else 'MISSED'}")
+
+
+def bench_filter_and_scroll(app: QApplication, rows: int) -> None:
+    from aa_review.core.query import filter_rows
+    from aa_review.qt.models import RowsTableModel
+    from aa_review.qt.views.tables import make_table
+
+    index, catalog = synthetic_index(rows)
+    pkg = FakePackage(index, catalog)
+    index.row_id_folded()  # the window's loader does this off the GUI thread
+    model = RowsTableModel()
+    model.set_index(index)
+    view = make_table(model)
+    view.resize(1200, 800)
+    view.show()
+    app.processEvents()
+    queries = ["type:environment_response_pair confidence<0.7",
+               "evidence.visibility:hidden_excluded", '"0000000000000abc"', ""]
+
+    def apply(q: str) -> None:
+        model.set_positions(filter_rows(pkg, q))  # type: ignore[arg-type]
+        view.viewport().repaint()
+
+    for q in queries:
+        report(f"query over {rows:,} rows + repaint: {q or '(cleared)'}"[:58],
+               timed(lambda q=q: apply(q)) * 1000, 100, "ms")
+
+    def scroll_cost(n: int) -> tuple[float, float]:
+        model.set_positions(None if n == rows else np.arange(n))
+        bar = view.verticalScrollBar()
+
+        def page(at: int) -> None:
+            bar.setValue(at)
+            view.viewport().repaint()
+
+        top = timed(lambda: page(bar.value() + 30 if bar.value() < 300 else 0), 15)
+        bar.setValue(bar.maximum() - 600)
+        bottom = timed(lambda: page(bar.maximum() - 300 if bar.value() != bar.maximum() - 300
+                                    else bar.maximum() - 330), 15)
+        return top, bottom
+
+    small = scroll_cost(1000)
+    large = scroll_cost(rows)
+    print(f"scroll a page: 1,000 rows {small[0]*1000:.2f}/{small[1]*1000:.2f} ms (top/bottom), "
+          f"{rows:,} rows {large[0]*1000:.2f}/{large[1]*1000:.2f} ms")
+    report(f"scroll cost {rows:,} rows / 1,000 rows (bottom)", large[1] / small[1], 1.5, "x")
+
+
+def bench_selection(app: QApplication, package_rows: int) -> None:
+    from aa_review.qt.app import create_window
+    from benchmarks._data import stress_package
+
+    os.environ["AA_REVIEW_SYNCHRONOUS"] = "1"
+    root = stress_package(package_rows)
+    settings = QSettings(str(root.parent / "bench-ui.ini"), QSettings.Format.IniFormat)
+    settings.setValue("audit/auto", "false")
+    w = create_window(settings)
+    w.resize(1500, 950)
+    w.show()
+    w.open_package(root)
+    app.processEvents()
+    views = [w.rows.view, w.evidence.view, w.row_evidence.view, w.evidence_rows.view,
+             w.detail.view, w.findings.view]
+
+    def paint() -> None:
+        for v in views:
+            v.viewport().repaint()
+
+    floor = timed(paint)
+    ix = w.package.index
+    picks = iter(range(0, len(ix), max(1, len(ix) // 50)))
+
+    def select() -> None:
+        r = next(picks)
+        w.hub.update(row=r, evidence=int(ix.evidence_of_row(r)[r % 5]), source="bench")
+        paint()
+
+    sel = timed(select)
+    print(f"paint floor {floor*1000:.2f} ms, select+propagate+paint {sel*1000:.2f} ms")
+    report("selection propagated and painted / paint floor", sel / floor, 2.0, "x")
+    core = timed(lambda: (ix.evidence_of_row(123), len(ix.rows_citing(3)),
+                          ix.find_row(ix.row_id_str(99))), 50)
+    report("selection, core part (linked items)", core * 1000, 1.0, "ms")
+    w.close()
+
+
+def bench_plots(app: QApplication) -> None:
+    from aa_review.qt.views.points_plot import PointsPlot
+
+    rnd = np.random.default_rng(0)
+    x = np.arange(100_000, dtype=float)
+    y = rnd.uniform(0, 1, 100_000)
+    plot = PointsPlot()
+    plot.resize(900, 600)
+    plot.show()
+    app.processEvents()
+    floor = timed(lambda: plot.viewport().repaint())
+
+    def draw() -> None:
+        plot.set_points(x, y, "row", "value")
+        plot.viewport().repaint()
+
+    first = timed(draw, 5)
+    full = timed(lambda: plot.viewport().repaint())
+    picks = iter([rnd.choice(100_000, 1000, replace=False) for _ in range(9)])
+
+    def hl() -> None:
+        plot.highlight(next(picks))
+        plot.viewport().repaint()
+
+    upd = timed(hl)
+    print(f"plot paint floor {floor*1000:.2f} ms (empty), {full*1000:.2f} ms (100k points)")
+    report("100,000 points drawn, beyond the paint floor", max(first - floor, 0) * 1000,
+           FRAME * 1000, "ms")
+    report("1,000-point highlight updated, beyond the paint floor", max(upd - full, 0) * 1000,
+           FRAME * 1000, "ms")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rows", type=int, default=1_000_000)
+    ap.add_argument("--package-rows", type=int, default=100_000)
+    args = ap.parse_args()
+    app = QApplication.instance() or QApplication([])
+    bench_filter_and_scroll(app, args.rows)
+    bench_selection(app, args.package_rows)
+    bench_plots(app)
+
+
+if __name__ == "__main__":
+    main()
