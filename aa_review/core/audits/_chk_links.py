@@ -38,7 +38,7 @@ def check_links(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                          evidence_id=e.evidence_id, ref=e.ref)
             if undo_ref_sanitizer(e.ref, e.evidence_id):
                 if ctx.on("quirk.id_before_sanitize"):
-                    yield ctx.finding("quirk.id_before_sanitize", f"the id hashes the ref as it "
+                    yield ctx.finding("quirk.id_before_sanitize", "the id hashes the ref as it "
                                       "was before the sanitizer rewrote it (format 12.6)", **where)
             elif ctx.on("link.bad_evidence_id"):
                 yield ctx.finding("link.bad_evidence_id", f"{e.evidence_id} is not the id of "

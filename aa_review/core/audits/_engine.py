@@ -10,7 +10,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
 from aa_review import __version__
-from aa_review.core.audits._checks import CHECKS
+from aa_review.core.audits import _checks  # noqa: F401  (registers every check)
 from aa_review.core.audits._codes import code_info
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._files import HashCancelled, hash_package
@@ -106,6 +106,7 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
     rows = ctx.needs_rows() and len(pkg.index) > 0
     cfg = ctx.scan_config() if rows else None  # path syscalls, before any thread starts
     want_hash = digest or bool(names & {"hashes", "copies", "files"})
+    full = digest or bool(names & {"copies", "files"})  # byte hashes of every file
     want_map = (not pkg.catalog_derived and pkg.map_header is not None
                 and bool(names & {"links", "counts"}))
     cores = os.cpu_count() or 1
@@ -118,8 +119,8 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
 
     def run_hash() -> object:
         return hash_package(pkg.root, threads=max(1, min(ctx.hash_threads, spare))
-                            if early else ctx.hash_threads, cancelled=ctx.cancelled,
-                            progress=note)
+                            if early else ctx.hash_threads, full=full,
+                            cancelled=ctx.cancelled, progress=note)
 
     early = want_hash and spare >= 1
     with ThreadPoolExecutor(max_workers=1) as pool:

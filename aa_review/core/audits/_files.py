@@ -105,14 +105,15 @@ def hash_file(path: Path | str, size: int | None = None) -> FileFacts:
     return FileFacts(n_total, byte_hex, text_hash(data, byte_hex))
 
 
-def hash_package(root: Path, *, threads: int = 4,
+def hash_package(root: Path, *, threads: int = 4, full: bool = True,
                  progress: Callable[[int, int], None] | None = None,
                  cancelled: Callable[[], bool] = lambda: False) -> FileHashes:
     """Hash every file under ``root`` (symlinks are listed, never followed) and digest them.
 
     The digest is computed exactly as :func:`aa_review.core.package.package_digest` does.
     Files are hashed in ``threads`` threads; results come back through a queue, so the
-    bookkeeping stays linear in the number of files.
+    bookkeeping stays linear in the number of files. With ``full=False`` (catalog hashes
+    only) files over 2,000,000 bytes are only sized, and there is no digest.
     """
     entries = list_package_files(root)
     paths = {rel: path for rel, path, is_link in entries if not is_link}
@@ -124,6 +125,9 @@ def hash_package(root: Path, *, threads: int = 4,
 
     def one(rel: str) -> None:
         try:
+            if not full and sizes[rel] > CONTENT_HASH_LIMIT:
+                results.put((rel, FileFacts(sizes[rel], "", None), None))
+                return
             results.put((rel, hash_file(paths[rel], sizes[rel]), None))
         except OSError as exc:
             results.put((rel, None, exc.strerror or str(exc)))
@@ -149,8 +153,8 @@ def hash_package(root: Path, *, threads: int = 4,
             done_bytes += sizes[rel]
             if progress is not None:
                 progress(done_bytes, total)
-    if out.errors:
-        return out  # no digest: a file could not be read
+    if out.errors or not full:
+        return out  # no digest: a file could not be read, or was not hashed
     digest = hashlib.sha256()
     for rel, path, is_link in entries:
         if is_link:

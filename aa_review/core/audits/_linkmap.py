@@ -60,7 +60,7 @@ def link_mismatches(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
             yield ctx.finding("link.mismatch", "the evidence map has no row_evidence_links "
                               f"but the package has {len(pkg.index)} rows", file=MAP_PATH)
         return
-    links, ix = scan.links, pkg.index
+    links = scan.links
     damaged = damaged_files(pkg)
     rows_of, unlinked = _match(pkg, links)
     for i, pos in enumerate(rows_of):
