@@ -20,7 +20,7 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from aa_review import __version__
-from aa_review.core.sample import bundled_package
+from aa_review.core.sample import bundled_package, bundled_workspace
 
 if TYPE_CHECKING:
     from aa_review.qt.views.main_window import MainWindow
@@ -106,5 +106,10 @@ def main(argv: list[str] | None = None) -> int:
     window.show()
     if args.screenshot:
         _screenshot_when_loaded(app, window, Path(args.screenshot))
-    window.open_package(Path(args.path) if args.path else bundled_package())
+    if args.path:
+        window.open_package(Path(args.path))
+    else:
+        # The demo: the sample package and, beside it, a dossier workspace to step through.
+        window.open_package(bundled_package())
+        window.open_workspace(bundled_workspace())
     return app.exec()

@@ -51,6 +51,9 @@ from aa_review.core.dossier._packages import (
     PackageStatus,
     inspect_packages,
 )
+from aa_review.core.dossier._curves import PowerCurve, lower_rung_bounds, power_curve
+from aa_review.core.dossier._summary import GATE_TITLES, gate_rows, metrics_lines
+from aa_review.core.dossier._preview import USER_ACTIONS, humanize_code, preview_check, refusal_for
 from aa_review.core.dossier._principals import REDUCER, Kind, Principal, PrincipalRegistry, Role
 from aa_review.core.dossier._projection import PUBLIC_KEYS, build_projection, check_projection
 from aa_review.core.dossier._results import DossierRef, TransitionResult
@@ -77,6 +80,16 @@ from aa_review.core.dossier._views import WITHHELD, revision_view
 from aa_review.core.dossier._workspace import Workspace, init_workspace_folder
 
 __all__ = [
+    "GATE_TITLES",
+    "gate_rows",
+    "metrics_lines",
+    "PowerCurve",
+    "lower_rung_bounds",
+    "power_curve",
+    "USER_ACTIONS",
+    "humanize_code",
+    "preview_check",
+    "refusal_for",
     "BOUND_STATES",
     "DEFERRED_OPERATIONS",
     "DELETE",

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
@@ -20,6 +19,7 @@ from aa_review.core import contracts
 from aa_review.core.selection import Selection, SelectionHub
 from aa_review.qt.models import JsonTreeModel
 from aa_review.qt.models.artifact_table import ArtifactTableModel
+from aa_review.qt.models.tuple_table import TupleTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.tables import make_table
 
@@ -28,46 +28,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ContractsPanel"]
 
-Index = QModelIndex | QPersistentModelIndex
-_OK, _BAD = QColor("#2e7d32"), QColor("#c62828")
-
-
-class _ListModel(QAbstractTableModel):
-    """Rows of (key, path, format, status) for contract entries, or (check, status, detail)."""
-
-    def __init__(self, header: tuple[str, ...]) -> None:
-        super().__init__()
-        self.header = header
-        self.items: list[tuple[str, ...]] = []
-        self.status_col = 0
-
-    def set_items(self, items: list[tuple[str, ...]], status_col: int) -> None:
-        self.beginResetModel()
-        self.items, self.status_col = items, status_col
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.items)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.header)
-
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.header[section]
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        value = self.items[index.row()][index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return value
-        if role == Qt.ItemDataRole.ForegroundRole and index.column() == self.status_col:
-            good = value in ("ok", "pass")
-            return QBrush(_OK if good else _BAD)
-        return None
 
 
 class ContractsPanel(Linked):
@@ -80,7 +40,7 @@ class ContractsPanel(Linked):
         super().__init__(hub, "Contracts")
         self.entries: list[contracts.ContractEntry] = []
         self.previews: list[contracts.Preview] = []
-        self.list_model = _ListModel(("Entry", "Path", "Format", "Status"))
+        self.list_model = TupleTableModel(("Entry", "Path", "Format", "Status"), 3)
         self.list_view = make_table(self.list_model, name="contracts_view")
         self.spec_model = JsonTreeModel(self)
         self.spec_view = QTreeView()
@@ -98,9 +58,9 @@ class ContractsPanel(Linked):
         self.stack = QStackedWidget()
         for w in (self.table_view, self.json_view, self.text_view):
             self.stack.addWidget(w)
-        self.diff_model = _ListModel(("Difference", "Where", "Detail"))
+        self.diff_model = TupleTableModel(("Difference", "Where", "Detail"))
         self.diff_view = make_table(self.diff_model, name="contract_diffs_view")
-        self.check_model = _ListModel(("Pre-final check", "Status", "Detail"))
+        self.check_model = TupleTableModel(("Pre-final check", "Status", "Detail"), 1)
         self.check_view = make_table(self.check_model, name="checklist_view")
 
         side = QSplitter(Qt.Orientation.Horizontal)
@@ -131,10 +91,10 @@ class ContractsPanel(Linked):
         self.entries = contracts.contract_entries(pkg) if pkg else []
         self.previews = [contracts.preview(pkg, e) for e in self.entries] if pkg else []
         self.list_model.set_items([
-            (e.key, e.item.path, p.format, "ok" if p.ok else f"{len(p.diffs)} differences")
-            for e, p in zip(self.entries, self.previews)], status_col=3)
+            (e.key, e.item.path, p.format, "ok" if p.ok else f"fail: {len(p.diffs)} differences")
+            for e, p in zip(self.entries, self.previews)])
         checks = contracts.checklist(pkg, self.previews) if pkg else []
-        self.check_model.set_items([(c.check_id, c.status, c.detail) for c in checks], 1)
+        self.check_model.set_items([(c.check_id, c.status, c.detail) for c in checks])
         self.list_view.resizeColumnsToContents()
         self.check_view.resizeColumnsToContents()
         self._show(None)
@@ -154,7 +114,7 @@ class ContractsPanel(Linked):
         if row is None:
             self.spec_model.set_value({})
             self.table_model.set_preview(None)
-            self.diff_model.set_items([], 0)
+            self.diff_model.set_items([])
             self.file_label.setText("Select a contract entry.")
             return
         e, pv = self.entries[row], self.previews[row]
@@ -174,7 +134,7 @@ class ContractsPanel(Linked):
             self.text_view.setPlainText(pv.text)
             self.stack.setCurrentWidget(self.text_view)
         self.diff_model.set_items([(d.kind, d.field or "", (f"line {d.line}: " if d.line else "")
-                                    + d.message) for d in pv.diffs], 0)
+                                    + d.message) for d in pv.diffs])
         self.diff_view.resizeColumnsToContents()
 
     def follow(self, sel: Selection) -> None:

@@ -25,6 +25,7 @@ from aa_review.core.package import package_digest as compute_digest
 from aa_review.core.selection import SelectionHub
 from aa_review.qt.views.contracts_panel import ContractsPanel
 from aa_review.qt.views.detail_panel import RowDetailPanel
+from aa_review.qt.views.dossier_panel import DossierPanel
 from aa_review.qt.views.evidence_panels import EvidencePanel, EvidenceRowsPanel, RowEvidencePanel
 from aa_review.qt.views.facets_panel import FacetsPanel
 from aa_review.qt.views.findings_panel import FindingsPanel
@@ -95,6 +96,9 @@ class MainWindow(QMainWindow):
         self.center.setDocumentMode(True)
         self.center.addTab(self.rows, "Rows")
         self.center.addTab(self.contracts, "Contracts")
+        self.dossier = DossierPanel(self.settings)
+        self.dossier.gate_selected.connect(self._gate_selected)
+        self.center.addTab(self.dossier, "Dossier")
         self.setCentralWidget(self.center)
         self.evidence = EvidencePanel(self.hub)
         self.detail = RowDetailPanel(self.hub)
@@ -199,6 +203,7 @@ class MainWindow(QMainWindow):
                 + (f" By check: {checks}." if checks else ""))
         self.findings.set_findings(list(report.findings), audited=True, summary=text)
         self.facets.set_package(self.package, list(report.findings))
+        self.dossier.set_package(self.package.root, report)
         self._audit_ended(f"{self.package.package_id}: audited, {len(report.findings)} findings")
 
     def _audit_ended(self, message: str) -> None:
@@ -240,6 +245,7 @@ class MainWindow(QMainWindow):
             panel.set_package(pkg)
         self.facets.set_package(pkg)
         self.plots.set_package(pkg)
+        self.dossier.set_package(pkg.root)
         self.setWindowTitle(f"{pkg.package_id} — aa-review")
         problems = f", {len(pkg.problems)} loading problems" if pkg.problems else ""
         self.state_label.setText(f"{pkg.package_id} ({pkg.version}){problems}")
@@ -324,7 +330,28 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray):
             self.restoreState(state, self.LAYOUT_VERSION)
 
+    def _gate_selected(self, gate: str) -> None:
+        """Show in the package views what a gate rests on, where the package holds it."""
+        if gate != "G9" or self.package is None:
+            return
+        self.rows.query.set_text("evidence.visibility:hidden_excluded")
+        self.findings.query.set_text("code:link.hidden_cited")
+        hidden = [i for i, e in enumerate(self.package.catalog)
+                  if e.visibility == "hidden_excluded"]
+        if hidden:
+            self.hub.update(evidence=hidden[0], source="dossier")
+        n = self.rows.model.rowCount()
+        self.statusBar().showMessage(f"G9: {n} rows of the package cite hidden evidence "
+                                     "(Rows tab, filtered)", 8000)
+
+    def open_workspace(self, folder: Path) -> bool:
+        ok = self.dossier.open_workspace(folder)
+        if ok:
+            self.center.setCurrentWidget(self.dossier) if self.package is None else None
+        return ok
+
     def closeEvent(self, event: object) -> None:  # noqa: N802
+        self.dossier.close_workspace()
         self.watcher.clear()
         self.auditor.cancel()
         self.auditor.wait()

@@ -48,6 +48,8 @@ def build_actions(win: MainWindow) -> None:
     win.act_open_session = _action(win, "Open Sess&ion…", lambda: wa.open_session(win),
                                    "Ctrl+Shift+O")
     win.act_last_session = _action(win, "Reopen &Last Session", win.reopen_last_session)
+    win.act_workspace = _action(win, "Open &Dossier Workspace…", win.dossier.choose_workspace,
+                                "Ctrl+Shift+D", "Open a readiness dossier workspace folder")
     win.act_audit = _action(win, "&Audit Package", win.run_audit, "Ctrl+R",
                             "Run every check on the open package")
     win.act_palette = _action(win, "Command &Palette…", win.show_palette, "Ctrl+Shift+P")
@@ -64,6 +66,7 @@ def build_actions(win: MainWindow) -> None:
     win.recent_menu = menu.addMenu("Open &Recent")
     menu.addAction(win.act_reload)
     menu.addAction(win.act_audit)
+    menu.addAction(win.act_workspace)
     menu.addAction(win.act_cancel)
     menu.addSeparator()
     for act in (win.act_export, win.act_save_session, win.act_open_session,
