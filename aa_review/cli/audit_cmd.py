@@ -109,7 +109,7 @@ def _print_report(r: AuditReport, fail_on: str) -> None:
     print(f"digest    {ident.package_digest}")
     print(f"counts    {c.rows} rows, {c.evidence_items} evidence items, {c.links} links")
     print(f"checks    {', '.join(r.checks)}")
-    for f in r.findings:
+    for f in sorted(r.findings, key=lambda f: -f.severity.rank):  # worst first, stable
         tag = " (quirk)" if f.quirk else ""
         print(f"{f.severity.value.upper():<9}{f.code}{tag}  {f.location.short()}")
         print(f"          {f.message}")

@@ -45,8 +45,12 @@ class LinkCols:
         return len(self.row_id)
 
     def _code(self, value: Any) -> int:
-        key = tuple(str(v) for v in value) if isinstance(value, list) else ()
-        code = self._codes.get(key)
+        key: tuple[Any, ...] = tuple(value) if type(value) is list else ()
+        try:
+            code = self._codes.get(key)
+        except TypeError:  # an unhashable element: compare its text instead
+            key = tuple(str(v) for v in key)
+            code = self._codes.get(key)
         if code is None:
             code = self._codes[key] = len(self.id_sets)
             self.id_sets.append(key)
