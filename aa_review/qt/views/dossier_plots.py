@@ -7,6 +7,7 @@ import pyqtgraph as pg
 from PySide6.QtWidgets import QTabWidget
 
 from aa_review.core.dossier import PowerCurve
+from aa_review.qt.plot_theme import theme_plot
 
 __all__ = ["DossierPlots"]
 
@@ -20,8 +21,13 @@ class DossierPlots(QTabWidget):
             w.setMouseEnabled(x=False, y=False)
             w.hideButtons()
             w.addLegend(offset=(10, 10))
+            theme_plot(w)
         self.addTab(self.power, "Power curve")
         self.addTab(self.bounds, "Lower-rung bounds")
+
+    def retheme(self) -> None:
+        for w in (self.power, self.bounds):
+            theme_plot(w)
 
     def show_power(self, curve: PowerCurve | None) -> None:
         p = self.power

@@ -402,6 +402,7 @@ class MainWindow(QMainWindow):
         for n, act in self.theme_actions.items():
             act.setChecked(n == name)
         self.plots.retheme()
+        self.dossier.plots.retheme()
 
     def show_about(self) -> None:
         from aa_review.qt.about import about_text

@@ -7,26 +7,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from aa_review.core import charts
 from aa_review.core.selection import Selection, SelectionHub
+from aa_review.qt.plot_theme import theme_plot
 from aa_review.qt.views.points_plot import PointsPlot
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package
 
 __all__ = ["PlotsPanel"]
-
-
-def _themed(widget: pg.PlotWidget, palette: QPalette) -> None:
-    widget.setBackground(palette.color(QPalette.ColorRole.Base))
-    fg = palette.color(QPalette.ColorRole.Text)
-    for side in ("left", "bottom"):
-        axis = widget.getPlotItem().getAxis(side)
-        axis.setPen(pg.mkPen(fg))
-        axis.setTextPen(pg.mkPen(fg))
 
 
 class _BarPlot(pg.PlotWidget):
@@ -140,12 +131,12 @@ class PlotsPanel(QWidget):
         self.tabs.addTab(self.points, "Rows map")
         self._bars: charts.Bars | None = None
         for w in (self.types, self.coverage, self.points, *self.hists.values()):
-            _themed(w, self.palette())
+            theme_plot(w)
         hub.changed.connect(self.follow)
 
     def retheme(self) -> None:
         for w in (self.types, self.coverage, self.points, *self.hists.values()):
-            _themed(w, self.palette())
+            theme_plot(w)
 
     def set_package(self, pkg: Package | None) -> None:
         self.pkg = pkg

@@ -8,7 +8,7 @@ from PySide6.QtCore import QRectF
 
 __all__ = ["PointsPlot", "rasterize"]
 
-MAX_MARKERS = 5000  # above this, the highlight is a second raster, not markers
+MAX_MARKERS = 5000  # above this, points are a raster image rather than markers
 
 
 def rasterize(x: np.ndarray, y: np.ndarray, bounds: tuple[float, float, float, float],
@@ -20,7 +20,11 @@ def rasterize(x: np.ndarray, y: np.ndarray, bounds: tuple[float, float, float, f
     ix = np.clip(((x[ok] - x0) * (nx / ((x1 - x0) or 1.0))).astype(np.int64), 0, nx - 1)
     iy = np.clip(((y[ok] - y0) * (ny / ((y1 - y0) or 1.0))).astype(np.int64), 0, ny - 1)
     counts = np.bincount(ix * ny + iy, minlength=nx * ny)
-    return (counts > 0).reshape(nx, ny)
+    img = (counts > 0).reshape(nx, ny)
+    # Grow each lit pixel to 2x2 so a lone point stays visible once the image is scaled.
+    img[1:, :] |= img[:-1, :]
+    img[:, 1:] |= img[:, :-1]
+    return img
 
 
 def _lut(rgb: tuple[int, int, int]) -> np.ndarray:
@@ -37,7 +41,7 @@ class PointsPlot(pg.PlotWidget):
     and one overlay item keep a redraw within a frame.
     """
 
-    SHAPE = (800, 400)
+    SHAPE = (600, 300)
 
     def __init__(self) -> None:
         super().__init__()
@@ -50,7 +54,8 @@ class PointsPlot(pg.PlotWidget):
         self.over.setZValue(5)
         self.markers = pg.ScatterPlotItem(size=6, pen=None, brush=(230, 90, 30, 220))
         self.markers.setZValue(6)
-        for item in (self.base, self.over, self.markers):
+        self.dots = pg.ScatterPlotItem(size=4, pen=None, brush=(70, 130, 180, 200))
+        for item in (self.base, self.dots, self.over, self.markers):
             self.addItem(item)
         self.x = np.zeros(0)
         self.y = np.zeros(0)
@@ -64,8 +69,12 @@ class PointsPlot(pg.PlotWidget):
             y0, y1 = y0 - 0.5, y1 + 0.5
         x1 = float(self.x.max()) + 1 if self.x.size else 1.0
         self.bounds = (0.0, x1, y0, y1)
-        self.base.setImage(rasterize(self.x, self.y, self.bounds, self.SHAPE).astype(np.uint8),
-                           autoLevels=False, levels=(0, 1))
+        few = len(self.x) <= MAX_MARKERS
+        self.dots.setData(self.x, self.y) if few else self.dots.setData([], [])
+        self.base.setVisible(not few)
+        if not few:
+            self.base.setImage(rasterize(self.x, self.y, self.bounds, self.SHAPE)
+                               .astype(np.uint8), autoLevels=False, levels=(0, 1))
         rect = QRectF(0.0, y0, x1, y1 - y0)
         self.base.setRect(rect)
         self.over.setRect(rect)
