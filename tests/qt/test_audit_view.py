@@ -63,3 +63,21 @@ def test_only_selection_filter(window, sample_copy: Path) -> None:
     window.hub.select(row=0, source="test")
     shown = [window.findings.model.finding(r) for r in range(window.findings.model.rowCount())]
     assert all(f.code != "privacy.private_path" for f in shown)
+
+
+def test_evidence_query_and_live_hash(window, sample_copy: Path) -> None:
+    changed = sample_copy / "attempts/revised/artifacts/vendor_totals.csv"
+    changed.write_text(changed.read_text() + "extra,1\n")
+    window.open_package(sample_copy)
+    window.run_audit()
+    ev = window.evidence
+    ev.query.set_text("finding:hash")
+    shown = [window.package.evidence_at(ev.model.position(r)).ref
+             for r in range(ev.model.rowCount())]
+    assert shown == ["attempts/revised/artifacts/vendor_totals.csv"]
+    col = ev.model.columns.index("hash_now")
+    assert ev.model.data(ev.model.index(0, col)) == "changed"
+    ev.query.set_text("type:rubric")
+    assert ev.model.data(ev.model.index(0, col)) == "ok"
+    ev.query.set_text("visibility:nonsense-typo typ:x")
+    assert ev.query.error.text().startswith("Column")

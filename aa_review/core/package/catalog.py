@@ -24,7 +24,7 @@ from aa_review.core.package.safepath import PackageRoot
 from aa_review.core.records import Evidence, EvidenceMapHeader, RowLink
 
 __all__ = ["MAP_PATH", "read_map_header", "derive_catalog", "iter_map_links", "read_map_tail",
-           "evidence_for_ref"]
+           "evidence_for_ref", "live_hash_status"]
 
 MAP_PATH = f"{EC_DIR}/source_evidence_map.json"
 _BIG = frozenset({"evidence_catalog", "row_evidence_links"})
@@ -136,3 +136,22 @@ def derive_catalog(safe: PackageRoot, chunks: Sequence[RowChunk]) -> list[Eviden
         for eid, ref in ch.refs.items():
             seen.setdefault(eid, ref)
     return [evidence_for_ref(safe, ref) for ref in seen.values()]
+
+
+def live_hash_status(safe: PackageRoot, ev: Evidence) -> str:
+    """How the catalog's ``content_hash`` stands against the file on disk right now.
+
+    One of ``ok``, ``changed``, ``missing``, ``unsafe ref``, ``no file (prefix)``,
+    ``not hashed (over 2 MB)``, ``unhashable (over 2 MB)``, ``no hash catalogued``.
+    """
+    try:
+        path = safe.resolve(ev.ref)
+    except UnsafeRefError:
+        return "unsafe ref"
+    if not path.is_file():
+        return "no file (prefix)" if ev.ref.startswith(ALWAYS_RESOLVING_PREFIXES) else "missing"
+    if path.stat().st_size > CONTENT_HASH_LIMIT:
+        return "unhashable (over 2 MB)" if ev.content_hash else "not hashed (over 2 MB)"
+    if not ev.content_hash:
+        return "no hash catalogued"
+    return "ok" if content_hash_bytes(path.read_bytes()) == ev.content_hash else "changed"

@@ -8,8 +8,11 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from aa_review.core.package.catalog import live_hash_status
+
 if TYPE_CHECKING:
     from aa_review.core.package import Package
+    from aa_review.core.records import Evidence
 
 __all__ = ["EvidenceTableModel"]
 
@@ -31,6 +34,7 @@ class EvidenceTableModel(QAbstractTableModel):
         self._positions: np.ndarray | None = None
         self._columns: list[str] = list(_FIXED)
         self._cited: np.ndarray = np.zeros(0, np.int64)
+        self._live: dict[int, str] = {}
 
     def set_package(self, pkg: Package | None) -> None:
         self.beginResetModel()
@@ -45,8 +49,19 @@ class EvidenceTableModel(QAbstractTableModel):
             ix = pkg.index
             per_set = np.diff(ix.set_ptr)
             self._cited = np.array([int(per_set[s].sum()) for s in ix.sets_with], dtype=np.int64)
-        self._columns = [*_FIXED, *extra, "cited_by_rows"]
+        self._columns = [*_FIXED, "hash_now", *extra, "cited_by_rows"]
+        self._live: dict[int, str] = {}
         self.endResetModel()
+
+    def _hash_now(self, pos: int, item: Evidence) -> str:
+        """The file's hash against the catalog, computed when first shown and kept."""
+        status = self._live.get(pos)
+        if status is None and self._pkg is not None:
+            status = self._live[pos] = live_hash_status(self._pkg.safe, item)
+        return status or ""
+
+    def cited_counts(self) -> np.ndarray:
+        return self._cited
 
     def set_positions(self, positions: np.ndarray | None) -> None:
         self.beginResetModel()
@@ -90,11 +105,18 @@ class EvidenceTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             if item is None or (item.visibility or "") == "hidden_excluded":
                 return QBrush(QColor("#c62828"))
+            if name == "hash_now" and item is not None:
+                status = self._hash_now(pos, item)
+                return QBrush(QColor("#2e7d32" if status == "ok" else "#c62828"
+                                     if status in ("changed", "missing", "unsafe ref",
+                                                   "unhashable (over 2 MB)") else "#607d8b"))
             return None
         if role == Qt.ItemDataRole.ToolTipRole and item is None:
             return "Cited by rows but absent from the evidence catalog (orphan id)"
         if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return None
+        if name == "hash_now":
+            return self._hash_now(pos, item) if item is not None else ""
         if name == "cited_by_rows":
             return int(self._cited[pos]) if pos < len(self._cited) else 0
         if item is None:

@@ -5,13 +5,19 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtWidgets import QLabel
 
+from collections.abc import Callable
+
 from aa_review.core.package import Package
+from aa_review.core.query import EVIDENCE_FIELDS, filter_evidence
 from aa_review.core.selection import Selection, SelectionHub
 from aa_review.qt.models import EvidenceTableModel, RowsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
+from aa_review.qt.views.query_bar import QueryBar
 from aa_review.qt.views.tables import make_table
 
 __all__ = ["EvidencePanel", "RowEvidencePanel", "EvidenceRowsPanel"]
+
+_HELP = "Filter evidence:\n" + "\n".join(f"  {k}:  {v}" for k, v in EVIDENCE_FIELDS.items())
 
 
 class EvidencePanel(Linked):
@@ -25,15 +31,28 @@ class EvidencePanel(Linked):
         self.note.setWordWrap(True)
         self.note.setVisible(False)
         self.layout_.addWidget(self.note)
+        self.query = QueryBar("Filter evidence: type:artifact visibility:hidden_excluded "
+                              "cited<10 \"text\"", self.apply_query, _HELP)
+        self.layout_.addWidget(self.query)
         self.model = EvidenceTableModel(self)
         self.view = make_table(self.model, name="evidence_view")
         self.layout_.addWidget(self.view)
+        self.evidence_findings: Callable[[str], np.ndarray] | None = None
         self._hook_table(self.view, lambda r: hub.update(evidence=self.model.position(r),
                                                           source=self.source))
+
+    def apply_query(self, text: str) -> None:
+        if self.pkg is None:
+            return
+        self.model.set_positions(filter_evidence(self.pkg, text, self.model.cited_counts(),
+                                                 self.evidence_findings))
+        self.follow(self.hub.current)
 
     def set_package(self, pkg: Package | None) -> None:
         super().set_package(pkg)
         self.model.set_package(pkg)
+        if self.query.text():
+            self.query.run()
         derived = bool(pkg and pkg.catalog_derived)
         self.note.setVisible(derived)
         if derived:

@@ -100,6 +100,22 @@ class FindingsPanel(Linked):
                 out.append(i)
         return out
 
+    def evidence_mask(self, code_prefix: str) -> np.ndarray:
+        """Evidence items with a finding whose code starts with ``code_prefix``."""
+        if self.pkg is None:
+            return np.zeros(0, dtype=bool)
+        ix = self.pkg.index
+        refs = {e.ref: i for i, e in enumerate(self.pkg.catalog)}
+        mask = np.zeros(len(ix.evidence_ids), dtype=bool)
+        for f in self.findings:
+            if f.code.startswith(code_prefix):
+                pos = ix.evidence_pos.get(f.location.evidence_id or "")
+                if pos is None and f.location.ref in refs:
+                    pos = refs[f.location.ref or ""]
+                if pos is not None:
+                    mask[pos] = True
+        return mask
+
     def row_mask(self, code_prefix: str, min_severity: str | None) -> np.ndarray:
         """Rows having a finding whose code starts with ``code_prefix`` (for ``finding:``)."""
         from aa_review.core.findings import Severity

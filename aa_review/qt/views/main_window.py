@@ -107,6 +107,7 @@ class MainWindow(QMainWindow):
         self.facets = FacetsPanel(self.rows.query.text, self.rows.query.set_text)
         self.findings = FindingsPanel(self.hub)
         self.rows.row_findings = self.findings.row_mask
+        self.evidence.evidence_findings = self.findings.evidence_mask
         self.plots = PlotsPanel(self.hub, self.rows.query.set_text, self.rows.query.text)
         area = Qt.DockWidgetArea
         self.docks: dict[str, QDockWidget] = {}
