@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import derive
+from ..package.layout import FIXED_TYPES, SURFACE_TYPES
 from ._ctx import Ctx
 from ._evidence import Evidence
 from ._jsonfast import Raw
@@ -24,33 +25,7 @@ __all__ = [
     "round_time",
 ]
 
-FIXED_TYPES = (
-    "training_example",
-    "evaluation_example",
-    "verifier_example",
-    "reward_model_row",
-    "preference_pair",
-    "failure_case",
-    "task_variant",
-)
-# Surface rule order (format 4.2), also the order of tdo_output_refs.
-SURFACE_TYPES = (
-    "multi_agent_handoff",
-    "multimodal_artifact",
-    "ui_interaction_event",
-    "physical_environment_event",
-    "api_interaction_event",
-    "mcp_interaction_event",
-    "database_event",
-    "structured_table_event",
-    "software_execution_event",
-    "search_retrieval_event",
-    "enterprise_app_event",
-    "async_workflow_event",
-    "collaboration_event",
-    "document_event",
-    "cross_system_event",
-)
+# The 7 fixed types and the 15 surface types (rule order, format 4.2) are the loader's.
 STEP_TYPES = ("environment_response_pair", *SURFACE_TYPES)
 ROW_TYPES = FIXED_TYPES + STEP_TYPES
 
