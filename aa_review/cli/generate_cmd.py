@@ -49,6 +49,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument(
         "--list-defects", action="store_true", help="print the defect names and what each does"
     )
+    p.add_argument(
+        "--lean",
+        action="store_true",
+        help="write only what opening a package reads (for load benchmarks; not a faithful "
+        "package: an audit reports the missing files; no --defect)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as one JSON document")
     p.set_defaults(func=run)
 
@@ -70,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
             if args.package_id:
                 err("generate: --package-id cannot name a corpus")
                 return EXIT_USAGE
+            if args.lean:
+                err("generate: --lean is for one package, not a corpus")
+                return EXIT_USAGE
             results = generate_corpus(
                 Path(args.out),
                 args.corpus,
@@ -87,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
                     package_id=args.package_id,
                     version=args.version,
                     defects=args.defect,
+                    lean=args.lean,
                 )
             ]
     except (ValueError, FileExistsError) as exc:

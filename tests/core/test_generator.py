@@ -415,3 +415,53 @@ def test_cli_generate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert all(n in listed for n in DEFECT_NAMES)
     assert cli_main(["generate", str(tmp_path), "--corpus", "2", "--rows", "15"]) == 0
     assert "pkg_corpus_s0_0001" in capsys.readouterr().out
+
+
+LEAN_EC = {
+    "compiler_manifest.json", "compiler_report.json", "quality_report.json",
+    "source_evidence_map.json",
+    *(f"runtime_learning_package/{n}.json" for n in (
+        "output_contract", "artifact_contract", "prefinal_verification_checklist",
+        "transfer_checklist")),
+}
+
+
+def test_lean_package_opens_like_the_full_one(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """A lean package (load benchmarks only) holds what opening reads, and opens the same."""
+    import numpy as np
+
+    from aa_review.core.package import open_package
+    from aa_review.core.package.layout import ROW_FILES
+
+    full = generate_package(tmp_path / "full", rows=300, seed=4, package_id="pkg_lean_check")
+    lean = generate_package(tmp_path / "lean", rows=300, seed=4, package_id="pkg_lean_check",
+                            lean=True)
+    assert lean.rows_by_file == full.rows_by_file and lean.row_count == 300
+    assert not (lean.root / "tdo").exists()
+    a, b = tree(full.root), tree(lean.root)
+    ec = {k[len(EC):] for k in b if k.startswith(EC)}
+    assert ec == LEAN_EC | {rel[len(EC):] for rel, _ in ROW_FILES}
+    # the source package whole, and what it keeps of experience_compiler/ byte for byte
+    assert {k for k in a if not k.startswith((EC, "tdo/", "artifacts_index.json"))} == \
+        {k for k in b if not k.startswith(EC)}
+    assert all(a[k] == v for k, v in b.items())
+    pf, pl = open_package(full.root), open_package(lean.root)
+    assert pl.problems == pf.problems
+    assert pl.catalog == pf.catalog and len(pl.catalog) > 0
+    assert pl.docs == pf.docs and pl.version == pf.version
+    ia, ib = pf.index, pl.index
+    assert len(ib) == 300
+    assert [ib.row_id_str(i) for i in range(len(ib))] == [ia.row_id_str(i) for i in range(len(ia))]
+    assert (ib.files, ib.data_types, ib.tasks, ib.evidence_ids) == \
+        (ia.files, ia.data_types, ia.tasks, ia.evidence_ids)
+    assert len(ib.sets) == len(ia.sets) and all(np.array_equal(x, y)
+                                                for x, y in zip(ia.sets, ib.sets))
+    for col in ("row_id", "file", "data_type", "task", "line", "offset", "length", "set_code",
+                "confidence", "quality"):
+        assert np.array_equal(getattr(ib, col), getattr(ia, col)), col
+    with pytest.raises(ValueError, match="lean"):
+        generate_package(tmp_path / "x", rows=60, lean=True, defects=["hash_changed"])
+    assert cli_main(["generate", str(tmp_path / "cli"), "--rows", "40", "--lean"]) == 0
+    assert "40 rows" in capsys.readouterr().out
+    assert not (tmp_path / "cli" / "pkg_recon_s0_n40" / "tdo").exists()

@@ -107,8 +107,15 @@ def _worker(ctx: Ctx, ev: Evidence, rounds: list[int], tmp: Path) -> None:
         _superseded_round(ctx, ev, r, tmp)
 
 
-def run_rounds(ctx: Ctx, ev: Evidence, hooks: Hooks, tmp: Path, total_rows: int) -> FinalSink:
-    """Run all rounds; returns the final round's sink (counts, links, coverage)."""
+def run_rounds(
+    ctx: Ctx, ev: Evidence, hooks: Hooks, tmp: Path, total_rows: int, lean: bool = False
+) -> FinalSink:
+    """Run all rounds; returns the final round's sink (counts, links, coverage).
+
+    ``lean`` runs the last round only, without its derived rows, and writes no rejected rows.
+    """
+    if lean:
+        return _final_round(ctx, ev, hooks, tmp, lean=True)
     early = list(range(1, ROUNDS))
     proc = None
     if total_rows >= _PARALLEL_MIN_ROWS and os.cpu_count() != 1 and hasattr(os, "fork"):
@@ -141,11 +148,13 @@ def run_rounds(ctx: Ctx, ev: Evidence, hooks: Hooks, tmp: Path, total_rows: int)
     return final
 
 
-def _final_round(ctx: Ctx, ev: Evidence, hooks: Hooks, tmp: Path) -> FinalSink:
+def _final_round(
+    ctx: Ctx, ev: Evidence, hooks: Hooks, tmp: Path, lean: bool = False
+) -> FinalSink:
     """The last round: its rows go to the row files; its genuine rejects to a part file."""
     rc = RowContext(ctx, ev, ROUNDS, ROUNDS)
     sr = StepRenderer(rc, _feedback(ctx))
-    final = FinalSink(ctx, ev, rc, sr, hooks, tmp)
+    final = FinalSink(ctx, ev, rc, sr, hooks, tmp, lean=lean)
     genuine = LineSink(tmp / f"rejected_{ROUNDS}_genuine.jsonl")
     for row in fixed_rows(rc):
         final.fixed(row)

@@ -30,16 +30,32 @@ class FinalSink:
     """Receives the final round's rows in candidate order and writes everything they feed."""
 
     def __init__(
-        self, ctx: Ctx, ev: Evidence, rc: RowContext, sr: StepRenderer, hooks: Hooks, tmp: Path
+        self,
+        ctx: Ctx,
+        ev: Evidence,
+        rc: RowContext,
+        sr: StepRenderer,
+        hooks: Hooks,
+        tmp: Path,
+        lean: bool = False,
     ) -> None:
         self.ctx, self.ev, self.rc, self.sr, self.hooks, self.tmp = ctx, ev, rc, sr, hooks, tmp
         self.comp = Companions(rc, ev, sr.group)
         self.files = {f: LineSink(ctx.path(primary_path(f))) for f in ROW_FILES}
         self.with_links = ctx.v02
         self.links = {f: LineSink(tmp / f"links_{f}", prefix=",\n    ", end="") for f in ROW_FILES}
-        self.ps = {f: LineSink(tmp / f"ps_{f}") for f in ROW_FILES if f not in _FIXED_FILES}
-        self.rl = LineSink(
-            ctx.path("experience_compiler/training_time_package/agentic_rollouts.jsonl")
+        # a lean package has no derived files: no process-supervision or rollout rows
+        self.ps = (
+            {}
+            if lean
+            else {f: LineSink(tmp / f"ps_{f}") for f in ROW_FILES if f not in _FIXED_FILES}
+        )
+        self.rl = (
+            None
+            if lean
+            else LineSink(
+                ctx.path("experience_compiler/training_time_package/agentic_rollouts.jsonl")
+            )
         )
         self.rl_ids: list[str] = []
         self.catalog_ids = {e["evidence_id"] for e in ev.catalog}
@@ -104,7 +120,7 @@ class FinalSink:
                         self.orphans.setdefault(i, None)
         if file in self.ps:
             self.ps[file].write(self.comp.ps(view))
-        if t == "environment_response_pair":
+        if t == "environment_response_pair" and self.rl is not None:
             self.rl.write(self.comp.rl(view))
             self.rl_ids.append("rl_" + view["row_id"])
 
@@ -112,7 +128,8 @@ class FinalSink:
         for group in (self.files, self.links, self.ps):
             for s in group.values():
                 s.close()
-        self.rl.close()
+        if self.rl is not None:
+            self.rl.close()
 
     @property
     def counts_by_file(self) -> dict[str, int]:

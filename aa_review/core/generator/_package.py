@@ -8,6 +8,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .. import derive
 from ._attempts import write_attempts
@@ -93,6 +94,7 @@ def generate_package(
     package_id: str | None = None,
     version: str = "v0.2",
     defects: Sequence[str] = (),
+    lean: bool = False,
 ) -> GeneratedPackage:
     """Write a compiled package into ``out_dir/<package_id>/``.
 
@@ -118,6 +120,18 @@ def generate_package(
         Compiler generation to imitate.
     defects : sequence of str
         Names from ``DEFECTS``; each is injected once, with everything else kept consistent.
+    lean : bool
+        Write only what opening a package reads, for load benchmarks of packages too
+        large to write in full (a full package takes about 70 KB per row, most of it
+        copies). A lean package is NOT a faithful package: it has the source package,
+        and in ``experience_compiler/`` the compiler manifest and report, the quality
+        report, the full evidence map (catalog and one link per row), the 23 primary
+        row files and ``runtime_learning_package/`` {output,artifact}_contract.json,
+        prefinal_verification_checklist.json and transfer_checklist.json. It has no
+        ``tdo/``, no copies, no derived, loop-learning, eval, skill, environment-spec,
+        runtime or round-log files, no rejected rows and no artifacts_index.json, so an
+        audit reports those files missing. Its rows, catalog and links are the same as
+        the full package's of the same arguments. Cannot be combined with ``defects``.
 
     Returns
     -------
@@ -126,6 +140,8 @@ def generate_package(
     """
     if version not in VERSIONS:
         raise ValueError(f"version must be one of {sorted(VERSIONS)}, not {version!r}")
+    if lean and defects:
+        raise ValueError("a lean package cannot carry defects (their files may be left out)")
     rows = max(MIN_ROWS, int(rows))
     pkg = package_id or f"pkg_recon_s{seed}_n{rows}"
     if derive.safe_id(pkg) != pkg:
@@ -147,21 +163,24 @@ def generate_package(
     ev = assemble_evidence(ctx, hooks.extras, hooks.id_override, frozenset(hooks.hash_any_size))
     avg = round(Scores(ROUNDS).quality, 4)
     with tempfile.TemporaryDirectory(prefix=".aa_gen_", dir=out_dir) as tmp:
-        final = run_rounds(ctx, ev, hooks, Path(tmp), counts.total)
+        final = run_rounds(ctx, ev, hooks, Path(tmp), counts.total, lean=lean)
         phase("compiler rounds")
-        write_copies(ctx)
-        write_loop_learning(ctx, ev, avg)
-        write_derived(ctx, ev, final, avg)
-        write_skill_pack(ctx, ev, avg)
-        output_contract = write_runtime_package(ctx, ev, avg)
-        write_eval_package(ctx, ev, avg, output_contract)
-        write_environment(ctx, ev, stats, avg)
-        verdict = write_round_logs(ctx, counts, ROUNDS)
+        verdict: dict[str, Any] = {}
+        if not lean:
+            write_copies(ctx)
+            write_loop_learning(ctx, ev, avg)
+            write_derived(ctx, ev, final, avg)
+            write_skill_pack(ctx, ev, avg)
+        output_contract = write_runtime_package(ctx, ev, avg, lean=lean)
+        if not lean:
+            write_eval_package(ctx, ev, avg, output_contract)
+            write_environment(ctx, ev, stats, avg)
+            verdict = write_round_logs(ctx, counts, ROUNDS)
         cov = hooks.apply("coverage", coverage(ev, final))
         orphans = hooks.apply("orphans", list(final.orphans))
         write_evidence_map(ctx, ev, final, cov, orphans)
         by_file = final.counts_by_file
-        write_reports(ctx, ev, counts, by_file, cov, ROUNDS, verdict, hooks.apply)
+        write_reports(ctx, ev, counts, by_file, cov, ROUNDS, verdict, hooks.apply, lean=lean)
         phase("copies, derived files and reports")
     for fn in hooks.post:
         fn()
@@ -172,7 +191,8 @@ def generate_package(
     }
     for fin in hooks.finalize:
         fin(facts)
-    write_artifacts_index(ctx, stats, dict(copy_pairs()), hooks.touched)
+    if not lean:
+        write_artifacts_index(ctx, stats, dict(copy_pairs()), hooks.touched)
     missing = [n for n, r in zip(defects, hooks.records) if r is None]
     if missing:
         raise RuntimeError(f"defects {missing} found no place to go in this package")

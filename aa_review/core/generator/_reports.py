@@ -108,8 +108,12 @@ def write_reports(
     rounds: int,
     verdict_info: dict[str, Any],
     hooks_apply: Any,
+    lean: bool = False,
 ) -> None:
-    """Write manifests and reports; ``hooks_apply(name, value)`` lets defects miscount."""
+    """Write manifests and reports; ``hooks_apply(name, value)`` lets defects miscount.
+
+    ``lean`` writes the compiler manifest and report and the quality report only.
+    """
     sc, pkg = ctx.sc, ctx.pkg
     created = ctx.clock.at(COMPILE_T)
     tdo_id = f"tdo_{derive.safe_id(pkg)}_{ctx.clock.stamp(COMPILE_T + 1)}"
@@ -118,7 +122,8 @@ def write_reports(
     rows_by_type = {t: by_file[file_of(t)] for t in counts.rows_by_type}
     rows_by_type = {t: n for t, n in rows_by_type.items() if n or t in SURFACE_TYPES}
     report = _report(ctx, counts, rows_by_type, rounds, tdo_id, created, verdict_info)
-    ctx.write_json("tdo/tdo_report.json", report)
+    if not lean:
+        ctx.write_json("tdo/tdo_report.json", report)
     renames = {
         "tdo_id": "compiler_id",
         "tdo_status": "compiler_status",
@@ -201,6 +206,8 @@ def write_reports(
         del quality["source_evidence_map_coverage"]
     ctx.write_json(EC + "compiler_manifest.json", manifest)
     ctx.write_json(EC + "quality_report.json", quality)
+    if lean:
+        return
     _write_tdo(ctx, tdo_id, rows_by_type, rounds, created, verdict_info)
     write_indexes(ctx, ev, rows_by_type, by_file, rounds)
 

@@ -41,8 +41,13 @@ def _optional(c: dict[str, Any]) -> dict[str, Any]:
     return {k: view[k] for k in _OPTIONAL if k in view}
 
 
-def write_runtime_package(ctx: Ctx, ev: Evidence, confidence: float) -> dict[str, Any]:
-    """Write the runtime learning package; returns the output contract (eval rows embed it)."""
+def write_runtime_package(
+    ctx: Ctx, ev: Evidence, confidence: float, lean: bool = False
+) -> dict[str, Any]:
+    """Write the runtime learning package; returns the output contract (eval rows embed it).
+
+    ``lean`` writes only the two contracts and the two checklists (what opening reads).
+    """
     sc, pkg = ctx.sc, ctx.pkg
     full = ctx.state["contracts"] = contracts(ctx, ev)
     required = [
@@ -93,35 +98,36 @@ def write_runtime_package(ctx: Ctx, ev: Evidence, confidence: float) -> dict[str
     ctx.state["artifact_contract"] = artifact_contract
     ctx.write_json(RLP + "output_contract.json", output_contract)
     ctx.write_json(RLP + "artifact_contract.json", artifact_contract)
-    ctx.write_json(
-        RLP + "runtime_learning_manifest.json",
-        {
-            "source_package_id": pkg,
-            "apprenticeship_mode": "autonomous",
-            "runtime_uses": [
-                "prompt_guidance",
-                "tool_use_hints",
-                "correction_patterns",
-                "experience_pack",
-            ],
-            "supported_runtime_uses": [
-                "skill_import",
-                "retrieval_augmented_execution",
-                "verifier_assisted_execution",
-                "workflow_checklist",
-                "failure_pattern_warning",
-                "tool_recipe_reuse",
-            ],
-            "skill_ref": SKILL + "skill.md",
-            "transfer_runbook_ref": RLP + "transfer_runbook.md",
-            "transfer_checklist_ref": RLP + "transfer_checklist.json",
-            "minimal_prompt_context_ref": RLP + "minimal_prompt_context.md",
-            "output_contract_ref": RLP + "output_contract.json",
-            "artifact_contract_ref": RLP + "artifact_contract.json",
-            "prefinal_verification_checklist_ref": RLP + "prefinal_verification_checklist.json",
-            "repair_instructions_ref": RLP + "repair_instructions.md",
-        },
-    )
+    if not lean:
+        ctx.write_json(
+            RLP + "runtime_learning_manifest.json",
+            {
+                "source_package_id": pkg,
+                "apprenticeship_mode": "autonomous",
+                "runtime_uses": [
+                    "prompt_guidance",
+                    "tool_use_hints",
+                    "correction_patterns",
+                    "experience_pack",
+                ],
+                "supported_runtime_uses": [
+                    "skill_import",
+                    "retrieval_augmented_execution",
+                    "verifier_assisted_execution",
+                    "workflow_checklist",
+                    "failure_pattern_warning",
+                    "tool_recipe_reuse",
+                ],
+                "skill_ref": SKILL + "skill.md",
+                "transfer_runbook_ref": RLP + "transfer_runbook.md",
+                "transfer_checklist_ref": RLP + "transfer_checklist.json",
+                "minimal_prompt_context_ref": RLP + "minimal_prompt_context.md",
+                "output_contract_ref": RLP + "output_contract.json",
+                "artifact_contract_ref": RLP + "artifact_contract.json",
+                "prefinal_verification_checklist_ref": RLP + "prefinal_verification_checklist.json",
+                "repair_instructions_ref": RLP + "repair_instructions.md",
+            },
+        )
     checks = [
         (
             "required_files_exist",
@@ -187,6 +193,8 @@ def write_runtime_package(ctx: Ctx, ev: Evidence, confidence: float) -> dict[str
             "verifier_checks": criteria,
         },
     )
+    if lean:
+        return output_contract
     ctx.write_json(
         RLP + "tool_execution_recipe.json",
         {
