@@ -15,11 +15,15 @@ def bench_dir() -> Path:
     return d
 
 
-def stress_package(rows: int, seed: int = 1) -> Path:
-    """A clean generated package of ``rows`` rows, made once and reused."""
+def stress_package(rows: int, seed: int = 1, lean: bool = False) -> Path:
+    """A clean generated package of ``rows`` rows, made once and reused.
+
+    ``lean`` makes a package of only what opening reads (``pkg_stress_<rows>_lean``),
+    for load figures at sizes a full package would not fit on disk; not for audits.
+    """
     from aa_review.core.generator import generate_package
 
-    pid = f"pkg_stress_{rows}"
+    pid = f"pkg_stress_{rows}" + ("_lean" if lean else "")
     root = bench_dir() / pid
     done = bench_dir() / f".{pid}.complete"
     if not done.exists():
@@ -28,6 +32,6 @@ def stress_package(rows: int, seed: int = 1) -> Path:
             import shutil
 
             shutil.rmtree(root)
-        generate_package(bench_dir(), rows=rows, seed=seed, package_id=pid)
+        generate_package(bench_dir(), rows=rows, seed=seed, package_id=pid, lean=lean)
         done.write_text("ok\n")
     return root
