@@ -1,17 +1,17 @@
-"""Work off the GUI thread: package loading with progress, partial results and Cancel."""
+"""Work off the GUI thread: package loading and auditing, with progress and Cancel."""
 
 from __future__ import annotations
 
 import logging
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal
 
 from aa_review.core.errors import AAReviewError
-from aa_review.core.package import LoadCancelled, open_package
 
 __all__ = ["PackageLoader", "AuditRunner", "synchronous"]
 
@@ -24,7 +24,7 @@ def synchronous() -> bool:
 
 
 class _Thread(QThread):
-    def __init__(self, fn: Any, parent: QObject | None = None) -> None:
+    def __init__(self, fn: Callable[[], None], parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._fn = fn
 
@@ -32,17 +32,12 @@ class _Thread(QThread):
         self._fn()
 
 
-class PackageLoader(QObject):
-    """Loads one package at a time in a worker thread.
+class _Runner(QObject):
+    """One job at a time in a worker thread; a new job cancels and waits for the last one.
 
-    Signals are delivered in the GUI thread (queued connections).
+    Subclasses emit their own signals from ``_work``; Qt delivers them in the GUI
+    thread (queued connections).
     """
-
-    progress = Signal(object)   # LoadProgress
-    partial = Signal(object)    # RowIndex of the first rows
-    loaded = Signal(object)     # Package
-    failed = Signal(str, str)   # path, message
-    cancelled = Signal(str)     # path
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -52,13 +47,39 @@ class PackageLoader(QObject):
     def is_running(self) -> bool:
         return self._thread is not None and self._thread.isRunning()
 
-    def load(self, path: Path) -> None:
+    def _start(self, work: Callable[[threading.Event], None]) -> None:
         self.cancel()
         self.wait()
         self._cancel = threading.Event()
         cancel = self._cancel
+        if synchronous():
+            work(cancel)
+            return
+        self._thread = _Thread(lambda: work(cancel), self)
+        self._thread.start()
 
-        def work() -> None:
+    def cancel(self) -> None:
+        self._cancel.set()
+
+    def wait(self, ms: int = 60000) -> None:
+        if self._thread is not None:
+            self._thread.wait(ms)
+            self._thread = None
+
+
+class PackageLoader(_Runner):
+    """Loads one package at a time."""
+
+    progress = Signal(object)   # LoadProgress
+    partial = Signal(object)    # RowIndex of the first rows
+    loaded = Signal(object)     # Package
+    failed = Signal(str, str)   # path, message
+    cancelled = Signal(str)     # path
+
+    def load(self, path: Path) -> None:
+        from aa_review.core.package import LoadCancelled, open_package
+
+        def work(cancel: threading.Event) -> None:
             try:
                 pkg = open_package(path, progress=self.progress.emit,
                                    on_partial=self.partial.emit, cancelled=cancel.is_set)
@@ -73,51 +94,26 @@ class PackageLoader(QObject):
                 self.failed.emit(str(path), f"{path}: unexpected error: {exc!r}")
             else:
                 pkg.index.row_id_folded()  # warm the free-text search off the GUI thread
-                if not cancel.is_set():
-                    self.loaded.emit(pkg)
-                else:
+                if cancel.is_set():
                     self.cancelled.emit(str(path))
+                else:
+                    self.loaded.emit(pkg)
 
-        if synchronous():
-            work()
-            return
-        self._thread = _Thread(work, self)
-        self._thread.start()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    def wait(self, ms: int = 30000) -> None:
-        if self._thread is not None:
-            self._thread.wait(ms)
-            self._thread = None
+        self._start(work)
 
 
-class AuditRunner(QObject):
-    """Runs the core audit of an opened package in a worker thread."""
+class AuditRunner(_Runner):
+    """Runs the core audit of an opened package."""
 
     progress = Signal(object)   # AuditProgress
     finished = Signal(object)   # AuditReport
     failed = Signal(str)
     cancelled = Signal()
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._cancel = threading.Event()
-        self._thread: _Thread | None = None
-
-    def is_running(self) -> bool:
-        return self._thread is not None and self._thread.isRunning()
-
     def run(self, pkg: Any) -> None:
         from aa_review.core.audits import AuditCancelled, audit_package
 
-        self.cancel()
-        self.wait()
-        self._cancel = threading.Event()
-        cancel = self._cancel
-
-        def work() -> None:
+        def work(cancel: threading.Event) -> None:
             try:
                 report = audit_package(pkg, progress=self.progress.emit,
                                        cancelled=cancel.is_set)
@@ -129,16 +125,4 @@ class AuditRunner(QObject):
             else:
                 self.finished.emit(report)
 
-        if synchronous():
-            work()
-            return
-        self._thread = _Thread(work, self)
-        self._thread.start()
-
-    def cancel(self) -> None:
-        self._cancel.set()
-
-    def wait(self, ms: int = 60000) -> None:
-        if self._thread is not None:
-            self._thread.wait(ms)
-            self._thread = None
+        self._start(work)

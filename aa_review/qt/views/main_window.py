@@ -6,8 +6,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -20,7 +19,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from aa_review import __version__
 from aa_review.core.package import package_digest as compute_digest
 from aa_review.core.selection import SelectionHub
 from aa_review.qt.views.contracts_panel import ContractsPanel
@@ -34,22 +32,23 @@ from aa_review.qt.views.rows_panel import RowsPanel
 from aa_review.qt.theme import apply_theme
 from aa_review.qt.views import window_actions as wa
 from aa_review.qt.views.menus import build_actions
+from aa_review.qt.views.window_audit import AuditMixin
+from aa_review.qt.views.window_recent import RecentMixin
 from aa_review.qt.views.palette import CommandPalette
 from aa_review.qt.watcher import PackageWatcher
 from aa_review.qt.workers import AuditRunner, PackageLoader
 
 if TYPE_CHECKING:
     from aa_review.core.package import LoadProgress, Package, RowIndex
-    from aa_review.core.audits import AuditProgress, AuditReport
+    from aa_review.core.audits import AuditReport
     from aa_review.core.session import SessionState
 
 __all__ = ["MainWindow"]
 
 log = logging.getLogger(__name__)
-MAX_RECENT = 10
 
 
-class MainWindow(QMainWindow):
+class MainWindow(AuditMixin, RecentMixin, QMainWindow):
     """The review window. It shows and asks; every decision is the core's."""
 
     # Bumped whenever the set of docks changes, so an old saved layout is not misapplied.
@@ -172,45 +171,6 @@ class MainWindow(QMainWindow):
             w.setVisible(True)
         self.loader.load(path)
 
-    AUTO_AUDIT_MAX_BYTES = 512 * 1024 * 1024
-
-    def run_audit(self) -> None:
-        """Audit the open package in the background; findings replace the loading problems."""
-        if self.package is None:
-            return
-        self.state_label.setText("Auditing…")
-        self.progress.setValue(0)
-        for w in (self.progress, self.cancel_button):
-            w.setVisible(True)
-        self.auditor.run(self.package)
-
-    def cancel_work(self) -> None:
-        self.loader.cancel()
-        self.auditor.cancel()
-
-    def _on_audit_progress(self, p: AuditProgress) -> None:
-        self.progress.setValue(int(p.fraction * 1000))
-        self.state_label.setText(f"Auditing: {p.stage}…")
-
-    def _on_audited(self, report: AuditReport) -> None:
-        if self.package is None or str(self.package.root) != report.identity.root:
-            return  # a report for a package no longer open
-        self.audit_report = report
-        self._digest = report.identity.package_digest or self._digest
-        worst = ", ".join(f"{n} {s}" for s, n in sorted(report.by_severity.items())) or "none"
-        checks = ", ".join(f"{c.check} {sum(c.codes.values())}" for c in report.summary
-                           if c.codes)
-        text = (f"Audit: {len(report.findings)} findings ({worst}) in {report.seconds:.1f} s."
-                + (f" By check: {checks}." if checks else ""))
-        self.findings.set_findings(list(report.findings), audited=True, summary=text)
-        self.facets.set_package(self.package, list(report.findings))
-        self.dossier.set_package(self.package.root, report)
-        self._audit_ended(f"{self.package.package_id}: audited, {len(report.findings)} findings")
-
-    def _audit_ended(self, message: str) -> None:
-        self._end_loading()
-        self.state_label.setText(message)
-
     def reload(self) -> None:
         if self.package is not None:
             self.pending_session = wa.capture_session(self)
@@ -258,9 +218,7 @@ class MainWindow(QMainWindow):
         if self.pending_session is not None:
             state, self.pending_session = self.pending_session, None
             wa.apply_session(self, state)
-        auto = str(self.settings.value("audit/auto", "true")).lower() == "true"
-        if auto and _size_under(pkg.root, self.AUTO_AUDIT_MAX_BYTES):
-            self.run_audit()
+        self.maybe_audit()
 
     def _on_failed(self, path: str, message: str) -> None:
         self._end_loading()
@@ -285,71 +243,6 @@ class MainWindow(QMainWindow):
     def _update_history_actions(self) -> None:
         self.act_back.setEnabled(self.hub.can_go_back())
         self.act_forward.setEnabled(self.hub.can_go_forward())
-
-    # -- recent, drag and drop, settings -------------------------------------
-    def recent(self) -> list[str]:
-        value = self.settings.value("recent", [])
-        items = [value] if isinstance(value, str) else list(value or [])
-        return [str(v) for v in items if v]
-
-    def _remember_recent(self, path: Path) -> None:
-        items = [str(path)] + [p for p in self.recent() if p != str(path)]
-        self.settings.setValue("recent", items[:MAX_RECENT])
-        self.refresh_recent_menu()
-
-    def refresh_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        for i, p in enumerate(self.recent()):
-            act = self.recent_menu.addAction(f"&{i + 1} {p}" if i < 9 else p)
-            act.triggered.connect(lambda _c=False, p=p: self.open_package(Path(p)))
-        self.recent_menu.setEnabled(bool(self.recent()))
-
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if self._dropped_dir(event.mimeData().urls()) is not None:
-            event.acceptProposedAction()
-
-    def dropEvent(self, event: QDropEvent) -> None:
-        path = self._dropped_dir(event.mimeData().urls())
-        if path is not None:
-            event.acceptProposedAction()
-            self.open_package(path)
-
-    @staticmethod
-    def _dropped_dir(urls: list[QUrl]) -> Path | None:
-        for url in urls:
-            if url.isLocalFile() and Path(url.toLocalFile()).is_dir():
-                return Path(url.toLocalFile())
-        return None
-
-    def _restore_layout(self) -> None:
-        geo = self.settings.value("window/geometry")
-        if isinstance(geo, QByteArray):
-            self.restoreGeometry(geo)
-        else:
-            self.resize(1500, 950)
-        state = self.settings.value("window/state")
-        if isinstance(state, QByteArray):
-            self.restoreState(state, self.LAYOUT_VERSION)
-
-    def _gate_selected(self, gate: str) -> None:
-        """Show in the package views what a gate rests on, where the package holds it."""
-        if gate != "G9" or self.package is None:
-            return
-        self.rows.query.set_text("evidence.visibility:hidden_excluded")
-        self.findings.query.set_text("code:link.hidden_cited")
-        hidden = [i for i, e in enumerate(self.package.catalog)
-                  if e.visibility == "hidden_excluded"]
-        if hidden:
-            self.hub.update(evidence=hidden[0], source="dossier")
-        n = self.rows.model.rowCount()
-        self.statusBar().showMessage(f"G9: {n} rows of the package cite hidden evidence "
-                                     "(Rows tab, filtered)", 8000)
-
-    def open_workspace(self, folder: Path) -> bool:
-        ok = self.dossier.open_workspace(folder)
-        if ok:
-            self.center.setCurrentWidget(self.dossier) if self.package is None else None
-        return ok
 
     def closeEvent(self, event: object) -> None:  # noqa: N802
         self.dossier.close_workspace()
@@ -413,13 +306,3 @@ class MainWindow(QMainWindow):
     def central(self) -> QWidget:
         return self.center
 
-
-def _size_under(root: Path, limit: int) -> bool:
-    """Whether the package's files add up to less than ``limit`` bytes (stops counting early)."""
-    total = 0
-    for p in root.rglob("*"):
-        if p.is_file() and not p.is_symlink():
-            total += p.stat().st_size
-            if total >= limit:
-                return False
-    return True

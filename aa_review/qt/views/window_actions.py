@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from aa_review.core.errors import AAReviewError
 from aa_review.core.export import export_rows
-from aa_review.core.package import package_digest
 from aa_review.core.session import SESSION_SUFFIX, SessionState, load_session, save_session
 from aa_review.qt.views.palette import PaletteEntry
 
