@@ -15,11 +15,10 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import operator
-from itertools import compress
 from json.encoder import encode_basestring_ascii as _enc_str  # type: ignore[attr-defined]
 from typing import Any
 
+from aa_review.core.audits._rowdiff import RowDiff, Step
 from aa_review.core.derive import PAIR_TYPES, safe_id
 
 __all__ = ["Canon", "key_prefix", "id_from_seed", "sha256_text", "enc"]
@@ -84,8 +83,8 @@ def _reusable(value: Any) -> bool:
 class _Plan:
     """The sorted seed layout of one key order, with the previous row's pieces."""
 
-    __slots__ = ("n", "keys", "pos", "prefix", "getter", "parts", "vals", "types", "unsafe",
-                 "rng", "index")
+    __slots__ = ("n", "keys", "pos", "prefix", "src", "s_of", "parts", "vals", "unsafe",
+                 "index")
 
     def __init__(self, sig: tuple[str, ...]) -> None:
         keys: list[str] = []
@@ -101,50 +100,50 @@ class _Plan:
         self.prefix = [key_prefix(k) for k in self.keys]
         self.parts = [key_prefix(k) + _CONST.get(k, "") for k in seed]
         self.index = {k: i for i, k in enumerate(self.keys)}
-        if self.n == 0:
-            self.getter: Any = lambda row: ()
-        elif self.n == 1:
-            key = self.keys[0]
-            self.getter = lambda row: (row[key],)
-        else:
-            self.getter = operator.itemgetter(*self.keys)
-        self.vals: tuple[Any, ...] | None = None
-        self.types: tuple[type, ...] = ()
+        row_index = {k: i for i, k in enumerate(sig)}
+        self.src = [row_index[k] for k in self.keys]  # seed key -> position in the row
+        self.s_of = [-1] * len(sig)  # position in the row -> seed key (or -1)
+        for i, r in enumerate(self.src):
+            self.s_of[r] = i
+        self.vals: tuple[Any, ...] | None = None  # the row's values (all keys)
         self.unsafe: set[int] = set()
-        self.rng = range(self.n)
 
 
 class Canon:
     """Seed texts of rows; keeps one :class:`_Plan` per key order seen."""
 
     def __init__(self) -> None:
-        self._plans: dict[tuple[str, ...], _Plan] = {}
+        self._diff = RowDiff()
         self._last: _Plan | None = None
 
-    def content_text(self, row: dict[str, Any]) -> str:
-        """The text ``row_content_hash`` hashes: the row as seeded, as sorted JSON (7.5)."""
-        sig = tuple(row)
-        plan = self._plans.get(sig)
+    def content_text(self, row: dict[str, Any], step: Step | None = None) -> str:
+        """The text ``row_content_hash`` hashes: the row as seeded, as sorted JSON (7.5).
+
+        ``step`` is the row's diff against the previous row with the same keys (made
+        here when not given); only seed values that changed are serialized again.
+        """
+        if step is None:
+            step = self._diff.step(row)
+        lay = step.layout
+        plan = lay.state.get("canon")
         if plan is None:
-            plan = self._plans[sig] = _Plan(sig)
-        vals = plan.getter(row)
-        types = tuple(map(type, vals))
-        if plan.vals is None:
-            changed: Any = plan.rng
+            plan = lay.state["canon"] = _Plan(lay.sig)
+        vals = step.vals
+        if step.changed is None or plan.vals is None:
+            changed: Any = range(plan.n)
         else:
-            diff = map(operator.or_, map(operator.ne, vals, plan.vals),
-                       map(operator.is_not, types, plan.types))
-            changed = list(compress(plan.rng, diff))
+            s_of = plan.s_of
+            changed = [s for i in step.changed if (s := s_of[i]) >= 0]
             changed.extend(plan.unsafe)
-        parts, pos, prefix, unsafe = plan.parts, plan.pos, plan.prefix, plan.unsafe
+        parts, pos, prefix, src, unsafe = plan.parts, plan.pos, plan.prefix, plan.src, plan.unsafe
         for i in changed:
-            v = vals[i]
+            v = vals[src[i]]
             parts[pos[i]] = prefix[i] + enc(v)
             if _reusable(v):
                 unsafe.discard(i)
             else:
                 unsafe.add(i)
-        plan.vals, plan.types = vals, types
+        plan.vals = vals
         self._last = plan
         return "{" + ", ".join(parts) + "}"
 
@@ -160,7 +159,7 @@ class Canon:
         plan = self._last
         if plan is not None and plan.vals is not None:
             i = plan.index.get(key)
-            if i is not None and plan.vals[i] is value:
+            if i is not None and plan.vals[plan.src[i]] is value:
                 part = plan.parts[plan.pos[i]]
                 return part if key == name else f'"{name}": ' + part[len(plan.prefix[i]):]
         return f'"{name}": ' + enc(value)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import operator
-from itertools import compress
 from typing import Any
 
+from aa_review.core.audits._rowdiff import RowDiff, Step
 from aa_review.core.audits._privacy_lists import (
     CONTROLLER_KEYS,
     FORBIDDEN_KEYS,
@@ -139,17 +138,13 @@ def _strings(value: Any, out: list[str]) -> None:
 
 
 class _State:
-    """One key layout: its top-level key hits and the previous row's values."""
+    """One key layout's top-level key hits; ``fresh``: check every value of the next row."""
 
-    __slots__ = ("keys", "getter", "vals", "key_hits", "rng")
+    __slots__ = ("key_hits", "fresh")
 
     def __init__(self, sig: tuple[str, ...]) -> None:
-        self.keys = sig
-        self.getter: Any = (operator.itemgetter(*sig) if len(sig) > 1
-                            else (lambda row: tuple(row.values())))
-        self.vals: tuple[Any, ...] | None = None
         self.key_hits = [h for k in sig for h in check_key(k, k)]
-        self.rng = range(len(sig))
+        self.fresh = True
 
 
 class PrivacyScanner:
@@ -166,24 +161,33 @@ class PrivacyScanner:
     MAX_SEEN = 500_000
 
     def __init__(self) -> None:
-        self._states: dict[tuple[str, ...], _State] = {}
+        self._diff = RowDiff()
+        self._states: list[_State] = []
         self._seen: set[str] = set()
         self._rows: list[tuple[int, dict[str, Any]]] = []
         self._new: list[str] = []
         self._chars = 0
         self._hits: list[tuple[int, Hit]] = []
 
-    def feed(self, pos: int, row: dict[str, Any]) -> None:
-        """Queue a row; its hits come out of :meth:`flush`, tagged with ``pos``."""
-        sig = tuple(row)
-        st = self._states.get(sig)
+    def feed(self, pos: int, row: dict[str, Any], step: Step | None = None) -> None:
+        """Queue a row; its hits come out of :meth:`flush`, tagged with ``pos``.
+
+        ``step`` is the row's diff against the previous row with the same keys (made
+        here when not given).
+        """
+        if step is None:
+            step = self._diff.step(row)
+        lay = step.layout
+        st = lay.state.get("privacy")
         if st is None:
-            st = self._states[sig] = _State(sig)
+            st = lay.state["privacy"] = _State(lay.sig)
+            self._states.append(st)
         self._hits.extend((pos, h) for h in st.key_hits)
-        vals = st.getter(row)
-        prev = st.vals
-        st.vals = vals
-        changed = st.rng if prev is None else compress(st.rng, map(operator.ne, vals, prev))
+        vals = step.vals
+        changed: Any = step.changed
+        if changed is None or st.fresh:
+            changed = lay.rng
+            st.fresh = False
         texts: list[str] = []
         for i in changed:
             _strings(vals[i], texts)
@@ -206,8 +210,8 @@ class PrivacyScanner:
                 for k, v in row.items():
                     _walk(v, k, found)
                 self._hits.extend((pos, h) for h in found)
-            for st in self._states.values():
-                st.vals = None  # the next rows start afresh
+            for st in self._states:
+                st.fresh = True  # values with hits may repeat: the next rows start afresh
             new = [t for t in new if not check_text(t, "")]
         if len(self._seen) < self.MAX_SEEN:
             self._seen.update(new)

@@ -69,9 +69,11 @@ class RefRules:
             found = self.known[ref] = ref_facts(self._safe, ref)
         return found
 
-    def check_list(self, key: str, refs: list[Any], on: frozenset[str]) -> tuple[list[Hit], bool]:
+    def check_list(self, key: str, refs: list[Any], on: frozenset[str],
+                   same: bool = False) -> tuple[list[Hit], bool]:
+        """Hits for one ref list; ``same``: it equals the list this key had last time."""
         cached = self._cache.get(key)
-        if cached is not None and cached[0] == refs:
+        if cached is not None and (same or cached[0] == refs):
             return cached[1], cached[2]
         hits: list[Hit] = []
         hidden = False

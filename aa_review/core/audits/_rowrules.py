@@ -9,6 +9,7 @@ from aa_review.core.audits._canon import Canon, id_from_seed, sha256_text
 from aa_review.core.audits._privacy import PrivacyScanner
 from aa_review.core.audits._privacy_lists import SANITIZED_MARKERS
 from aa_review.core.audits._refrules import RefFacts, RefRules
+from aa_review.core.audits._rowdiff import RowDiff, Step
 from aa_review.core.derive import evidence_id
 
 __all__ = ["ScanConfig", "RowAuditor", "RowHit", "CORE_TYPES"]
@@ -50,15 +51,21 @@ class RowAuditor:
     def __init__(self, cfg: ScanConfig) -> None:
         self.cfg = cfg
         self.on = cfg.rules
+        self.diff = RowDiff()
         self.canon = Canon()
         self.privacy = PrivacyScanner()
         self.refs = RefRules(cfg.root, cfg.ref_facts)
-        self._ids_cache: tuple[Any, list[str]] | None = None
+        self._step: Step | None = None
+        self._ids_cache: tuple[Any, list[str], list[RowHit]] | None = None
         self._hash_cache: tuple[Any, list[RowHit]] | None = None
 
     def check(self, row: dict[str, Any], data_type: str) -> tuple[list[RowHit], bool]:
-        """Hits for one row, and whether it cites hidden evidence by ref."""
+        """Hits for one row, and whether it cites hidden evidence by ref.
+
+        Values equal to the previous row's (same keys) reuse that row's results.
+        """
         on, hits = self.on, []
+        step = self._step = self.diff.step(row)
         get = row.get
         if "row.data_type" in on and get("data_type") != data_type:
             hits.append(("row.data_type", "data_type", None, None,
@@ -107,22 +114,30 @@ class RowAuditor:
         if "row.id_mismatch" in on or "row.hash_mismatch" in on:
             hits.extend(self._ids_and_hash(row))
         if "link.bad_evidence_id" in on and ids:
-            hits.extend(self._evidence_ids(row, ids))
+            cached = self._ids_cache
+            if (cached is not None and step.unchanged("evidence_refs")
+                    and step.unchanged("source_evidence_ref_ids")):
+                hits.extend(cached[2])
+            else:
+                hits.extend(self._evidence_ids(row, ids))
         hidden = False
         for key in _REF_LISTS:
             value = get(key)
             if isinstance(value, list) and value:
-                found, is_hidden = self.refs.check_list(key, value, on)
+                found, is_hidden = self.refs.check_list(key, value, on, step.unchanged(key))
                 hits.extend(found)
                 hidden = hidden or is_hidden
         hashes = get("source_content_hashes")
         if isinstance(hashes, dict) and hashes:
-            hits.extend(self._content_hashes(hashes))
+            hits.extend(self._content_hashes(hashes, step.unchanged("source_content_hashes")))
         return hits, hidden
 
     def feed_privacy(self, pos: int, row: dict[str, Any]) -> None:
+        """Queue ``row`` (just passed to :meth:`check`) for the batched privacy scan."""
         if "privacy" in self.on:
-            self.privacy.feed(pos, row)
+            step = self._step
+            self.privacy.feed(pos, row, step if step is not None and step.vals is not None
+                              else None)
 
     def privacy_hits(self) -> list[tuple[int, RowHit]]:
         """Privacy hits of the rows fed so far, as ``(row position, hit)``."""
@@ -144,7 +159,7 @@ class RowAuditor:
     def _ids_and_hash(self, row: dict[str, Any]) -> list[RowHit]:
         out: list[RowHit] = []
         dt = row.get("data_type")
-        text = self.canon.content_text(row)  # first: the id seed reuses its pieces
+        text = self.canon.content_text(row, self._step)  # first: the id seed reuses it
         if "row.hash_mismatch" in self.on:
             stored = row.get("row_content_hash")
             want = sha256_text(text)
@@ -178,22 +193,23 @@ class RowAuditor:
             want = cached[1]
         else:
             want = [evidence_id(r) for r in refs if isinstance(r, str)]
-            self._ids_cache = (refs, want)
-        if ids == want:
-            return []
-        known = set(want)
-        bad = ([i for i in ids if not isinstance(i, str) or i not in known]
-               if isinstance(ids, list) else [])
-        return [("link.bad_evidence_id", "source_evidence_ref_ids", None,
-                 str(bad[0]) if bad else None,
-                 "source_evidence_ref_ids is not the ids of evidence_refs "
-                 f"({len(bad)} id(s) match no ref, order or count differs otherwise)")]
+        out: list[RowHit] = []
+        if ids != want:
+            known = set(want)
+            bad = ([i for i in ids if not isinstance(i, str) or i not in known]
+                   if isinstance(ids, list) else [])
+            out.append(("link.bad_evidence_id", "source_evidence_ref_ids", None,
+                        str(bad[0]) if bad else None,
+                        "source_evidence_ref_ids is not the ids of evidence_refs "
+                        f"({len(bad)} id(s) match no ref, order or count differs otherwise)"))
+        self._ids_cache = (refs, want, out)
+        return out
 
-    def _content_hashes(self, hashes: dict[str, Any]) -> list[RowHit]:
+    def _content_hashes(self, hashes: dict[str, Any], same: bool) -> list[RowHit]:
         if "hash.row_disagrees" not in self.on:
             return []
         cached = self._hash_cache
-        if cached is not None and cached[0] == hashes:
+        if cached is not None and (same or cached[0] == hashes):
             return cached[1]
         out: list[RowHit] = []
         catalog = self.cfg.catalog_hash
