@@ -89,11 +89,19 @@ def _inputs(p: argparse.ArgumentParser, archive_required: bool) -> None:
                    help="where a bound compiled package lives (repeatable)")
 
 
+def _contamination_hook() -> Any:
+    """The audit engine's G9 hook: rows of a bound package citing hidden evidence."""
+    from aa_review.core.audits import contamination_rows
+
+    return contamination_rows
+
+
 def run_check(args: argparse.Namespace) -> int:
     """``dossier check``: exit 0 eligible-if-decided, 1 blocked, 2 cannot evaluate."""
     try:
         parsed, archive, registry, now, locator = _load(args, need_archive=True)
-        record = evaluate(parsed, archive, registry, now, args.checker, package_locator=locator)
+        record = evaluate(parsed, archive, registry, now, args.checker, package_locator=locator,
+                          package_contamination=_contamination_hook())
     except _Unusable as exc:
         err(str(exc))
         return EXIT_UNUSABLE
@@ -118,7 +126,8 @@ def run_project(args: argparse.Namespace) -> int:
         packages = inspect_packages(parsed.model.evidence.source_packages, locator)
         if assess_freshness(parsed, archive, now, packages).expires:
             state = DossierState.EXPIRED
-        check = evaluate(parsed, archive, registry, now, CLI_CHECKER, packages=packages).to_json()
+        check = evaluate(parsed, archive, registry, now, CLI_CHECKER, packages=packages,
+                         package_contamination=_contamination_hook()).to_json()
     projection = build_projection(state, check, now)
     private = private_strings(parsed.raw, archive.raw if archive else None, registry.raw)
     try:

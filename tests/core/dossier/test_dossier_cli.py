@@ -177,3 +177,40 @@ def test_registered_in_the_top_level_command(capsys) -> None:
     assert info.value.code == 0
     assert "--archive" in capsys.readouterr().out
     assert main(["dossier"]) == 2
+
+
+def test_check_uses_the_audit_for_bound_package_contamination(tmp_path) -> None:
+    """A bound package whose rows cite hidden evidence fails G9 from the command line."""
+    import json
+    import subprocess
+    import sys
+
+    from aa_review.core.dossier.sample import SAMPLE_DOSSIER_IDS
+    from aa_review.core.generator import generate_package
+    from aa_review.core.sample import SAMPLE_PACKAGE_ID, ensure_sample
+
+    home = ensure_sample(tmp_path / "demo")
+    ws = home / "dossier_workspace"
+    dossier = ws / "dossiers" / SAMPLE_DOSSIER_IDS[0] / "rev-1.json"
+    clean = subprocess.run(
+        [sys.executable, "-m", "aa_review", "dossier", "check", str(dossier), "--archive",
+         str(ws / "archive.json"), "--package", f"{SAMPLE_PACKAGE_ID}={home / SAMPLE_PACKAGE_ID}",
+         "--json"], capture_output=True, text=True, timeout=300)
+    assert json.loads(clean.stdout)["gates"]["G9"]["status"] == "pass", clean.stderr
+    # the same id bound to a package with hidden evidence cited by its rows
+    bad = generate_package(tmp_path / "bad", rows=60, seed=3, package_id=SAMPLE_PACKAGE_ID,
+                           defects=["hidden_cited"]).root
+    doc = json.loads(dossier.read_text())
+    from aa_review.core.package import package_digest
+
+    doc["evidence"]["source_packages"] = [{"package_id": SAMPLE_PACKAGE_ID,
+                                           "package_digest": package_digest(bad)}]
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(doc))
+    out = subprocess.run(
+        [sys.executable, "-m", "aa_review", "dossier", "check", str(edited), "--archive",
+         str(ws / "archive.json"), "--package", f"{SAMPLE_PACKAGE_ID}={bad}", "--json"],
+        capture_output=True, text=True, timeout=300)
+    g9 = json.loads(out.stdout)["gates"]["G9"]
+    assert out.returncode == 1
+    assert g9["status"] == "fail" and "G9_CONTAMINATION_PACKAGE_HIDDEN_EVIDENCE" in g9["reason_codes"]
