@@ -18,6 +18,7 @@ from aa_review.core.audits import (
 )
 from aa_review.core.errors import PackageError
 from aa_review.core.findings import Severity
+from aa_review.core.query import QueryError, filter_findings
 from aa_review.core.package import find_root
 
 __all__ = ["register", "run"]
@@ -41,6 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--check", action="extend", nargs="+", metavar="CODE", dest="checks",
                    help="only these checks, codes or code families (e.g. hashes, "
                    "hash.changed, privacy); repeatable")
+    p.add_argument("--query", metavar="QUERY", default="",
+                   help='keep only findings matching QUERY (the window\'s filter syntax, e.g. '
+                   '"severity:error code:privacy -quirk:yes"); the exit code follows what is kept')
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: the machine's cores)")
     p.set_defaults(func=run)
@@ -52,11 +56,20 @@ def _progress(p: AuditProgress) -> None:
         sys.stderr.flush()
 
 
+def _filtered(report: AuditReport, query: str) -> AuditReport:
+    keep = filter_findings(report.findings, query)
+    return report.model_copy(update={"findings": [report.findings[i] for i in keep]})
+
+
 def run(args: argparse.Namespace) -> int:
     path = Path(args.path)
     try:
         resolve_selection(args.checks)
+        filter_findings([], args.query)  # a wrong query is reported before any work
     except UnknownCheckError as exc:
+        err(str(exc))
+        return EXIT_UNUSABLE
+    except QueryError as exc:
         err(str(exc))
         return EXIT_UNUSABLE
     if not path.exists():
@@ -88,6 +101,12 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(doc, CorpusReport) and not doc.entries:
         err(f"{path}: not a package, and holds no package folders")
         return EXIT_UNUSABLE
+    if args.query and isinstance(doc, AuditReport):
+        doc = _filtered(doc, args.query)
+    elif args.query and isinstance(doc, CorpusReport):
+        doc = doc.model_copy(update={"entries": [
+            e.model_copy(update={"report": _filtered(e.report, args.query)})
+            if e.report is not None else e for e in doc.entries]})
     if args.json:
         emit_json(doc.model_dump(mode="json"))
     elif isinstance(doc, AuditReport):

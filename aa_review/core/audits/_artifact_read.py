@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from aa_review.core.contracts import json_type  # one vocabulary for window and audit
 
 __all__ = ["ArtifactShape", "read_shape", "json_type", "is_number", "MAX_READ"]
 
@@ -26,23 +27,6 @@ class ArtifactShape:
     data_rows: int = 0
     value: Any = None
     error: str | None = None
-
-
-def json_type(value: Any) -> str:
-    """The contract's type name of a JSON value (format 3.3)."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "null"
 
 
 def read_shape(path: Path, kind: str) -> ArtifactShape:

@@ -90,3 +90,28 @@ def test_corpus_folder(make_package, tmp_path: Path, capsys) -> None:
     assert code == 2 and "UNREADABLE" in out and "total" in out
     shutil.rmtree(corpus / "zz_not_a_package")
     assert run(capsys, str(corpus), "--workers", "1")[0] == 1
+
+
+def test_query_filters_findings_and_decides_exit(tmp_path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from aa_review.core.generator import generate_package
+
+    root = generate_package(tmp_path, rows=60, seed=5, defects=["private_path"]).root
+    base = [sys.executable, "-m", "aa_review", "audit", str(root), "--json"]
+    full = subprocess.run(base, capture_output=True, text=True, timeout=300)
+    assert full.returncode == 1
+    assert any(f["code"] == "privacy.private_path" for f in json.loads(full.stdout)["findings"])
+    quirks = subprocess.run([*base, "--query", "quirk:yes"], capture_output=True, text=True,
+                            timeout=300)
+    codes = {f["code"] for f in json.loads(quirks.stdout)["findings"]}
+    assert quirks.returncode == 0 and codes and all(c.startswith("quirk.") for c in codes)
+    only = subprocess.run([*base, "--query", "code:privacy"], capture_output=True, text=True,
+                          timeout=300)
+    assert only.returncode == 1
+    assert {f["code"] for f in json.loads(only.stdout)["findings"]} == {"privacy.private_path"}
+    bad = subprocess.run([*base, "--query", "sevrity:error"], capture_output=True, text=True,
+                         timeout=300)
+    assert bad.returncode == 2 and "did you mean 'severity'" in bad.stderr and bad.stdout == ""
