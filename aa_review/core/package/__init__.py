@@ -1,22 +1,34 @@
-"""Opening a compiled package: safe paths, JSONL reading, the columnar row index."""
+"""Opening a compiled package: safe paths, JSONL reading, the columnar row index.
+
+Names are imported on first use (PEP 562), so a worker process that needs only
+``aa_review.core.package.layout`` does not pay for pydantic and numpy.
+"""
 
 from __future__ import annotations
 
-from aa_review.core.package.digest import package_digest
-from aa_review.core.package.index import RowIndex, RowSet
-from aa_review.core.package.loader import LoadCancelled, find_root, iter_rows, open_package
-from aa_review.core.package.model import LoadProgress, Package
-from aa_review.core.package.safepath import PackageRoot
+import importlib
+from typing import TYPE_CHECKING, Any
 
-__all__ = [
-    "open_package",
-    "find_root",
-    "iter_rows",
-    "LoadCancelled",
-    "LoadProgress",
-    "Package",
-    "PackageRoot",
-    "RowIndex",
-    "RowSet",
-    "package_digest",
-]
+if TYPE_CHECKING:
+    from aa_review.core.package.digest import package_digest
+    from aa_review.core.package.index import RowIndex, RowSet
+    from aa_review.core.package.loader import LoadCancelled, find_root, iter_rows, open_package
+    from aa_review.core.package.model import LoadProgress, Package
+    from aa_review.core.package.safepath import PackageRoot
+
+_WHERE = {
+    "open_package": "loader", "find_root": "loader", "iter_rows": "loader",
+    "LoadCancelled": "loader", "LoadProgress": "model", "Package": "model",
+    "PackageRoot": "safepath", "RowIndex": "index", "RowSet": "index",
+    "package_digest": "digest",
+}
+__all__ = list(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

@@ -104,9 +104,14 @@ def test_no_implementation_behind_the_deferred_operation_names() -> None:
 
 def test_dossier_code_imports_no_network_or_credential_module() -> None:
     root = Path(__file__).resolve().parents[3] / "aa_review"
-    files = [*(root / "core" / "dossier").glob("*.py"), *(root / "core" / "stats").glob("*.py"),
-             root / "cli" / "dossier_cmd.py"]
-    pattern = re.compile(r"^\s*(?:import|from)\s+(socket|ssl|http|urllib|requests|httpx|keyring|"
-                         r"subprocess|aa_review\.core\.audits)\b", re.M)
-    for path in files:
-        assert not pattern.search(path.read_text(encoding="utf-8")), path
+    core = [*(root / "core" / "dossier").glob("*.py"), *(root / "core" / "stats").glob("*.py")]
+    network = (r"^\s*(?:import|from)\s+(socket|ssl|http|urllib|requests|httpx|keyring|"
+               r"subprocess{})\b")
+    # The dossier core takes the audit only as an injected hook; the command line is
+    # where the two are joined, so only it may import the audit engine.
+    in_core = re.compile(network.format(r"|aa_review\.core\.audits"), re.M)
+    in_cli = re.compile(network.format(""), re.M)
+    for path in core:
+        assert not in_core.search(path.read_text(encoding="utf-8")), path
+    cli = root / "cli" / "dossier_cmd.py"
+    assert not in_cli.search(cli.read_text(encoding="utf-8")), cli
