@@ -66,3 +66,25 @@ def test_models_pass_modeltester(qtmodeltester, pkg) -> None:
     findings = FindingsTableModel()
     findings.set_findings(pkg.problems)
     qtmodeltester.check(findings)
+
+
+def test_json_tree_updates_in_place_when_shape_is_unchanged(pkg, qtmodeltester) -> None:
+    tree = JsonTreeModel()
+    first, second = pkg.read_row(0), pkg.read_row(1)
+    assert [type(v) for v in first.values()] == [type(v) for v in second.values()]
+    tree.set_value(first)
+    assert tree.rowCount() == len(first)
+    resets, changes = [], []
+    tree.modelReset.connect(lambda: resets.append(1))
+    tree.dataChanged.connect(lambda a, b: changes.append((a.row(), b.row())))
+    tree.set_value(second)
+    assert resets == [] and changes == [(0, len(second) - 1)]
+    key_col = [tree.data(tree.index(r, 0)) for r in range(tree.rowCount())]
+    val_col = [tree.data(tree.index(r, 1)) for r in range(tree.rowCount())]
+    assert key_col == list(second) and val_col[key_col.index("row_id")] == second["row_id"]
+    # expanded nodes or another shape: a reset, so nothing stale is shown
+    tree.index(key_col.index("task_lineage"), 0)
+    tree.rowCount(tree.index(key_col.index("task_lineage"), 0))
+    tree.set_value({"other": 1})
+    assert resets == [1] and tree.rowCount() == 1
+    qtmodeltester.check(tree)

@@ -29,6 +29,15 @@ class _Node:
         return self._children
 
 
+def _shape(value: Any) -> tuple[tuple[str, bool], ...] | None:
+    """Top-level keys and which of them hold containers; None for a scalar."""
+    if isinstance(value, dict):
+        return tuple((str(k), isinstance(v, (dict, list))) for k, v in value.items())
+    if isinstance(value, list):
+        return tuple((str(i), isinstance(v, (dict, list))) for i, v in enumerate(value))
+    return None
+
+
 def _render(value: Any) -> str:
     if isinstance(value, dict):
         return f"{{{len(value)} keys}}"
@@ -48,6 +57,18 @@ class JsonTreeModel(QAbstractItemModel):
         self._root = _Node("", {}, None, 0)
 
     def set_value(self, value: Any) -> None:
+        """Show ``value``. When it has the same top-level shape as the shown value and
+        nothing is expanded, the values change in place (no reset, no relayout)."""
+        root = self._root
+        if (root._children is not None and _shape(value) == _shape(root.value)
+                and all(c._children is None for c in root._children) and root._children):
+            root.value = value
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for node, (_k, v) in zip(root._children, items):
+                node.value = v
+            last = len(root._children) - 1
+            self.dataChanged.emit(self.index(0, 1), self.index(last, 1))
+            return
         self.beginResetModel()
         self._root = _Node("", value, None, 0)
         self.endResetModel()

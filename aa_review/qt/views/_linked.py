@@ -22,9 +22,14 @@ def select_table_row(view: QTableView, table_row: int | None) -> None:
         sm.clearSelection()
         return
     idx = view.model().index(table_row, 0)
+    if sm.currentIndex() == idx and sm.isRowSelected(table_row):
+        return  # already there: no repaint, no scroll
+    # setCurrentIndex scrolls to the row itself (autoScroll); a second scrollTo would
+    # lay the viewport out twice.
     sm.setCurrentIndex(idx, QItemSelectionModel.SelectionFlag.ClearAndSelect
                        | QItemSelectionModel.SelectionFlag.Rows)
-    view.scrollTo(idx)
+    if not view.hasAutoScroll():
+        view.scrollTo(idx)
 
 
 class Linked(QWidget):
