@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import platform
 
 from PySide6 import __version__ as pyside_version
@@ -17,5 +18,5 @@ def about_text(settings: QSettings) -> str:
         f"<h3>aa-review {__version__}</h3>"
         "<p>Review, audit and sign off Experience Compiler packages.</p>"
         f"<p>Qt {qVersion()} · PySide6 {pyside_version} · Python {platform.python_version()}</p>"
-        f"<p>Settings are stored in:<br><code>{settings.fileName()}</code></p>"
+        f"<p>Settings are stored in:<br><code>{html.escape(settings.fileName())}</code></p>"
     )

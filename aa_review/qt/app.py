@@ -17,6 +17,7 @@ from PySide6.QtCore import (
     QtMsgType,
     qInstallMessageHandler,
 )
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from aa_review import __version__
@@ -47,6 +48,13 @@ def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType
                           "The details below are also in the log.")
         box.setDetailedText(text)
         box.exec()
+
+
+def app_icon() -> QIcon:
+    """The application icon, shipped inside the package (found the same way when frozen)."""
+    from importlib import resources
+
+    return QIcon(str(resources.files("aa_review.qt") / "assets" / "aa-review.svg"))
 
 
 def make_settings() -> QSettings:
@@ -100,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName("aa-review")
     app.setOrganizationName("aa-review")
     app.setApplicationVersion(__version__)
+    app.setWindowIcon(app_icon())
     sys.excepthook = _excepthook
     window = create_window()
     window.set_theme(str(window.settings.value("theme", "system")))

@@ -22,6 +22,7 @@ def demo(tmp_path: Path) -> Path:
 def panel(window, demo: Path):
     window.open_package(demo / SAMPLE_PACKAGE_ID)
     assert window.open_workspace(demo / "dossier_workspace")
+    window.center.setCurrentWidget(window.dossier)
     p = window.dossier
     p.confirms: list[str] = []
     p.infos: list[str] = []
@@ -151,6 +152,7 @@ def test_tampered_journal_is_shown(window, demo: Path) -> None:
     lines[1] = json.dumps(entry, sort_keys=True, separators=(",", ":"))
     journal.write_text("\n".join(lines) + "\n")
     assert window.open_workspace(demo / "dossier_workspace")
+    window.center.setCurrentWidget(window.dossier)
     panel = window.dossier
     assert "NOT valid" in panel.journal_status.text() and "#1" in panel.journal_status.text()
     assert "read-only" in panel.folder_label.text()
@@ -187,3 +189,13 @@ def test_projection_previewed_then_exported(panel, tmp_path: Path) -> None:
     for private in ("p-lead-ada", "p-eval-cy", "p-maint-eve", "dos-demo-ready"):
         assert private not in text
     assert any(e.get("kind") == "projection_published" for e in panel.ws.journal_entries())
+
+
+def test_gates_are_evaluated_only_when_the_panel_is_seen(window, demo: Path) -> None:
+    window.open_package(demo / SAMPLE_PACKAGE_ID)
+    window.center.setCurrentWidget(window.rows)
+    assert window.open_workspace(demo / "dossier_workspace")
+    assert window.dossier.gate_model.rowCount() == 0  # hidden: nothing evaluated yet
+    window.center.setCurrentWidget(window.dossier)
+    assert window.dossier.gate_model.rowCount() == 11
+    window.dossier.close_workspace()

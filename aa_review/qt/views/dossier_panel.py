@@ -267,10 +267,25 @@ class DossierPanel(QWidget):
         self.metrics.setText("")
 
     def refresh(self) -> None:
-        """Re-read the revision and re-evaluate every gate now (nothing is written)."""
+        """Re-read the revision and re-evaluate every gate now (nothing is written).
+
+        Evaluating the gates runs the power simulation; while the panel is hidden
+        the work waits until it is shown.
+        """
         from aa_review.qt.views.dossier_refresh import refresh_panel
 
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
         refresh_panel(self)
+
+    _stale = False
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
 
     # -- acting ------------------------------------------------------------------------
     def request(self, action: dz.Action) -> dz.TransitionResult | None:
