@@ -87,3 +87,10 @@ def test_screenshot_option_fails_when_the_package_does_not_load(tmp_path: Path) 
     assert proc.returncode == 1
     assert "not a compiled package" in proc.stderr
     assert not shot.exists()
+
+
+def test_application_icon_ships_in_the_package(qapp) -> None:
+    from aa_review.qt.app import app_icon
+
+    icon = app_icon()
+    assert not icon.isNull() and not icon.pixmap(64, 64).isNull()
