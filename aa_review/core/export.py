@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import csv
 import math
-import os
-import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from aa_review import __version__
+from aa_review.core.atomic import atomic_write
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package
@@ -22,27 +21,6 @@ __all__ = ["export_rows", "EXPORT_COLUMNS", "atomic_write"]
 
 EXPORT_COLUMNS = ("row_id", "data_type", "file", "line", "source_task_id", "evidence_count",
                   "confidence", "quality_score")
-
-
-def atomic_write(path: Path, write: Callable[[Any], None], mode: str = "w") -> None:
-    """Write through a temporary file in the same folder, fsync it, then rename over ``path``."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, mode, **({"newline": "", "encoding": "utf-8"} if "b" not in mode
-                                    else {})) as fh:
-            write(fh)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
 
 
 def _record(pkg: Package, pos: int) -> dict[str, Any]:

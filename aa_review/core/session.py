@@ -9,7 +9,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from aa_review.core.errors import AAReviewError
-from aa_review.core.export import atomic_write
+from aa_review.core.atomic import atomic_write
 
 __all__ = ["SessionState", "save_session", "load_session", "SESSION_SUFFIX"]
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from aa_review.core.atomic import atomic_write, fsync_dir
 from aa_review.core.dossier._errors import WorkspaceError, WorkspaceLockedError
 
-__all__ = ["FolderLock", "FolderStore", "MemoryStore", "atomic_write_json", "dossier_folder_name"]
+__all__ = ["FolderLock", "FolderStore", "MemoryStore", "atomic_write_json", "dossier_folder_name",
+           "fsync_dir"]
 
 _SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 _REV_FILE = re.compile(r"^rev-([1-9][0-9]*)\.json$")
@@ -21,28 +21,8 @@ _REV_FILE = re.compile(r"^rev-([1-9][0-9]*)\.json$")
 
 def atomic_write_json(path: Path, value: Any, *, indent: int | None = 2) -> None:
     """Write JSON to a temp file beside ``path``, fsync, rename over ``path``, fsync the folder."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = json.dumps(value, indent=indent, ensure_ascii=False, allow_nan=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    fsync_dir(path.parent)
-
-
-def fsync_dir(folder: Path) -> None:
-    """Make a rename in ``folder`` durable."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    atomic_write(path, lambda fh: fh.write(data))
 
 
 def dossier_folder_name(dossier_id: str) -> str:
