@@ -199,3 +199,20 @@ def test_gates_are_evaluated_only_when_the_panel_is_seen(window, demo: Path) -> 
     window.center.setCurrentWidget(window.dossier)
     assert window.dossier.gate_model.rowCount() == 11
     window.dossier.close_workspace()
+
+
+def test_training_side_maintainer_cannot_decide(panel) -> None:
+    """The third rule: the deciding maintainer may not be a training-side identity."""
+    authorization = panel.ws.revision(*panel.current)["authorization"]
+    _make_training_side(panel, "candidate_author_identity", "p-maint-fay")
+    act(panel, "p-lead-ada", Action.BIND)
+    # the edit changed the evidence digest, so the maintainer signs the authorization again
+    panel.actor_box.setCurrentIndex(panel.actor_box.findData("p-maint-eve"))
+    signed = panel.authorize(authorization["amendment_ref"], authorization["amendment_digest"])
+    assert signed is not None and signed.outcome.value == "applied"
+    assert act(panel, "p-eval-cy", Action.CHECK).state_after == {"1": "independently_checked"}
+    panel.actor_box.setCurrentIndex(panel.actor_box.findData("p-maint-fay"))
+    assert panel.buttons[Action.DECIDE_ELIGIBLE].property("blocked") == "SEPARATION_OF_DUTIES"
+    result = act(panel, "p-maint-fay", Action.DECIDE_ELIGIBLE)
+    assert result.reason == "SEPARATION_OF_DUTIES"
+    assert act(panel, "p-maint-eve", Action.DECIDE_ELIGIBLE).outcome.value == "applied"

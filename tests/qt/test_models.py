@@ -88,3 +88,20 @@ def test_json_tree_updates_in_place_when_shape_is_unchanged(pkg, qtmodeltester) 
     tree.set_value({"other": 1})
     assert resets == [1] and tree.rowCount() == 1
     qtmodeltester.check(tree)
+
+
+def test_small_models_pass_modeltester(qtmodeltester, pkg) -> None:
+    from aa_review.core import contracts
+    from aa_review.qt.models.artifact_table import ArtifactTableModel
+    from aa_review.qt.models.tuple_table import TupleTableModel
+
+    t = TupleTableModel(("a", "status"), 1)
+    t.set_items([("x", "pass"), ("y", "fail"), ("z", None)], tooltips=["one", "", "three"])
+    qtmodeltester.check(t)
+    assert t.data(t.index(2, 1)) == "" and t.data(t.index(0, 1), Qt.ItemDataRole.ToolTipRole) \
+        == "one"
+    entry = next(e for e in contracts.contract_entries(pkg) if e.item.kind == "csv")
+    a = ArtifactTableModel()
+    a.set_preview(contracts.preview(pkg, entry))
+    qtmodeltester.check(a)
+    assert a.rowCount() > 0 and a.headerData(0, Qt.Orientation.Vertical) == 2  # file line

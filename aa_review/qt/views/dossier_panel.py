@@ -152,6 +152,11 @@ class DossierPanel(QWidget):
             b.clicked.connect(lambda _c=False, a=action: self.request(a))
             row.addWidget(b)
             self.buttons[action] = b
+        self.authorize_button = QPushButton("Authorize amendment proposal…")
+        self.authorize_button.setToolTip("G8: a human maintainer authorizes PROPOSING the "
+                                         "activation amendment (a sign-off; it grants nothing)")
+        self.authorize_button.clicked.connect(lambda: self.authorize())
+        row.addWidget(self.authorize_button)
         self.project_button = QPushButton("Public projection…")
         self.project_button.setToolTip("Preview exactly what leaves, then export it")
         self.project_button.clicked.connect(self.show_projection)
@@ -261,7 +266,7 @@ class DossierPanel(QWidget):
     def _show_nothing(self, message: str) -> None:
         self.banner.setText(message)
         self.banner.setStyleSheet("")
-        for b in (*self.buttons.values(), self.project_button):
+        for b in (*self.buttons.values(), self.project_button, self.authorize_button):
             b.setEnabled(False)
         self.gate_model.set_items([])
         self.metrics.setText("")
@@ -292,6 +297,13 @@ class DossierPanel(QWidget):
         from aa_review.qt.views.dossier_refresh import perform
 
         return perform(self, action)
+
+    def authorize(self, ref: str | None = None, digest: str | None = None
+                  ) -> dz.TransitionResult | None:
+        """Sign the G8 authorization as the acting principal (asks for the amendment)."""
+        from aa_review.qt.views.dossier_refresh import authorize
+
+        return authorize(self, ref, digest)
 
     def show_projection(self) -> None:
         if self.ws is None or self.current is None:

@@ -90,6 +90,7 @@ def refresh_panel(panel: DossierPanel) -> None:
         button.setToolTip((button.toolTip().split("\n")[0]) +
                           (f"\nNot now: {REFUSAL_WORDS.get(why, why)}" if why else ""))
     panel.project_button.setEnabled(rev.get("state") in ("eligible", "deferred", "expired"))
+    panel.authorize_button.setEnabled(rev.get("state") in ("draft", "evidence_bound"))
     record = dz.preview_check(ws, d, r, actor)
     panel.record = record
     rows = dz.gate_rows(record)
@@ -244,3 +245,35 @@ def _report(panel: DossierPanel, action: dz.Action, result: dz.TransitionResult)
 
 def confirm_box(parent: Any, title: str, text: str) -> bool:
     return QMessageBox.question(parent, title, text) == QMessageBox.StandardButton.Yes
+
+
+def authorize(panel: DossierPanel, ref: str | None, digest: str | None
+              ) -> dz.TransitionResult | None:
+    """G8 sign-off: confirm naming the evidence digest, then ask the workspace."""
+    from PySide6.QtWidgets import QInputDialog
+
+    ws, cur, actor = panel.ws, panel.current, panel.actor
+    if ws is None or cur is None:
+        return None
+    d, r = cur
+    current = ws.revision(d, r).get("authorization") or {}
+    for label, value, key in (("Amendment ref", ref, "amendment_ref"),
+                              ("Amendment digest (sha256:…)", digest, "amendment_digest")):
+        if value is None:
+            value, ok = QInputDialog.getText(panel, "Authorize amendment proposal", label,
+                                             text=str(current.get(key) or ""))
+            if not ok:
+                return None
+        if key == "amendment_ref":
+            ref = value
+        else:
+            digest = value
+    evidence = ws._get(d, r).evidence_digest
+    if not panel.confirm("Sign off", f"Authorize proposing amendment {ref} for {d} revision "
+                         f"{r} as {actor}?\n\nYou are signing the evidence digest\n{evidence}"):
+        return None
+    result = ws.authorize_amendment(d, r, actor, str(ref), str(digest))
+    _report(panel, dz.Action.BIND, result) if result.outcome.value == "refused" else \
+        refresh_panel(panel)
+    panel.last_result = result
+    return result
