@@ -165,11 +165,10 @@ class DossierPanel(QWidget):
         lay.addLayout(row)
 
     # -- workspace ----------------------------------------------------------------
-    def choose_workspace(self) -> None:
+    def choose_workspace(self) -> bool:
         start = str(self.settings.value("dossier/last_workspace", str(Path.home())))
         path = QFileDialog.getExistingDirectory(self, "Open a dossier workspace", start)
-        if path:
-            self.open_workspace(Path(path))
+        return bool(path) and self.open_workspace(Path(path))
 
     def open_workspace(self, folder: Path) -> bool:
         """Open (and lock) a workspace folder; a folder another window holds is refused."""

@@ -244,6 +244,14 @@ class MainWindow(AuditMixin, RecentMixin, QMainWindow):
         self.act_back.setEnabled(self.hub.can_go_back())
         self.act_forward.setEnabled(self.hub.can_go_forward())
 
+    def open_workspace(self, folder: Path) -> bool:
+        """Open a dossier workspace; its gates are evaluated when the Dossier tab is shown."""
+        return self.dossier.open_workspace(folder)
+
+    def choose_workspace(self) -> None:
+        if self.dossier.choose_workspace():
+            self.center.setCurrentWidget(self.dossier)
+
     def closeEvent(self, event: object) -> None:  # noqa: N802
         self.dossier.close_workspace()
         self.watcher.clear()

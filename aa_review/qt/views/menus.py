@@ -48,7 +48,7 @@ def build_actions(win: MainWindow) -> None:
     win.act_open_session = _action(win, "Open Sess&ion…", lambda: wa.open_session(win),
                                    "Ctrl+Shift+O")
     win.act_last_session = _action(win, "Reopen &Last Session", win.reopen_last_session)
-    win.act_workspace = _action(win, "Open &Dossier Workspace…", win.dossier.choose_workspace,
+    win.act_workspace = _action(win, "Open &Dossier Workspace…", win.choose_workspace,
                                 "Ctrl+Shift+D", "Open a readiness dossier workspace folder")
     win.act_audit = _action(win, "&Audit Package", win.run_audit, "Ctrl+R",
                             "Run every check on the open package")

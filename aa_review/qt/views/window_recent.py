@@ -59,9 +59,3 @@ class RecentMixin:
         if isinstance(state, QByteArray):
             self.restoreState(state, self.LAYOUT_VERSION)
 
-    def open_workspace(self, folder: Path) -> bool:
-        ok = self.dossier.open_workspace(folder)
-        if ok:
-            self.center.setCurrentWidget(self.dossier) if self.package is None else None
-        return ok
-
