@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QGridLayout,
-    QHBoxLayout,
     QLabel,
     QMessageBox,
     QPushButton,
@@ -144,25 +143,26 @@ class DossierPanel(QWidget):
         self.revision_box.currentIndexChanged.connect(lambda _i: self.refresh())
 
     def _build_buttons(self, lay: QVBoxLayout) -> None:
-        row = QHBoxLayout()
+        # Two rows: the lifecycle steps, then the sign-offs and exports. One long row
+        # would force the window's centre to be about 1,000 px wide.
+        grid = QGridLayout()
         self.buttons: dict[dz.Action, QPushButton] = {}
-        for action, text, tip in _BUTTONS:
+        for i, (action, text, tip) in enumerate(_BUTTONS):
             b = QPushButton(text)
             b.setToolTip(tip)
             b.clicked.connect(lambda _c=False, a=action: self.request(a))
-            row.addWidget(b)
+            grid.addWidget(b, 0 if i < 4 else 1, i % 4)
             self.buttons[action] = b
         self.authorize_button = QPushButton("Authorize amendment proposal…")
         self.authorize_button.setToolTip("G8: a human maintainer authorizes PROPOSING the "
                                          "activation amendment (a sign-off; it grants nothing)")
         self.authorize_button.clicked.connect(lambda: self.authorize())
-        row.addWidget(self.authorize_button)
+        grid.addWidget(self.authorize_button, 1, 1)
         self.project_button = QPushButton("Public projection…")
         self.project_button.setToolTip("Preview exactly what leaves, then export it")
         self.project_button.clicked.connect(self.show_projection)
-        row.addWidget(self.project_button)
-        row.addStretch(1)
-        lay.addLayout(row)
+        grid.addWidget(self.project_button, 1, 2)
+        lay.addLayout(grid)
 
     # -- workspace ----------------------------------------------------------------
     def choose_workspace(self) -> bool:

@@ -129,10 +129,14 @@ class MainWindow(AuditMixin, RecentMixin, QMainWindow):
         self.tabifyDockWidget(self.docks["detail"], self.docks["plots"])
         self.docks["detail"].raise_()
         self.docks["evidence_rows"].raise_()
-        self.resizeDocks([self.docks["facets"]], [280], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["detail"]], [460], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["evidence"]], [300], Qt.Orientation.Vertical)
-        self.resizeDocks([self.docks["evidence"]], [640], Qt.Orientation.Horizontal)
+
+    def default_dock_sizes(self) -> None:
+        """The first-run proportions; only meaningful once the window has its size."""
+        h, v = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+        self.resizeDocks([self.docks["facets"]], [280], h)
+        self.resizeDocks([self.docks["detail"]], [460], h)
+        self.resizeDocks([self.docks["evidence"]], [300], v)
+        self.resizeDocks([self.docks["evidence"]], [640], h)
 
     def _build_status(self) -> None:
         self.count_label = QLabel("No package")
@@ -251,6 +255,12 @@ class MainWindow(AuditMixin, RecentMixin, QMainWindow):
     def choose_workspace(self) -> None:
         if self.dossier.choose_workspace():
             self.center.setCurrentWidget(self.dossier)
+
+    def showEvent(self, event: object) -> None:  # noqa: N802
+        super().showEvent(event)  # type: ignore[arg-type]
+        if self._first_layout:
+            self._first_layout = False
+            self.default_dock_sizes()
 
     def closeEvent(self, event: object) -> None:  # noqa: N802
         self.dossier.close_workspace()

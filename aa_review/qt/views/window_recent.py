@@ -56,6 +56,7 @@ class RecentMixin:
         else:
             self.resize(1500, 950)
         state = self.settings.value("window/state")
-        if isinstance(state, QByteArray):
-            self.restoreState(state, self.LAYOUT_VERSION)
+        restored = isinstance(state, QByteArray) and self.restoreState(state,
+                                                                       self.LAYOUT_VERSION)
+        self._first_layout = not restored  # no saved layout: size the docks once shown
 
