@@ -112,7 +112,8 @@ class DossierPanel(QWidget):
         self.tabs.addTab(make_table(self.denial_model, name="denial_view"), "Denial log")
         self.tabs.addTab(self.plots, "Plots")
         split.addWidget(self.tabs)
-        split.setSizes([520, 300])
+        split.setSizes([420, 380])
+        self.plots.setMinimumHeight(220)
         lay.addWidget(split, 1)
         self._show_nothing("Open a dossier workspace (File > Open Dossier Workspace).")
 
