@@ -216,3 +216,31 @@ def test_training_side_maintainer_cannot_decide(panel) -> None:
     result = act(panel, "p-maint-fay", Action.DECIDE_ELIGIBLE)
     assert result.reason == "SEPARATION_OF_DUTIES"
     assert act(panel, "p-maint-eve", Action.DECIDE_ELIGIBLE).outcome.value == "applied"
+
+
+def test_g9_selects_what_it_rests_on_in_the_package(window, tmp_path: Path, settings) -> None:
+    """A package whose rows cite hidden evidence: G9 shows the audit, and selecting it
+    filters the rows to those citations and selects the hidden item."""
+    import shutil
+
+    from aa_review.core.generator import generate_package
+
+    home = ensure_sample(tmp_path / "demo")
+    bad = generate_package(tmp_path / "gen", rows=80, seed=4, package_id=SAMPLE_PACKAGE_ID,
+                           defects=["hidden_cited"]).root
+    shutil.rmtree(home / SAMPLE_PACKAGE_ID)
+    shutil.copytree(bad, home / SAMPLE_PACKAGE_ID, symlinks=True)
+    settings.setValue("audit/auto", "true")
+    window.open_package(home / SAMPLE_PACKAGE_ID)
+    assert window.open_workspace(home / "dossier_workspace")
+    window.center.setCurrentWidget(window.dossier)
+    panel = window.dossier
+    panel.dossier_box.setCurrentIndex(panel.dossier_box.findData("dos-demo-ready"))
+    g9 = next(r for r in panel.gate_model.items if r[0] == "G9")
+    assert "rows cite hidden evidence" in g9[3]
+    panel.gate_view.setCurrentIndex(panel.gate_model.index(8, 0))
+    assert window.rows.query.text() == "evidence.visibility:hidden_excluded"
+    assert window.rows.model.rowCount() > 0
+    ev = window.package.evidence_at(window.hub.current.evidence)
+    assert ev is not None and ev.visibility == "hidden_excluded"
+    panel.close_workspace()

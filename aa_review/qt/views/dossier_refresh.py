@@ -94,7 +94,10 @@ def refresh_panel(panel: DossierPanel) -> None:
     record = dz.preview_check(ws, d, r, actor)
     panel.record = record
     rows = dz.gate_rows(record)
-    hidden = _hidden_citations(panel)
+    bound = {p.get("package_id") for p in (rev.get("evidence") or {}).get("source_packages") or []
+             if isinstance(p, dict)}
+    hidden = _hidden_citations(panel) if panel.package_root is not None and \
+        panel.package_root.name in bound else 0
     tips = ["" for _ in rows]
     if hidden:
         rows = [(g, t, s, reasons + f"; package audit: {hidden} rows cite hidden evidence", m)
