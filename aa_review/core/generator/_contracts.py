@@ -8,22 +8,11 @@ import json
 import os
 from typing import Any
 
+from ..contracts import json_type as _type  # the contract vocabulary the auditor reads
 from ._ctx import Ctx
 from ._evidence import Evidence
 
 __all__ = ["contracts", "output_path", "contract_line"]
-
-
-def _type(v: Any) -> str:
-    if isinstance(v, bool):
-        return "boolean"
-    if isinstance(v, int):
-        return "integer"
-    if isinstance(v, float):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    return "array" if isinstance(v, list) else "object"
 
 
 def _numeric(v: str) -> bool:
