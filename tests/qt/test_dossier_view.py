@@ -244,3 +244,15 @@ def test_g9_selects_what_it_rests_on_in_the_package(window, tmp_path: Path, sett
     ev = window.package.evidence_at(window.hub.current.evidence)
     assert ev is not None and ev.visibility == "hidden_excluded"
     panel.close_workspace()
+
+
+def test_deferred_operation_is_denied_even_when_eligible(panel) -> None:
+    act(panel, "p-lead-ada", Action.BIND)
+    act(panel, "p-eval-cy", Action.CHECK)
+    act(panel, "p-maint-eve", Action.DECIDE_ELIGIBLE)
+    result = panel.attempt_operation("export_dataset")
+    assert result is not None and result["decision"] == "denied"
+    assert "denied" in panel.infos[-1]
+    rows = panel.denial_model.items
+    assert rows and rows[-1][1] == "p-maint-eve" and rows[-1][2] == "export_dataset"
+    assert rows[-1][4] == "denied"

@@ -109,7 +109,7 @@ class DossierPanel(QWidget):
         self.plots = DossierPlots()
         self.tabs.addTab(make_table(self.history_model, name="history_view"), "Revisions")
         self.tabs.addTab(journal, "Journal")
-        self.tabs.addTab(make_table(self.denial_model, name="denial_view"), "Denial log")
+        self.tabs.addTab(self._denial_tab(), "Denial log")
         self.tabs.addTab(self.plots, "Plots")
         split.addWidget(self.tabs)
         split.setSizes([420, 380])
@@ -164,6 +164,39 @@ class DossierPanel(QWidget):
         self.project_button.clicked.connect(self.show_projection)
         grid.addWidget(self.project_button, 1, 2)
         lay.addLayout(grid)
+
+    def _denial_tab(self) -> QWidget:
+        """The denial log, and a way to ask for a deferred operation (it is always denied)."""
+        tab = QWidget()
+        lay = QVBoxLayout(tab)
+        lay.setContentsMargins(0, 0, 0, 0)
+        row = QGridLayout()
+        self.operation_box = QComboBox()
+        for op in sorted(dz.DEFERRED_OPERATIONS):
+            self.operation_box.addItem(op.replace("_", " "), op)
+        attempt = QPushButton("Request as the acting principal")
+        attempt.setToolTip("Every deferred operation is denied and journaled, in every state: "
+                           "eligible grants nothing (spec 7.5, 8)")
+        attempt.clicked.connect(lambda: self.attempt_operation(self.operation_box.currentData()))
+        row.addWidget(QLabel("Deferred operation:"), 0, 0)
+        row.addWidget(self.operation_box, 0, 1)
+        row.addWidget(attempt, 0, 2)
+        row.setColumnStretch(1, 1)
+        lay.addLayout(row)
+        lay.addWidget(make_table(self.denial_model, name="denial_view"))
+        return tab
+
+    def attempt_operation(self, op: str) -> dict[str, Any] | None:
+        """Ask the workspace for a deferred operation; it answers with a journaled denial."""
+        if self.ws is None:
+            return None
+        target = self.dossier_box.currentData() or ""
+        result = self.ws.attempt_operation(op, self.actor, str(target))
+        self.inform("Denied", f"{op.replace('_', ' ')} was denied: "
+                    f"{dz.humanize_code(result.get('reason_code', ''))}. The denial is in the "
+                    "journal; nothing in this app can perform it.")
+        self.refresh()
+        return result
 
     # -- workspace ----------------------------------------------------------------
     def choose_workspace(self) -> bool:

@@ -168,7 +168,7 @@ def _journal(panel: DossierPanel, d: str) -> None:
     for e in panel.ws.denial_log():
         p = e.get("payload") or {}
         denials.append((e.get("at"), (e.get("actor") or {}).get("principal_id"),
-                        p.get("operation"), p.get("target"), "denied",
+                        p.get("op"), p.get("target"), "denied",
                         dz.humanize_code(str(p.get("reason_code", "")))))
     panel.denial_model.set_items(denials)
 
