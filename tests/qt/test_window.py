@@ -118,3 +118,13 @@ def test_loading_problems_listed(window, sample_copy: Path) -> None:
     assert m.rowCount() == 1
     assert m.data(m.index(0, 1)) == "input.malformed_line"
     assert m.data(m.index(0, 2)).endswith("environment_response_pairs.jsonl:2")
+
+
+def test_one_visible_tab_bar_per_tabbed_dock_group(window, qtbot) -> None:
+    from PySide6.QtWidgets import QTabBar
+
+    qtbot.waitExposed(window)
+    bars = [b for b in window.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+            if b.isVisible()]
+    groups = sorted(tuple(sorted(b.tabText(i) for i in range(b.count()))) for b in bars)
+    assert groups == [("Findings", "Rows citing the evidence"), ("Plots", "Row detail")]

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QTabBar,
     QTabWidget,
     QWidget,
 )
@@ -110,23 +111,26 @@ class MainWindow(AuditMixin, RecentMixin, QMainWindow):
         self.plots = PlotsPanel(self.hub, self.rows.query.set_text, self.rows.query.text)
         area = Qt.DockWidgetArea
         self.docks: dict[str, QDockWidget] = {}
-        for name, widget, where in (
-            ("facets", self.facets, area.LeftDockWidgetArea),
-            ("evidence", self.evidence, area.BottomDockWidgetArea),
-            ("evidence_rows", self.evidence_rows, area.BottomDockWidgetArea),
-            ("detail", self.detail, area.RightDockWidgetArea),
-            ("row_evidence", self.row_evidence, area.RightDockWidgetArea),
-            ("findings", self.findings, area.BottomDockWidgetArea),
-            ("plots", self.plots, area.RightDockWidgetArea),
+        # (name, widget, area, tabbed onto): a tabbed dock joins its partner at once;
+        # tabifying after other docks have been laid out left a stray tab bar behind.
+        for name, widget, where, onto in (
+            ("facets", self.facets, area.LeftDockWidgetArea, None),
+            ("evidence", self.evidence, area.BottomDockWidgetArea, None),
+            ("evidence_rows", self.evidence_rows, area.BottomDockWidgetArea, None),
+            ("findings", self.findings, area.BottomDockWidgetArea, "evidence_rows"),
+            ("detail", self.detail, area.RightDockWidgetArea, None),
+            ("plots", self.plots, area.RightDockWidgetArea, "detail"),
+            ("row_evidence", self.row_evidence, area.RightDockWidgetArea, None),
         ):
             dock = QDockWidget(widget.windowTitle(), self)
             dock.setObjectName(f"dock_{name}")
             dock.setWidget(widget)
             widget.setMinimumWidth(180)
-            self.addDockWidget(where, dock)
+            if onto is None:
+                self.addDockWidget(where, dock)
+            else:
+                self.tabifyDockWidget(self.docks[onto], dock)
             self.docks[name] = dock
-        self.tabifyDockWidget(self.docks["evidence_rows"], self.docks["findings"])
-        self.tabifyDockWidget(self.docks["detail"], self.docks["plots"])
         self.docks["detail"].raise_()
         self.docks["evidence_rows"].raise_()
 
@@ -261,6 +265,22 @@ class MainWindow(AuditMixin, RecentMixin, QMainWindow):
         if self._first_layout:
             self._first_layout = False
             self.default_dock_sizes()
+        self.hide_stray_tab_bars()
+
+    def hide_stray_tab_bars(self) -> None:
+        """Hide dock tab bars that sit away from their docks.
+
+        With two tabbed dock groups, Qt 6.11 leaves a second, unused tab bar for one
+        of them visible in the middle of the window; the one in use is next to its docks.
+        """
+        for bar in self.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            titles = {bar.tabText(i) for i in range(bar.count())}
+            docks = [d for d in self.docks.values()
+                     if d.windowTitle() in titles and not d.isFloating()]
+            near = any(bar.geometry().intersects(d.geometry().adjusted(-4, -40, 4, 40))
+                       for d in docks)
+            if docks and not near and bar.isVisible():
+                bar.hide()
 
     def closeEvent(self, event: object) -> None:  # noqa: N802
         self.dossier.close_workspace()
