@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from aa_review.core.package.digest import package_digest
     from aa_review.core.package.index import RowIndex, RowSet
-    from aa_review.core.package.loader import LoadCancelled, find_root, iter_rows, open_package
+    from aa_review.core.package.loader import LoadCancelled, find_root, open_package
     from aa_review.core.package.model import LoadProgress, Package
     from aa_review.core.package.safepath import PackageRoot
 
 _WHERE = {
-    "open_package": "loader", "find_root": "loader", "iter_rows": "loader",
+    "open_package": "loader", "find_root": "loader",
     "LoadCancelled": "loader", "LoadProgress": "model", "Package": "model",
     "PackageRoot": "safepath", "RowIndex": "index", "RowSet": "index",
     "package_digest": "digest",

@@ -23,7 +23,7 @@ from aa_review.core.package.layout import EC_DIR
 from aa_review.core.package.safepath import PackageRoot
 from aa_review.core.records import Evidence, EvidenceMapHeader, RowLink
 
-__all__ = ["MAP_PATH", "read_map_header", "derive_catalog", "iter_map_links", "read_map_tail",
+__all__ = ["MAP_PATH", "read_map_header", "derive_catalog", "iter_map_links",
            "evidence_for_ref", "live_hash_status"]
 
 MAP_PATH = f"{EC_DIR}/source_evidence_map.json"
@@ -101,16 +101,6 @@ def iter_map_links(safe: PackageRoot) -> Iterator[RowLink]:
                     yield RowLink.model_validate(item) if isinstance(item, dict) else \
                         RowLink()
                 return
-
-
-def read_map_tail(safe: PackageRoot) -> EvidenceMapHeader:
-    """Every key of the map except the two large arrays (skips the links by streaming)."""
-    keys: dict[str, Any] = {}
-    with open(safe.resolve(MAP_PATH), "rb") as fh:
-        for key, value in ObjectStream(fh, MAP_PATH).items(_BIG):
-            if key not in _BIG:
-                keys[key] = value
-    return EvidenceMapHeader.model_validate(keys)
 
 
 def evidence_for_ref(safe: PackageRoot, ref: str) -> Evidence:

@@ -136,12 +136,6 @@ class RowIndex:
         counts = np.bincount(getattr(self, column), minlength=len(table))
         return {name: int(c) for name, c in zip(table, counts)}
 
-    def nbytes(self) -> int:
-        arrays = [self.row_id, self.file, self.data_type, self.task, self.line, self.offset,
-                  self.length, self.set_code, self.confidence, self.quality, self.n_evidence,
-                  self.by_set, self.set_ptr, self._id_order, *self.sets, *self.sets_with]
-        return int(sum(a.nbytes for a in arrays))
-
 
 def _arrays(ch: RowChunk) -> dict[str, np.ndarray]:
     return {

@@ -5,13 +5,13 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
-from aa_review.core.errors import PackageError, RecordError
+from aa_review.core.errors import PackageError
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core.package import documents
 from aa_review.core._rowscan import RowChunk, scan_range, split_ranges
@@ -215,12 +215,3 @@ def _check_empty(safe: PackageRoot, files: list[str], docs: documents.Documents,
                 code="input.empty_file", severity=Severity.ERROR, location=Location(file=rel),
                 message=f"row file is empty but the manifest counts {claimed[name]} rows in it"))
 
-
-def iter_rows(package: Package, rows: Iterator[int] | None = None) -> Iterator[tuple[int, dict]]:
-    """Yield ``(position, row dict)`` for the given rows (default: all), read from disk."""
-    positions = range(len(package.index)) if rows is None else rows
-    for i in positions:
-        try:
-            yield i, package.read_row(i)
-        except RecordError as exc:
-            log.warning("%s", exc)

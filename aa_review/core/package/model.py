@@ -12,7 +12,7 @@ import orjson
 
 from aa_review.core.errors import RecordError
 from aa_review.core.findings import Finding
-from aa_review.core.package.catalog import iter_map_links, read_map_tail
+from aa_review.core.package.catalog import iter_map_links
 from aa_review.core.package.documents import Documents
 from aa_review.core.package.index import RowIndex
 from aa_review.core.package.safepath import PackageRoot
@@ -109,13 +109,3 @@ class Package:
                           row_file=ix.files[int(ix.file[i])].rsplit("/", 1)[1],
                           data_type=ix.data_types[int(ix.data_type[i])],
                           source_task_id=ix.tasks[int(ix.task[i])], evidence_ref_ids=ids)
-
-    @cached_property
-    def map_summary(self) -> EvidenceMapHeader | None:
-        """All small keys of the evidence map, including those after the links."""
-        if self.map_header is None:
-            return None
-        try:
-            return read_map_tail(self.safe)
-        except RecordError:
-            return self.map_header

@@ -341,6 +341,3 @@ class MainWindow(AuditMixin, RecentMixin, QMainWindow):
 
         QMessageBox.about(self, "About aa-review", about_text(self.settings))
 
-    def central(self) -> QWidget:
-        return self.center
-

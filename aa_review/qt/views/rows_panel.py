@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -56,11 +56,6 @@ class RowsPanel(Linked):
         positions = filter_rows(self.pkg, text, self.row_findings)
         self.model.set_positions(positions)
         self.follow(self.hub.current)
-
-    def set_positions(self, positions: Any, label: str = "") -> None:
-        """Show a given set of rows (e.g. picked in a plot); clears the query text."""
-        self.query.set_text("", run=False)
-        self.model.set_positions(positions)
 
     def follow(self, sel: Selection) -> None:
         if sel.source != self.source and sel.row is not None:
