@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from aa_review.core.dossier._freshness import assess_freshness
+from aa_review.core.dossier._freshness import Freshness, assess_freshness
 from aa_review.core.dossier._principals import Kind
 from aa_review.core.dossier._states import TRANSITIONS, Action, Refusal
 from aa_review.core.dossier._validator import CheckRecord, evaluate
@@ -45,14 +45,19 @@ def refusal_for(ws: Workspace, action: Action, dossier_id: str, revision: int,
     return None
 
 
-def preview_check(ws: Workspace, dossier_id: str, revision: int, viewer_id: str) -> CheckRecord:
-    """Evaluate every gate of a revision now, as a check would, without changing anything."""
+def preview_check(ws: Workspace, dossier_id: str, revision: int, viewer_id: str
+                  ) -> tuple[Freshness, CheckRecord]:
+    """Freshness and every gate of a revision now, as a check would see them; nothing changes.
+
+    Bound packages are inspected (hashed) once for both.
+    """
     parsed = ws._get(dossier_id, revision)
     now = ws._now()
     packages = ws._packages(parsed)
-    assess_freshness(parsed, ws.archive, now, packages)
-    return evaluate(parsed, ws.archive, ws.principals, now, viewer_id,
-                    package_contamination=ws._hook, packages=packages)
+    fresh = assess_freshness(parsed, ws.archive, now, packages)
+    record = evaluate(parsed, ws.archive, ws.principals, now, viewer_id,
+                      package_contamination=ws._hook, packages=packages)
+    return fresh, record
 
 
 _WORDS = {"G": "gate", "DOSSIER": "dossier", "SOD": "separation of duties"}

@@ -79,9 +79,9 @@ def refresh_panel(panel: DossierPanel) -> None:
         return
     d, r = cur
     rev = ws.revision(d, r)
-    fresh = ws.freshness(d, r)
-    _banner(panel, d, r, rev, fresh)
     actor = panel.actor
+    fresh, record = dz.preview_check(ws, d, r, actor)
+    _banner(panel, d, r, rev, fresh)
     for action, button in panel.buttons.items():
         why = dz.refusal_for(ws, effective_action(action, rev.get("state")), d, r, actor)
         button.setEnabled(True)  # a blocked button still explains itself when clicked
@@ -91,7 +91,6 @@ def refresh_panel(panel: DossierPanel) -> None:
                           (f"\nNot now: {REFUSAL_WORDS.get(why, why)}" if why else ""))
     panel.project_button.setEnabled(rev.get("state") in ("eligible", "deferred", "expired"))
     panel.authorize_button.setEnabled(rev.get("state") in ("draft", "evidence_bound"))
-    record = dz.preview_check(ws, d, r, actor)
     panel.record = record
     rows = dz.gate_rows(record)
     bound = {p.get("package_id") for p in (rev.get("evidence") or {}).get("source_packages") or []
