@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from typing import Any
 
+from ..package.layout import RUNTIME_PATTERN_FILES
 from ._contracts import contract_line, contracts, output_path
 from ._ctx import Ctx
 from ._evidence import Evidence
@@ -21,16 +22,6 @@ _OPTIONAL = (
     "expected_types",
     "non_empty_fields",
     "min_rows",
-)
-_PATTERN_FILES = (
-    "reusable_steps",
-    "reusable_decision_rules",
-    "tool_use_patterns",
-    "failure_recovery_patterns",
-    "mentor_feedback_patterns",
-    "verifier_feedback_patterns",
-    "artifact_expectations",
-    "environment_expectations",
 )
 
 
@@ -317,5 +308,5 @@ def _write_texts(
         {"source_package_id": pkg, "text": c, "evidence_refs": ev.evidence_refs[:5]}
         for c in criteria
     ]
-    for name in _PATTERN_FILES:
+    for name in RUNTIME_PATTERN_FILES:
         ctx.write_jsonl(RLP + name + ".jsonl", patterns)

@@ -12,6 +12,7 @@ __all__ = [
     "SCHEMA_V02",
     "SCHEMA_V01",
     "COPIES",
+    "RUNTIME_PATTERN_FILES",
 ]
 
 EC_DIR = "experience_compiler"
@@ -71,6 +72,17 @@ ROW_FILES: tuple[tuple[str, str], ...] = tuple(
 )
 
 _TTP = f"{EC_DIR}/training_time_package"
+# The eight identical runtime pattern files (format 3.2); the first is the source of the copies.
+RUNTIME_PATTERN_FILES = (
+    "reusable_steps",
+    "reusable_decision_rules",
+    "tool_use_patterns",
+    "failure_recovery_patterns",
+    "mentor_feedback_patterns",
+    "verifier_feedback_patterns",
+    "artifact_expectations",
+    "environment_expectations",
+)
 # Files the format says are byte-identical copies: (source, copy).
 COPIES: tuple[tuple[str, str], ...] = (
     (f"{_TTP}/training_examples.jsonl", f"{_TTP}/sft_examples.jsonl"),
@@ -102,13 +114,5 @@ COPIES: tuple[tuple[str, str], ...] = (
     (f"{EC_DIR}/skill_pack/tool_recipe.json", f"{EC_DIR}/runtime_learning_package/tool_recipe.json"),
 ) + tuple(
     (f"{EC_DIR}/runtime_learning_package/reusable_steps.jsonl", f"{EC_DIR}/runtime_learning_package/{n}.jsonl")
-    for n in (
-        "reusable_decision_rules",
-        "tool_use_patterns",
-        "failure_recovery_patterns",
-        "mentor_feedback_patterns",
-        "verifier_feedback_patterns",
-        "artifact_expectations",
-        "environment_expectations",
-    )
+    for n in RUNTIME_PATTERN_FILES[1:]
 )
