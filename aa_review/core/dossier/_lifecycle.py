@@ -44,13 +44,10 @@ class LifecycleWorkspace(WorkspaceBase):
     # -- public transitions ----------------------------------------------------------
     def bind(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
         """T1 ``draft -> evidence_bound``: record the evidence and section digests."""
-        adm = self._admit(Action.BIND, dossier_id, revision, actor_id)
+        adm = self._admit_fresh(Action.BIND, dossier_id, revision, actor_id)
         if isinstance(adm, TransitionResult):
             return adm
         now, parsed, actor = adm
-        fresh = self._fresh(parsed, now)
-        if fresh.expires:
-            return self._expire(parsed, now, fresh)
         raw = copy.deepcopy(parsed.raw)
         raw["state"] = _S.EVIDENCE_BOUND.value
         raw["binding"] = {"evidence_digest": parsed.evidence_digest,
@@ -104,7 +101,7 @@ class LifecycleWorkspace(WorkspaceBase):
         if isinstance(adm, TransitionResult):
             return adm
         now, parsed, actor = adm
-        fresh = self._fresh(parsed, now)
+        fresh = self._fresh(parsed, now)  # kept: its blocking reasons forbid eligibility
         if fresh.expires:
             return self._expire(parsed, now, fresh)
         check: dict[str, Any] = parsed.model.check or {}
@@ -126,13 +123,10 @@ class LifecycleWorkspace(WorkspaceBase):
 
     def decide_deferred(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
         """T4 ``independently_checked -> deferred``: a human maintainer may always defer."""
-        adm = self._admit(Action.DEFER, dossier_id, revision, actor_id)
+        adm = self._admit_fresh(Action.DEFER, dossier_id, revision, actor_id)
         if isinstance(adm, TransitionResult):
             return adm
         now, parsed, actor = adm
-        fresh = self._fresh(parsed, now)
-        if fresh.expires:
-            return self._expire(parsed, now, fresh)
         raw = copy.deepcopy(parsed.raw)
         raw["state"] = _S.DEFERRED.value
         return self._apply(now, parsed, parse_dossier(raw), Action.DEFER, actor, {})
@@ -248,6 +242,15 @@ class LifecycleWorkspace(WorkspaceBase):
             return self._refuse(now, parsed, action, actor_id,
                                 reason or Refusal.ACTOR_ROLE_NOT_PERMITTED)
         return _Admitted(now, parsed, actor)
+
+    def _admit_fresh(self, action: Action, dossier_id: str, revision: int,
+                     actor_id: str) -> _Admitted | TransitionResult:
+        """:meth:`_admit`, then expire a stale revision instead of applying the action."""
+        adm = self._admit(action, dossier_id, revision, actor_id)
+        if isinstance(adm, TransitionResult):
+            return adm
+        fresh = self._fresh(adm.parsed, adm.now)
+        return self._expire(adm.parsed, adm.now, fresh) if fresh.expires else adm
 
     def _conflicts(self, action: Action, parsed: ParsedDossier, actor: Principal) -> bool:
         """Author/binder != checker != deciding maintainer; none is a training-side identity."""
