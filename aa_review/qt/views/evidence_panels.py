@@ -12,12 +12,12 @@ from aa_review.core.query import EVIDENCE_FIELDS, filter_evidence
 from aa_review.core.selection import Selection, SelectionHub
 from aa_review.qt.models import EvidenceTableModel, RowsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
-from aa_review.qt.views.query_bar import QueryBar
+from aa_review.qt.views.query_bar import QueryBar, fields_help
 from aa_review.qt.views.tables import make_table
 
 __all__ = ["EvidencePanel", "RowEvidencePanel", "EvidenceRowsPanel"]
 
-_HELP = "Filter evidence:\n" + "\n".join(f"  {k}:  {v}" for k, v in EVIDENCE_FIELDS.items())
+_HELP = fields_help("evidence", EVIDENCE_FIELDS, "evidence id or ref")
 
 
 class EvidencePanel(Linked):

@@ -12,7 +12,7 @@ from aa_review.core.query import FINDING_FIELDS, filter_findings
 from aa_review.core.selection import Selection, SelectionHub
 from aa_review.qt.models.findings_table import FindingsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
-from aa_review.qt.views.query_bar import QueryBar
+from aa_review.qt.views.query_bar import QueryBar, fields_help
 from aa_review.qt.views.tables import make_table
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FindingsPanel"]
 
-_HELP = "Filter findings:\n" + "\n".join(f"  {k}:  {v}" for k, v in FINDING_FIELDS.items())
+_HELP = fields_help("findings", FINDING_FIELDS, "code, message or location")
 
 
 class FindingsPanel(Linked):

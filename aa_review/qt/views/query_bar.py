@@ -9,7 +9,15 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from aa_review.core.query import QueryError
 
-__all__ = ["QueryBar"]
+__all__ = ["QueryBar", "fields_help"]
+
+
+def fields_help(what: str, fields: dict[str, str], free_text: str) -> str:
+    """The tooltip of a query bar: the syntax, each field, and what free text matches."""
+    lines = [f"Filter {what}. Terms are ANDed; -term negates one:"]
+    lines += [f"  {k}:  {v}" for k, v in fields.items()]
+    lines.append(f'  "text":  {free_text}')
+    return "\n".join(lines)
 
 
 class QueryBar(QWidget):

@@ -11,7 +11,7 @@ from aa_review.core.query import ROW_FIELDS, filter_rows
 from aa_review.core.selection import Selection, SelectionHub
 from aa_review.qt.models import RowsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
-from aa_review.qt.views.query_bar import QueryBar
+from aa_review.qt.views.query_bar import QueryBar, fields_help
 from aa_review.qt.views.tables import make_table
 
 if TYPE_CHECKING:
@@ -19,8 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["RowsPanel"]
 
-_HELP = "Filter rows. Terms are ANDed, -term negates:\n" + "\n".join(
-    f"  {k}:  {v}" for k, v in ROW_FIELDS.items()) + '\n  "text": row id, type, file or task'
+_HELP = fields_help("rows", ROW_FIELDS, "row id, data type, file or task")
 
 
 class RowsPanel(Linked):
