@@ -59,11 +59,9 @@ def ensure_sample(home: Path | None = None) -> Path:
 
 
 def _write_workspace(folder: Path) -> None:
-    """The demo dossier workspace beside the package (added by the dossier layer)."""
-    try:
-        from aa_review.core.dossier.sample import write_sample_workspace
-    except ImportError:
-        return
+    """The demo dossier workspace beside the package, binding it."""
+    from aa_review.core.dossier.sample import write_sample_workspace
+
     write_sample_workspace(folder / "dossier_workspace", folder / SAMPLE_PACKAGE_ID)
 
 

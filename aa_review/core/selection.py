@@ -40,7 +40,7 @@ class SelectionHub:
         return self._current
 
     def select(self, *, source: str = "", **fields: int | str | None) -> None:
-        """Select something; unspecified fields are cleared unless ``keep`` semantics apply."""
+        """Select something new; fields not given are cleared (see :meth:`update` to keep them)."""
         new = Selection(source=source, **fields)  # type: ignore[arg-type]
         self._set(new, record=True)
 
