@@ -54,6 +54,7 @@ from aa_review.core.dossier._packages import (
 from aa_review.core.dossier._curves import PowerCurve, lower_rung_bounds, power_curve
 from aa_review.core.dossier._summary import GATE_TITLES, gate_rows, metrics_lines
 from aa_review.core.dossier._preview import USER_ACTIONS, humanize_code, preview_check, refusal_for
+from aa_review.core.dossier._preview_cache import PreviewCache, PreviewKey
 from aa_review.core.dossier._principals import REDUCER, Kind, Principal, PrincipalRegistry, Role
 from aa_review.core.dossier._projection import PUBLIC_KEYS, build_projection, check_projection
 from aa_review.core.dossier._results import DossierRef, TransitionResult
@@ -89,6 +90,8 @@ __all__ = [
     "USER_ACTIONS",
     "humanize_code",
     "preview_check",
+    "PreviewCache",
+    "PreviewKey",
     "refusal_for",
     "BOUND_STATES",
     "DEFERRED_OPERATIONS",

@@ -64,6 +64,7 @@ class DossierPanel(QWidget):
         self.setWindowTitle("Dossier")
         self.settings = settings
         self.ws: dz.Workspace | None = None
+        self.previews: dz.PreviewCache | None = None  # the open workspace's live evaluations
         self.folder: Path | None = None
         self.package_root: Path | None = None
         self.audit: AuditReport | None = None
@@ -232,6 +233,7 @@ class DossierPanel(QWidget):
         if self.ws is not None:
             self.ws.close()
         self.ws = None
+        self.previews = None
 
     def _locate(self, package_id: str) -> Path | None:
         """The bound package: the one open in the window, else a folder beside the workspace."""
@@ -305,10 +307,11 @@ class DossierPanel(QWidget):
         self.metrics.setText("")
 
     def refresh(self) -> None:
-        """Re-read the revision and re-evaluate every gate now (nothing is written).
+        """Re-read the revision and show every gate as evaluated now (nothing is written).
 
-        Evaluating the gates runs the power simulation; while the panel is hidden
-        the work waits until it is shown.
+        The gates (and G1's power simulation) are evaluated again only when the
+        revision's :class:`~aa_review.core.dossier.PreviewKey` changed; while the
+        panel is hidden even that waits until it is shown.
         """
         from aa_review.qt.views.dossier_refresh import refresh_panel
 

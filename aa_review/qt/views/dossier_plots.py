@@ -24,12 +24,19 @@ class DossierPlots(QTabWidget):
             theme_plot(w)
         self.addTab(self.power, "Power curve")
         self.addTab(self.bounds, "Lower-rung bounds")
+        # What is drawn now: a refresh that changes neither (a new acting principal)
+        # does not redraw. The initial values differ from anything shown.
+        self._shown_power: object = self
+        self._shown_bounds: object = None
 
     def retheme(self) -> None:
         for w in (self.power, self.bounds):
             theme_plot(w)
 
     def show_power(self, curve: PowerCurve | None) -> None:
+        if curve is self._shown_power:  # the core hands back the same curve while unchanged
+            return
+        self._shown_power = curve
         p = self.power
         p.clear()
         if curve is None:
@@ -55,6 +62,9 @@ class DossierPlots(QTabWidget):
         p.setYRange(0, 1.02)
 
     def show_bounds(self, rungs: list[str], bounds: list[float], useful: float | None) -> None:
+        if (rungs, bounds, useful) == self._shown_bounds:
+            return
+        self._shown_bounds = (rungs, bounds, useful)
         b = self.bounds
         b.clear()
         if not rungs:

@@ -24,7 +24,6 @@ REFUSAL_WORDS = {
     "JOURNAL_WRITE_FAILED": "the journal could not be written; nothing was changed",
 }
 _BLOCKED_STYLE = "QPushButton { color: palette(mid); }"
-_CURVES: dict[tuple[str, int, str], Any] = {}
 
 
 def _banner(panel: DossierPanel, d: str, r: int, rev: dict[str, Any],
@@ -77,10 +76,14 @@ def refresh_panel(panel: DossierPanel) -> None:
     ws, cur = panel.ws, panel.current
     if ws is None or cur is None:
         return
+    if panel.previews is None or panel.previews.ws is not ws:  # one cache per workspace
+        panel.previews = dz.PreviewCache(ws)
+    previews = panel.previews
     d, r = cur
     rev = ws.revision(d, r)
     actor = panel.actor
-    fresh, record = dz.preview_check(ws, d, r, actor)
+    # The core re-evaluates only when something the verdict depends on has changed.
+    fresh, record = previews.preview(d, r, actor)
     _banner(panel, d, r, rev, fresh)
     for action, button in panel.buttons.items():
         why = dz.refusal_for(ws, effective_action(action, rev.get("state")), d, r, actor)
@@ -117,7 +120,7 @@ def refresh_panel(panel: DossierPanel) -> None:
     panel.metrics.setText("\n".join(lines))
     _history(panel, d)
     _journal(panel, d)
-    _plots(panel, d, r, record)
+    _plots(panel, previews, d, r, record)
 
 
 def _hidden_citations(panel: DossierPanel) -> int:
@@ -172,14 +175,11 @@ def _journal(panel: DossierPanel, d: str) -> None:
     panel.denial_model.set_items(denials)
 
 
-def _plots(panel: DossierPanel, d: str, r: int, record: dz.CheckRecord) -> None:
+def _plots(panel: DossierPanel, previews: dz.PreviewCache, d: str, r: int,
+           record: dz.CheckRecord) -> None:
     assert panel.ws is not None
-    parsed = panel.ws._get(d, r)
-    key = (d, r, parsed.evidence_digest)
-    if key not in _CURVES:
-        _CURVES[key] = dz.power_curve(parsed)
-    panel.plots.show_power(_CURVES[key])
-    panel.plots.show_bounds(*dz.lower_rung_bounds(record, parsed))
+    panel.plots.show_power(previews.power_curve(d, r))
+    panel.plots.show_bounds(*dz.lower_rung_bounds(record, panel.ws._get(d, r)))
 
 
 def perform(panel: DossierPanel, action: dz.Action) -> dz.TransitionResult | None:
