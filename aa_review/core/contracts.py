@@ -1,15 +1,26 @@
-"""Contracts against the real artifact files: entries, previews and their differences."""
+"""Contracts against the real artifact files: which file each entry names, and the verdicts.
+
+The Contracts tab and the ``contracts`` audit check both start from :func:`compare_package`
+and :func:`checklist`, so they report the same differences for the same package.
+"""
 
 from __future__ import annotations
 
-import csv
-import io
-import math
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
+from aa_review.core.contract_compare import (
+    COLUMN_KINDS,
+    JUDGED_ROWS,
+    ArtifactShape,
+    Diff,
+    DiffKind,
+    compare,
+    json_type,
+    read_artifact,
+)
+from aa_review.core.derive import normalize_ref
 from aa_review.core.errors import UnsafeRefError
 from aa_review.core.package.documents import read_json
 from aa_review.core.package.layout import EC_DIR
@@ -18,14 +29,100 @@ from aa_review.core.records import ContractItem
 if TYPE_CHECKING:
     from aa_review.core.package import Package
 
-__all__ = ["ContractEntry", "Diff", "Preview", "contract_entries", "preview", "checklist",
-           "CheckResult", "json_type"]
+__all__ = ["ContractEntry", "ContractedFile", "FileCheck", "Diff", "DiffKind", "Preview",
+           "CheckResult", "contract_entries", "contracted_files", "compare_package", "preview",
+           "checklist", "json_type"]
 
-MAX_PREVIEW_BYTES = 4 * 1024 * 1024
-# The compiler judges numeric and non-empty columns on the first 5 data rows (format 3.3):
-# a non-empty column has a value in at least one of them; later rows may differ.
-JUDGED_ROWS = 5
+MAX_PREVIEW_BYTES = 4 * 1024 * 1024  # of a file shown as text (formats other than CSV/JSON)
 TRANSFER_CHECKLIST = f"{EC_DIR}/runtime_learning_package/transfer_checklist.json"
+_PATHS = {"transfer": "transfer_checklist.artifact_contracts",
+          "artifact": "artifact_contract.required_artifacts",
+          "output": "output_contract.required_outputs"}
+
+
+def contract_path(kind: str, index: int) -> str:
+    """Where an entry sits among the contract files: ``output_contract.required_outputs[0]``."""
+    return f"{_PATHS[kind]}[{index}]"
+
+
+@dataclass(frozen=True)
+class ContractedFile:
+    """One artifact and every contract entry that describes it, first the fullest."""
+
+    ref: str
+    format: str
+    contracts: tuple[tuple[str, dict[str, Any]], ...]  # (contract path, entry)
+
+
+def contracted_files(pkg: Package) -> list[ContractedFile]:
+    """The artifacts the contracts describe, each with its contract entries.
+
+    Entry *i* of the artifact contract is ``transfer_checklist.artifact_contracts[i]``,
+    which names the file; the output contract lists the same artifacts in the same order,
+    so its entry *i* joins when its path is the artifact entry's (format 3.3). A transfer
+    entry with a ``read_error`` had no shape to contract and is left out.
+    """
+    raw = read_json(pkg.safe, TRANSFER_CHECKLIST, [], required=False)
+    transfer = raw.get("artifact_contracts") if isinstance(raw, dict) else None
+    docs = pkg.docs
+    arts = [c.model_dump(exclude_none=True) for c in
+            (docs.artifact_contract.required_artifacts if docs.artifact_contract else [])]
+    outs = [c.model_dump(exclude_none=True) for c in
+            (docs.output_contract.required_outputs if docs.output_contract else [])]
+    files = []
+    for i, tc in enumerate(transfer if isinstance(transfer, list) else []):
+        if not isinstance(tc, dict) or not isinstance(tc.get("artifact_ref"), str) \
+                or tc.get("read_error"):
+            continue
+        group = [(contract_path("transfer", i), tc)]
+        if i < len(arts):
+            group.append((contract_path("artifact", i), arts[i]))
+        if i < len(outs) and (i >= len(arts) or outs[i].get("path") == arts[i].get("path")):
+            group.append((contract_path("output", i), outs[i]))
+        ref = tc["artifact_ref"]
+        fmt = str(tc.get("format") or (ref.rsplit(".", 1)[-1] if "." in ref else "")).lower()
+        files.append(ContractedFile(ref, fmt, tuple(group)))
+    return files
+
+
+@dataclass
+class FileCheck:
+    """A contracted file compared with each of its contract entries."""
+
+    file: ContractedFile
+    shape: ArtifactShape | None  # None: the file is absent or its ref unsafe, not opened
+    per_contract: list[list[Diff]]  # parallel to ``file.contracts``
+    unsafe: str | None = None  # why an unsafe ref was not opened
+
+    @property
+    def diffs(self) -> list[Diff]:
+        """The distinct differences, each naming the contract entries that state it."""
+        merged: dict[tuple[Any, ...], Diff] = {}
+        for (cpath, _), diffs in zip(self.file.contracts, self.per_contract, strict=True):
+            for d in diffs:
+                key = (d.kind, d.field, d.message, d.line)
+                have = merged.get(key)
+                merged[key] = replace(d, contracts=(have.contracts if have else ()) + (cpath,))
+        return list(merged.values())
+
+
+def check_file(pkg: Package, cf: ContractedFile, keep: int = JUDGED_ROWS) -> FileCheck:
+    """Open ``cf`` (never outside the package) and compare it with each of its contracts."""
+    try:
+        path = pkg.safe.resolve(cf.ref)
+    except UnsafeRefError as exc:
+        diff = Diff(DiffKind.MISSING_FILE, None, f"{cf.ref} is not opened: {exc.reason}")
+        return FileCheck(cf, None, [[diff] for _ in cf.contracts], unsafe=exc.reason)
+    if not path.is_file():
+        diff = Diff(DiffKind.MISSING_FILE, None, f"{cf.ref} does not exist")
+        return FileCheck(cf, None, [[diff] for _ in cf.contracts])
+    shape = read_artifact(path, cf.format, keep)
+    return FileCheck(cf, shape, [compare(shape, c) for _, c in cf.contracts])
+
+
+def compare_package(pkg: Package, keep: int = JUDGED_ROWS) -> list[FileCheck]:
+    """Every contracted file against its contracts; ``keep`` data rows are kept for display."""
+    return [check_file(pkg, cf, keep) for cf in contracted_files(pkg)]
 
 
 @dataclass(frozen=True)
@@ -35,245 +132,173 @@ class ContractEntry:
     kind: str  # "output" | "artifact"
     index: int
     item: ContractItem
-    artifact_ref: str | None
+    artifact_ref: str | None  # None: no transfer contract pairs with it, nothing to compare
+    group: tuple[str, ...] = ()  # the contract paths describing the same file
 
     @property
     def key(self) -> str:
-        """Stable id used in selections and finding locations: ``output[0]``."""
+        """Stable id used in selections: ``output[0]``."""
         return f"{self.kind}[{self.index}]"
+
+    @property
+    def path(self) -> str:
+        """Where the entry sits, as finding locations name it."""
+        return contract_path(self.kind, self.index)
 
     @property
     def label(self) -> str:
         return f"{self.key} {self.item.path}"
 
 
-@dataclass(frozen=True)
-class Diff:
-    kind: str  # missing_file, unreadable, missing_column, extra_column, non_numeric, empty_value,
-    #            too_few_rows, missing_key, wrong_type, empty_field
-    field: str | None
-    message: str
-    line: int | None = None
-
-
-@dataclass
-class Preview:
-    entry: ContractEntry
-    format: str
-    header: list[str] = field(default_factory=list)
-    rows: list[list[str]] = field(default_factory=list)
-    row_count: int = 0
-    value: Any = None
-    text: str = ""
-    diffs: list[Diff] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.diffs
-
-
 def contract_entries(pkg: Package) -> list[ContractEntry]:
-    """Required outputs and artifacts, paired with ``transfer_checklist.artifact_contracts``."""
-    refs: list[str | None] = []
-    raw = read_json(pkg.safe, TRANSFER_CHECKLIST, [], required=False)
-    if isinstance(raw, dict) and isinstance(raw.get("artifact_contracts"), list):
-        refs = [c.get("artifact_ref") if isinstance(c, dict) else None
-                for c in raw["artifact_contracts"]]
-    out: list[ContractEntry] = []
+    """Required outputs, then required artifacts, each with the file it is compared with."""
+    paired = {cpath: cf for cf in contracted_files(pkg) for cpath, _ in cf.contracts}
     docs = pkg.docs
+    out: list[ContractEntry] = []
     for kind, items in (("output", docs.output_contract.required_outputs
                          if docs.output_contract else []),
                         ("artifact", docs.artifact_contract.required_artifacts
                          if docs.artifact_contract else [])):
         for i, item in enumerate(items):
-            ref = refs[i] if i < len(refs) and isinstance(refs[i], str) else None
-            out.append(ContractEntry(kind, i, item, ref))
+            cf = paired.get(contract_path(kind, i))
+            out.append(ContractEntry(kind, i, item, cf.ref if cf else None,
+                                     tuple(p for p, _ in cf.contracts) if cf else ()))
     return out
 
 
-def json_type(value: Any) -> str:
-    """The contract's type vocabulary (format 3.3)."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return "null"
+@dataclass
+class Preview:
+    """An entry's file as read, and its differences from every contract describing it."""
+
+    entry: ContractEntry
+    format: str
+    header: list[str] = field(default_factory=list)
+    rows: list[list[str]] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)  # the file line of each of ``rows``
+    row_count: int = 0
+    value: Any = None
+    text: str = ""
+    diffs: list[Diff] = field(default_factory=list)
+    compared: bool = True
+    note: str = ""  # why it was not compared
+
+    @property
+    def ok(self) -> bool:
+        return self.compared and not self.diffs
+
+    @property
+    def status(self) -> str:
+        if not self.compared:
+            return "not compared"
+        n = len(self.diffs)
+        return "ok" if self.ok else f"fail ({n} difference{'s' if n > 1 else ''})"
 
 
-def _is_number(text: str) -> bool:
-    try:
-        return not math.isnan(float(text))
-    except ValueError:
-        return False
-
-
-def preview(pkg: Package, entry: ContractEntry, max_rows: int = 200) -> Preview:
-    """Read the artifact behind ``entry`` and compare it with the contract."""
+def preview(pkg: Package, entry: ContractEntry, max_rows: int = 200,
+            checks: Sequence[FileCheck] | None = None) -> Preview:
+    """The file behind ``entry`` with its differences; ``checks`` from
+    :func:`compare_package` (with ``keep=max_rows``) saves reading it again."""
     item = entry.item
     fmt = item.kind or (item.path.rsplit(".", 1)[-1] if "." in item.path else "")
-    pv = Preview(entry, fmt)
     if entry.artifact_ref is None:
-        pv.diffs.append(Diff("missing_file", None, "no artifact_ref for this entry in "
-                             "transfer_checklist.json: the real file cannot be named"))
+        return Preview(entry, fmt, compared=False, note=(
+            "no transfer_checklist.json artifact contract names a file for this entry, so "
+            "there is nothing to compare it with (the audit does not judge it either)"))
+    check = next((c for c in checks or () if entry.path in dict(c.file.contracts)), None)
+    if check is None:
+        cf = next(cf for cf in contracted_files(pkg) if entry.path in dict(cf.contracts))
+        check = check_file(pkg, cf, max_rows)
+    shape = check.shape
+    pv = Preview(entry, check.file.format or fmt, diffs=check.diffs)
+    if shape is None:
         return pv
-    try:
-        path = pkg.safe.resolve(entry.artifact_ref)
-    except UnsafeRefError as exc:
-        pv.diffs.append(Diff("unreadable", None, str(exc)))
-        return pv
-    if not path.is_file():
-        pv.diffs.append(Diff("missing_file", None, f"{entry.artifact_ref} does not exist"))
-        return pv
-    with open(path, "rb") as fh:
-        data = fh.read(MAX_PREVIEW_BYTES + 1)
-    truncated = len(data) > MAX_PREVIEW_BYTES
-    text = data[:MAX_PREVIEW_BYTES].decode("utf-8", errors="replace")
-    if fmt in ("csv", "tsv"):
-        _compare_table(pv, text, "\t" if fmt == "tsv" else ",", max_rows, truncated)
-    elif fmt == "json":
-        _compare_json(pv, data, truncated)
-    else:
-        pv.text = text
+    pv.header, pv.rows, pv.lines = list(shape.header or []), shape.rows[:max_rows], \
+        shape.lines[:max_rows]
+    pv.row_count, pv.value = shape.data_rows, shape.value
+    if pv.format not in ("csv", "tsv", "json"):
+        with open(pkg.safe.resolve(entry.artifact_ref), "rb") as fh:
+            pv.text = fh.read(MAX_PREVIEW_BYTES).decode("utf-8", errors="replace")
     return pv
 
 
-def _compare_table(pv: Preview, text: str, delim: str, max_rows: int, truncated: bool) -> None:
-    item = pv.entry.item
-    reader = csv.reader(io.StringIO(text), delimiter=delim)
-    try:
-        pv.header = next(reader)
-    except StopIteration:
-        pv.diffs.append(Diff("too_few_rows", None, "the file is empty: no header"))
-        return
-    cols = {c: i for i, c in enumerate(pv.header)}
-    for c in item.columns or []:
-        if c not in cols:
-            pv.diffs.append(Diff("missing_column", c, f"column '{c}' is in the contract, not "
-                                 "in the file"))
-    for c in pv.header:
-        if item.columns is not None and c not in item.columns:
-            pv.diffs.append(Diff("extra_column", c, f"column '{c}' is in the file, not in the "
-                                 "contract"))
-    numeric = [c for c in item.numeric_columns or [] if c in cols]
-    non_empty = [c for c in item.non_empty_columns or [] if c in cols]
-    seen_value: set[str] = set()
-    n = 0
-    for n, row in enumerate(reader, 1):
-        if n <= max_rows:
-            pv.rows.append(row)
-        if n > JUDGED_ROWS:
-            continue
-        for c in numeric:
-            v = row[cols[c]] if cols[c] < len(row) else ""
-            if v.strip() and not _is_number(v):
-                pv.diffs.append(Diff("non_numeric", c, f"'{v}' in numeric column '{c}'", n + 1))
-        for c in non_empty:
-            if cols[c] < len(row) and row[cols[c]].strip():
-                seen_value.add(c)
-    pv.row_count = n
-    for c in non_empty:
-        if c not in seen_value and n:
-            pv.diffs.append(Diff("empty_value", c, f"column '{c}' is empty in the first "
-                                 f"{min(n, JUDGED_ROWS)} data rows; the contract says it is not"))
-    if item.min_rows is not None and n < item.min_rows and not truncated:
-        pv.diffs.append(Diff("too_few_rows", None, f"{n} data rows; the contract asks for at "
-                             f"least {item.min_rows}"))
-
-
-def _compare_json(pv: Preview, data: bytes, truncated: bool) -> None:
-    item = pv.entry.item
-    if truncated:
-        pv.text = "(file too large to preview)"
-        return
-    try:
-        pv.value = orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        pv.diffs.append(Diff("unreadable", None, f"not valid JSON: {exc.msg}", exc.lineno))
-        return
-    if isinstance(pv.value, list):
-        if item.min_rows is not None and len(pv.value) < item.min_rows:
-            pv.diffs.append(Diff("too_few_rows", None, f"{len(pv.value)} items; the contract "
-                                 f"asks for at least {item.min_rows}"))
-        return
-    if not isinstance(pv.value, dict):
-        pv.diffs.append(Diff("wrong_type", None, f"top level is {json_type(pv.value)}, "
-                             "expected object"))
-        return
-    for k in item.keys or []:
-        if k not in pv.value:
-            pv.diffs.append(Diff("missing_key", k, f"key '{k}' is in the contract, not in "
-                                 "the file"))
-    for k, t in (item.expected_types or {}).items():
-        if k in pv.value and json_type(pv.value[k]) != t and not (
-                t == "number" and json_type(pv.value[k]) == "integer"):
-            pv.diffs.append(Diff("wrong_type", k, f"'{k}' is {json_type(pv.value[k])}, the "
-                                 f"contract says {t}"))
-    for k in item.non_empty_fields or []:
-        if k in pv.value and pv.value[k] in (None, "", [], {}):
-            pv.diffs.append(Diff("empty_field", k, f"'{k}' is empty"))
+# check id -> what its failing artifacts are, as the window and the audit both say it
+_FAILING = {
+    "required_files_exist": "missing",
+    "json_outputs_parse": "not parsing as an object or a declared array",
+    "csv_tsv_headers_match": "with other headers",
+    "actual_outputs_lists_files": "not listed by their attempt's actual_outputs.json",
+}
+_LISTS = ("deliverable_refs", "artifact_refs", "files_created", "files_modified")
 
 
 @dataclass(frozen=True)
 class CheckResult:
+    """One pre-final check evaluated against the files; ``failed`` names the artifacts."""
+
     check_id: str
     status: str  # pass | fail | unknown
     detail: str
+    failed: tuple[str, ...] = ()
+
+    def failure(self, limit: int | None = None) -> str:
+        """``2 artifact(s) missing: a.csv, b.json``, naming at most ``limit``."""
+        return (f"{len(self.failed)} artifact(s) {_FAILING[self.check_id]}: "
+                f"{', '.join(self.failed[:limit])}")
 
 
-def checklist(pkg: Package, previews: list[Preview] | None = None) -> list[CheckResult]:
-    """The pre-final checklist, check by check, evaluated against the real files."""
+def checklist(pkg: Package, checks: Sequence[FileCheck] | None = None) -> list[CheckResult]:
+    """The pre-final checklist, one result per check in its order, against the real files."""
     if pkg.docs.checklist is None:
         return []
-    pvs = previews if previews is not None else [preview(pkg, e) for e in contract_entries(pkg)
-                                                 if e.kind == "output"]
-    outputs = [p for p in pvs if p.entry.kind == "output"]
+    checks = compare_package(pkg) if checks is None else checks
     results = []
-    for check in pkg.docs.checklist.checks:
-        cid = check.check_id
-        if cid == "required_files_exist":
-            bad = [p.entry.item.path for p in outputs if any(d.kind == "missing_file"
-                                                              for d in p.diffs)]
-        elif cid == "json_outputs_parse":
-            bad = [p.entry.item.path for p in outputs if p.format == "json" and any(
-                d.kind in ("unreadable", "wrong_type") and d.field is None for d in p.diffs)]
-        elif cid == "csv_tsv_headers_match":
-            bad = [p.entry.item.path for p in outputs if p.format in ("csv", "tsv") and any(
-                d.kind == "missing_column" for d in p.diffs)]
-        elif cid == "actual_outputs_lists_files":
-            bad = _actual_outputs_unlisted(pkg)
-        else:
+    for item in pkg.docs.checklist.checks:
+        cid = item.check_id
+        if cid not in _FAILING:
             results.append(CheckResult(cid, "unknown", "this check is not known to aa-review"))
             continue
-        results.append(CheckResult(cid, "fail" if bad else "pass",
-                                   ("; ".join(sorted(set(bad)))) if bad else "all hold"))
+        failed = tuple(dict.fromkeys(_failing(pkg, cid, checks)))
+        result = CheckResult(cid, "fail" if failed else "pass", "all hold", failed)
+        results.append(replace(result, detail=result.failure()) if failed else result)
     return results
 
 
-def _actual_outputs_unlisted(pkg: Package) -> list[str]:
-    """Artifacts under attempts/<kind>/artifacts/ that the attempt's actual_outputs.json omits."""
-    bad: list[str] = []
-    attempts = pkg.root / "attempts"
-    if not attempts.is_dir():
-        return bad
-    for d in sorted(p for p in attempts.iterdir() if p.is_dir() and not p.is_symlink()):
-        raw = read_json(pkg.safe, f"attempts/{d.name}/actual_outputs.json", [], required=False)
-        if not isinstance(raw, dict):
+def _failing(pkg: Package, check_id: str, checks: Sequence[FileCheck]) -> list[str]:
+    if check_id == "required_files_exist":
+        return [c.file.ref for c in checks if c.shape is None]
+    if check_id == "json_outputs_parse":
+        return [c.file.ref for c in checks if c.shape is not None and c.file.format == "json"
+                and any(d.kind == DiffKind.UNREADABLE or (d.kind == DiffKind.WRONG_TYPE
+                                                          and d.field is None) for d in c.diffs)]
+    if check_id == "csv_tsv_headers_match":
+        return [c.file.ref for c in checks if c.shape is not None
+                and c.file.format in ("csv", "tsv") and any(
+                    d.kind == DiffKind.UNREADABLE or d.kind in COLUMN_KINDS for d in c.diffs)]
+    return _unlisted(pkg, [c.file.ref for c in checks])
+
+
+def _unlisted(pkg: Package, refs: list[str]) -> list[str]:
+    """Contracted artifacts of an attempt that its actual_outputs.json does not list."""
+    bad = []
+    listed_by: dict[str, set[str]] = {}
+    for ref in refs:
+        parts = ref.split("/")
+        if len(parts) < 3 or parts[0] != "attempts" or parts[-1] in ("actual_outputs.json",
+                                                                     "agent_trace.json"):
             continue
-        listed: set[str] = set()
-        for key in ("deliverable_refs", "artifact_refs", "files_created"):
-            if isinstance(raw.get(key), list):
-                listed.update(str(r).rsplit("/", 1)[-1] for r in raw[key])
-        art = d / "artifacts"
-        if art.is_dir():
-            for f in sorted(art.iterdir()):
-                if f.is_file() and f.name not in listed:
-                    bad.append(f"attempts/{d.name}/artifacts/{f.name}")
+        outputs_ref = f"attempts/{parts[1]}/actual_outputs.json"
+        if outputs_ref not in listed_by:
+            listed_by[outputs_ref] = _listed(pkg, outputs_ref)
+        if ref not in listed_by[outputs_ref] and "/".join(parts[2:]) not in \
+                listed_by[outputs_ref]:
+            bad.append(ref)
     return bad
+
+
+def _listed(pkg: Package, outputs_ref: str) -> set[str]:
+    doc = read_json(pkg.safe, outputs_ref, [], required=False)
+    if not isinstance(doc, dict):
+        return set()
+    refs = [r for key in _LISTS if isinstance(doc.get(key), list) for r in doc[key]]
+    refs.append(doc.get("primary_output_ref"))
+    return {n for r in refs if isinstance(r, str) and (n := normalize_ref(r))}

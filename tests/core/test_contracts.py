@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from aa_review.core import contracts
+from aa_review.core.contract_compare import is_number
 from aa_review.core.package import open_package
 
 CSV = "attempts/revised/artifacts/reconciliation_report.csv"
@@ -71,8 +74,58 @@ def test_json_keys_and_types(sample_copy: Path) -> None:
     assert {c.check_id: c.status for c in contracts.checklist(pkg)}["json_outputs_parse"] == "fail"
 
 
-def test_unlisted_artifact_fails_actual_outputs_check(sample_copy: Path) -> None:
+def test_unlisted_deliverable_fails_actual_outputs_check(sample_copy: Path) -> None:
     (sample_copy / "attempts/revised/artifacts/extra.csv").write_text("a\n1\n")
+    outputs = sample_copy / "attempts/revised/actual_outputs.json"
+    doc = json.loads(outputs.read_text())
+    for key in ("deliverable_refs", "artifact_refs", "files_created"):
+        doc[key] = [r for r in doc[key] if not r.endswith("vendor_totals.csv")]
+    outputs.write_text(json.dumps(doc))
     pkg = open_package(sample_copy)
     (check,) = [c for c in contracts.checklist(pkg) if c.check_id == "actual_outputs_lists_files"]
-    assert check.status == "fail" and "extra.csv" in check.detail
+    # the deliverables are the contracted artifacts: an uncontracted extra file is no failure
+    assert check.status == "fail" and check.failed == ("attempts/revised/artifacts/"
+                                                       "vendor_totals.csv",)
+    assert check.detail == ("1 artifact(s) not listed by their attempt's actual_outputs.json: "
+                            "attempts/revised/artifacts/vendor_totals.csv")
+
+
+@pytest.mark.parametrize(("cell", "number"), [
+    ("648.26", True), ("4,512.20", True), ("-1,000", True), ("1,000,000.5", True),
+    (" 7 ", True), ("1e3", True), ("nan", True), ("inf", True), ("0", True),
+    ("n/a", False), ("$5", False), ("12%", False), ("1.2.3", False), (",5", False),
+    ("5,", False), ("1,,000", False), ("six hundred", False), ("", False),
+])
+def test_number_semantics(cell: str, number: bool) -> None:
+    """float() with commas between digits read as thousands separators."""
+    assert is_number(cell) is number
+
+
+def test_thousands_separators_and_file_lines(sample_copy: Path) -> None:
+    path = sample_copy / CSV
+    lines = path.read_text().splitlines()
+    lines[1] = lines[1].replace("648.26", '"4,648.26"', 1)  # quoted: the delimiter is a comma
+    lines[3] = lines[3].replace("82000.00", "lots", 1)
+    # a blank line is no data row; the bad cell is on file line 5, data row 2
+    path.write_text("\n".join(lines[:3] + [""] + lines[3:]) + "\n")
+    pkg = open_package(sample_copy)
+    pv = contracts.preview(pkg, _entry(pkg, CSV))
+    assert [(d.kind, d.field, d.line, d.row) for d in pv.diffs] == [
+        ("non_numeric", "amount", 5, 2)]
+    assert pv.lines[:4] == [2, 3, 5, 6] and pv.rows[0][3] == "4,648.26"
+    assert set(pv.diffs[0].contracts) == set(_entry(pkg, CSV).group)
+
+
+def test_integer_is_a_number_and_not_compared_entries(sample_copy: Path) -> None:
+    rlp = sample_copy / "experience_compiler/runtime_learning_package"
+    tc = json.loads((rlp / "transfer_checklist.json").read_text())
+    i = next(i for i, c in enumerate(tc["artifact_contracts"]) if c["artifact_ref"] == JSON)
+    tc["artifact_contracts"][i]["expected_types"]["total_invoices"] = "number"
+    tc["artifact_contracts"][0]["read_error"] = "unreadable when compiled"
+    (rlp / "transfer_checklist.json").write_text(json.dumps(tc))
+    pkg = open_package(sample_copy)
+    assert contracts.preview(pkg, _entry(pkg, JSON)).ok
+    first = [e for e in contracts.contract_entries(pkg) if e.index == 0]
+    assert len(first) == 2 and all(e.artifact_ref is None for e in first)
+    pv = contracts.preview(pkg, first[0])
+    assert not pv.compared and not pv.ok and pv.status == "not compared"

@@ -40,3 +40,30 @@ def test_contract_to_artifact_and_back(window, sample_copy) -> None:
     cur = panel.list_view.currentIndex().row()
     assert panel.entries[cur].artifact_ref == "attempts/revised/artifacts/vendor_totals.csv"
     assert [c[1] for c in panel.check_model.items] == ["pass"] * 4
+
+
+def test_tab_agrees_with_the_audit_and_findings_reach_entries(window, tmp_path) -> None:
+    from aa_review.core.generator import generate_package
+
+    g = generate_package(tmp_path / "gen", rows=40, seed=1, defects=["contract_drift"])
+    (d,) = g.defects
+    window.open_package(g.root)
+    window.run_audit()
+    panel = window.contracts
+    numeric = [f for f in window.audit_report.findings if f.code == "contract.numeric"]
+    assert numeric and {f.location.file for f in numeric} == {d.ref}
+    for i, (e, p) in enumerate(zip(panel.entries, panel.previews, strict=True)):
+        assert p.ok is (e.artifact_ref != d.ref), (e.key, p.status)
+        if not p.ok:  # "fail (1 differences)" is coloured as a failure
+            color = panel.list_model.data(panel.list_model.index(i, 3),
+                                          Qt.ItemDataRole.ForegroundRole)
+            assert color is not None and color.color().name() == "#c62828"
+    assert [c[1] for c in panel.check_model.items] == ["pass"] * 4
+    # the finding names the transfer checklist's contract: the tab shows an entry of that file
+    window.findings.navigate(window.findings.findings.index(numeric[0]))
+    row = panel.list_view.currentIndex().row()
+    assert panel.entries[row].artifact_ref == d.ref
+    assert numeric[0].location.contract in panel.entries[row].group
+    assert window.center.currentWidget() is panel
+    diffs = panel.diff_model.items
+    assert diffs and diffs[0][0] == "non_numeric" and d.extra["column"] in diffs[0][2]

@@ -24,6 +24,7 @@ class ArtifactTableModel(QAbstractTableModel):
         super().__init__(parent)
         self._header: list[str] = []
         self._rows: list[list[str]] = []
+        self._lines: list[int] = []
         self._missing: list[str] = []
         self._extra: set[str] = set()
         self._bad: dict[tuple[int, str], str] = {}
@@ -32,11 +33,12 @@ class ArtifactTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._header = list(pv.header) if pv else []
         self._rows = list(pv.rows) if pv else []
+        self._lines = list(pv.lines) if pv else []
         diffs = pv.diffs if pv else []
         self._missing = [d.field for d in diffs if d.kind == "missing_column" and d.field]
         self._extra = {d.field for d in diffs if d.kind == "extra_column" and d.field}
-        self._bad = {(d.line - 2, d.field): d.message for d in diffs
-                     if d.kind == "non_numeric" and d.line and d.field}
+        self._bad = {(d.row, d.field): d.message for d in diffs
+                     if d.kind == "non_numeric" and d.row is not None and d.field}
         self.endResetModel()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
@@ -52,7 +54,10 @@ class ArtifactTableModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Vertical:
-            return section + 2 if role == Qt.ItemDataRole.DisplayRole else None  # file line
+            if role != Qt.ItemDataRole.DisplayRole:
+                return None
+            # the file line: blank lines are not rows, and a quoted cell may span lines
+            return self._lines[section] if section < len(self._lines) else None
         name = self._name(section)
         missing = section >= len(self._header)
         if role == Qt.ItemDataRole.DisplayRole:

@@ -28,6 +28,14 @@ if TYPE_CHECKING:
 
 __all__ = ["ContractsPanel"]
 
+MAX_ROWS = 200  # data rows shown per CSV/TSV artifact; the comparison judges the first 5
+
+
+def _detail(d: contracts.Diff, group: tuple[str, ...]) -> str:
+    """The message, with the line, and the contracts stating it when not all of them do."""
+    where = f"line {d.line}: " if d.line else ""
+    only = f" (only {', '.join(d.contracts)})" if set(d.contracts) < set(group) else ""
+    return where + d.message + only
 
 
 class ContractsPanel(Linked):
@@ -88,13 +96,17 @@ class ContractsPanel(Linked):
 
     def set_package(self, pkg: Package | None) -> None:
         super().set_package(pkg)
+        # One comparison per file for the entries and the checklist: the one the audit reports.
+        checks = contracts.compare_package(pkg, keep=MAX_ROWS) if pkg else []
         self.entries = contracts.contract_entries(pkg) if pkg else []
-        self.previews = [contracts.preview(pkg, e) for e in self.entries] if pkg else []
-        self.list_model.set_items([
-            (e.key, e.item.path, p.format, "ok" if p.ok else f"fail: {len(p.diffs)} differences")
-            for e, p in zip(self.entries, self.previews)])
-        checks = contracts.checklist(pkg, self.previews) if pkg else []
-        self.check_model.set_items([(c.check_id, c.status, c.detail) for c in checks])
+        self.previews = [contracts.preview(pkg, e, MAX_ROWS, checks)
+                         for e in self.entries] if pkg else []
+        self.list_model.set_items([(e.key, e.item.path, p.format, p.status)
+                                   for e, p in zip(self.entries, self.previews, strict=True)],
+                                  tooltips=[p.note for p in self.previews])
+        results = contracts.checklist(pkg, checks) if pkg else []
+        self.check_model.set_items([(c.check_id, c.status, c.detail) for c in results],
+                                   tooltips=[c.detail for c in results])
         self.list_view.resizeColumnsToContents()
         self.check_view.resizeColumnsToContents()
         self._show(None)
@@ -120,7 +132,8 @@ class ContractsPanel(Linked):
         e, pv = self.entries[row], self.previews[row]
         self.spec_model.set_value(e.item.model_dump(exclude_none=True))
         self.spec_view.expandAll()
-        verdict = "matches its contract" if pv.ok else f"{len(pv.diffs)} differences"
+        verdict = pv.note if not pv.compared else "matches its contract" if pv.ok else \
+            f"{len(pv.diffs)} difference(s)"
         rows = f", {pv.row_count} data rows" if pv.format in ("csv", "tsv") else ""
         self.file_label.setText(f"{e.artifact_ref or '(no file)'}{rows}: {verdict}")
         self.file_label.setToolTip(self.file_label.text())
@@ -133,15 +146,16 @@ class ContractsPanel(Linked):
         else:
             self.text_view.setPlainText(pv.text)
             self.stack.setCurrentWidget(self.text_view)
-        self.diff_model.set_items([(d.kind, d.field or "", (f"line {d.line}: " if d.line else "")
-                                    + d.message) for d in pv.diffs])
+        self.diff_model.set_items([(str(d.kind), d.field or "", _detail(d, e.group))
+                                   for d in pv.diffs])
         self.diff_view.resizeColumnsToContents()
 
     def follow(self, sel: Selection) -> None:
         if sel.source == self.source:
             return
-        target = next((i for i, e in enumerate(self.entries) if e.key == sel.contract), None) \
-            if sel.contract else None
+        # A finding names the first contract stating it, often the transfer checklist's.
+        target = next((i for i, e in enumerate(self.entries)
+                       if sel.contract in (e.key, *e.group)), None) if sel.contract else None
         ev = self.pkg.evidence_at(sel.evidence) if self.pkg and sel.evidence is not None \
             else None
         if ev is not None and (target is None or self.entries[target].artifact_ref != ev.ref):
