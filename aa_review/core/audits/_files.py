@@ -1,22 +1,44 @@
-"""Hashing every package file once, in threads: byte SHA-256, catalog text hash, digest."""
+"""Hashing every package file once: byte SHA-256, catalog text hash, package digest.
+
+Packages hold many byte-identical files (the copies of format 3 and 5, ``tdo/`` beside
+``experience_compiler/``). Files of equal size are read side by side and compared; a
+file identical to the first of its group shares that file's hashes instead of being
+hashed again (comparing bytes costs a fraction of hashing them). Large packages are
+hashed in worker processes, so the hashing never competes with the checks for the GIL.
+
+Spawned workers import this module, which needs the standard library only.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import logging
+import multiprocessing
 import os
-import queue
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    Executor,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from aa_review.core.derive import CONTENT_HASH_LIMIT, content_hash_bytes
 from aa_review.core.package.digest import list_package_files
 
-__all__ = ["FileFacts", "FileHashes", "hash_file", "hash_package", "text_hash", "HashCancelled"]
+__all__ = ["FileFacts", "FileHashes", "hash_file", "hash_group", "hash_package", "text_hash",
+           "HashCancelled"]
+
+log = logging.getLogger(__name__)
 
 CHUNK = 1 << 20
+GROUP_MIN_BYTES = 1 << 20  # smaller files are hashed directly: comparing them saves nothing
+PROCESS_MIN_BYTES = 256 * 1024 * 1024  # below this, worker start-up costs more than it saves
 
 
 class HashCancelled(Exception):
@@ -25,11 +47,15 @@ class HashCancelled(Exception):
 
 @dataclass(frozen=True)
 class FileFacts:
-    """One file: size, SHA-256 of its bytes and, when small enough, its catalog text hash."""
+    """One file: size, SHA-256 of its bytes and, when small enough, its catalog text hash.
+
+    ``same_as`` names the file of equal bytes whose hashes these are (compared, not hashed).
+    """
 
     size: int
     sha256: str
     text_hash: str | None
+    same_as: str | None = None
 
 
 @dataclass
@@ -40,6 +66,7 @@ class FileHashes:
     errors: dict[str, str] = field(default_factory=dict)
     digest: str | None = None
     nbytes: int = 0
+    compared: int = 0  # bytes found identical to another file's instead of hashed
 
 
 def text_hash(data: bytes, byte_hex: str | None = None) -> str:
@@ -63,37 +90,9 @@ def text_hash(data: bytes, byte_hex: str | None = None) -> str:
     return "sha256:" + hashlib.sha256(text).hexdigest()
 
 
-_local = threading.local()
-
-
-def _buffer() -> bytearray:
-    """One reusable 1 MiB read buffer per thread."""
-    buf = getattr(_local, "buf", None)
-    if buf is None:
-        buf = _local.buf = bytearray(CHUNK)
-    return buf  # type: ignore[no-any-return]
-
-
-def hash_file(path: Path | str, size: int | None = None) -> FileFacts:
-    """Hash one file in 1 MiB chunks (hashlib releases the GIL while it works).
-
-    The catalog hash of a file up to 2,000,000 bytes equals its byte hash unless it
-    holds a CR or non-ASCII bytes (checked chunk by chunk while hot in cache); only
-    such files are read again whole for the text-mode hash.
-    """
-    size = os.path.getsize(path) if size is None else size
-    h = hashlib.sha256()
-    buf = _buffer()
-    view = memoryview(buf)
-    n_total, plain = 0, True
-    with open(path, "rb", buffering=0) as fh:
-        while k := fh.readinto(buf):
-            h.update(view[:k])
-            n_total += k
-            if plain:
-                chunk = buf if k == CHUNK else bytes(view[:k])
-                plain = chunk.isascii() and b"\r" not in chunk
-    byte_hex = h.hexdigest()
+def _finish(path: str, n_total: int, byte_hex: str, plain: bool) -> FileFacts:
+    """Facts of a file whose bytes hashed to ``byte_hex``; reads it again only when its
+    catalog text hash differs from the byte hash (CR or non-ASCII in a small file)."""
     if n_total > CONTENT_HASH_LIMIT:
         return FileFacts(n_total, byte_hex, None)
     if plain:
@@ -105,54 +104,125 @@ def hash_file(path: Path | str, size: int | None = None) -> FileFacts:
     return FileFacts(n_total, byte_hex, text_hash(data, byte_hex))
 
 
+def hash_file(path: Path | str, size: int | None = None) -> FileFacts:
+    """Hash one file in 1 MiB chunks (hashlib releases the GIL while it works).
+
+    The catalog hash of a file up to 2,000,000 bytes equals its byte hash unless it
+    holds a CR or non-ASCII bytes (checked chunk by chunk while hot in cache); only
+    such files are read again whole for the text-mode hash.
+    """
+    return hash_group([str(path)])[0]  # type: ignore[return-value]
+
+
+def hash_group(paths: list[str]) -> list[FileFacts | None]:
+    """Hash ``paths[0]`` and compare the other files (of the same size) with it, chunk by chunk.
+
+    Returns facts per path: the first file's for every file byte-identical to it, None
+    for a file that differs (hash it on its own). Raises OSError when the first file
+    cannot be read; another file that cannot be read counts as differing.
+    """
+    h = hashlib.sha256()
+    buf = bytearray(CHUNK)
+    view = memoryview(buf)
+    other = bytearray(CHUNK)
+    n_total, plain = 0, True
+    rest: list[tuple[int, object]] = []
+    differ: set[int] = set()
+    with open(paths[0], "rb", buffering=0) as fh:
+        for i, p in enumerate(paths[1:], 1):
+            try:
+                rest.append((i, open(p, "rb", buffering=0)))
+            except OSError:
+                differ.add(i)
+        try:
+            while k := fh.readinto(buf):
+                h.update(view[:k])
+                n_total += k
+                chunk = buf if k == CHUNK else bytes(view[:k])
+                if plain:
+                    plain = chunk.isascii() and b"\r" not in chunk
+                for i, other_fh in rest:
+                    if i in differ:
+                        continue
+                    try:
+                        j = other_fh.readinto(other)  # type: ignore[attr-defined]
+                    except OSError:
+                        j = -1
+                    if j != k or (other if k == CHUNK else bytes(other[:k])) != chunk:
+                        differ.add(i)
+        finally:
+            for i, other_fh in rest:
+                if i not in differ and other_fh.read(1):  # type: ignore[attr-defined]
+                    differ.add(i)  # it grew while being read
+                other_fh.close()  # type: ignore[attr-defined]
+    facts = _finish(paths[0], n_total, h.hexdigest(), plain)
+    out: list[FileFacts | None] = [facts]
+    for i in range(1, len(paths)):
+        out.append(None if i in differ else FileFacts(facts.size, facts.sha256, facts.text_hash,
+                                                      same_as=paths[0]))
+    return out
+
+
+Result = list[tuple[str, "FileFacts | None", "str | None"]]
+
+
+def _job(root: str, rels: list[str]) -> Result:
+    """Hash one group of package files: ``(rel, facts or None (differs), error)`` each."""
+    paths = [os.path.join(root, r) for r in rels]
+    try:
+        facts = hash_group(paths)
+    except OSError as exc:
+        return [(rels[0], None, exc.strerror or str(exc))] + [(r, None, None) for r in rels[1:]]
+    return [(r, f if f is None or f.same_as is None else
+             FileFacts(f.size, f.sha256, f.text_hash, rels[0]), None)
+            for r, f in zip(rels, facts)]
+
+
+def _groups(sizes: dict[str, int], full: bool) -> list[list[str]]:
+    """Jobs: files of one size (over GROUP_MIN_BYTES) together, others alone; largest first."""
+    by_size: dict[int, list[str]] = {}
+    jobs: list[list[str]] = []
+    for rel, size in sizes.items():
+        if not full and size > CONTENT_HASH_LIMIT:
+            continue  # catalog hashes only: a file over the limit is only sized
+        if size >= GROUP_MIN_BYTES:
+            by_size.setdefault(size, []).append(rel)
+        else:
+            jobs.append([rel])
+    jobs.extend(sorted(g) for g in by_size.values())
+    jobs.sort(key=lambda g: -sizes[g[0]])
+    return jobs
+
+
 def hash_package(root: Path, *, threads: int = 4, full: bool = True,
                  progress: Callable[[int, int], None] | None = None,
                  cancelled: Callable[[], bool] = lambda: False) -> FileHashes:
     """Hash every file under ``root`` (symlinks are listed, never followed) and digest them.
 
     The digest is computed exactly as :func:`aa_review.core.package.package_digest` does.
-    Files are hashed in ``threads`` threads; results come back through a queue, so the
-    bookkeeping stays linear in the number of files. With ``full=False`` (catalog hashes
-    only) files over 2,000,000 bytes are only sized, and there is no digest.
+    Work goes to ``threads`` threads, or to as many worker processes (at most one per
+    core) for a large package; ``progress`` is called from the calling thread. With
+    ``full=False`` (catalog hashes only) files over 2,000,000 bytes are only sized, and
+    there is no digest.
     """
     entries = list_package_files(root)
-    paths = {rel: path for rel, path, is_link in entries if not is_link}
-    sizes = {rel: path.stat().st_size for rel, path in paths.items()}
+    sizes = {rel: path.stat().st_size for rel, path, is_link in entries if not is_link}
     total = sum(sizes.values())
-    out = FileHashes(nbytes=total)
-    done_bytes = 0
-    results: queue.SimpleQueue[tuple[str, FileFacts | None, str | None]] = queue.SimpleQueue()
-
-    def one(rel: str) -> None:
+    n = max(1, threads)
+    out: FileHashes | None = None
+    if total >= PROCESS_MIN_BYTES and n > 1 and (os.cpu_count() or 1) > 1:
+        ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
+        procs = ProcessPoolExecutor(min(n, os.cpu_count() or 1), mp_context=ctx)
         try:
-            if not full and sizes[rel] > CONTENT_HASH_LIMIT:
-                results.put((rel, FileFacts(sizes[rel], "", None), None))
-                return
-            results.put((rel, hash_file(paths[rel], sizes[rel]), None))
-        except OSError as exc:
-            results.put((rel, None, exc.strerror or str(exc)))
-
-    # Largest first, so a big file does not start last and finish alone.
-    order = sorted(paths, key=lambda r: -sizes[r])
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
-        for rel in order:
-            pool.submit(one, rel)
-        for _ in order:
-            while True:
-                try:
-                    rel, facts, error = results.get(timeout=0.2)
-                    break
-                except queue.Empty:
-                    if cancelled():
-                        pool.shutdown(wait=False, cancel_futures=True)
-                        raise HashCancelled() from None
-            if facts is not None:
-                out.files[rel] = facts
-            else:
-                out.errors[rel] = error or "unreadable"
-            done_bytes += sizes[rel]
-            if progress is not None:
-                progress(done_bytes, total)
+            out = _hash_all(procs, root, sizes, full, progress, cancelled)
+        except (BrokenProcessPool, RuntimeError, OSError) as exc:
+            # Workers could not start (no __main__ guard, no /dev/shm...): hash in threads.
+            log.warning("hashing in worker processes unavailable (%s); using threads", exc)
+        finally:  # on cancellation, do not wait for a worker busy with a large file
+            procs.shutdown(wait=out is not None, cancel_futures=True)
+    if out is None:
+        with ThreadPoolExecutor(n) as threads_pool:
+            out = _hash_all(threads_pool, root, sizes, full, progress, cancelled)
     if out.errors or not full:
         return out  # no digest: a file could not be read, or was not hashed
     digest = hashlib.sha256()
@@ -164,4 +234,42 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
             line = f"{rel}\0{facts.size}\0{facts.sha256}\n"
         digest.update(line.encode("utf-8", "surrogateescape"))
     out.digest = "sha256:" + digest.hexdigest()
+    return out
+
+
+def _hash_all(pool: Executor, root: Path, sizes: dict[str, int], full: bool,
+              progress: Callable[[int, int], None] | None,
+              cancelled: Callable[[], bool]) -> FileHashes:
+    total = sum(sizes.values())
+    out = FileHashes(nbytes=total)
+    jobs = _groups(sizes, full)
+    done_bytes = total - sum(sizes[r] for g in jobs for r in g)
+    for rel, size in sizes.items():
+        if not full and size > CONTENT_HASH_LIMIT:
+            out.files[rel] = FileFacts(size, "", None)  # sized only
+    base = str(root)
+    pending: set[Future[Result]] = {pool.submit(_job, base, g) for g in jobs}
+    try:
+        while pending:
+            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            if cancelled():
+                raise HashCancelled()
+            for fut in finished:
+                for rel, facts, error in fut.result():
+                    if facts is None and error is None:  # differs from its group: alone
+                        pending.add(pool.submit(_job, base, [rel]))
+                        continue
+                    if facts is not None:
+                        out.files[rel] = facts
+                        if facts.same_as is not None:
+                            out.compared += facts.size
+                    else:
+                        out.errors[rel] = error or "unreadable"
+                    done_bytes += sizes[rel]
+                if progress is not None:
+                    progress(done_bytes, total)
+    except BaseException:
+        for fut in pending:
+            fut.cancel()
+        raise
     return out
