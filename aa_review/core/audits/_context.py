@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from aa_review.core.audits._codes import code_info
@@ -29,8 +30,9 @@ ROW_RULE_CODES = ROW_RULE_PREFIXES
 class AuditContext:
     """Shared, lazily computed inputs of the checks of one audit.
 
-    The engine fills ``hashes``, ``map`` and ``rows`` concurrently before the
-    checks run; a check run on its own computes what it needs on first use.
+    The engine fills ``rows`` and ``map`` before the checks run and starts
+    ``hash_job``, which ``hashes`` awaits; a check run on its own computes what it
+    needs on first use.
     """
 
     def __init__(self, pkg: Package, *, enabled: frozenset[str], workers: int | None = None,
@@ -43,6 +45,8 @@ class AuditContext:
         self.hash_threads = hash_threads
         self.cancelled = cancelled
         self._hashes: FileHashes | None = None
+        self.hash_job: Future[FileHashes] | None = None  # hashing started by the engine
+        self.on_hash_wait: Callable[[], None] = lambda: None  # ticks while waiting for it
         self._map: MapScan | None = None
         self._rows: RowScan | None = None
         self.extra: dict[str, Any] = {}
@@ -68,6 +72,14 @@ class AuditContext:
     # -- shared results ---------------------------------------------------
     @property
     def hashes(self) -> FileHashes:
+        """Every file's hashes: the engine's running job awaited, or computed here."""
+        if self._hashes is None and self.hash_job is not None:
+            while True:
+                try:
+                    self._hashes = self.hash_job.result(timeout=0.2)
+                    break
+                except TimeoutError:
+                    self.on_hash_wait()
         if self._hashes is None:
             from aa_review.core.audits._files import hash_package
 

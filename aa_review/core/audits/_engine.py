@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from aa_review import __version__
@@ -27,6 +28,7 @@ __all__ = ["audit_package", "AuditCancelled", "DEFAULT_CAP"]
 log = logging.getLogger(__name__)
 DEFAULT_CAP = 200  # findings listed per code; summaries count all of them
 ProgressFn = Callable[[AuditProgress], None]
+HASH_CHECKS = frozenset({"hashes", "copies", "files"})  # the checks that need file hashes
 
 
 class AuditCancelled(Exception):
@@ -78,34 +80,42 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
             raise AuditCancelled() from None
     ctx = AuditContext(pkg, enabled=enabled, workers=workers, cap=cap,
                        hash_threads=hash_threads, cancelled=stop)
+    hashing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aa-audit-hash")
+    finished = threading.Event()  # stops a hashing job nobody will wait for
     try:
-        _prefetch(ctx, selected, digest, emit)
+        _prefetch(ctx, selected, digest, emit, hashing, finished)
         findings, summary, complete = _run(pkg, ctx, selected, emit)
+        identity = _identity(pkg, ctx, digest)
     except (ScanCancelled, HashCancelled):
         raise AuditCancelled() from None
+    finally:
+        finished.set()
+        hashing.shutdown(wait=False, cancel_futures=True)
     by_sev: dict[str, int] = {}
     for s in summary:
         for sev, n in s.by_severity.items():
             by_sev[sev] = by_sev.get(sev, 0) + n
     return AuditReport(
-        tool=f"aa-review {__version__}", identity=_identity(pkg, ctx, digest),
+        tool=f"aa-review {__version__}", identity=identity,
         counts=_counts(pkg, ctx), checks=[c.name for c in selected], summary=summary,
         by_severity=by_sev, findings=findings, truncated=dict(sorted(ctx.omitted.items())),
         complete=complete, seconds=round(time.perf_counter() - t0, 3))
 
 
-def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: ProgressFn) -> None:
-    """Compute what the checks share: the row pass, file hashes, the evidence-map links.
+def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: ProgressFn,
+              hashing: ThreadPoolExecutor, finished: threading.Event) -> None:
+    """Start what the checks share: the row pass, file hashes, the evidence-map links.
 
-    File hashing (threads; hashlib releases the GIL) overlaps the row pass when cores
-    are left over, and the link scan; on a machine whose cores the row pass's worker
-    processes already fill, hashing waits for them rather than fight over the cores.
-    Progress is always reported from the calling thread.
+    The row pass runs first, in worker processes on every core for a large package.
+    File hashing (worker processes or threads, never the GIL-bound main thread) starts
+    as soon as cores are free: alongside an in-process row pass, else right after it,
+    and goes on while the map scan and the checks that do not need hashes run; those
+    that do (:data:`HASH_CHECKS`) wait for it. Progress is reported from this thread.
     """
     pkg, names = ctx.pkg, {c.name for c in selected}
     rows = ctx.needs_rows() and len(pkg.index) > 0
     cfg = ctx.scan_config() if rows else None  # path syscalls, before any thread starts
-    want_hash = digest or bool(names & {"hashes", "copies", "files"})
+    want_hash = digest or bool(names & HASH_CHECKS)
     full = digest or bool(names & {"copies", "files"})  # byte hashes of every file
     want_map = (not pkg.catalog_derived and pkg.map_header is not None
                 and bool(names & {"links", "counts"}))
@@ -114,52 +124,41 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
     spare = cores - busy if busy else cores - 1  # in-process rows keep this thread busy
     hashed: list[int] = [0, 0]
 
-    def note(done: int, total: int) -> None:  # runs in a hashing thread: only record
+    def note(done: int, total: int) -> None:  # runs in the hashing thread: only record
         hashed[0], hashed[1] = done, total
 
-    def run_hash() -> object:
-        return hash_package(pkg.root, threads=max(1, min(ctx.hash_threads, spare))
-                            if early else ctx.hash_threads, full=full,
-                            cancelled=ctx.cancelled, progress=note)
+    def start_hash(threads: int) -> None:
+        ctx.hash_job = hashing.submit(
+            hash_package, pkg.root, threads=threads, full=full, progress=note,
+            cancelled=lambda: finished.is_set() or ctx.cancelled())
+        ctx.on_hash_wait = lambda: emit(AuditProgress("hash", *hashed))
 
-    early = want_hash and spare >= 1
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        fut: Future[object] | None = pool.submit(run_hash) if early else None
-        try:
-            if cfg is not None:
-                def rows_progress(done: int, total: int) -> None:
-                    emit(AuditProgress("rows", done, total))
-                    if fut is not None:
-                        emit(AuditProgress("hash", *hashed))
-                ctx._rows = scan_rows(pkg, cfg, workers=ctx.workers, cancelled=ctx.cancelled,
-                                      progress=rows_progress)
-            if want_hash and fut is None:
-                fut = pool.submit(run_hash)
-            if want_map:
-                ctx._map = scan_map(pkg.safe)  # Python-bound: here, while hashing runs
-            while fut is not None and not fut.done():
-                wait([fut], timeout=0.2)
+    if want_hash and (cfg is None or spare >= 1):
+        start_hash(ctx.hash_threads if cfg is None else max(1, min(ctx.hash_threads, spare)))
+    if cfg is not None:
+        def rows_progress(done: int, total: int) -> None:
+            emit(AuditProgress("rows", done, total))
+            if ctx.hash_job is not None:
                 emit(AuditProgress("hash", *hashed))
-                if ctx.cancelled():
-                    raise AuditCancelled()
-        finally:
-            if fut is not None:
-                fut.cancel()
-        if fut is not None:
-            ctx._hashes = fut.result()  # type: ignore[assignment]
-            emit(AuditProgress("hash", hashed[1], hashed[1]))
+        ctx._rows = scan_rows(pkg, cfg, workers=ctx.workers, cancelled=ctx.cancelled,
+                              progress=rows_progress)
+    if want_hash and ctx.hash_job is None:
+        start_hash(ctx.hash_threads)
+    if want_map:
+        ctx._map = scan_map(pkg.safe)  # Python-bound: here, while hashing runs
 
 
 def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressFn
          ) -> tuple[list[Finding], list[CheckSummary], bool]:
-    listed: dict[str, int] = {}
-    findings: list[Finding] = []
-    summary: list[CheckSummary] = []
-    complete = True
-    for n, check in enumerate(selected, 1):
-        emit(AuditProgress("checks", n - 1, len(selected)))
+    # Checks that need file hashes run last, while hashing finishes; results are
+    # assembled in registration order, so the report does not depend on timing.
+    order = sorted(range(len(selected)), key=lambda i: selected[i].name in HASH_CHECKS)
+    ran: dict[int, tuple[list[Finding], dict[str, int], str | None]] = {}
+    for n, i in enumerate(order):
+        emit(AuditProgress("checks", n, len(selected)))
         if ctx.cancelled():
             raise AuditCancelled()
+        check = selected[i]
         before = dict(ctx.omitted)
         found: list[Finding] = []
         error = None
@@ -171,12 +170,18 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
         except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
             log.exception("check %s failed", check.name)
             error = f"{type(exc).__name__}: {exc}"
-            complete = False
             found.append(ctx.finding("audit.check_failed", f"check {check.name!r} stopped: "
                                      f"{error}; its findings are incomplete"))
         # Row-pass hits the check counted but never yielded (over the cap).
-        unlisted = {c: n - before.get(c, 0) for c, n in ctx.omitted.items()
-                    if n > before.get(c, 0)}
+        unlisted = {c: k - before.get(c, 0) for c, k in ctx.omitted.items()
+                    if k > before.get(c, 0)}
+        ran[i] = (found, unlisted, error)
+    emit(AuditProgress("checks", len(selected), len(selected)))
+    listed: dict[str, int] = {}
+    findings: list[Finding] = []
+    summary: list[CheckSummary] = []
+    for i, check in enumerate(selected):
+        found, unlisted, error = ran[i]
         codes: dict[str, int] = {}
         sev: dict[str, int] = {}
         for f in found:
@@ -195,8 +200,7 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
         summary.append(CheckSummary(check=check.name, title=check.title, ran=error is None,
                                     error=error, codes=dict(sorted(codes.items())),
                                     by_severity=sev))
-    emit(AuditProgress("checks", len(selected), len(selected)))
-    return findings, summary, complete
+    return findings, summary, all(r[2] is None for r in ran.values())
 
 
 def _identity(pkg: Package, ctx: AuditContext, digest: bool) -> Identity:

@@ -75,6 +75,20 @@ def test_a_failing_check_is_reported_and_the_rest_run(make_package, monkeypatch)
     assert "quirk.recipe_absent" in report.codes()  # later checks still ran
 
 
+def test_checks_needing_hashes_run_last_yet_report_in_order(make_package, monkeypatch) -> None:
+    g = make_package()
+    ran: list[str] = []
+    for name in ("hashes", "refs", "files"):
+        def spy(pkg, ctx, _orig=CHECKS[name].func, _name=name):  # type: ignore[no-untyped-def]
+            ran.append(_name)
+            yield from _orig(pkg, ctx)
+        monkeypatch.setitem(CHECKS, name, dataclasses.replace(CHECKS[name], func=spy))
+    report = audit_package(g.root)
+    assert ran == ["refs", "hashes", "files"]  # hashing went on while refs was checked
+    assert report.checks == [s.check for s in report.summary] == list(CHECKS)
+    assert report.identity.package_digest == package_digest(g.root)
+
+
 def test_hashing_digest_matches_the_core(make_package) -> None:
     g = make_package()
     assert hash_package(g.root).digest == package_digest(g.root)
@@ -107,3 +121,52 @@ def test_broken_map_links_are_reported(make_package, tmp_path) -> None:
     report = audit_package(root)
     bad = [f for f in report.findings if f.code == "link.mismatch"]
     assert bad and bad[0].location.file == MAP_PATH and bad[0].location.line
+
+
+def _same_size_files(root, monkeypatch):  # type: ignore[no-untyped-def]
+    """Three 3 MiB files of one size: two identical, one differing in its last byte."""
+    from aa_review.core.audits import _files
+
+    monkeypatch.setattr(_files, "GROUP_MIN_BYTES", 1)
+    data = bytes(range(256)) * (3 * 4096) + b"\r\nend"
+    (root / "a.txt").write_bytes(data)
+    (root / "b.txt").write_bytes(data)
+    (root / "c.txt").write_bytes(data[:-1] + b"E")
+    return data
+
+
+@pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
+def test_identical_files_are_compared_not_hashed_twice(tmp_path, monkeypatch,
+                                                       processes) -> None:
+    import hashlib
+
+    from aa_review.core.audits import _files
+
+    data = _same_size_files(tmp_path, monkeypatch)
+    if processes:
+        monkeypatch.setattr(_files, "PROCESS_MIN_BYTES", 1)
+    out = _files.hash_package(tmp_path, threads=2)
+    a, b, c = (out.files[n] for n in ("a.txt", "b.txt", "c.txt"))
+    assert a.sha256 == b.sha256 == hashlib.sha256(data).hexdigest()
+    assert {a.same_as, b.same_as} == {None, "a.txt"}  # one hashed, the other compared
+    assert c.same_as is None and c.sha256 == hashlib.sha256(data[:-1] + b"E").hexdigest()
+    assert out.compared == len(data)
+    assert out.digest == package_digest(tmp_path)
+
+
+def test_a_copy_that_differs_is_still_found(make_package, tmp_path, monkeypatch) -> None:
+    import shutil
+
+    from aa_review.core.audits import _files
+
+    monkeypatch.setattr(_files, "GROUP_MIN_BYTES", 1)  # every same-size pair compared
+    root = tmp_path / "pkg"
+    shutil.copytree(make_package().root, root)
+    sft = root / "experience_compiler/training_time_package/sft_examples.jsonl"
+    body = bytearray(sft.read_bytes())
+    body[-10] = ord("X") if body[-10] != ord("X") else ord("Y")  # same size, other bytes
+    sft.write_bytes(bytes(body))
+    report = audit_package(root, checks=["copies"])
+    assert [(f.code, f.location.file) for f in report.findings] == [
+        ("copy.differs", "experience_compiler/training_time_package/sft_examples.jsonl")]
+    assert report.identity.package_digest == package_digest(root)
