@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from aa_review.core.audits._rowdiff import RowDiff, Step
 from aa_review.core.audits._privacy_lists import (
     CONTROLLER_KEYS,
@@ -153,7 +155,9 @@ class PrivacyScanner:
     A value equal to the previous row's (same keys) holds equal strings, and a string
     already found clean stays clean, so both are skipped. The new strings of a batch
     are searched together; only when that text is suspicious are the batch's rows
-    walked one by one, with key paths. Results are exact either way.
+    walked one by one, with key paths. Results are exact either way. Rows fed with
+    their raw line are kept as those bytes and parsed again in that rare case: holding
+    thousands of parsed rows alive costs every row more than the parse ever does.
     """
 
     BATCH_CHARS = 64 * 1024
@@ -164,16 +168,17 @@ class PrivacyScanner:
         self._diff = RowDiff()
         self._states: list[_State] = []
         self._seen: set[str] = set()
-        self._rows: list[tuple[int, dict[str, Any]]] = []
+        self._rows: list[tuple[int, dict[str, Any] | bytes]] = []
         self._new: list[str] = []
         self._chars = 0
         self._hits: list[tuple[int, Hit]] = []
 
-    def feed(self, pos: int, row: dict[str, Any], step: Step | None = None) -> None:
+    def feed(self, pos: int, row: dict[str, Any], step: Step | None = None,
+             raw: bytes | None = None) -> None:
         """Queue a row; its hits come out of :meth:`flush`, tagged with ``pos``.
 
         ``step`` is the row's diff against the previous row with the same keys (made
-        here when not given).
+        here when not given); ``raw`` is the JSON line ``row`` was parsed from.
         """
         if step is None:
             step = self._diff.step(row)
@@ -194,7 +199,7 @@ class PrivacyScanner:
         seen = self._seen
         new = [t for t in texts if t not in seen]
         if new or self._new:  # rows before the first unseen string are known clean
-            self._rows.append((pos, row))
+            self._rows.append((pos, row if raw is None else raw))
         if new:
             self._new.extend(new)
             self._chars += sum(map(len, new))
@@ -205,7 +210,8 @@ class PrivacyScanner:
         rows, new = self._rows, self._new
         self._rows, self._new, self._chars = [], [], 0
         if new and suspicious("\n".join(new)):
-            for pos, row in rows:  # walk each row's values whole: exact, and rare
+            for pos, kept in rows:  # walk each row's values whole: exact, and rare
+                row = orjson.loads(kept) if isinstance(kept, bytes) else kept
                 found: list[Hit] = []
                 for k, v in row.items():
                     _walk(v, k, found)

@@ -65,8 +65,9 @@ def run_job(path: str, data_type: str, positions: array, offsets: array,  # type
     fps = array("Q", bytes(8 * len(positions)))
     with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
         for j, (pos, off, n) in enumerate(zip(positions, offsets, lengths)):
+            raw = mm[off:off + n]
             try:
-                row = orjson.loads(mm[off:off + n])
+                row = orjson.loads(raw)
             except orjson.JSONDecodeError:
                 row = None
             if not isinstance(row, dict):
@@ -76,7 +77,7 @@ def run_job(path: str, data_type: str, positions: array, offsets: array,  # type
                 is_hidden = False
             else:
                 found, is_hidden = aud.check(row, data_type)
-                aud.feed_privacy(pos, row)
+                aud.feed_privacy(pos, row, raw)
                 fps[j] = link_fingerprint(row.get("source_trace_id"), row.get("source_step_ids"),
                                           row.get("source_artifact_refs"))
             if is_hidden:

@@ -132,12 +132,13 @@ class RowAuditor:
             hits.extend(self._content_hashes(hashes, step.unchanged("source_content_hashes")))
         return hits, hidden
 
-    def feed_privacy(self, pos: int, row: dict[str, Any]) -> None:
-        """Queue ``row`` (just passed to :meth:`check`) for the batched privacy scan."""
+    def feed_privacy(self, pos: int, row: dict[str, Any], raw: bytes | None = None) -> None:
+        """Queue ``row`` (just passed to :meth:`check`, parsed from ``raw``) for the
+        batched privacy scan."""
         if "privacy" in self.on:
             step = self._step
             self.privacy.feed(pos, row, step if step is not None and step.vals is not None
-                              else None)
+                              else None, raw)
 
     def privacy_hits(self) -> list[tuple[int, RowHit]]:
         """Privacy hits of the rows fed so far, as ``(row position, hit)``."""

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import copy
 
+import orjson
+import pytest
+
 from aa_review.core.audits._privacy import PrivacyScanner, check_key, check_text
 
 
@@ -41,7 +44,8 @@ def test_key_rules() -> None:
     assert check_key("tdo_round", "k") == []
 
 
-def test_batched_scanner_reports_every_row_carrying_a_hit(monkeypatch) -> None:
+@pytest.mark.parametrize("keep_raw", [False, True], ids=["rows", "raw lines"])
+def test_batched_scanner_reports_every_row_carrying_a_hit(monkeypatch, keep_raw) -> None:
     monkeypatch.setattr(PrivacyScanner, "BATCH_ROWS", 7)
     monkeypatch.setattr(PrivacyScanner, "BATCH_CHARS", 200)
     clean = {"data_type": "x", "text": "fine", "nested": {"a": ["b", "c"]}, "n": 1}
@@ -54,7 +58,9 @@ def test_batched_scanner_reports_every_row_carrying_a_hit(monkeypatch) -> None:
         rows.append(row)
     scanner = PrivacyScanner()
     for i, row in enumerate(rows):
-        scanner.feed(i, row)
+        # Fed with its raw line, the scanner keeps the bytes and parses them again
+        # for a suspicious batch: the hits must be the same.
+        scanner.feed(i, row, raw=orjson.dumps(row) if keep_raw else None)
     hits = scanner.flush()
     assert [pos for pos, _ in hits] == [3, 4, 5, 30, 59]
     assert {h[1] for _, h in hits} == {"nested.a[2]"}
