@@ -35,8 +35,12 @@ def damaged_files(pkg: Package) -> dict[str, int]:
 
 def _match(pkg: Package, links: LinkCols) -> tuple[list[int], list[int]]:
     """For each link, the row it describes (-1: none); rows that no link describes."""
+    row_ids = pkg.index.row_id.tolist()
+    if len(row_ids) == len(links.row_id) and row_ids == [r.encode("utf-8")
+                                                         for r in links.row_id]:
+        return list(range(len(row_ids))), []  # one link per row, in order: the usual case
     by_id: dict[bytes, deque[int]] = defaultdict(deque)
-    for pos, rid in enumerate(pkg.index.row_id.tolist()):
+    for pos, rid in enumerate(row_ids):
         by_id[rid].append(pos)
     used: set[int] = set()
     rows_of: list[int] = []
