@@ -13,7 +13,7 @@ from aa_review.core.package.model import Package
 CODES = ("copy.differs", "copy.missing")
 
 
-@register("copies", "Copies", CODES)
+@register("copies", "Copies", CODES, hashes=True)
 def check_copies(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     """Every copy the compiler writes (sft_examples.jsonl, evals/, reward/, verifier/,
     state_transition_rows.jsonl, skill.md, ...) must be byte-identical to its source,

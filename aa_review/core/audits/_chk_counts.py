@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 from aa_review.core.audits._context import AuditContext
+from aa_review.core.audits._files import Wants
 from aa_review.core.audits._linkmap import damaged_files
 from aa_review.core.audits._registry import register
-from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.documents import DOC_PATHS
 from aa_review.core.package.layout import EC_DIR, ENV_PAIR_TYPE, ROW_FILES, SURFACE_TYPES
 from aa_review.core.package.model import Package
 
-_NEWLINE_RUNS = re.compile(rb"\n\n+")
 CODES = ("count.coverage", "count.rows_by_type", "count.rows_by_file", "count.orphan_list",
          "count.derived", "quirk.bad_line_zero_count")
 _TTP = f"{EC_DIR}/training_time_package"
+_DERIVED = (f"{_TTP}/process_supervision.jsonl", f"{_TTP}/agentic_rollouts.jsonl")
+_LINES = Wants(lines=True)
 
 
 def _coverage(pkg: Package, ctx: AuditContext) -> dict[str, int]:
@@ -50,7 +49,7 @@ def _compare(ctx: AuditContext, code: str, stated: dict[str, Any] | None, actual
                               file=file, key_path=f"{key}.{name}")
 
 
-@register("counts", "Counts", CODES)
+@register("counts", "Counts", CODES, reads={rel: _LINES for rel in _DERIVED})
 def check_counts(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     """coverage_statistics (in the evidence map and the quality report) and the manifest's
     ref and link counts recount from the catalog and links (format 7.8); rows_by_type and
@@ -129,27 +128,11 @@ def _derived(pkg: Package, ctx: AuditContext, by_type: dict[str, int],
         return
     steps = by_type.get(ENV_PAIR_TYPE, 0) + sum(by_type.get(t, 0) for t in SURFACE_TYPES)
     lost = sum(damaged.get(t + "s.jsonl", 0) for t in (ENV_PAIR_TYPE, *SURFACE_TYPES))
-    for rel, want in ((f"{_TTP}/process_supervision.jsonl", steps),
-                      (f"{_TTP}/agentic_rollouts.jsonl", by_type.get(ENV_PAIR_TYPE, 0))):
-        try:
-            path = pkg.safe.resolve(rel)
-            if not path.is_file():
-                continue
-            have = _count_lines(path)
-        except (OSError, UnsafeRefError):
+    for rel, want in zip(_DERIVED, (steps, by_type.get(ENV_PAIR_TYPE, 0))):
+        scan = ctx.byte_scan(rel, _LINES)  # counted while the file was hashed, or read now
+        if scan is None or scan.lines is None:
             continue
+        have = scan.lines
         if have != want and not 0 < have - want <= lost:
             yield ctx.finding("count.derived", f"{have} row(s); the package has {want} source "
                               "row(s) this file derives one row from each", file=rel)
-
-
-def _count_lines(path: Path) -> int:
-    """Non-empty lines of a JSONL file, counted in 1 MiB blocks (derived files are large)."""
-    lines = 0
-    prev = b"\n"  # as if a line had just ended: a leading blank line is not counted
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            block = _NEWLINE_RUNS.sub(b"\n", block)
-            lines += block.count(b"\n") - (prev == b"\n" and block[:1] == b"\n")
-            prev = block[-1:]
-    return lines + (prev != b"\n")  # a last line without a newline

@@ -19,7 +19,7 @@ INDEX = "artifacts_index.json"
 _RECIPE = "compiler_recipe.json"
 
 
-@register("files", "Manifest and artifacts index", CODES)
+@register("files", "Manifest and artifacts index", CODES, hashes=True)
 def check_files(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     """Every file compiler_output_refs lists exists (compiler_recipe.json never does: a
     compiler bug); the manifest and evidence map name the same schema generation; every

@@ -31,7 +31,7 @@ def file_facts(pkg: Package, ctx: AuditContext, ref: str) -> FileFacts | None:
     return hash_file(path)
 
 
-@register("hashes", "Evidence hashes", CODES)
+@register("hashes", "Evidence hashes", CODES, hashes=True)
 def check_hashes(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     """Recomputes each catalogued file's content hash the compiler's way (text read as
     UTF-8 with replacement, universal newlines, re-encoded; format 7.3) in threads, and

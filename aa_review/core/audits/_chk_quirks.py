@@ -9,6 +9,7 @@ from typing import Any
 import orjson
 
 from aa_review.core.audits._context import AuditContext
+from aa_review.core.audits._files import Wants
 from aa_review.core.audits._registry import register
 from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding
@@ -22,6 +23,8 @@ CODES = ("quirk.tdo_compiler_id", "quirk.trajectory_traces_ref", "quirk.dedup_co
 _TRAJ = f"{EC_DIR}/training_time_package/trajectory_rollouts.jsonl"
 _ROUNDS = f"{EC_DIR}/compiler_rounds.jsonl"
 _REJECTED = f"{EC_DIR}/reports/rejected_rows.jsonl"
+_DUPLICATE = b'"rejection_reason": "duplicate_row_id'
+_DUPLICATES = Wants(needles=(_DUPLICATE,))
 _ENV_SPEC = f"{EC_DIR}/environment/environment_spec.json"
 _SKILL = f"{EC_DIR}/skill_pack/canonical_skill.json"
 _FIXED_GRADING = ("grading/baseline_grader_result.json", "grading/revised_grader_result.json",
@@ -46,7 +49,7 @@ def _jsonl(pkg: Package, rel: str, needle: bytes = b"") -> Iterator[tuple[int, A
         return
 
 
-@register("quirks", "Compiler quirks", CODES)
+@register("quirks", "Compiler quirks", CODES, reads={_REJECTED: _DUPLICATES})
 def check_quirks(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     """Recognises behaviour of compiler 0.2.1 that looks wrong but is how every package is
     made (format 12), so that a maintainer can tell a compiler bug from tampering: the tdo_
@@ -98,7 +101,7 @@ def _dedup(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                               f"{', '.join(over[:4])} rows than rows_by_type keeps: de-dup drops "
                               "same-numbered steps of later attempts silently (format 12.9)",
                               file=_ROUNDS, line=last[0], key_path="accepted_counts")
-    first, count = _first_line_with(pkg, _REJECTED, b'"rejection_reason": "duplicate_row_id')
+    first, count = _first_line_with(pkg, ctx, _REJECTED, _DUPLICATES)
     if first is not None and ctx.on("quirk.duplicate_row_rejected"):
         n, row = first
         yield ctx.finding("quirk.duplicate_row_rejected", f"{count} row(s) rejected as "
@@ -107,30 +110,25 @@ def _dedup(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                           row_id=str(row.get("row_id") or "") or None)
 
 
-def _first_line_with(pkg: Package, rel: str, needle: bytes
+def _first_line_with(pkg: Package, ctx: AuditContext, rel: str, wants: Wants
                      ) -> tuple[tuple[int, dict[str, Any]] | None, int]:
-    """The first parsed line holding ``needle`` (with its line number) and how many do.
+    """The first parsed line holding the needle of ``wants`` (with its line number) and how
+    many lines do.
 
-    The rejected-rows file can be hundreds of MB: it is searched, not parsed.
+    The rejected-rows file can be hundreds of MB: it is searched, not parsed, and when
+    the audit hashes it the search is made on the same read.
     """
+    scan = ctx.byte_scan(rel, wants)
+    if scan is None:
+        return None, 0
+    count, at, line_no = scan.needles[wants.needles[0]]
+    if not count:
+        return None, 0
     try:
-        path = pkg.safe.resolve(rel)
-        if not path.is_file() or path.stat().st_size == 0:
-            return None, 0
-        with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            at = mm.find(needle)
-            if at < 0:
-                return None, 0
-            count, nxt = 0, at
-            while nxt >= 0:
-                count += 1
-                nxt = mm.find(needle, nxt + len(needle))
+        with open(pkg.safe.resolve(rel), "rb") as fh, \
+                mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
             start = mm.rfind(b"\n", 0, at) + 1
             end = mm.find(b"\n", at)
-            line_no, pos = 1, 0
-            while (pos := mm.find(b"\n", pos, start)) >= 0:
-                line_no += 1
-                pos += 1
             row = orjson.loads(mm[start:end if end >= 0 else len(mm)])
     except (OSError, ValueError, UnsafeRefError, orjson.JSONDecodeError):
         return None, 0

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any
 from aa_review.core.audits._codes import code_info
 from aa_review.core.audits._refrules import RefFacts, ref_facts
 from aa_review.core.audits._rowrules import ScanConfig
+from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core.package.layout import SCHEMA_V01, SCHEMA_V02
 
 if TYPE_CHECKING:
-    from aa_review.core.audits._files import FileHashes
+    from aa_review.core.audits._files import FileHashes, ScanResult, Wants
     from aa_review.core.audits._mapscan import MapScan
     from aa_review.core.audits._rowscan import RowScan
     from aa_review.core.package.model import Package
@@ -86,6 +87,26 @@ class AuditContext:
             self._hashes = hash_package(self.pkg.root, threads=self.hash_threads,
                                         cancelled=self.cancelled)
         return self._hashes
+
+    def byte_scan(self, rel: str, wants: Wants) -> ScanResult | None:
+        """Lines and needle counts of package file ``rel`` (None: absent or unsafe).
+
+        Taken from the bytes while the file was hashed when the engine asked for them
+        (checks declare ``reads``), else read here.
+        """
+        from aa_review.core.audits._files import scan_file
+
+        if self.hash_job is not None or self._hashes is not None:
+            facts = self.hashes.files.get(rel)
+            scan = facts.scan if facts is not None else None
+            if scan is not None and (scan.lines is not None or not wants.lines) \
+                    and set(wants.needles) <= scan.needles.keys():
+                return scan
+        try:
+            path = self.pkg.safe.resolve(rel)
+            return scan_file(path, wants) if path.is_file() else None
+        except (OSError, UnsafeRefError):
+            return None
 
     @property
     def map(self) -> MapScan:

@@ -14,7 +14,7 @@ from aa_review import __version__
 from aa_review.core.audits import _checks  # noqa: F401  (registers every check)
 from aa_review.core.audits._codes import code_info
 from aa_review.core.audits._context import AuditContext
-from aa_review.core.audits._files import HashCancelled, hash_package
+from aa_review.core.audits._files import HashCancelled, Wants, hash_package
 from aa_review.core.audits._mapscan import scan_map
 from aa_review.core.audits._model import AuditProgress, AuditReport, CheckSummary, Counts, Identity
 from aa_review.core.audits._registry import Check, resolve_selection
@@ -28,7 +28,6 @@ __all__ = ["audit_package", "AuditCancelled", "DEFAULT_CAP"]
 log = logging.getLogger(__name__)
 DEFAULT_CAP = 200  # findings listed per code; summaries count all of them
 ProgressFn = Callable[[AuditProgress], None]
-HASH_CHECKS = frozenset({"hashes", "copies", "files"})  # the checks that need file hashes
 
 
 class AuditCancelled(Exception):
@@ -109,14 +108,19 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
     The row pass runs first, in worker processes on every core for a large package.
     File hashing (worker processes or threads, never the GIL-bound main thread) starts
     as soon as cores are free: alongside an in-process row pass, else right after it,
-    and goes on while the map scan and the checks that do not need hashes run; those
-    that do (:data:`HASH_CHECKS`) wait for it. Progress is reported from this thread.
+    and goes on while the map scan and the checks that do not need it run; those that
+    read hashes or count bytes of files (``Check.hashes``, ``Check.reads``) wait for
+    it. Progress is reported from this thread.
     """
     pkg, names = ctx.pkg, {c.name for c in selected}
     rows = ctx.needs_rows() and len(pkg.index) > 0
     cfg = ctx.scan_config() if rows else None  # path syscalls, before any thread starts
-    want_hash = digest or bool(names & HASH_CHECKS)
+    want_hash = digest or any(c.hashes for c in selected)
     full = digest or bool(names & {"copies", "files"})  # byte hashes of every file
+    scans: dict[str, Wants] = {}
+    for check in selected:  # counts the checks take from files' bytes, on the same read
+        for rel, wants in check.reads.items():
+            scans[rel] = scans[rel] | wants if rel in scans else wants
     want_map = (not pkg.catalog_derived and pkg.map_header is not None
                 and bool(names & {"links", "counts"}))
     cores = os.cpu_count() or 1
@@ -129,7 +133,7 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
 
     def start_hash(threads: int) -> None:
         ctx.hash_job = hashing.submit(
-            hash_package, pkg.root, threads=threads, full=full, progress=note,
+            hash_package, pkg.root, threads=threads, full=full, scans=scans, progress=note,
             cancelled=lambda: finished.is_set() or ctx.cancelled())
         ctx.on_hash_wait = lambda: emit(AuditProgress("hash", *hashed))
 
@@ -152,7 +156,8 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
          ) -> tuple[list[Finding], list[CheckSummary], bool]:
     # Checks that need file hashes run last, while hashing finishes; results are
     # assembled in registration order, so the report does not depend on timing.
-    order = sorted(range(len(selected)), key=lambda i: selected[i].name in HASH_CHECKS)
+    order = sorted(range(len(selected)),
+                   key=lambda i: selected[i].hashes or bool(selected[i].reads))
     ran: dict[int, tuple[list[Finding], dict[str, int], str | None]] = {}
     for n, i in enumerate(order):
         emit(AuditProgress("checks", n, len(selected)))

@@ -11,10 +11,13 @@ Spawned workers import this module, which needs the standard library only.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import multiprocessing
+import operator
 import os
+import re
 from collections.abc import Callable
 from concurrent.futures import (
     FIRST_COMPLETED,
@@ -25,20 +28,108 @@ from concurrent.futures import (
     wait,
 )
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from aa_review.core.derive import CONTENT_HASH_LIMIT, content_hash_bytes
 from aa_review.core.package.digest import list_package_files
 
-__all__ = ["FileFacts", "FileHashes", "hash_file", "hash_group", "hash_package", "text_hash",
-           "HashCancelled"]
+__all__ = ["FileFacts", "FileHashes", "Wants", "ByteScan", "ScanResult", "scan_file", "hash_file",
+           "hash_group", "hash_package", "text_hash", "HashCancelled"]
 
 log = logging.getLogger(__name__)
 
 CHUNK = 1 << 20
 GROUP_MIN_BYTES = 1 << 20  # smaller files are hashed directly: comparing them saves nothing
 PROCESS_MIN_BYTES = 256 * 1024 * 1024  # below this, worker start-up costs more than it saves
+
+
+_NEWLINE_RUNS = re.compile(rb"\n\n+")
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """What :class:`ByteScan` counted: non-empty lines (None: not asked), and per needle
+    ``(occurrences, byte offset of the first, its line number)`` (``-1, 0``: none)."""
+
+    lines: int | None
+    needles: dict[bytes, tuple[int, int, int]]
+
+
+@dataclass(frozen=True)
+class Wants:
+    """What to count in a file's bytes: non-empty ``lines``, occurrences of ``needles``."""
+
+    lines: bool = False
+    needles: tuple[bytes, ...] = ()
+
+    def __or__(self, other: Wants) -> Wants:
+        return Wants(self.lines or other.lines, tuple(dict.fromkeys(self.needles + other.needles)))
+
+
+class ByteScan:
+    """Counts in a file's bytes, fed chunk by chunk while they are hot in cache.
+
+    Lines are counted as a JSONL reader sees them: blank lines do not count, a last
+    line without a newline does. A needle that straddles two chunks is found too.
+    """
+
+    def __init__(self, wants: Wants) -> None:
+        self.lines = wants.lines
+        self.needles = tuple(n for n in wants.needles if n)
+        self._lines = 0
+        self._prev = b"\n"  # as if a line had just ended: a leading blank line is not counted
+        self._newlines = 0  # up to the first hit of every needle (for its line number)
+        self._pos = 0
+        self._tail = b""
+        self._hits = {n: [0, -1, 0] for n in self.needles}
+        self._keep = max((len(n) - 1 for n in self.needles), default=0)
+        self._unplaced = len(self.needles)  # needles whose first hit is still to be found
+
+    def feed(self, chunk: bytes | bytearray) -> None:
+        if self.lines:
+            block = _NEWLINE_RUNS.sub(b"\n", chunk) if _NEWLINE_RUNS.search(chunk) else chunk
+            if block:
+                self._lines += block.count(b"\n") - (self._prev == b"\n"
+                                                     and block[:1] == b"\n")
+                self._prev = bytes(block[-1:])
+        if not self.needles:
+            return
+        for needle, hit in self._hits.items():
+            head = bytes(chunk[:len(needle) - 1])
+            across = self._tail[max(0, len(self._tail) - len(needle) + 1):] + head
+            n_across, n_inside = across.count(needle), chunk.count(needle)
+            if hit[1] < 0 and n_across:
+                at = across.find(needle)
+                back = len(across) - len(head) - at  # of its bytes before this chunk
+                hit[1] = self._pos - back
+                hit[2] = self._newlines - self._tail[max(0, len(self._tail) - back):].count(
+                    b"\n") + 1
+                self._unplaced -= 1
+            elif hit[1] < 0 and n_inside:
+                at = chunk.find(needle)
+                hit[1] = self._pos + at
+                hit[2] = self._newlines + chunk.count(b"\n", 0, at) + 1
+                self._unplaced -= 1
+            hit[0] += n_across + n_inside
+        if self._unplaced:
+            self._newlines += chunk.count(b"\n")
+        self._pos += len(chunk)
+        if self._keep:
+            self._tail = (self._tail + bytes(chunk[-self._keep:]))[-self._keep:]
+
+    def result(self) -> ScanResult:
+        return ScanResult(self._lines + (self._prev != b"\n") if self.lines else None,
+                          {n: (h[0], h[1], h[2]) for n, h in self._hits.items()})
+
+
+def scan_file(path: Path | str, wants: Wants) -> ScanResult:
+    """:class:`ByteScan` of a whole file, read in 1 MiB chunks."""
+    scan = ByteScan(wants)
+    with open(path, "rb") as fh:
+        while block := fh.read(CHUNK):
+            scan.feed(block)
+    return scan.result()
 
 
 class HashCancelled(Exception):
@@ -56,6 +147,7 @@ class FileFacts:
     sha256: str
     text_hash: str | None
     same_as: str | None = None
+    scan: ScanResult | None = None  # byte counts, when they were asked for
 
 
 @dataclass
@@ -114,13 +206,15 @@ def hash_file(path: Path | str, size: int | None = None) -> FileFacts:
     return hash_group([str(path)])[0]  # type: ignore[return-value]
 
 
-def hash_group(paths: list[str]) -> list[FileFacts | None]:
+def hash_group(paths: list[str], wants: Wants | None = None) -> list[FileFacts | None]:
     """Hash ``paths[0]`` and compare the other files (of the same size) with it, chunk by chunk.
 
     Returns facts per path: the first file's for every file byte-identical to it, None
     for a file that differs (hash it on its own). Raises OSError when the first file
-    cannot be read; another file that cannot be read counts as differing.
+    cannot be read; another file that cannot be read counts as differing. With
+    ``wants``, the facts carry a :class:`ByteScan` of the bytes.
     """
+    scan = ByteScan(wants) if wants is not None else None
     h = hashlib.sha256()
     buf = bytearray(CHUNK)
     view = memoryview(buf)
@@ -141,6 +235,8 @@ def hash_group(paths: list[str]) -> list[FileFacts | None]:
                 chunk = buf if k == CHUNK else bytes(view[:k])
                 if plain:
                     plain = chunk.isascii() and b"\r" not in chunk
+                if scan is not None:
+                    scan.feed(chunk)
                 for i, other_fh in rest:
                     if i in differ:
                         continue
@@ -156,34 +252,35 @@ def hash_group(paths: list[str]) -> list[FileFacts | None]:
                     differ.add(i)  # it grew while being read
                 other_fh.close()  # type: ignore[attr-defined]
     facts = _finish(paths[0], n_total, h.hexdigest(), plain)
+    if scan is not None:
+        facts = replace(facts, scan=scan.result())
     out: list[FileFacts | None] = [facts]
     for i in range(1, len(paths)):
-        out.append(None if i in differ else FileFacts(facts.size, facts.sha256, facts.text_hash,
-                                                      same_as=paths[0]))
+        out.append(None if i in differ else replace(facts, same_as=paths[0]))
     return out
 
 
 Result = list[tuple[str, "FileFacts | None", "str | None"]]
 
 
-def _job(root: str, rels: list[str]) -> Result:
+def _job(root: str, rels: list[str], wants: Wants | None) -> Result:
     """Hash one group of package files: ``(rel, facts or None (differs), error)`` each."""
     paths = [os.path.join(root, r) for r in rels]
     try:
-        facts = hash_group(paths)
+        facts = hash_group(paths, wants)
     except OSError as exc:
         return [(rels[0], None, exc.strerror or str(exc))] + [(r, None, None) for r in rels[1:]]
-    return [(r, f if f is None or f.same_as is None else
-             FileFacts(f.size, f.sha256, f.text_hash, rels[0]), None)
+    return [(r, f if f is None or f.same_as is None else replace(f, same_as=rels[0]), None)
             for r, f in zip(rels, facts)]
 
 
-def _groups(sizes: dict[str, int], full: bool) -> list[list[str]]:
+def _groups(sizes: dict[str, int], full: bool, scans: dict[str, Wants]
+            ) -> list[list[str]]:
     """Jobs: files of one size (over GROUP_MIN_BYTES) together, others alone; largest first."""
     by_size: dict[int, list[str]] = {}
     jobs: list[list[str]] = []
     for rel, size in sizes.items():
-        if not full and size > CONTENT_HASH_LIMIT:
+        if not full and size > CONTENT_HASH_LIMIT and rel not in scans:
             continue  # catalog hashes only: a file over the limit is only sized
         if size >= GROUP_MIN_BYTES:
             by_size.setdefault(size, []).append(rel)
@@ -195,6 +292,7 @@ def _groups(sizes: dict[str, int], full: bool) -> list[list[str]]:
 
 
 def hash_package(root: Path, *, threads: int = 4, full: bool = True,
+                 scans: dict[str, Wants] | None = None,
                  progress: Callable[[int, int], None] | None = None,
                  cancelled: Callable[[], bool] = lambda: False) -> FileHashes:
     """Hash every file under ``root`` (symlinks are listed, never followed) and digest them.
@@ -203,7 +301,8 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
     Work goes to ``threads`` threads, or to as many worker processes (at most one per
     core) for a large package; ``progress`` is called from the calling thread. With
     ``full=False`` (catalog hashes only) files over 2,000,000 bytes are only sized, and
-    there is no digest.
+    there is no digest. ``scans`` names files whose facts also carry a :class:`ByteScan`
+    (with the given needles), taken from the bytes while they are hashed.
     """
     entries = list_package_files(root)
     sizes = {rel: path.stat().st_size for rel, path, is_link in entries if not is_link}
@@ -214,7 +313,7 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
         ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
         procs = ProcessPoolExecutor(min(n, os.cpu_count() or 1), mp_context=ctx)
         try:
-            out = _hash_all(procs, root, sizes, full, progress, cancelled)
+            out = _hash_all(procs, root, sizes, full, scans or {}, progress, cancelled)
         except (BrokenProcessPool, RuntimeError, OSError) as exc:
             # Workers could not start (no __main__ guard, no /dev/shm...): hash in threads.
             log.warning("hashing in worker processes unavailable (%s); using threads", exc)
@@ -222,7 +321,7 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
             procs.shutdown(wait=out is not None, cancel_futures=True)
     if out is None:
         with ThreadPoolExecutor(n) as threads_pool:
-            out = _hash_all(threads_pool, root, sizes, full, progress, cancelled)
+            out = _hash_all(threads_pool, root, sizes, full, scans or {}, progress, cancelled)
     if out.errors or not full:
         return out  # no digest: a file could not be read, or was not hashed
     digest = hashlib.sha256()
@@ -238,17 +337,24 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
 
 
 def _hash_all(pool: Executor, root: Path, sizes: dict[str, int], full: bool,
+              scans: dict[str, Wants],
               progress: Callable[[int, int], None] | None,
               cancelled: Callable[[], bool]) -> FileHashes:
     total = sum(sizes.values())
     out = FileHashes(nbytes=total)
-    jobs = _groups(sizes, full)
+    jobs = _groups(sizes, full, scans)
     done_bytes = total - sum(sizes[r] for g in jobs for r in g)
     for rel, size in sizes.items():
-        if not full and size > CONTENT_HASH_LIMIT:
+        if not full and size > CONTENT_HASH_LIMIT and rel not in scans:
             out.files[rel] = FileFacts(size, "", None)  # sized only
     base = str(root)
-    pending: set[Future[Result]] = {pool.submit(_job, base, g) for g in jobs}
+
+    def submit(group: list[str]) -> Future[Result]:
+        wanted = [scans[r] for r in group if r in scans]
+        return pool.submit(_job, base, group, functools.reduce(operator.or_, wanted)
+                           if wanted else None)
+
+    pending: set[Future[Result]] = {submit(g) for g in jobs}
     try:
         while pending:
             finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
@@ -257,7 +363,7 @@ def _hash_all(pool: Executor, root: Path, sizes: dict[str, int], full: bool,
             for fut in finished:
                 for rel, facts, error in fut.result():
                     if facts is None and error is None:  # differs from its group: alone
-                        pending.add(pool.submit(_job, base, [rel]))
+                        pending.add(submit([rel]))
                         continue
                     if facts is not None:
                         out.files[rel] = facts

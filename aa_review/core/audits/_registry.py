@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from aa_review.core.audits._codes import CODES
+from aa_review.core.audits._files import Wants
 
 if TYPE_CHECKING:
     from aa_review.core.audits._context import AuditContext
@@ -20,13 +21,20 @@ CheckFn = Callable[["Package", "AuditContext"], Iterable["Finding"]]
 
 @dataclass(frozen=True)
 class Check:
-    """A registered check: name, title, description and the codes it may report."""
+    """A registered check: name, title, description and the codes it may report.
+
+    ``hashes``: it reads the file hashes. ``reads``: files whose bytes it counts (see
+    :class:`~aa_review.core.audits._files.Wants`), taken while those files are hashed
+    when the audit hashes anyway. The engine runs such checks last, while hashing finishes.
+    """
 
     name: str
     title: str
     description: str
     codes: tuple[str, ...]
     func: CheckFn
+    hashes: bool = False
+    reads: Mapping[str, Wants] = field(default_factory=dict)
 
 
 CHECKS: dict[str, Check] = {}
@@ -36,7 +44,9 @@ class UnknownCheckError(ValueError):
     """A ``--check`` selection names no check, code or code family."""
 
 
-def register(name: str, title: str, codes: Iterable[str]) -> Callable[[CheckFn], CheckFn]:
+def register(name: str, title: str, codes: Iterable[str], *, hashes: bool = False,
+             reads: Mapping[str, Wants] | None = None
+             ) -> Callable[[CheckFn], CheckFn]:
     """Register ``func`` as check ``name``; its docstring is the description."""
     codes = tuple(codes)
     unknown = [c for c in codes if c not in CODES]
@@ -45,7 +55,7 @@ def register(name: str, title: str, codes: Iterable[str]) -> Callable[[CheckFn],
 
     def deco(func: CheckFn) -> CheckFn:
         doc = " ".join((func.__doc__ or "").split())
-        CHECKS[name] = Check(name, title, doc, codes, func)
+        CHECKS[name] = Check(name, title, doc, codes, func, hashes, dict(reads or {}))
         return func
 
     return deco
