@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 __all__ = ["ArtifactShape", "Diff", "DiffKind", "COLUMN_KINDS", "JUDGED_ROWS", "MAX_READ",
            "compare", "is_number", "json_type", "read_artifact", "type_matches"]
 
-# The compiler judges a CSV's numeric columns on its first 5 data rows (format 3.3).
+# The compiler judges a CSV's numeric and non-empty columns on its first 5 data rows
+# (format 3.3): a non-empty column has a value in at least one of them.
 JUDGED_ROWS = 5
 # JSON is parsed whole and refused above this size; a CSV's rows are counted up to it.
 MAX_READ = 64 * 1024 * 1024
@@ -40,6 +41,7 @@ class DiffKind(StrEnum):
     TOO_FEW_ROWS = "too_few_rows"
     MISSING_KEY = "missing_key"
     WRONG_TYPE = "wrong_type"  # a value, or the top level when ``field`` is None
+    EMPTY = "empty"  # a non-empty column blank in every judged row, a non-empty field empty
 
 
 COLUMN_KINDS = frozenset({DiffKind.MISSING_COLUMN, DiffKind.EXTRA_COLUMN, DiffKind.COLUMN_ORDER})
@@ -226,6 +228,14 @@ def _table_diffs(shape: ArtifactShape, contract: Mapping[str, Any]) -> list[Diff
             if cell.strip() and not is_number(cell):
                 out.append(Diff(DiffKind.NON_NUMERIC, col, f"numeric column {col!r} holds "
                                 f"{cell!r}", line, r))
+    judged = shape.rows[:JUDGED_ROWS]
+    for col in _names(contract, "non_empty_columns") or []:
+        if col not in header or not judged:
+            continue
+        k = header.index(col)
+        if not any(k < len(row) and row[k].strip() for row in judged):
+            out.append(Diff(DiffKind.EMPTY, col, f"non-empty column {col!r} is blank in the "
+                            f"first {len(judged)} data row(s)", shape.lines[0], 0))
     need = _min_rows(contract)
     if need is not None and shape.data_rows < need and shape.complete:
         out.append(Diff(DiffKind.TOO_FEW_ROWS, None, f"{shape.data_rows} data row(s), the "
@@ -255,4 +265,8 @@ def _json_diffs(value: Any, contract: Mapping[str, Any]) -> list[Diff]:
         if key in value and not type_matches(value[key], want):
             out.append(Diff(DiffKind.WRONG_TYPE, key, f"key {key!r} is {json_type(value[key])},"
                             f" the contract says {want}"))
+    for key in _names(contract, "non_empty_fields") or []:
+        if key in value and value[key] in (None, "", [], {}):
+            out.append(Diff(DiffKind.EMPTY, key, f"non-empty field {key!r} is "
+                            f"{orjson.dumps(value[key]).decode()}"))
     return out

@@ -16,16 +16,17 @@ from aa_review.core.package.documents import DOC_PATHS
 from aa_review.core.package.model import Package
 
 CODES = ("contract.missing_file", "contract.columns", "contract.numeric", "contract.min_rows",
-         "contract.json_keys", "contract.json_types", "contract.checklist", "contract.mismatch",
+         "contract.json_keys", "contract.json_types", "contract.empty", "contract.checklist",
+         "contract.mismatch",
          "quirk.shared_contract_path", "quirk.checklist_ref_prefix")
-_SHAPE_KEYS = ("columns", "numeric_columns", "min_rows", "keys", "top_level_keys",
-               "expected_types")
+_SHAPE_KEYS = ("columns", "numeric_columns", "non_empty_columns", "min_rows", "keys",
+               "top_level_keys", "expected_types", "non_empty_fields")
 # A missing file is reported once per file, an unreadable one by the checklist
 # (json_outputs_parse, csv_tsv_headers_match); every other difference has its code.
 _CODE = {DiffKind.MISSING_COLUMN: "contract.columns", DiffKind.EXTRA_COLUMN: "contract.columns",
          DiffKind.COLUMN_ORDER: "contract.columns", DiffKind.NON_NUMERIC: "contract.numeric",
          DiffKind.TOO_FEW_ROWS: "contract.min_rows", DiffKind.MISSING_KEY: "contract.json_keys",
-         DiffKind.WRONG_TYPE: "contract.json_types"}
+         DiffKind.WRONG_TYPE: "contract.json_types", DiffKind.EMPTY: "contract.empty"}
 
 
 @register("contracts", "Contracts and checklist", CODES)
@@ -33,8 +34,9 @@ def check_contracts(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     """Each contracted artifact (transfer checklist entry i = artifact contract entry i,
     and the output contract in the same order) must exist; a CSV's header must equal the
     contract's columns, its numeric columns hold numbers in the first 5 data rows, and it
-    must have min_rows data rows; a JSON object must have the contracted keys with the
-    contracted types. The four pre-final checklist checks are evaluated against the files.
+    must have min_rows data rows, its non-empty columns a value in one of those rows; a
+    JSON object must have the contracted keys with the contracted types, its non-empty
+    fields a value. The four pre-final checklist checks are evaluated against the files.
     The comparison is the Contracts tab's (``aa_review.core.contracts``)."""
     checks = compare_package(pkg)
     for check in checks:

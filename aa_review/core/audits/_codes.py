@@ -91,9 +91,10 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("contract.missing_file", E, "a contracted artifact does not exist"),
     ("contract.columns", E, "a CSV header differs from the contract's columns"),
     ("contract.numeric", W, "a contract numeric column holds non-numbers"),
-    ("contract.min_rows", W, "a CSV has fewer data rows than the contract's min_rows"),
+    ("contract.min_rows", W, "a CSV or JSON array has fewer rows than the contract's min_rows"),
     ("contract.json_keys", E, "a JSON artifact lacks contracted keys"),
     ("contract.json_types", W, "a JSON artifact value has another type than contracted"),
+    ("contract.empty", W, "a contracted non-empty column or field is empty"),
     ("contract.checklist", E, "a pre-final verification check fails"),
     ("contract.mismatch", E, "the output, artifact and transfer contracts disagree"),
     # Copies.

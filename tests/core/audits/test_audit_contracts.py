@@ -23,7 +23,7 @@ CODE = {"missing_file": "contract.missing_file", "missing_column": "contract.col
         "extra_column": "contract.columns", "column_order": "contract.columns",
         "non_numeric": "contract.numeric", "too_few_rows": "contract.min_rows",
         "missing_key": "contract.json_keys", "wrong_type": "contract.json_types",
-        "unreadable": None}
+        "empty": "contract.empty", "unreadable": None}
 PER_FILE = set(CODE.values()) - {None}
 
 
@@ -100,6 +100,10 @@ MUTATIONS: dict[str, tuple[Callable[[Path], None], set[str]]] = {
         total_invoices="12"))), {"contract.json_keys", "contract.json_types"}),
     "integer for a float": (lambda r: _json(r, lambda d: d.update(total_invoices=12.5)),
                             {"contract.json_types"}),
+    "blank non-empty column": (lambda r: _csv_cells(r, lambda rows: [
+        row.__setitem__(1, "") for row in rows[1:]]), {"contract.empty"}),
+    "empty non-empty field": (lambda r: _json(r, lambda d: d.update(assumptions=[])),
+                              {"contract.empty"}),
     "broken JSON": (lambda r: (r / JSON).write_text("{broken"), {"contract.checklist"}),
     "top level array": (lambda r: (r / JSON).write_text("[1, 2]"), set()),
     "top level scalar": (lambda r: (r / JSON).write_text("3"),
