@@ -67,3 +67,20 @@ def test_tab_agrees_with_the_audit_and_findings_reach_entries(window, tmp_path) 
     assert window.center.currentWidget() is panel
     diffs = panel.diff_model.items
     assert diffs and diffs[0][0] == "non_numeric" and d.extra["column"] in diffs[0][2]
+
+
+def test_a_blank_non_empty_column_is_marked(window, sample_copy) -> None:
+    path = sample_copy / CSV
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0]] + [",".join(["", *ln.split(",")[1:]])
+                                            for ln in lines[1:]]) + "\n")
+    window.open_package(sample_copy)
+    panel = window.contracts
+    row = next(i for i, e in enumerate(panel.entries) if e.artifact_ref == CSV
+               and e.kind == "output")
+    panel.list_view.setCurrentIndex(panel.list_model.index(row, 0))
+    assert [(k, f) for k, f, _ in panel.diff_model.items] == [("empty", "invoice_id")]
+    tm = panel.table_model
+    assert tm.headerData(0, Qt.Orientation.Horizontal, Qt.ItemDataRole.BackgroundRole) is not None
+    assert "blank" in tm.headerData(0, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert tm.headerData(1, Qt.Orientation.Horizontal, Qt.ItemDataRole.BackgroundRole) is None

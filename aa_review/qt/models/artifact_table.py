@@ -27,6 +27,7 @@ class ArtifactTableModel(QAbstractTableModel):
         self._lines: list[int] = []
         self._missing: list[str] = []
         self._extra: set[str] = set()
+        self._empty: dict[str, str] = {}  # non-empty columns blank in the judged rows
         self._bad: dict[tuple[int, str], str] = {}
 
     def set_preview(self, pv: Preview | None) -> None:
@@ -37,6 +38,7 @@ class ArtifactTableModel(QAbstractTableModel):
         diffs = pv.diffs if pv else []
         self._missing = [d.field for d in diffs if d.kind == "missing_column" and d.field]
         self._extra = {d.field for d in diffs if d.kind == "extra_column" and d.field}
+        self._empty = {d.field: d.message for d in diffs if d.kind == "empty" and d.field}
         self._bad = {(d.row, d.field): d.message for d in diffs
                      if d.kind == "non_numeric" and d.row is not None and d.field}
         self.endResetModel()
@@ -62,13 +64,16 @@ class ArtifactTableModel(QAbstractTableModel):
         missing = section >= len(self._header)
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{name} (missing)" if missing else name
-        if role == Qt.ItemDataRole.BackgroundRole and (missing or name in self._extra):
-            return QBrush(BAD if missing else EXTRA)
+        if role == Qt.ItemDataRole.BackgroundRole and (missing or name in self._extra
+                                                       or name in self._empty):
+            return QBrush(EXTRA if name in self._extra else BAD)
         if role == Qt.ItemDataRole.ToolTipRole:
             if missing:
                 return "In the contract, not in the file"
             if name in self._extra:
                 return "In the file, not in the contract"
+            if name in self._empty:
+                return self._empty[name]
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
