@@ -131,10 +131,13 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
     def note(done: int, total: int) -> None:  # runs in the hashing thread: only record
         hashed[0], hashed[1] = done, total
 
+    # Worker processes for hashing only pay off when Python work runs beside it.
+    beside = want_map or rows or any(not (c.hashes or c.reads) for c in selected)
+
     def start_hash(threads: int) -> None:
         ctx.hash_job = hashing.submit(
-            hash_package, pkg.root, threads=threads, full=full, scans=scans, progress=note,
-            cancelled=lambda: finished.is_set() or ctx.cancelled())
+            hash_package, pkg.root, threads=threads, full=full, scans=scans, processes=beside,
+            progress=note, cancelled=lambda: finished.is_set() or ctx.cancelled())
         ctx.on_hash_wait = lambda: emit(AuditProgress("hash", *hashed))
 
     if want_hash and (cfg is None or spare >= 1):

@@ -17,16 +17,10 @@ import logging
 import multiprocessing
 import operator
 import os
+import queue
 import re
 from collections.abc import Callable
-from concurrent.futures import (
-    FIRST_COMPLETED,
-    Executor,
-    Future,
-    ProcessPoolExecutor,
-    ThreadPoolExecutor,
-    wait,
-)
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -292,14 +286,16 @@ def _groups(sizes: dict[str, int], full: bool, scans: dict[str, Wants]
 
 
 def hash_package(root: Path, *, threads: int = 4, full: bool = True,
-                 scans: dict[str, Wants] | None = None,
+                 scans: dict[str, Wants] | None = None, processes: bool = True,
                  progress: Callable[[int, int], None] | None = None,
                  cancelled: Callable[[], bool] = lambda: False) -> FileHashes:
     """Hash every file under ``root`` (symlinks are listed, never followed) and digest them.
 
     The digest is computed exactly as :func:`aa_review.core.package.package_digest` does.
-    Work goes to ``threads`` threads, or to as many worker processes (at most one per
-    core) for a large package; ``progress`` is called from the calling thread. With
+    Work goes to ``threads`` threads, or (when ``processes``) to as many worker
+    processes, at most one per core, for a large package: they never wait for a GIL
+    that checks running beside them hold, but cost a start. ``progress`` is called
+    from the calling thread. With
     ``full=False`` (catalog hashes only) files over 2,000,000 bytes are only sized, and
     there is no digest. ``scans`` names files whose facts also carry a :class:`ByteScan`
     (with the given needles), taken from the bytes while they are hashed.
@@ -309,7 +305,7 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
     total = sum(sizes.values())
     n = max(1, threads)
     out: FileHashes | None = None
-    if total >= PROCESS_MIN_BYTES and n > 1 and (os.cpu_count() or 1) > 1:
+    if processes and total >= PROCESS_MIN_BYTES and n > 1 and (os.cpu_count() or 1) > 1:
         ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
         procs = ProcessPoolExecutor(min(n, os.cpu_count() or 1), mp_context=ctx)
         try:
@@ -348,32 +344,44 @@ def _hash_all(pool: Executor, root: Path, sizes: dict[str, int], full: bool,
         if not full and size > CONTENT_HASH_LIMIT and rel not in scans:
             out.files[rel] = FileFacts(size, "", None)  # sized only
     base = str(root)
+    # Finished jobs arrive through a queue: the bookkeeping stays linear in the number
+    # of files (waiting on a set of thousands of futures again and again would not).
+    finished: queue.SimpleQueue[Future[Result]] = queue.SimpleQueue()
+    pending: set[Future[Result]] = set()
 
-    def submit(group: list[str]) -> Future[Result]:
+    def submit(group: list[str]) -> None:
         wanted = [scans[r] for r in group if r in scans]
-        return pool.submit(_job, base, group, functools.reduce(operator.or_, wanted)
-                           if wanted else None)
+        fut = pool.submit(_job, base, group, functools.reduce(operator.or_, wanted)
+                          if wanted else None)
+        pending.add(fut)
+        fut.add_done_callback(finished.put)
 
-    pending: set[Future[Result]] = {submit(g) for g in jobs}
     try:
+        for group in jobs:
+            submit(group)
         while pending:
-            finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            try:
+                fut = finished.get(timeout=0.2)
+            except queue.Empty:
+                fut = None
             if cancelled():
                 raise HashCancelled()
-            for fut in finished:
-                for rel, facts, error in fut.result():
-                    if facts is None and error is None:  # differs from its group: alone
-                        pending.add(submit([rel]))
-                        continue
-                    if facts is not None:
-                        out.files[rel] = facts
-                        if facts.same_as is not None:
-                            out.compared += facts.size
-                    else:
-                        out.errors[rel] = error or "unreadable"
-                    done_bytes += sizes[rel]
-                if progress is not None:
-                    progress(done_bytes, total)
+            if fut is None:
+                continue
+            pending.discard(fut)
+            for rel, facts, error in fut.result():
+                if facts is None and error is None:  # differs from its group: alone
+                    submit([rel])
+                    continue
+                if facts is not None:
+                    out.files[rel] = facts
+                    if facts.same_as is not None:
+                        out.compared += facts.size
+                else:
+                    out.errors[rel] = error or "unreadable"
+                done_bytes += sizes[rel]
+            if progress is not None:
+                progress(done_bytes, total)
     except BaseException:
         for fut in pending:
             fut.cancel()
