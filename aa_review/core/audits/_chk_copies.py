@@ -16,8 +16,9 @@ CODES = ("copy.differs", "copy.missing")
 @register("copies", "Copies", CODES, hashes=True)
 def check_copies(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     """Every copy the compiler writes (sft_examples.jsonl, evals/, reward/, verifier/,
-    state_transition_rows.jsonl, skill.md, ...) must be byte-identical to its source,
-    compared by SHA-256 of the bytes (format 3 and 10.4)."""
+    state_transition_rows.jsonl, skill.md, ...) must be byte-identical to its source
+    (format 3 and 10.4): same-size files are compared byte for byte while hashing, the
+    others differ by their SHA-256."""
     files = ctx.hashes.files
     for src, dst in COPIES:
         a, b = files.get(src), files.get(dst)
