@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import logging
 import multiprocessing
 import operator
@@ -176,6 +177,11 @@ def text_hash(data: bytes, byte_hex: str | None = None) -> str:
     return "sha256:" + hashlib.sha256(text).hexdigest()
 
 
+def _no_symlink(path: str, flags: int) -> int:
+    """``open`` opener: a file swapped for a symlink since it was listed is not followed."""
+    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
+
+
 def _finish(path: str, n_total: int, byte_hex: str, plain: bool) -> FileFacts:
     """Facts of a file whose bytes hashed to ``byte_hex``; reads it again only when its
     catalog text hash differs from the byte hash (CR or non-ASCII in a small file)."""
@@ -183,14 +189,14 @@ def _finish(path: str, n_total: int, byte_hex: str, plain: bool) -> FileFacts:
         return FileFacts(n_total, byte_hex, None)
     if plain:
         return FileFacts(n_total, byte_hex, "sha256:" + byte_hex)
-    with open(path, "rb") as fh:
+    with open(path, "rb", opener=_no_symlink) as fh:
         data = fh.read()
     if len(data) != n_total:
         raise OSError(f"{path} changed while it was being hashed")
     return FileFacts(n_total, byte_hex, text_hash(data, byte_hex))
 
 
-def hash_file(path: Path | str, size: int | None = None) -> FileFacts:
+def hash_file(path: Path | str) -> FileFacts:
     """Hash one file in 1 MiB chunks (hashlib releases the GIL while it works).
 
     The catalog hash of a file up to 2,000,000 bytes equals its byte hash unless it
@@ -214,12 +220,12 @@ def hash_group(paths: list[str], wants: Wants | None = None) -> list[FileFacts |
     view = memoryview(buf)
     other = bytearray(CHUNK)
     n_total, plain = 0, True
-    rest: list[tuple[int, object]] = []
+    rest: list[tuple[int, io.FileIO]] = []
     differ: set[int] = set()
-    with open(paths[0], "rb", buffering=0) as fh:
+    with open(paths[0], "rb", buffering=0, opener=_no_symlink) as fh:
         for i, p in enumerate(paths[1:], 1):
             try:
-                rest.append((i, open(p, "rb", buffering=0)))
+                rest.append((i, open(p, "rb", buffering=0, opener=_no_symlink)))
             except OSError:
                 differ.add(i)
         try:
@@ -235,16 +241,16 @@ def hash_group(paths: list[str], wants: Wants | None = None) -> list[FileFacts |
                     if i in differ:
                         continue
                     try:
-                        j = other_fh.readinto(other)  # type: ignore[attr-defined]
+                        j = other_fh.readinto(other)
                     except OSError:
                         j = -1
                     if j != k or (other if k == CHUNK else bytes(other[:k])) != chunk:
                         differ.add(i)
         finally:
             for i, other_fh in rest:
-                if i not in differ and other_fh.read(1):  # type: ignore[attr-defined]
+                if i not in differ and other_fh.read(1):
                     differ.add(i)  # it grew while being read
-                other_fh.close()  # type: ignore[attr-defined]
+                other_fh.close()
     facts = _finish(paths[0], n_total, h.hexdigest(), plain)
     if scan is not None:
         facts = replace(facts, scan=scan.result())
@@ -295,10 +301,10 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
     Work goes to ``threads`` threads, or (when ``processes``) to as many worker
     processes, at most one per core, for a large package: they never wait for a GIL
     that checks running beside them hold, but cost a start. ``progress`` is called
-    from the calling thread. With
-    ``full=False`` (catalog hashes only) files over 2,000,000 bytes are only sized, and
-    there is no digest. ``scans`` names files whose facts also carry a :class:`ByteScan`
-    (with the given needles), taken from the bytes while they are hashed.
+    from the calling thread. With ``full=False`` (catalog hashes only) files over
+    2,000,000 bytes are only sized, and there is no digest. ``scans`` names files whose
+    facts also carry a :class:`ByteScan` of what they want counted, taken from the bytes
+    while they are hashed.
     """
     entries = list_package_files(root)
     sizes = {rel: path.stat().st_size for rel, path, is_link in entries if not is_link}

@@ -170,3 +170,15 @@ def test_a_copy_that_differs_is_still_found(make_package, tmp_path, monkeypatch)
     assert [(f.code, f.location.file) for f in report.findings] == [
         ("copy.differs", "experience_compiler/training_time_package/sft_examples.jsonl")]
     assert report.identity.package_digest == package_digest(root)
+
+
+def test_a_file_swapped_for_a_symlink_is_not_followed(tmp_path, outside_dir) -> None:
+    from aa_review.core.audits import _files
+
+    secret = outside_dir / "secret.txt"
+    secret.write_bytes(b"outside the package\n")
+    root = tmp_path / "pkg"
+    root.mkdir()
+    (root / "a.txt").symlink_to(secret)  # as if swapped in after the listing
+    ((rel, facts, error),) = _files._job(str(root), ["a.txt"], None)
+    assert rel == "a.txt" and facts is None and error  # refused, not hashed
