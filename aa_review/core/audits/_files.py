@@ -313,14 +313,16 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
     out: FileHashes | None = None
     if processes and total >= PROCESS_MIN_BYTES and n > 1 and (os.cpu_count() or 1) > 1:
         ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
-        procs = ProcessPoolExecutor(min(n, os.cpu_count() or 1), mp_context=ctx)
+        procs: ProcessPoolExecutor | None = None
         try:
+            procs = ProcessPoolExecutor(min(n, os.cpu_count() or 1), mp_context=ctx)
             out = _hash_all(procs, root, sizes, full, scans or {}, progress, cancelled)
         except (BrokenProcessPool, RuntimeError, OSError) as exc:
             # Workers could not start (no __main__ guard, no /dev/shm...): hash in threads.
             log.warning("hashing in worker processes unavailable (%s); using threads", exc)
         finally:  # on cancellation, do not wait for a worker busy with a large file
-            procs.shutdown(wait=out is not None, cancel_futures=True)
+            if procs is not None:
+                procs.shutdown(wait=out is not None, cancel_futures=True)
     if out is None:
         with ThreadPoolExecutor(n) as threads_pool:
             out = _hash_all(threads_pool, root, sizes, full, scans or {}, progress, cancelled)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 from array import array
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +20,8 @@ from aa_review.core.package.layout import ROW_FILES
 from aa_review.core.package.model import Package
 
 __all__ = ["RowScan", "scan_rows", "row_workers", "ScanCancelled", "link_fingerprint", "GROUPED"]
+
+log = logging.getLogger(__name__)
 
 JOB_BYTES = 16 * 1024 * 1024
 PARALLEL_MIN_BYTES = 48 * 1024 * 1024  # below this, starting workers costs more than it saves
@@ -77,39 +81,52 @@ def scan_rows(pkg: Package, cfg: ScanConfig, *, workers: int | None = None,
     """Run every enabled row rule over every indexed row, each row read once.
 
     Large packages are split into jobs for worker processes (spawned, so safe under a
-    GUI); small ones are checked in this process, where start-up would cost more.
+    GUI); small ones are checked in this process, where start-up would cost more, and
+    so is what is left when worker processes cannot start.
     """
     jobs = _jobs(pkg)
     total = int(pkg.index.length.sum()) if len(pkg.index) else 0
-    parts: list[Part] = []
-    done = 0
+    parts: dict[int, Part] = {}
+    done = [0]
+
+    def finish(i: int, part: Part) -> None:
+        parts[i] = part
+        done[0] += sum(jobs[i][4])
+        if progress is not None:
+            progress(done[0], total)
+
     n = row_workers(pkg, workers)
     if n and len(jobs) > 1:
-        ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
-        with ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=init_worker,
-                                 initargs=(cfg,)) as pool:
-            pending: dict[Future[Part], int] = {
-                pool.submit(run_job, *job): sum(job[4]) for job in jobs}
-            while pending:
-                finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                if cancelled():
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise ScanCancelled()
-                for fut in finished:
-                    done += pending.pop(fut)
-                    parts.append(fut.result())
-                    if progress is not None:
-                        progress(done, total)
-    else:
-        auditor = RowAuditor(cfg)
-        for job in jobs:
+        try:
+            _in_workers(jobs, cfg, n, finish, cancelled)
+        except (BrokenProcessPool, RuntimeError, OSError) as exc:
+            # Workers could not start (no __main__ guard, no /dev/shm...): check rows here.
+            log.warning("row pass in worker processes unavailable (%s); checking here", exc)
+    auditor: RowAuditor | None = None
+    for i, job in enumerate(jobs):
+        if i in parts:
+            continue
+        if cancelled():
+            raise ScanCancelled()
+        auditor = auditor or RowAuditor(cfg)
+        finish(i, run_job(*job, auditor=auditor))
+    return _merge(list(parts.values()), len(pkg.index), cfg.cap)
+
+
+def _in_workers(jobs: list[Job], cfg: ScanConfig, n: int, finish: Callable[[int, Part], None],
+                cancelled: Callable[[], bool]) -> None:
+    ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
+    with ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=init_worker,
+                             initargs=(cfg,)) as pool:
+        pending: dict[Future[Part], int] = {pool.submit(run_job, *job): i
+                                            for i, job in enumerate(jobs)}
+        while pending:
+            finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
             if cancelled():
+                pool.shutdown(wait=False, cancel_futures=True)
                 raise ScanCancelled()
-            parts.append(run_job(*job, auditor=auditor))
-            done += sum(job[4])
-            if progress is not None:
-                progress(done, total)
-    return _merge(parts, len(pkg.index), cfg.cap)
+            for fut in finished:
+                finish(pending.pop(fut), fut.result())
 
 
 def _merge(parts: list[Part], n_rows: int, cap: int) -> RowScan:
