@@ -15,19 +15,17 @@ import functools
 import hashlib
 import io
 import logging
-import multiprocessing
 import operator
 import os
-import queue
 import re
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from aa_review.core.derive import CONTENT_HASH_LIMIT, content_hash_bytes
 from aa_review.core.package.digest import list_package_files
+from aa_review.core.procpool import POOL_UNAVAILABLE, drain, spawn_pool
 
 __all__ = ["FileFacts", "FileHashes", "Wants", "ByteScan", "ScanResult", "scan_file", "hash_file",
            "hash_group", "hash_package", "text_hash", "HashCancelled"]
@@ -312,12 +310,11 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
     n = max(1, threads)
     out: FileHashes | None = None
     if processes and total >= PROCESS_MIN_BYTES and n > 1 and (os.cpu_count() or 1) > 1:
-        ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
         procs: ProcessPoolExecutor | None = None
         try:
-            procs = ProcessPoolExecutor(min(n, os.cpu_count() or 1), mp_context=ctx)
+            procs = spawn_pool(min(n, os.cpu_count() or 1))
             out = _hash_all(procs, root, sizes, full, scans or {}, progress, cancelled)
-        except (BrokenProcessPool, RuntimeError, OSError) as exc:
+        except POOL_UNAVAILABLE as exc:
             # Workers could not start (no __main__ guard, no /dev/shm...): hash in threads.
             log.warning("hashing in worker processes unavailable (%s); using threads", exc)
         finally:  # on cancellation, do not wait for a worker busy with a large file
@@ -352,46 +349,33 @@ def _hash_all(pool: Executor, root: Path, sizes: dict[str, int], full: bool,
         if not full and size > CONTENT_HASH_LIMIT and rel not in scans:
             out.files[rel] = FileFacts(size, "", None)  # sized only
     base = str(root)
-    # Finished jobs arrive through a queue: the bookkeeping stays linear in the number
-    # of files (waiting on a set of thousands of futures again and again would not).
-    finished: queue.SimpleQueue[Future[Result]] = queue.SimpleQueue()
-    pending: set[Future[Result]] = set()
+    added: list[tuple[Future[Result], int]] = []
 
-    def submit(group: list[str]) -> None:
+    def submit(group: list[str]) -> tuple[Future[Result], int]:
         wanted = [scans[r] for r in group if r in scans]
-        fut = pool.submit(_job, base, group, functools.reduce(operator.or_, wanted)
-                          if wanted else None)
-        pending.add(fut)
-        fut.add_done_callback(finished.put)
+        return pool.submit(_job, base, group, functools.reduce(operator.or_, wanted)
+                           if wanted else None), 0
 
-    try:
-        for group in jobs:
-            submit(group)
-        while pending:
-            try:
-                fut = finished.get(timeout=0.2)
-            except queue.Empty:
-                fut = None
-            if cancelled():
-                raise HashCancelled()
-            if fut is None:
+    def finish(_: int, result: Result) -> None:
+        nonlocal done_bytes
+        for rel, facts, error in result:
+            if facts is None and error is None:  # differs from its group: alone
+                added.append(submit([rel]))
                 continue
-            pending.discard(fut)
-            for rel, facts, error in fut.result():
-                if facts is None and error is None:  # differs from its group: alone
-                    submit([rel])
-                    continue
-                if facts is not None:
-                    out.files[rel] = facts
-                    if facts.same_as is not None:
-                        out.compared += facts.size
-                else:
-                    out.errors[rel] = error or "unreadable"
-                done_bytes += sizes[rel]
-            if progress is not None:
-                progress(done_bytes, total)
-    except BaseException:
-        for fut in pending:
-            fut.cancel()
-        raise
+            if facts is not None:
+                out.files[rel] = facts
+                if facts.same_as is not None:
+                    out.compared += facts.size
+            else:
+                out.errors[rel] = error or "unreadable"
+            done_bytes += sizes[rel]
+        if progress is not None:
+            progress(done_bytes, total)
+
+    def take_added() -> list[tuple[Future[Result], int]]:
+        new = added[:]
+        added.clear()
+        return new
+
+    drain(dict(submit(g) for g in jobs), finish, cancelled, HashCancelled, take_added)
     return out

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 from array import array
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +15,7 @@ from aa_review.core.audits._rowjob import GROUPED, Part, init_worker, link_finge
 from aa_review.core.audits._rowrules import RowAuditor, RowHit, ScanConfig
 from aa_review.core.package.layout import ROW_FILES
 from aa_review.core.package.model import Package
+from aa_review.core.procpool import POOL_UNAVAILABLE, run_in_processes
 
 __all__ = ["RowScan", "scan_rows", "row_workers", "ScanCancelled", "link_fingerprint", "GROUPED"]
 
@@ -98,8 +96,9 @@ def scan_rows(pkg: Package, cfg: ScanConfig, *, workers: int | None = None,
     n = row_workers(pkg, workers)
     if n and len(jobs) > 1:
         try:
-            _in_workers(jobs, cfg, n, finish, cancelled)
-        except (BrokenProcessPool, RuntimeError, OSError) as exc:
+            run_in_processes(run_job, dict(enumerate(jobs)), finish, cancelled, ScanCancelled,
+                             workers=n, initializer=init_worker, initargs=(cfg,))
+        except POOL_UNAVAILABLE as exc:
             # Workers could not start (no __main__ guard, no /dev/shm...): check rows here.
             log.warning("row pass in worker processes unavailable (%s); checking here", exc)
     auditor: RowAuditor | None = None
@@ -111,22 +110,6 @@ def scan_rows(pkg: Package, cfg: ScanConfig, *, workers: int | None = None,
         auditor = auditor or RowAuditor(cfg)
         finish(i, run_job(*job, auditor=auditor))
     return _merge(list(parts.values()), len(pkg.index), cfg.cap)
-
-
-def _in_workers(jobs: list[Job], cfg: ScanConfig, n: int, finish: Callable[[int, Part], None],
-                cancelled: Callable[[], bool]) -> None:
-    ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
-    with ProcessPoolExecutor(max_workers=n, mp_context=ctx, initializer=init_worker,
-                             initargs=(cfg,)) as pool:
-        pending: dict[Future[Part], int] = {pool.submit(run_job, *job): i
-                                            for i, job in enumerate(jobs)}
-        while pending:
-            finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            if cancelled():
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise ScanCancelled()
-            for fut in finished:
-                finish(pending.pop(fut), fut.result())
 
 
 def _merge(parts: list[Part], n_rows: int, cap: int) -> RowScan:

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
 from aa_review.core.errors import PackageError
 from aa_review.core.findings import Finding, Location, Severity
+from aa_review.core.procpool import POOL_UNAVAILABLE, run_in_processes
 from aa_review.core.package import documents
 from aa_review.core._rowscan import RowChunk, scan_range, split_ranges
 from aa_review.core.package.catalog import derive_catalog, read_map_header
@@ -168,7 +166,7 @@ def _scan_all(safe: PackageRoot, files: list[str], jobs: list[tuple[int, int, in
     if total >= PARALLEL_MIN_BYTES and (workers is None or workers > 1) and rest:
         try:
             _scan_parallel(args, jobs, rest, finish, cancelled, workers)
-        except (BrokenProcessPool, RuntimeError, OSError) as exc:
+        except POOL_UNAVAILABLE as exc:
             # Workers could not start (no __main__ guard, no /dev/shm...): scan here instead.
             log.warning("parallel row scan unavailable (%s); scanning in one process", exc)
             serially([i for i in rest if i not in results])
@@ -181,18 +179,8 @@ def _scan_parallel(args: Callable[[tuple[int, int, int]], tuple[Any, ...]],
                    jobs: list[tuple[int, int, int]], rest: list[int],
                    finish: Callable[[int, RowChunk], None], cancelled: Callable[[], bool],
                    workers: int | None) -> None:
-    n = workers or min(4, os.cpu_count() or 1)
-    ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
-    with ProcessPoolExecutor(max_workers=n, mp_context=ctx) as pool:
-        pending: dict[Future[RowChunk], int] = {
-            pool.submit(scan_range, *args(jobs[i])): i for i in rest}
-        while pending:
-            finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-            if cancelled():
-                pool.shutdown(wait=False, cancel_futures=True)
-                raise LoadCancelled()
-            for fut in finished:
-                finish(pending.pop(fut), fut.result())
+    run_in_processes(scan_range, {i: args(jobs[i]) for i in rest}, finish, cancelled,
+                     LoadCancelled, workers=workers or min(4, os.cpu_count() or 1))
 
 
 def _line_bases(chunks: list[RowChunk]) -> dict[tuple[int, int], int]:

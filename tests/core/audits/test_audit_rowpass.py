@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from aa_review.core import procpool
 from aa_review.core.audits import _rowscan
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._registry import resolve_selection
@@ -37,7 +38,7 @@ def test_without_worker_processes_rows_are_checked_here(make_package, monkeypatc
 
     monkeypatch.setattr(_rowscan, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(_rowscan, "JOB_BYTES", 64 * 1024)
-    monkeypatch.setattr(_rowscan, "ProcessPoolExecutor", no_workers)
+    monkeypatch.setattr(procpool, "spawn_pool", no_workers)
     seen: list[int] = []
     fallback = _rowscan.scan_rows(pkg, cfg, workers=2, progress=lambda d, t: seen.append(d))
     assert fallback.hits == one.hits and fallback.counts == one.counts
@@ -46,7 +47,8 @@ def test_without_worker_processes_rows_are_checked_here(make_package, monkeypatc
     assert "checking here" in caplog.text
 
 
-def test_without_worker_processes_files_are_hashed_in_threads(tmp_path, monkeypatch) -> None:
+def test_without_worker_processes_files_are_hashed_in_threads(tmp_path, monkeypatch,
+                                                              caplog) -> None:
     from aa_review.core.audits import _files
     from aa_review.core.package import package_digest
 
@@ -57,5 +59,6 @@ def test_without_worker_processes_files_are_hashed_in_threads(tmp_path, monkeypa
         raise OSError("no /dev/shm")
 
     monkeypatch.setattr(_files, "PROCESS_MIN_BYTES", 1)
-    monkeypatch.setattr(_files, "ProcessPoolExecutor", no_workers)
+    monkeypatch.setattr(_files, "spawn_pool", no_workers)
     assert _files.hash_package(tmp_path, threads=2).digest == package_digest(tmp_path)
+    assert "using threads" in caplog.text

@@ -1,0 +1,82 @@
+"""Work in spawned worker processes, finished in the calling thread, cancellable.
+
+The loader, the audit's row pass and its file hashing all split work into jobs for
+worker processes. Spawned (never forked: a GUI process has threads), results handed
+to the caller in this thread as each job ends, the caller's ``cancelled()`` polled
+while waiting. When workers cannot start (no ``__main__`` guard, no ``/dev/shm``)
+the pool raises one of :data:`POOL_UNAVAILABLE`, and callers do the work here.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+__all__ = ["POOL_UNAVAILABLE", "spawn_pool", "drain", "run_in_processes"]
+
+T = TypeVar("T")
+
+# What a process pool raises when its workers cannot start or died.
+POOL_UNAVAILABLE: tuple[type[BaseException], ...] = (BrokenProcessPool, RuntimeError, OSError)
+
+
+def spawn_pool(workers: int, **kwargs: Any) -> ProcessPoolExecutor:
+    """A pool of ``workers`` spawned processes (``kwargs`` go to the executor)."""
+    return ProcessPoolExecutor(max_workers=workers,
+                               mp_context=multiprocessing.get_context("spawn"), **kwargs)
+
+
+def drain(futures: Mapping[Future[T], int], finish: Callable[[int, T], None],
+          cancelled: Callable[[], bool], on_cancel: Callable[[], BaseException],
+          add: Callable[[], list[tuple[Future[T], int]]] | None = None) -> None:
+    """Hand each result to ``finish(key, result)`` in this thread as its job ends.
+
+    ``cancelled()`` is polled at least every 0.2 s; when true, pending jobs are
+    cancelled and ``on_cancel()`` is raised. Finished jobs arrive through a queue, so
+    the bookkeeping stays linear in the number of jobs. ``add`` returns jobs that
+    ``finish`` submitted since it was last called.
+    """
+    done: queue.SimpleQueue[Future[T]] = queue.SimpleQueue()
+    pending = dict(futures)
+    for fut in pending:
+        fut.add_done_callback(done.put)
+    try:
+        while pending:
+            try:
+                fut: Future[T] | None = done.get(timeout=0.2)
+            except queue.Empty:
+                fut = None
+            if cancelled():
+                raise on_cancel()
+            if fut is None:
+                continue
+            finish(pending.pop(fut), fut.result())
+            for new, key in add() if add is not None else ():
+                pending[new] = key
+                new.add_done_callback(done.put)
+    except BaseException:
+        for fut in pending:
+            fut.cancel()
+        raise
+
+
+def run_in_processes(fn: Callable[..., T], jobs: Mapping[int, tuple[Any, ...]],
+                     finish: Callable[[int, T], None], cancelled: Callable[[], bool],
+                     on_cancel: Callable[[], BaseException], *, workers: int,
+                     **pool_kwargs: Any) -> None:
+    """``fn(*jobs[key])`` for every key in spawned worker processes; see :func:`drain`.
+
+    On cancellation the pool is shut down without waiting for a busy worker.
+    """
+    pool = spawn_pool(workers, **pool_kwargs)
+    ok = False
+    try:
+        drain({pool.submit(fn, *args): key for key, args in jobs.items()}, finish, cancelled,
+              on_cancel)
+        ok = True
+    finally:
+        pool.shutdown(wait=ok, cancel_futures=True)
