@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from aa_review.core.derive import CONTENT_HASH_LIMIT, content_hash_bytes
-from aa_review.core.package.digest import list_package_files
+from aa_review.core.package.digest import digest_of, list_package_files
 from aa_review.core.procpool import POOL_UNAVAILABLE, drain, spawn_pool
 
 __all__ = ["FileFacts", "FileHashes", "Wants", "ByteScan", "ScanResult", "scan_file", "hash_file",
@@ -295,7 +295,8 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
                  cancelled: Callable[[], bool] = lambda: False) -> FileHashes:
     """Hash every file under ``root`` (symlinks are listed, never followed) and digest them.
 
-    The digest is computed exactly as :func:`aa_review.core.package.package_digest` does.
+    The digest is :func:`~aa_review.core.package.digest.digest_of` the files, as
+    :func:`aa_review.core.package.package_digest` computes it.
     Work goes to ``threads`` threads, or (when ``processes``) to as many worker
     processes, at most one per core, for a large package: they never wait for a GIL
     that checks running beside them hold, but cost a start. ``progress`` is called
@@ -325,15 +326,9 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
             out = _hash_all(threads_pool, root, sizes, full, scans or {}, progress, cancelled)
     if out.errors or not full:
         return out  # no digest: a file could not be read, or was not hashed
-    digest = hashlib.sha256()
-    for rel, path, is_link in entries:
-        if is_link:
-            line = f"{rel}\0link\0{os.readlink(path)}\n"
-        else:
-            facts = out.files[rel]
-            line = f"{rel}\0{facts.size}\0{facts.sha256}\n"
-        digest.update(line.encode("utf-8", "surrogateescape"))
-    out.digest = "sha256:" + digest.hexdigest()
+    out.digest = digest_of(entries, (None if is_link else (out.files[rel].size,
+                                                           out.files[rel].sha256)
+                                     for rel, _, is_link in entries))
     return out
 
 

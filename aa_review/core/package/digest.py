@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-__all__ = ["package_digest", "file_sha256", "list_package_files"]
+__all__ = ["package_digest", "digest_of", "file_sha256", "list_package_files"]
 
 _CHUNK = 1 << 20
 # Folders the compiler's own index skips; they are not part of a package's content.
@@ -46,6 +46,20 @@ def list_package_files(root: Path) -> list[tuple[str, Path, bool]]:
     return out
 
 
+def digest_of(entries: list[tuple[str, Path, bool]],
+              lines: Iterable[tuple[int, str] | None]) -> str:
+    """The package digest of ``entries`` (:func:`list_package_files`), given per entry its
+    ``(size, hex SHA-256)`` (None for a symlink): the one definition of the digest."""
+    total = hashlib.sha256()
+    for (rel, path, is_link), facts in zip(entries, lines, strict=True):
+        if is_link or facts is None:
+            line = f"{rel}\0link\0{os.readlink(path)}\n"
+        else:
+            line = f"{rel}\0{facts[0]}\0{facts[1]}\n"
+        total.update(line.encode("utf-8", "surrogateescape"))
+    return "sha256:" + total.hexdigest()
+
+
 def package_digest(
     root: Path, progress: Callable[[int, int], None] | None = None, workers: int = 4
 ) -> str:
@@ -56,18 +70,15 @@ def package_digest(
     """
     entries = list_package_files(root)
 
-    def one(entry: tuple[str, Path, bool]) -> bytes:
-        rel, path, is_link = entry
-        if is_link:
-            return f"{rel}\0link\0{os.readlink(path)}\n".encode("utf-8", "surrogateescape")
-        return f"{rel}\0{path.stat().st_size}\0{file_sha256(path)}\n".encode(
-            "utf-8", "surrogateescape"
-        )
+    def one(entry: tuple[str, Path, bool]) -> tuple[int, str] | None:
+        _, path, is_link = entry
+        return None if is_link else (path.stat().st_size, file_sha256(path))
 
-    total = hashlib.sha256()
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for i, line in enumerate(pool.map(one, entries), 1):
-            total.update(line)
-            if progress is not None:
-                progress(i, len(entries))
-    return "sha256:" + total.hexdigest()
+    def each() -> Iterator[tuple[int, str] | None]:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for i, facts in enumerate(pool.map(one, entries), 1):
+                if progress is not None:
+                    progress(i, len(entries))
+                yield facts
+
+    return digest_of(entries, each())
