@@ -328,7 +328,7 @@ class LifecycleWorkspace(WorkspaceBase):
         fresh = self._fresh(parsed, now)
         changed = Freshness(("DOSSIER_EVIDENCE_CHANGED", *fresh.expiring), fresh.blocking,
                             tuple(s for s, d in section_digests(evidence).items()
-                                  if d != section_digests(parsed.evidence_raw)[s]))
+                                  if d != section_digests(parsed.evidence_raw).get(s)))
         create = self._transition(new, Action.CREATE, actor, {"supersedes": supersedes, **edit},
                                   revision=m.revision + 1)
         return self._expire(parsed, now, changed, extra=[create], also=[new])
