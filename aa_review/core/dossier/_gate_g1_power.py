@@ -50,9 +50,9 @@ def check_power(ctx: GateContext, b: GateBuilder, sample: EffectiveSample | None
     _binding(ctx, pa, b)
     if p is None:
         return
-    if p.minimum_useful_effect is not None and prereg_effect is not None:
-        if p.minimum_useful_effect != prereg_effect:
-            b.fail("G1_POWER_EFFECT_NOT_PREREGISTERED")
+    if (p.minimum_useful_effect is not None and prereg_effect is not None
+            and p.minimum_useful_effect != prereg_effect):
+        b.fail("G1_POWER_EFFECT_NOT_PREREGISTERED")
     if p.n_sim is not None and p.n_sim < _MIN_NSIM:
         b.fail("G1_POWER_NSIM_TOO_SMALL")
     es = ctx.ev.effective_sample
