@@ -453,30 +453,22 @@ def _select(items: list[Any], sel: str) -> int:
 
 
 def _set(tree: Any, path: str, value: Any) -> None:
+    """Set (or with :data:`DELETE` remove) the place ``path`` names."""
+    parent: Any = None
+    key: Any = None
     node: Any = tree
-    steps = path.split(".")
-    for n, step in enumerate(steps):
-        last = n == len(steps) - 1
+    for step in path.split("."):
         m = _STEP.match(step)
         assert m is not None, step
-        name, sel = m["name"], m["sel"]
-        key: Any = int(name) if isinstance(node, list) else name
-        if sel is None and last:
-            if value is DELETE:
-                del node[key]
-            else:
-                node[key] = copy.deepcopy(value)
-            return
-        node = node[key]
-        if sel is not None:
-            i = _select(node, sel)
-            if last:
-                if value is DELETE:
-                    del node[i]
-                else:
-                    node[i] = copy.deepcopy(value)
-                return
-            node = node[i]
+        if parent is not None:
+            node = parent[key]  # descend only once a deeper step follows
+        parent, key = node, int(m["name"]) if isinstance(node, list) else m["name"]
+        if m["sel"] is not None:
+            parent, key = parent[key], _select(parent[key], m["sel"])
+    if value is DELETE:
+        del parent[key]
+    else:
+        parent[key] = copy.deepcopy(value)
 
 
 @dataclass(frozen=True)

@@ -68,14 +68,21 @@ def test_a_spec_dossier_gets_the_eighteen_section_digests_of_2_3(
     assert ws.decide_eligible(D, 1, DECIDER).state_after == {"1": "eligible"}
 
 
-def test_with_packages_bound_the_binding_also_digests_them(
-        make_ws: Callable[..., Workspace], tmp_path: Path) -> None:
+def bound_with_package(make_ws: Callable[..., Workspace], tmp_path: Path
+                       ) -> tuple[Workspace, Path]:
+    """A workspace holding the spec dossier bound, with one package it can find and audit."""
     root, entry = package(tmp_path)
     v = build([("ev", "source_packages", [entry])])
     ws = make_ws(v, package_locator={"pkg-a": root}.get,
                  package_contamination=lambda _root: [])
     ws.import_dossier(v.dossier)
-    ws.bind(D, 1, LEAD)
+    assert ws.bind(D, 1, LEAD).state_after == {"1": "evidence_bound"}
+    return ws, root
+
+
+def test_with_packages_bound_the_binding_also_digests_them(
+        make_ws: Callable[..., Workspace], tmp_path: Path) -> None:
+    ws, _root = bound_with_package(make_ws, tmp_path)
     assert set(ws.revision(D, 1)["binding"]["section_digests"]) == {*SECTIONS, "source_packages"}
 
 
@@ -109,12 +116,7 @@ def test_each_extension_code_fires_on_its_condition(tmp_path: Path) -> None:
 
 def test_a_changed_package_expires_a_bound_revision(make_ws: Callable[..., Workspace],
                                                     tmp_path: Path) -> None:
-    root, entry = package(tmp_path)
-    v = build([("ev", "source_packages", [entry])])
-    ws = make_ws(v, package_locator={"pkg-a": root}.get,
-                 package_contamination=lambda _root: [])
-    ws.import_dossier(v.dossier)
-    ws.bind(D, 1, LEAD)
+    ws, root = bound_with_package(make_ws, tmp_path)
     (root / "rows.jsonl").write_text('{"id": "r1"}\n{"id": "r2"}\n', encoding="utf-8")
     r = ws.check(D, 1, EVAL)
     assert (r.outcome.value, r.reason) == ("expired", "DOSSIER_PACKAGE_CHANGED:pkg-a")
