@@ -99,7 +99,7 @@ def test_the_committed_list_is_the_spec_list() -> None:
 
 
 def test_every_gate_code_has_cases_with_the_status_its_spec_mark_gives() -> None:
-    from test_conformance_gates import CASES
+    from gate_cases import CASES
 
     gate_codes = {c: m for c, (m, _) in spec_list().items() if m in ("F", "U")}
     assert set(gate_codes) == {c.code for c in CASES}
