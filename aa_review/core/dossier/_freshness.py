@@ -6,7 +6,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from aa_review.core.dossier._archive import Archive
-from aa_review.core.dossier._models_dossier import ParsedDossier, section_digests
+from aa_review.core.dossier._models_dossier import (
+    SECTION_NAMES,
+    ParsedDossier,
+    section_digests,
+)
 from aa_review.core.dossier._packages import PackageState, PackageStatus
 from aa_review.core.dossier._states import BOUND_STATES, DossierState
 from aa_review.core.dossier._timestamps import parse_timestamp
@@ -84,7 +88,8 @@ def assess_freshness(
             expiring.append("DOSSIER_EVIDENCE_DIGEST_MISMATCH")
             old = (binding.section_digests or {}) if binding else {}
             new = section_digests(parsed.evidence_raw)
-            changed = tuple(s for s in new if old.get(s) != new[s])
+            changed = tuple(s for s in SECTION_NAMES
+                            if (s in old or s in new) and old.get(s) != new.get(s))
     epochs = ev.epochs.evaluation_epochs if ev.epochs else None
     if not epochs:
         blocking.append("DOSSIER_EPOCHS_MISSING")

@@ -36,11 +36,11 @@ def _coverage(ctx: GateContext, b: GateBuilder) -> None:
         if not entries:
             b.unknown("G1_COVERAGE_MISSING")
             b.note("coverage_stages_missing", [n])
-        for s in entries:
+        for s in entries:  # both checks: an insufficient stage fails whatever its digest
             if not is_digest(s.report_digest) or s.decision not in _DECISIONS:
                 b.unknown("G1_COVERAGE_MISSING")
                 b.note("coverage_stages_unverifiable", [n])
-            elif s.decision == "insufficient":
+            if s.decision == "insufficient":
                 b.fail("G1_COVERAGE_STAGE_INSUFFICIENT")
                 b.note("coverage_stages_insufficient", [n])
     s6 = cov.stage6
@@ -71,16 +71,14 @@ def _effective_sample(ctx: GateContext, b: GateBuilder) -> EffectiveSample | Non
         b.fail("G1_ESS_INVALID")
     sizes: dict[str, int] = {}
     complete = bool(es.groups)
-    seen: set[str] = set()
-    for g in es.groups or ():
+    for g in es.groups or ():  # spec 6.1 sums n_units per component, a repeated group too
         if g.group_id is None or g.n_units is None:
             b.unknown("G1_ESS_MISSING")
             complete = False
             continue
-        if g.n_units <= 0 or g.group_id in seen:  # a group listed twice counts its units twice
+        if g.n_units <= 0:  # outside the domain of 2.2 (n_units: int > 0); see docs/decisions.md
             b.fail("G1_ESS_INVALID")
             complete = False
-        seen.add(g.group_id)
         comp = ctx.archive.graph.component(g.group_id)
         if comp is None:
             b.fail("G1_ESS_GROUP_UNRESOLVED")

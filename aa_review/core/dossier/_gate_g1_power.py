@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from aa_review.core.dossier._canonical import json_digest
@@ -51,9 +50,9 @@ def check_power(ctx: GateContext, b: GateBuilder, sample: EffectiveSample | None
     _binding(ctx, pa, b)
     if p is None:
         return
-    if p.minimum_useful_effect is not None and prereg_effect is not None:
-        if not math.isclose(p.minimum_useful_effect, prereg_effect, rel_tol=1e-12, abs_tol=0.0):
-            b.fail("G1_POWER_EFFECT_NOT_PREREGISTERED")
+    if (p.minimum_useful_effect is not None and prereg_effect is not None
+            and p.minimum_useful_effect != prereg_effect):
+        b.fail("G1_POWER_EFFECT_NOT_PREREGISTERED")
     if p.n_sim is not None and p.n_sim < _MIN_NSIM:
         b.fail("G1_POWER_NSIM_TOO_SMALL")
     es = ctx.ev.effective_sample
@@ -120,7 +119,6 @@ def _valid(p: PowerParameters, b: GateBuilder) -> bool:
         ("icc", p.icc, p.icc is not None and 0.0 <= p.icc < 1.0),
         ("cluster_attrition", p.cluster_attrition,
          p.cluster_attrition is not None and 0.0 <= p.cluster_attrition < 1.0),
-        ("seed", p.seed, p.seed is not None and p.seed >= 0),
         ("n_sim", p.n_sim, p.n_sim is not None and p.n_sim >= 1),
     ]
     rate = p.missingness.rate if p.missingness else None
@@ -156,17 +154,18 @@ def _ranges(p: PowerParameters, b: GateBuilder) -> bool:
 
 
 def _binding(ctx: GateContext, pa: Any, b: GateBuilder) -> None:
-    raw_pa = ctx.parsed.evidence_raw.get("power_analysis") or {}
+    """Spec 6.3. An absent digest differs from ``digest(parameters)`` and is not well-formed:
+    the spec defines no unknown code for it, so it fails like a wrong one."""
+    raw_pa = ctx.parsed.evidence_raw.get("power_analysis")
+    raw_params = raw_pa.get("parameters") if isinstance(raw_pa, dict) else None
     sim, pre = pa.simulation, pa.preregistration
-    fields = (sim.inputs_digest if sim else None, pre.sealed_inputs_digest if pre else None,
-              sim.code_digest if sim else None, pre.sealed_code_digest if pre else None)
-    if None in fields:
-        b.unknown("G1_POWER_BINDING_MISSING")
-    params_digest = json_digest(raw_pa.get("parameters")) if isinstance(raw_pa, dict) else ""
-    binding = simulation_binding(params_digest, *fields, sealed=pa.sealed)
-    if fields[0] is not None and fields[1] is not None and not binding.inputs_bound:
+    binding = simulation_binding(
+        json_digest(raw_params), sim.inputs_digest if sim else None,
+        pre.sealed_inputs_digest if pre else None, sim.code_digest if sim else None,
+        pre.sealed_code_digest if pre else None, sealed=pa.sealed)
+    if raw_params is not None and not binding.inputs_bound:  # absent: PARAMETER_MISSING
         b.fail("G1_POWER_INPUTS_DIGEST_MISMATCH")
-    if fields[2] is not None and fields[3] is not None and not binding.code_bound:
+    if not binding.code_bound:
         b.fail("G1_POWER_CODE_DIGEST_MISMATCH")
 
 

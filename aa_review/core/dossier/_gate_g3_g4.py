@@ -25,14 +25,21 @@ def gate_g3(ctx: GateContext) -> GateResult:
     b = GateBuilder()
     b.metrics.update(families=None, epochs=None, configuration_classes=None)
     rec, tb = ctx.ev.recurrence, ctx.ev.target_behavior
-    if rec is None or not rec.mechanism_id or not rec.observation_ids:
+    if rec is None or not rec.observation_ids:
         b.unknown("G3_RECURRENCE_MISSING")
         return b.result()
+    a = ctx.archive
+    unresolved = [o for o in dict.fromkeys(rec.observation_ids) if o not in a.observations]
+    if unresolved:
+        b.fail("G3_OBSERVATION_UNRESOLVED")
+        b.note("unresolved_observations", unresolved)
     if tb is None or not tb.mechanism_id:
         b.unknown("G3_RECURRENCE_MISSING")
-    elif rec.mechanism_id != tb.mechanism_id:
+    elif rec.mechanism_id and rec.mechanism_id != tb.mechanism_id:
         b.fail("G3_MECHANISM_MISMATCH")
-    a = ctx.archive
+    if not rec.mechanism_id:  # nothing can qualify: unknown, not three failed counts
+        b.unknown("G3_RECURRENCE_MISSING")
+        return b.result()
     scope = recurrence_scope(
         rec.observation_ids, rec.mechanism_id,
         {k: v.model_dump() for k, v in a.observations.items()},
@@ -40,9 +47,6 @@ def gate_g3(ctx: GateContext) -> GateResult:
         {k: v.model_dump() for k, v in a.configurations.items()},
         a.graph.component_of,
     )
-    if scope.unresolved:
-        b.fail("G3_OBSERVATION_UNRESOLVED")
-        b.note("unresolved_observations", list(scope.unresolved))
     b.metrics.update(families=scope.families, epochs=scope.epochs,
                      configuration_classes=scope.configuration_classes)
     b.note("qualifying_observations", list(scope.qualifying))
@@ -70,7 +74,7 @@ def gate_g4(ctx: GateContext) -> GateResult:
     if sorted(n for n in numbers if n is not None) != sorted(_RUNGS) or None in numbers:
         b.unknown("G4_RUNGS_MISSING")
     confirmatory = [r for r in lr.rungs if r.basis == "confirmatory_experiment"]
-    family_ok = _family(lr, len(confirmatory), ctx, b)
+    family_ok = _family(lr, len(confirmatory), b)
     k_star = family_k_star(lr.family_size or 0, len(confirmatory))
     for entry in lr.rungs:
         if entry.applicable is None or entry.basis is None:
@@ -90,7 +94,7 @@ def gate_g4(ctx: GateContext) -> GateResult:
     return b.result()
 
 
-def _family(lr: LowerRungs, n_confirmatory: int, ctx: GateContext, b: GateBuilder) -> bool:
+def _family(lr: LowerRungs, n_confirmatory: int, b: GateBuilder) -> bool:
     ok = True
     method, size = lr.multiplicity_method, lr.family_size
     if method is not None and (
@@ -104,11 +108,8 @@ def _family(lr: LowerRungs, n_confirmatory: int, ctx: GateContext, b: GateBuilde
         ok = False
     if size is not None and size < n_confirmatory:
         b.fail("G4_FAMILY_SIZE_UNDERSTATED")
-    tb = ctx.ev.target_behavior
-    effect = tb.preregistered_minimum_useful_effect if tb else None
-    # Decision: the plateau is judged against the preregistered minimum useful effect.
-    if lr.useful_effect is not None and effect is not None and lr.useful_effect != effect:
-        b.fail("G4_USEFUL_EFFECT_MISMATCH")
+    # lower_rungs.useful_effect is compared with each archive experiment's (6.6), never
+    # with target_behavior: the rungs have their own effect_scale, G1 its total-SD scale.
     return ok and lr.family_alpha is not None
 
 
@@ -135,8 +136,10 @@ def _experiment(entry: RungEntry, lr: LowerRungs, k_star: int | None, ctx: GateC
         b.fail("G4_EXPLORATORY_NOT_PLATEAU")
     if exp.preregistered is not True or exp.sealed is not True:
         b.fail("G4_NOT_PREREGISTERED")
-    if exp.useful_effect is None or exp.useful_effect != lr.useful_effect:
-        b.fail("G4_USEFUL_EFFECT_MISMATCH")
+    if lr.useful_effect is not None and exp.useful_effect != lr.useful_effect:
+        b.fail("G4_USEFUL_EFFECT_MISMATCH")  # lr.useful_effect absent: G4_PLATEAU_MISSING
+    if ref.claimed_upper_bound is None:
+        b.unknown("G4_RESULT_MISSING")
     if exp.estimate is None or exp.standard_error is None or exp.df is None:
         b.unknown("G4_RESULT_MISSING")
         return
@@ -148,9 +151,7 @@ def _experiment(entry: RungEntry, lr: LowerRungs, k_star: int | None, ctx: GateC
         return
     ucb = one_sided_upper_bound(exp.estimate, exp.standard_error, exp.df, lr.family_alpha, k_star)
     b.metrics["upper_bounds"][str(entry.rung)] = ucb
-    if ref.claimed_upper_bound is None:
-        b.unknown("G4_RESULT_MISSING")
-    elif abs(ref.claimed_upper_bound - ucb) > UCB_TOLERANCE:
+    if ref.claimed_upper_bound is not None and abs(ref.claimed_upper_bound - ucb) > UCB_TOLERANCE:
         b.fail("G4_UCB_MISMATCH")
     if lr.useful_effect is not None and not is_plateau(ucb, lr.useful_effect):
         b.fail("G4_UCB_NOT_BELOW_USEFUL_EFFECT")

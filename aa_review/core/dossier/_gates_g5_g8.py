@@ -110,9 +110,9 @@ def gate_g8(ctx: GateContext) -> GateResult:
         return b.result()
     if not ctx.principals.is_human_maintainer(auth.principal_id):
         b.fail("G8_AUTHORIZER_NOT_HUMAN_MAINTAINER")
-    if auth.action is None or auth.grants is None:
-        b.unknown("G8_AUTHORIZATION_MISSING")  # the scope cannot be verified
-    if (auth.action is not None and auth.action != "propose_activation_amendment") or auth.grants:
+    if auth.grants is None:
+        b.unknown("G8_AUTHORIZATION_MISSING")  # "grants must be empty" cannot be verified
+    if auth.action != "propose_activation_amendment" or auth.grants:  # absent action: != too
         b.fail("G8_AUTHORIZATION_SCOPE_INVALID")
     if auth.amendment_digest is not None and not is_digest(auth.amendment_digest):
         b.fail("G8_AUTHORIZATION_NOT_DIGEST_LINKED")

@@ -122,8 +122,12 @@ class LifecycleWorkspace(WorkspaceBase):
                            payload)
 
     def decide_deferred(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
-        """T4 ``independently_checked -> deferred``: a human maintainer may always defer."""
-        adm = self._admit_fresh(Action.DEFER, dossier_id, revision, actor_id)
+        """T4 ``independently_checked -> deferred``: a human maintainer may always defer.
+
+        No freshness precondition (7.2 applies T6 instead only to T1, T2 and T5): a stale
+        revision is deferred, and expires later when T6 fires.
+        """
+        adm = self._admit(Action.DEFER, dossier_id, revision, actor_id)
         if isinstance(adm, TransitionResult):
             return adm
         now, parsed, actor = adm
@@ -328,7 +332,7 @@ class LifecycleWorkspace(WorkspaceBase):
         fresh = self._fresh(parsed, now)
         changed = Freshness(("DOSSIER_EVIDENCE_CHANGED", *fresh.expiring), fresh.blocking,
                             tuple(s for s, d in section_digests(evidence).items()
-                                  if d != section_digests(parsed.evidence_raw)[s]))
+                                  if d != section_digests(parsed.evidence_raw).get(s)))
         create = self._transition(new, Action.CREATE, actor, {"supersedes": supersedes, **edit},
                                   revision=m.revision + 1)
         return self._expire(parsed, now, changed, extra=[create], also=[new])

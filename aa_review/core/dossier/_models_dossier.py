@@ -36,7 +36,9 @@ from aa_review.core.dossier._models_plans import (
 from aa_review.core.dossier._states import DossierState
 
 __all__ = [
+    "PACKAGES_SECTION",
     "SECTION_NAMES",
+    "SPEC_SECTION_NAMES",
     "AmendmentAuthorization",
     "Binding",
     "Dossier",
@@ -48,13 +50,16 @@ __all__ = [
     "section_digests",
 ]
 
-# The eighteen sections of spec 2.2, plus the bound compiled packages.
-SECTION_NAMES: tuple[str, ...] = (
+# The eighteen sections of spec 2.2.
+SPEC_SECTION_NAMES: tuple[str, ...] = (
     "target_behavior", "evidence_cutoff", "epochs", "coverage", "recurrence",
     "effective_sample", "power_analysis", "lower_rungs", "feasibility", "decisions",
     "dataset_plan", "reward_plan", "license", "independence_plan", "budgets",
-    "rollback_requirements", "cost_envelope", "expiry", "source_packages",
+    "rollback_requirements", "cost_envelope", "expiry",
 )
+# The bound compiled packages: an extension of this project (docs/decisions.md).
+PACKAGES_SECTION = "source_packages"
+SECTION_NAMES: tuple[str, ...] = (*SPEC_SECTION_NAMES, PACKAGES_SECTION)
 
 
 class Evidence(Strict):
@@ -201,5 +206,7 @@ def evidence_digest(evidence_raw: Any) -> str:
 
 
 def section_digests(evidence_raw: dict[str, Any]) -> dict[str, str]:
-    """``digest(evidence.get(s))`` for every section name; a missing one digests ``null``."""
-    return {name: json_digest(evidence_raw.get(name)) for name in SECTION_NAMES}
+    """``digest(evidence.get(s))`` for the eighteen sections of 2.3 (a missing one digests
+    ``null``), and for ``source_packages`` only when the evidence has that extension key."""
+    names = SECTION_NAMES if PACKAGES_SECTION in evidence_raw else SPEC_SECTION_NAMES
+    return {name: json_digest(evidence_raw.get(name)) for name in names}

@@ -105,11 +105,11 @@ def _allowlist_problems(p: Mapping[str, Any]) -> list[str]:
             problems.append(f"{key} must be {value!r}")
     if not isinstance(p.get("projection_id"), str) or not _UUID4.fullmatch(p["projection_id"]):
         problems.append("projection_id must be a random UUIDv4")
-    if p.get("outcome") not in _OUTCOMES:
+    if not isinstance(p.get("outcome"), str) or p["outcome"] not in _OUTCOMES:
         problems.append("outcome is not eligible, deferred or expired")
     gates = p.get("gates")
     if not isinstance(gates, Mapping) or set(gates) != set(GATE_IDS) or any(
-            v not in _STATUSES for v in gates.values()):
+            not isinstance(v, str) or v not in _STATUSES for v in gates.values()):
         problems.append("gates must map G1..G11 to pass, fail or unknown")
     if not isinstance(p.get("created_on"), str) or not _DATE.fullmatch(p["created_on"]):
         problems.append("created_on must be YYYY-MM-DD")

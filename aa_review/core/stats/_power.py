@@ -24,6 +24,8 @@ METHOD_ID = "cluster_two_arm_mean_ttest/v1"
 Alternative = Literal["greater", "two-sided"]
 # Random draws per chunk: bounds memory whatever n_sim and k are.
 _CHUNK_ELEMENTS = 1 << 21
+# Seeds are reduced modulo this (identity for 0 <= seed < 2**128) before seeding the RNG.
+_SEED_MODULUS = 1 << 128
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,8 @@ def simulate_power(
     n_sim : int
         Number of simulated experiments (> 0).
     seed : int
-        Seed of ``numpy.random.default_rng``; the same inputs give the same count.
+        Any integer (the spec's ``seed`` has no domain): ``numpy.random.default_rng``
+        is seeded with ``seed mod 2**128``, so the same inputs give the same count.
     per_unit : bool
         Simulate individual units instead of the exact cluster-mean shortcut.
 
@@ -129,7 +132,7 @@ def simulate_power(
     """
     if n_sim <= 0:
         raise ValueError("n_sim must be positive")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(seed % _SEED_MODULUS)  # default_rng refuses negative seeds
     per_experiment = 2 * design.clusters_per_arm * (design.cluster_size if per_unit else 1)
     chunk = max(1, _CHUNK_ELEMENTS // per_experiment)
     rejections = 0

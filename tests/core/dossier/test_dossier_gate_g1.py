@@ -85,9 +85,14 @@ def test_effective_sample(path: str, value: Any, status: str, code: str) -> None
     assert code in codes(r)
 
 
-def test_a_group_listed_twice_is_not_two_groups() -> None:
-    tree = DossierBuilder().evidence("effective_sample.groups.1.group_id", "pool-00").build()
-    assert "G1_ESS_INVALID" in codes(g1(tree))
+def test_a_group_listed_twice_adds_its_units_to_its_component() -> None:
+    # Spec 6.1 sums n_units per component; it has no rule against a repeated group.
+    b = DossierBuilder()
+    b.tree["evidence"]["effective_sample"]["groups"].append({"group_id": "pool-05", "n_units": 10})
+    r = g1(b.build())
+    assert "G1_ESS_INVALID" not in codes(r)
+    assert r.metrics["independent_groups"] == 27
+    assert r.metrics["observation_units"] == 290
 
 
 def test_worked_example_of_section_6_1_through_the_gate() -> None:
@@ -134,7 +139,6 @@ P = "power_analysis.parameters."
     (P + "missingness.rate", None, "G1_POWER_PARAMETER_MISSING"),
     ("target_behavior.preregistered_minimum_useful_effect", None, "G1_POWER_PARAMETER_MISSING"),
     ("power_analysis.claimed.power_worst_case", None, "G1_POWER_CLAIM_MISSING"),
-    ("power_analysis.simulation", None, "G1_POWER_BINDING_MISSING"),
 ])
 def test_power_unknowns(path: str, value: Any, code: str) -> None:
     r = g1(DossierBuilder().evidence(path, value).build())
@@ -171,6 +175,16 @@ def test_changing_a_sealed_parameter_breaks_the_inputs_binding() -> None:
     r = g1(tree)
     assert "G1_POWER_INPUTS_DIGEST_MISMATCH" in codes(r)
     assert r.metrics["power_base"] is not None  # numbers are still shown
+
+
+@pytest.mark.parametrize(("path", "code"), [
+    ("power_analysis.simulation", "G1_POWER_INPUTS_DIGEST_MISMATCH"),
+    ("power_analysis.preregistration.sealed_inputs_digest", "G1_POWER_INPUTS_DIGEST_MISMATCH"),
+    ("power_analysis.simulation.code_digest", "G1_POWER_CODE_DIGEST_MISMATCH"),
+])
+def test_an_absent_binding_digest_differs_from_the_sealed_one(path: str, code: str) -> None:
+    r = g1(DossierBuilder().delete(f"evidence.{path}").build(relink=False))
+    assert r.status is GateStatus.FAIL and code in codes(r)
 
 
 def test_inputs_digest_must_match_both_simulation_and_preregistration() -> None:

@@ -82,6 +82,15 @@ def test_seed_reproduces_and_changes() -> None:
     assert simulate_power(design, 3000, seed=8).rejections != a.rejections
 
 
+def test_any_integer_seed_is_accepted_and_reproduces() -> None:
+    # Spec 2.2 gives ``seed`` no domain: negative and very large seeds are plans too.
+    design = PowerDesign(0.5, 8, 5, 0.1, 0.1, 0.1, alpha=0.05)
+    for seed in (-1, -(2**70), 2**200 + 3):
+        est = simulate_power(design, 2000, seed=seed)
+        assert simulate_power(design, 2000, seed=seed) == est
+        assert 0.0 <= est.power <= 1.0
+
+
 def test_power_is_monotone_in_nuisances_and_effect() -> None:
     base = dict(delta=0.5, clusters_per_arm=10, cluster_size=8, alpha=0.05)
     p0 = simulate_power(PowerDesign(icc=0.05, **base), 10_000, 1).power
