@@ -25,8 +25,10 @@ __all__ = ["MAX_SIMULATED_CLUSTERS", "check_power"]
 _DECISION_RULE = "reject_if_p_le_adjusted_alpha"
 _EFFECT_SCALE = "standardized_total_sd"
 _MIN_NSIM = 2000
-# Validator limit on n_sim * 2k (about ten seconds of simulation); beyond it: unknown.
-MAX_SIMULATED_CLUSTERS = 100_000_000
+# Validator limit on n_sim * 2k (about a hundred seconds of simulation per point on one
+# core); beyond it: unknown. High enough for any plan a person would seal (n_sim = 10^6 at
+# 500 clusters per arm), low enough that a hostile dossier cannot keep a check running.
+MAX_SIMULATED_CLUSTERS = 1_000_000_000
 _KEYS = tuple(PowerParameters.model_fields)
 
 

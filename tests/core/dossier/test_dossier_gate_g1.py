@@ -229,3 +229,20 @@ def test_fail_and_unknown_codes_together_make_fail() -> None:
     r = g1(tree)
     assert r.status is GateStatus.FAIL
     assert {"G1_COVERAGE_MISSING", "G1_COVERAGE_STAGE_INSUFFICIENT"} <= codes(r)
+
+
+def test_simulation_beyond_the_validator_limit_is_unknown_not_run(monkeypatch) -> None:
+    """docs/decisions.md: a plan too large to simulate in bounded time cannot be verified."""
+    from aa_review.core.dossier import _gate_g1_power
+
+    tree = passing()
+    p = tree["evidence"]["power_analysis"]["parameters"]
+    monkeypatch.setattr(_gate_g1_power, "MAX_SIMULATED_CLUSTERS",
+                        p["n_sim"] * 2 * p["clusters_per_arm"] - 1)
+    r = g1(tree)
+    assert r.status is GateStatus.UNKNOWN
+    assert "G1_POWER_BEYOND_VALIDATOR_LIMIT" in codes(r)
+    assert r.metrics["power_base"] is None  # nothing was simulated
+    monkeypatch.setattr(_gate_g1_power, "MAX_SIMULATED_CLUSTERS",
+                        p["n_sim"] * 2 * p["clusters_per_arm"])
+    assert g1(tree).status is GateStatus.PASS
