@@ -1,0 +1,131 @@
+"""Findings as columns, with the rows and evidence items each one locates.
+
+``locations_of`` is the only place that reads where a finding points; everything
+else (filters, the rows a finding concerns, exports) goes through it, so findings
+that carry many locations need a change here alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from aa_review.core.findings import Finding, Location
+
+if TYPE_CHECKING:
+    from aa_review.core.package import Package, RowIndex
+
+__all__ = ["FindingsIndex", "locations_of"]
+
+
+def locations_of(finding: Finding) -> Sequence[Location]:
+    """Every place ``finding`` concerns (one today: ``Finding.location``)."""
+    many = getattr(finding, "locations", None)
+    return tuple(many) if many else (finding.location,)
+
+
+def _categorical(values: list[str]) -> tuple[list[str], np.ndarray]:
+    table: dict[str, int] = {}
+    codes = np.fromiter((table.setdefault(v, len(table)) for v in values), dtype=np.int64,
+                        count=len(values))
+    return list(table), codes
+
+
+class FindingsIndex:
+    """Columns over ``findings`` and, given the package, the rows and evidence they locate.
+
+    Location columns have one entry per location; ``owner`` maps a location to its
+    finding, so a finding matches a location term when any of its locations does.
+    """
+
+    def __init__(self, findings: Sequence[Finding], pkg: Package | None = None) -> None:
+        self.findings = list(findings)
+        self.pkg = pkg
+        fs = self.findings
+        self.code_table, self.code = _categorical([f.code for f in fs])
+        self.severity = np.array([f.severity.rank for f in fs], dtype=np.int8)
+        self.quirk = np.array([f.quirk for f in fs], dtype=bool)
+        locs = [(i, loc) for i, f in enumerate(fs) for loc in locations_of(f)]
+        self.owner = np.array([i for i, _ in locs], dtype=np.int64)
+        self.locations = [loc for _, loc in locs]
+        self.file_table, self.file = _categorical([loc.file or "" for loc in self.locations])
+        self.line = np.array([loc.line if loc.line is not None else np.nan
+                              for loc in self.locations], dtype=float)
+        self.loc_row = np.full(len(locs), -1, dtype=np.int64)
+        self.loc_evidence = np.full(len(locs), -1, dtype=np.int64)
+        if pkg is not None:
+            self._link(pkg)
+
+    def __len__(self) -> int:
+        return len(self.findings)
+
+    def code_counts(self) -> list[tuple[str, int | None]]:
+        """Each code present, with its number of findings, most frequent first."""
+        counts = np.bincount(self.code, minlength=len(self.code_table))
+        return sorted(((c, int(n)) for c, n in zip(self.code_table, counts)), key=lambda kv: -kv[1])
+
+    def _link(self, pkg: Package) -> None:
+        ix = pkg.index
+        by_ref = {e.ref: i for i, e in enumerate(pkg.catalog)}
+        file_rows: dict[str, tuple[np.ndarray, np.ndarray] | None] = {}
+        for k, loc in enumerate(self.locations):
+            row = None
+            if loc.file and loc.line is not None:
+                row = _row_at(ix, loc.file, loc.line, file_rows)
+            if row is None and loc.row_id:
+                row = ix.find_row(loc.row_id)
+            if row is not None:
+                self.loc_row[k] = row
+            ev = ix.evidence_pos.get(loc.evidence_id or "")
+            if ev is None and loc.ref:
+                ev = by_ref.get(loc.ref)
+            if ev is not None:
+                self.loc_evidence[k] = ev
+
+    # -- from a mask over findings to the rows / evidence they locate, and back --------
+    def rows_of(self, finding_mask: np.ndarray, n_rows: int) -> np.ndarray:
+        """Rows located by any finding in ``finding_mask``."""
+        out = np.zeros(n_rows, dtype=bool)
+        keep = (self.loc_row >= 0) & finding_mask[self.owner]
+        out[self.loc_row[keep]] = True
+        return out
+
+    def evidence_of(self, finding_mask: np.ndarray, n_evidence: int) -> np.ndarray:
+        out = np.zeros(n_evidence, dtype=bool)
+        keep = (self.loc_evidence >= 0) & finding_mask[self.owner]
+        out[self.loc_evidence[keep]] = True
+        return out
+
+    def findings_at(self, location_mask: np.ndarray) -> np.ndarray:
+        """Findings with at least one location in ``location_mask``."""
+        out = np.zeros(len(self.findings), dtype=bool)
+        out[self.owner[location_mask]] = True
+        return out
+
+    def findings_about_rows(self, row_mask: np.ndarray) -> np.ndarray:
+        """Findings locating at least one row in ``row_mask``."""
+        has = self.loc_row >= 0
+        loc_mask = np.zeros(len(self.locations), dtype=bool)
+        loc_mask[has] = row_mask[self.loc_row[has]]
+        return self.findings_at(loc_mask)
+
+
+def _row_at(ix: RowIndex, file: str, line: int,
+            cache: dict[str, tuple[np.ndarray, np.ndarray] | None]) -> int | None:
+    """The indexed row at ``file``:``line`` (rows of one file, sorted by line, cached)."""
+    if file not in cache:
+        if file not in ix.files:
+            cache[file] = None
+        else:
+            pos = np.flatnonzero(ix.file == ix.files.index(file))
+            lines = ix.line[pos]
+            order = np.argsort(lines, kind="stable")
+            cache[file] = (lines[order], pos[order])
+    got = cache[file]
+    if got is None:
+        return None
+    lines, pos = got
+    i = int(np.searchsorted(lines, line))
+    return int(pos[i]) if i < len(lines) and lines[i] == line else None
