@@ -53,16 +53,33 @@ def match_bytes(folded: np.ndarray, value: str, op: str) -> np.ndarray:
                          for x in folded.tolist()], dtype=bool)
     if b"*" not in v:
         return np.strings.find(folded, v) >= 0
-    parts = v.split(b"*")
-    first, last, middle = parts[0], parts[-1], parts[1:-1]
-    mask = np.strings.startswith(folded, first) if first else np.ones(len(folded), bool)
-    pos = np.full(len(folded), len(first), dtype=np.int64)
-    for part in middle:
-        if not part:
-            continue
-        at = np.strings.find(folded, part, pos)
-        mask &= at >= 0
-        pos = np.where(at >= 0, at + len(part), pos)
+    return _anchored(folded, v.split(b"*"))
+
+
+def _anchored(folded: np.ndarray, parts: list[bytes]) -> np.ndarray:
+    """``parts`` joined by ``*`` fit each whole value: the first part a prefix, the last a
+    suffix, the others in order between. Each test runs only on the values the tests
+    before it kept (the first on the column itself, never a copy of a million ids)."""
+    first, last, middle = parts[0], parts[-1], [p for p in parts[1:-1] if p]
+    keep: np.ndarray | None = None  # None: every value still in
+
+    def narrow(test: np.ndarray) -> np.ndarray:
+        return np.flatnonzero(test) if keep is None else keep[test]
+
+    def values() -> np.ndarray:
+        return folded if keep is None else folded[keep]
+
     if last:
-        mask &= np.strings.endswith(folded, last) & (np.strings.str_len(folded) - len(last) >= pos)
-    return mask
+        keep = narrow(np.strings.endswith(values(), last))
+    if first:
+        keep = narrow(np.strings.startswith(values(), first))
+    pos = np.full(len(folded) if keep is None else len(keep), len(first), dtype=np.int64)
+    for part in middle:
+        at = np.strings.find(values(), part, pos)
+        hit = at >= 0
+        keep, pos = narrow(hit), at[hit] + len(part)
+    if last:  # the suffix must start after the prefix and the middle parts end
+        keep = narrow(np.strings.str_len(values()) - len(last) >= pos)
+    out = np.zeros(len(folded), dtype=bool)
+    out[slice(None) if keep is None else keep] = True
+    return out

@@ -146,3 +146,23 @@ def test_scope_mask_and_speed_shape(pkg) -> None:
     m = scope.mask("type:failure_case OR confidence<0.5")
     assert m is not None and m.dtype == bool and len(m) == len(pkg.index)
     assert np.flatnonzero(m).tolist() == got(pkg, "type:failure_case OR confidence<0.5")
+
+
+@pytest.mark.parametrize("pattern", ["a*a", "*ab*", "ab*", "*b", "a*b*a", "**", "*a*b*c*",
+                                     "abc", "b?a", "*", "a*", "ba*ab"])
+def test_id_wildcards_match_like_fnmatch(pattern: str) -> None:
+    import fnmatch
+    import random
+
+    from aa_review.core.query._match import match_bytes
+
+    rnd = random.Random(pattern)
+    ids = ["", "a", "aa", "ab", "ba", "aba", "abba", "bab"] + [
+        "".join(rnd.choice("abc") for _ in range(rnd.randint(0, 7))) for _ in range(400)]
+    folded = np.array([x.encode() for x in ids])
+    got = match_bytes(folded, pattern, ":").tolist()
+    if "*" in pattern or "?" in pattern:
+        want = [fnmatch.fnmatchcase(x, pattern) for x in ids]
+    else:
+        want = [pattern in x for x in ids]
+    assert got == want
