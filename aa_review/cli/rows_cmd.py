@@ -34,11 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        help="keep the rows matching QUERY (default: every row); may start with "
                        "'-' (--query -type:failure_case)")
     fmt = p.add_mutually_exclusive_group()
-    for name, text in (("csv", "CSV: a header line, then one line per row (index columns "
-                               "unless --columns)"),
+    for name, text in (("csv", ("CSV: a header line, then one line per row (index columns "
+                                "unless --columns)")),
                        ("jsonl", "JSON Lines: each row with every field, as stored"),
-                       ("json", "one JSON document: {meta: {query, package_digest, ...}, "
-                                "rows: [...]}")):
+                       ("json", ("one JSON document: {meta: {query, package_digest, ...}, "
+                                 "rows: [...]}"))):
         fmt.add_argument(f"--{name}", dest="format", action="store_const", const=name, help=text)
     p.add_argument("--columns", metavar="A,B,...",
                    help="columns (row fields, or file, line, evidence_count); 'all': every "
@@ -78,12 +78,11 @@ def run(args: argparse.Namespace) -> int:
         err("auditing the package for finding:/severity: terms...")
         findings = audit_package(pkg, digest=False).findings
     try:
-        positions = RowsScope(pkg, findings).filter(args.query)
+        kept = RowsScope(pkg, findings).filter(args.query)
     except QueryError as exc:
         err(str(exc))
         return EXIT_UNUSABLE
-    if positions is None:
-        positions = range(len(pkg.index))
+    positions: Iterable[int] = range(len(pkg.index)) if kept is None else kept.tolist()
     export = rows_export(pkg, positions)
     err(f"{export.count:,} of {export.total:,} rows match"
         + (f" {args.query!r}" if args.query else ""))

@@ -16,7 +16,7 @@ import io
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -143,7 +143,8 @@ def evidence_export(pkg: Package, positions: Iterable[int]) -> Export:
 
     def record(p: int) -> dict[str, Any]:
         e = pkg.evidence_at(p)
-        rec = e.model_dump(mode="json") if e is not None else {"evidence_id": ix.evidence_ids[p]}
+        rec: dict[str, Any] = e.model_dump(mode="json") if e is not None else {
+            "evidence_id": ix.evidence_ids[p]}
         rec["catalogued"] = e is not None
         rec["cited_by_rows"] = int(cited[p])
         return rec
@@ -199,7 +200,7 @@ def meta_of(export: Export, fmt: str, columns: list[str] | None, *, query: str,
             "package_digest": digest, "count": export.count, "total": export.total,
             "columns": columns if columns is not None else ALL,
             "numbers": "stored values, exactly (shortest form that reads back the same)",
-            "created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+            "created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
 
 def write_export(out: IO[bytes], export: Export, fmt: str, columns: Sequence[str] | None = None,

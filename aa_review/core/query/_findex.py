@@ -7,7 +7,7 @@ that carry many locations need a change here alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,7 +17,12 @@ from aa_review.core.findings import Finding, Location
 if TYPE_CHECKING:
     from aa_review.core.package import Package, RowIndex
 
-__all__ = ["FindingsIndex", "locations_of"]
+__all__ = ["FindingsIndex", "locations_of", "by_count"]
+
+
+def by_count(pairs: Iterable[tuple[str, int]]) -> list[tuple[str, int | None]]:
+    """``(value, count)`` pairs, most frequent first (stable among equals)."""
+    return [(v, n) for v, n in sorted(pairs, key=lambda kv: -kv[1])]
 
 
 def locations_of(finding: Finding) -> Sequence[Location]:
@@ -64,7 +69,7 @@ class FindingsIndex:
     def code_counts(self) -> list[tuple[str, int | None]]:
         """Each code present, with its number of findings, most frequent first."""
         counts = np.bincount(self.code, minlength=len(self.code_table))
-        return sorted(((c, int(n)) for c, n in zip(self.code_table, counts)), key=lambda kv: -kv[1])
+        return by_count([(c, int(n)) for c, n in zip(self.code_table, counts)])
 
     def _link(self, pkg: Package) -> None:
         ix = pkg.index

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from aa_review.core.query._fields import FINDING_SPECS, ROW_SPECS, SEVERITIES, FieldSpec, Kind
-from aa_review.core.query._findex import FindingsIndex, locations_of
+from aa_review.core.query._findex import FindingsIndex, by_count, locations_of
 from aa_review.core.query._match import match_table
 from aa_review.core.query._rows import RowsScope
 from aa_review.core.query._scope import Scope, finding_mask, flag_mask, number_mask
@@ -43,7 +43,8 @@ class FindingsScope(Scope):
     def __init__(self, findings: FindingsIndex | Sequence[Finding],
                  pkg: Package | None = None) -> None:
         if not isinstance(findings, FindingsIndex) or (pkg is not None and findings.pkg is None):
-            findings = FindingsIndex(getattr(findings, "findings", findings), pkg)
+            findings = FindingsIndex(findings.findings if isinstance(findings, FindingsIndex)
+                                     else findings, pkg)
         self.f = findings
         self._rows: RowsScope | None = None
         self._haystack: list[str] | None = None
@@ -98,7 +99,7 @@ class FindingsScope(Scope):
         if rows is None:
             raise self.needs(spec, term, query, "the package the findings are about (a row "
                              "field: findings about rows that match it)")
-        row_name = name[4:] if name.startswith("row.") else name
+        row_name = name.removeprefix("row.")
         row_term = replace(term, field=row_name)
         return f.findings_about_rows(rows.field_mask(ROW_SPECS[row_name], row_term, query))
 
@@ -112,16 +113,15 @@ class FindingsScope(Scope):
                 name = check_of(code)
                 if name:
                     counts[name] = counts.get(name, 0) + (n or 0)
-            return sorted(counts.items(), key=lambda kv: -kv[1])
+            return by_count(counts.items())
         if spec.name == "file":
             counts_f = np.bincount(f.file, minlength=len(f.file_table))
-            return sorted(((n, int(c)) for n, c in zip(f.file_table, counts_f) if n),
-                          key=lambda kv: -kv[1])
+            return by_count((n, int(c)) for n, c in zip(f.file_table, counts_f) if n)
         if spec.name == "severity":
             counts_s = np.bincount(f.severity.astype(np.int64), minlength=len(SEVERITIES))
             return [(s, int(counts_s[i])) for i, s in enumerate(SEVERITIES)]
         if spec.kind is not Kind.FLAG and self.rows is not None and \
                 (spec.name in ROW_SPECS or spec.name.startswith("row.")):
-            row_name = spec.name[4:] if spec.name.startswith("row.") else spec.name
+            row_name = spec.name.removeprefix("row.")
             return self.rows.values(ROW_SPECS[row_name])
         return super().values(spec)

@@ -13,6 +13,7 @@ values against the exact boundary where the rounded value changes.
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal, localcontext
 
 import numpy as np
@@ -24,7 +25,7 @@ DISPLAY_DECIMALS = 3
 
 def format_number(value: float) -> str:
     """How tables show a stored number (empty for a missing one)."""
-    return "" if value != value else f"{value:.{DISPLAY_DECIMALS}f}"
+    return "" if math.isnan(value) else f"{value:.{DISPLAY_DECIMALS}f}"
 
 
 def _decimals(literal: Decimal) -> int:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from aa_review.core.query._fields import ROW_SPECS, FieldSpec, Kind, is_number
-from aa_review.core.query._findex import FindingsIndex
+from aa_review.core.query._findex import FindingsIndex, by_count
 from aa_review.core.query._match import match_bytes, match_table
 from aa_review.core.query._scope import Scope, finding_mask, number_mask
 from aa_review.core.query._syntax import Term
@@ -103,7 +103,7 @@ class RowsScope(Scope):
         ix = self.ix
         if spec.name in ("type", "task", "file"):
             counts = ix.counts_by({"type": "data_type", "task": "task", "file": "file"}[spec.name])
-            return sorted(counts.items(), key=lambda kv: -kv[1])
+            return by_count(counts.items())
         if spec.name in ("evidence.visibility", "evidence.type"):
             attr = "visibility" if spec.name == "evidence.visibility" else "evidence_type"
             return [(k, n) for k, n in Counter(self.evidence_attr(attr)).most_common() if k]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from decimal import Decimal
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -20,7 +19,7 @@ from aa_review.core.query._fields import (
 )
 from aa_review.core.query._match import match_table
 from aa_review.core.query._numbers import compare_exact, compare_rounded
-from aa_review.core.query._syntax import And, Node, Not, Or, QueryError, Term, parse_query
+from aa_review.core.query._syntax import And, Node, Not, QueryError, Term, parse_query
 
 if TYPE_CHECKING:
     from aa_review.core.query._findex import FindingsIndex
@@ -48,7 +47,7 @@ class Scope:
 
     what = "items"
     free_text = ""
-    specs: dict[str, FieldSpec] = {}
+    specs: ClassVar[dict[str, FieldSpec]] = {}
 
     def __len__(self) -> int:
         raise NotImplementedError

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Union
 
 from aa_review.core.errors import AAReviewError
 
@@ -83,7 +82,7 @@ class Or:
     grouped: bool = False
 
 
-Node = Union[Term, Not, And, Or]
+Node = Term | Not | And | Or
 
 
 @dataclass(frozen=True)

@@ -49,11 +49,11 @@ def test_rows_parity(pkg, audit_findings, varied_root: Path, capsysbinary, query
     assert cli_positions(pkg, capsysbinary, varied_root, query) == want
 
 
-@pytest.fixture(scope="module")
-def cli_findings(varied_root: Path) -> list[Finding]:
-    out = run("audit", str(varied_root), "--json")
-    assert out.returncode in (0, 1), out.stderr
-    return [Finding.model_validate(f) for f in json.loads(out.stdout)["findings"]]
+@pytest.fixture
+def cli_findings(varied_root: Path, capsysbinary) -> list[Finding]:
+    code, out, err = cli(capsysbinary, "audit", str(varied_root), "--json")
+    assert code in (0, 1), err
+    return [Finding.model_validate(f) for f in json.loads(out)["findings"]]
 
 
 @pytest.mark.parametrize("query", parity.FINDINGS)
@@ -89,19 +89,19 @@ def test_join_option_values() -> None:
     assert join_option_values(["--query"], ["--query"]) == ["--query"]
 
 
-def test_row_fields_in_audit_query(varied_root: Path, pkg) -> None:
+def test_row_fields_in_audit_query(varied_root: Path, capsysbinary) -> None:
     # Issue: "row fields (type:, confidence<0.7, evidence.visibility:) are rejected".
     for query in ("type:failure_case", "confidence<0.7", "evidence.visibility:hidden_excluded"):
-        out = run("audit", str(varied_root), "--query", query, "--json")
-        assert out.returncode in (0, 1), (query, out.stderr)
-        assert json.loads(out.stdout)["findings"], query
+        code, out, err = cli(capsysbinary, "audit", str(varied_root), "--query", query, "--json")
+        assert code in (0, 1), (query, err)
+        assert json.loads(out)["findings"], query
 
 
-def test_wrong_query_exits_2_naming_the_column(varied_root: Path) -> None:
+def test_wrong_query_exits_2_naming_the_column(varied_root: Path, capsysbinary) -> None:
     for cmd in ("rows", "audit"):
-        out = run(cmd, str(varied_root), "--query", "type:a OR")
-        assert out.returncode == 2 and out.stdout == ""
-        assert "query column 8: OR needs a term on both sides" in out.stderr
+        code, out, err = cli(capsysbinary, cmd, str(varied_root), "--query", "type:a OR")
+        assert code == 2 and out == b""
+        assert "query column 8: OR needs a term on both sides" in err
 
 
 def test_rows_exit_codes_and_streams(varied_root: Path, tmp_path: Path, capsysbinary) -> None:

@@ -51,11 +51,11 @@ RowPred = Callable[[dict[str, Any], str, int], bool]
 
 def row_oracles(pkg, findings) -> dict[str, RowPred]:
     vis = visibility_of(pkg)
-    named = lambda pred: {f.location.row_id for f in findings if pred(f)}  # noqa: E731
+    named = lambda pred: {f.location.row_id for f in findings if pred(f)}
     privacy = named(lambda f: f.code.startswith("privacy"))
     warned = named(lambda f: f.severity is Severity.WARNING)
-    conf = lambda r: shown(r.get("confidence"))  # noqa: E731
-    event = lambda r: r["data_type"].endswith("_event")  # noqa: E731
+    conf = lambda r: shown(r.get("confidence"))
+    event = lambda r: r["data_type"].endswith("_event")
     return {
         "type:failure_case": lambda r, f, n: r["data_type"] == "failure_case",
         "type:failure_case OR type:preference_pair":
@@ -193,4 +193,4 @@ def test_command_line_examples_are_valid_queries() -> None:
 def test_window_doc_links_here() -> None:
     window = (DOC.parent / "window.md").read_text(encoding="utf-8")
     assert "(query.md)" in window
-    assert not re.search(r"^\| `code:` \|", window, re.M), "fields are documented once"
+    assert not re.search(r"^\| `code:` \|", window, re.MULTILINE), "fields are documented once"
