@@ -26,6 +26,7 @@ OPERATORS = ("<=", ">=", "!=", "<", ">", "=", ":")
 _FIELD_OP = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)[ \t]*(<=|>=|!=|<|>|=|:)")
 _KEYWORDS = {"or": "OR", "and": "AND", "not": "NOT"}
 _STOP = set("()") | {" ", "\t", "\n", "\r"}
+MAX_DEPTH = 64  # nested parentheses and negations; deeper is refused, never a crash
 
 
 class QueryError(AAReviewError):
@@ -171,6 +172,7 @@ class _Parser:
         self.q = q
         self.toks = tokenize(q)
         self.i = 0
+        self.depth = 0
 
     @property
     def tok(self) -> Token:
@@ -211,25 +213,14 @@ class _Parser:
 
     def unary(self) -> Node:
         tok = self.tok
-        if tok.kind in ("NEG", "NOT"):
-            self.i += 1
-            if self.tok.kind in ("EOF", ")", "OR", "AND"):
-                raise self.fail(tok, f"{'NOT' if tok.kind == 'NOT' else '-'} needs a term after "
-                                "it (NOT type:x, -type:x)")
-            inner = self.unary()
-            return Not(inner, tok.start, inner.end)
-        if tok.kind == "(":
-            self.i += 1
-            if self.tok.kind == ")":
-                raise self.fail(tok, "empty parentheses: put terms inside, e.g. (type:a OR type:b)")
-            inner = self.or_expr()
-            if self.tok.kind != ")":
-                raise self.fail(tok, "this '(' is never closed: add ')'")
-            close = self.tok
-            self.i += 1
-            if isinstance(inner, (And, Or)):
-                return replace(inner, start=tok.start, end=close.end, grouped=True)
-            return inner
+        if tok.kind in ("NEG", "NOT", "("):
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise self.fail(tok, f"nested more than {MAX_DEPTH} deep: simplify the query")
+            try:
+                return self.nested(tok)
+            finally:
+                self.depth -= 1
         if tok.kind == "TERM":
             self.i += 1
             assert tok.term is not None
@@ -237,6 +228,27 @@ class _Parser:
         if tok.kind == ")":
             raise self.fail(tok, "')' closes no '(': remove it or add the '(' it closes")
         raise self.fail(tok, f"{tok.kind} needs a term before it (type:a {tok.kind} type:b)")
+
+    def nested(self, tok: Token) -> Node:
+        """A negation or a parenthesised group starting at ``tok``."""
+        if tok.kind in ("NEG", "NOT"):
+            self.i += 1
+            if self.tok.kind in ("EOF", ")", "OR", "AND"):
+                raise self.fail(tok, f"{'NOT' if tok.kind == 'NOT' else '-'} needs a term after "
+                                "it (NOT type:x, -type:x)")
+            inner = self.unary()
+            return Not(inner, tok.start, inner.end)
+        self.i += 1  # past '('
+        if self.tok.kind == ")":
+            raise self.fail(tok, "empty parentheses: put terms inside, e.g. (type:a OR type:b)")
+        inner = self.or_expr()
+        if self.tok.kind != ")":
+            raise self.fail(tok, "this '(' is never closed: add ')'")
+        close = self.tok
+        self.i += 1
+        if isinstance(inner, (And, Or)):
+            return replace(inner, start=tok.start, end=close.end, grouped=True)
+        return inner
 
 
 def parse_query(q: str) -> Node | None:

@@ -105,6 +105,20 @@ def test_fields_are_per_table(query: str, accepted_by: str, rejected_by: str) ->
         check_query(query, rejected_by)
 
 
+@pytest.mark.parametrize("query", ["(" * 5000 + "a" + ")" * 5000, "-" * 5000 + "a",
+                                   "NOT " * 3000 + "a"])
+def test_deep_nesting_is_refused_not_a_crash(query: str) -> None:
+    with pytest.raises(QueryError, match="nested more than 64 deep"):
+        check_query(query, "rows")
+    ok = "(" * 60 + "type:a" + ")" * 60
+    assert shape(parse_query(ok)) == ("type", ":", "a")
+
+
+def test_long_flat_queries_are_fine() -> None:
+    node = parse_query(" OR ".join(f"type:t{i}" for i in range(5000)))
+    assert isinstance(node, Or) and len(node.nodes) == 5000
+
+
 def test_flags_take_yes_or_no() -> None:
     with pytest.raises(QueryError, match="takes yes or no"):
         check_query("quirk:maybe", "findings")
