@@ -227,6 +227,8 @@ class _Parser:
             return tok.term
         if tok.kind == ")":
             raise self.fail(tok, "')' closes no '(': remove it or add the '(' it closes")
+        if tok.kind == "EOF":
+            raise self.fail(tok, "the query ends where a term should be")
         raise self.fail(tok, f"{tok.kind} needs a term before it (type:a {tok.kind} type:b)")
 
     def nested(self, tok: Token) -> Node:
@@ -239,6 +241,8 @@ class _Parser:
             inner = self.unary()
             return Not(inner, tok.start, inner.end)
         self.i += 1  # past '('
+        if self.tok.kind == "EOF":
+            raise self.fail(tok, "this '(' is never closed: add terms and ')'")
         if self.tok.kind == ")":
             raise self.fail(tok, "empty parentheses: put terms inside, e.g. (type:a OR type:b)")
         inner = self.or_expr()

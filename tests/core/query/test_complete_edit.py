@@ -111,3 +111,15 @@ def test_term_value_reads_top_level_terms_only() -> None:
     assert term_value("-type:y", "type") is None
     assert term_value("type:a OR type:b", "type") is None
     assert term_value("(broken", "type") is None
+
+
+def test_completion_never_fails_on_unfinished_input(pkg) -> None:
+    import itertools
+
+    rows = RowsScope(pkg)
+    pieces = ["(", ")", "OR", "-", "type:", "conf", "confidence <", '"a', "x"]
+    for combo in itertools.product(pieces, repeat=3):
+        q = " ".join(combo)
+        for cursor in range(len(q) + 1):
+            c = complete(rows, q, cursor)
+            assert 0 <= c.start <= cursor <= c.end <= len(q), (q, cursor)

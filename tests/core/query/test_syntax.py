@@ -64,6 +64,8 @@ def test_terms_know_where_they_are() -> None:
     ("type:a AND", 8, "AND needs a term on both sides"),
     ("a OR OR b", 3, "OR needs a term on both sides"),
     ("(type:a OR type:b", 1, "never closed"),
+    ("((", 2, "never closed"),
+    ("(a (b", 4, "never closed"),
     ("type:a)", 7, "closes no '('"),
     ("()", 1, "empty parentheses"),
     ("NOT", 1, "NOT needs a term after it"),
@@ -122,3 +124,17 @@ def test_long_flat_queries_are_fine() -> None:
 def test_flags_take_yes_or_no() -> None:
     with pytest.raises(QueryError, match="takes yes or no"):
         check_query("quirk:maybe", "findings")
+
+
+def test_any_short_input_parses_or_fails_with_a_located_message() -> None:
+    import itertools
+
+    pieces = ["(", ")", "OR", "AND", "NOT", "-a", "a", "x:", "type<", '"', "-"]
+    for n in range(1, 4):
+        for combo in itertools.product(pieces, repeat=n):
+            q = " ".join(combo)
+            try:
+                check_query(q, "rows")
+            except QueryError as exc:
+                assert 1 <= exc.column <= len(q) + 1, q
+                assert "EOF" not in exc.message, q
