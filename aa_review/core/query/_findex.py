@@ -7,6 +7,7 @@ that carry many locations need a change here alone.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -27,8 +28,15 @@ def by_count(pairs: Iterable[tuple[str, int]]) -> list[tuple[str, int | None]]:
 
 def locations_of(finding: Finding) -> Sequence[Location]:
     """Every place ``finding`` concerns (one today: ``Finding.location``)."""
-    many = getattr(finding, "locations", None)
+    many = finding.locations if _has_many(type(finding)) else None  # type: ignore[attr-defined]
     return tuple(many) if many else (finding.location,)
+
+
+@functools.cache
+def _has_many(cls: type) -> bool:
+    """Whether findings of ``cls`` carry ``locations`` (asked once per class: looking a
+    missing attribute up on a pydantic model raises and catches an error each time)."""
+    return "locations" in getattr(cls, "model_fields", {})
 
 
 def _categorical(values: list[str]) -> tuple[list[str], np.ndarray]:
@@ -58,6 +66,8 @@ class FindingsIndex:
         self.file_table, self.file = _categorical([loc.file or "" for loc in self.locations])
         self.line = np.array([loc.line if loc.line is not None else np.nan
                               for loc in self.locations], dtype=float)
+        self._text: dict[str, tuple[list[str], np.ndarray]] = {}
+        self._haystack: list[str] | None = None
         self.loc_row = np.full(len(locs), -1, dtype=np.int64)
         self.loc_evidence = np.full(len(locs), -1, dtype=np.int64)
         if pkg is not None:
@@ -71,18 +81,39 @@ class FindingsIndex:
         counts = np.bincount(self.code, minlength=len(self.code_table))
         return by_count([(c, int(n)) for c, n in zip(self.code_table, counts)])
 
+    def location_text(self, attr: str) -> tuple[list[str], np.ndarray]:
+        """Distinct values of a Location attribute and, per location, which one (cached)."""
+        got = self._text.get(attr)
+        if got is None:
+            got = self._text[attr] = _categorical([getattr(loc, attr) or ""
+                                                   for loc in self.locations])
+        return got
+
+    def haystack(self) -> list[str]:
+        """Per finding, the lower-cased text free text searches: code, message, locations."""
+        if self._haystack is None:
+            self._haystack = [" ".join((f.code, f.message, *(loc.short() for loc in
+                                                            locations_of(f)))).lower()
+                              for f in self.findings]
+        return self._haystack
+
     def _link(self, pkg: Package) -> None:
+        """Rows by file and line (one sorted lookup per file), else by row id; evidence
+        by id, else by ref."""
         ix = pkg.index
+        lines = np.nan_to_num(self.line, nan=-1).astype(np.int64)
+        for code, file in enumerate(self.file_table):
+            if file not in ix.files:
+                continue
+            at = np.flatnonzero((self.file == code) & (lines >= 0))
+            if len(at):
+                self.loc_row[at] = _rows_at(ix, ix.files.index(file), lines[at])
         by_ref = {e.ref: i for i, e in enumerate(pkg.catalog)}
-        file_rows: dict[str, tuple[np.ndarray, np.ndarray] | None] = {}
         for k, loc in enumerate(self.locations):
-            row = None
-            if loc.file and loc.line is not None:
-                row = _row_at(ix, loc.file, loc.line, file_rows)
-            if row is None and loc.row_id:
+            if self.loc_row[k] < 0 and loc.row_id:
                 row = ix.find_row(loc.row_id)
-            if row is not None:
-                self.loc_row[k] = row
+                if row is not None:
+                    self.loc_row[k] = row
             ev = ix.evidence_pos.get(loc.evidence_id or "")
             if ev is None and loc.ref:
                 ev = by_ref.get(loc.ref)
@@ -117,20 +148,12 @@ class FindingsIndex:
         return self.findings_at(loc_mask)
 
 
-def _row_at(ix: RowIndex, file: str, line: int,
-            cache: dict[str, tuple[np.ndarray, np.ndarray] | None]) -> int | None:
-    """The indexed row at ``file``:``line`` (rows of one file, sorted by line, cached)."""
-    if file not in cache:
-        if file not in ix.files:
-            cache[file] = None
-        else:
-            pos = np.flatnonzero(ix.file == ix.files.index(file))
-            lines = ix.line[pos]
-            order = np.argsort(lines, kind="stable")
-            cache[file] = (lines[order], pos[order])
-    got = cache[file]
-    if got is None:
-        return None
-    lines, pos = got
-    i = int(np.searchsorted(lines, line))
-    return int(pos[i]) if i < len(lines) and lines[i] == line else None
+def _rows_at(ix: RowIndex, file_code: int, lines: np.ndarray) -> np.ndarray:
+    """Index positions of the rows of one file at ``lines`` (-1 where none is)."""
+    pos = np.flatnonzero(ix.file == file_code)
+    order = np.argsort(ix.line[pos], kind="stable")
+    sorted_lines, sorted_pos = ix.line[pos][order], pos[order]
+    i = np.minimum(np.searchsorted(sorted_lines, lines), max(len(sorted_lines) - 1, 0))
+    if not len(sorted_lines):
+        return np.full(len(lines), -1, dtype=np.int64)
+    return np.where(sorted_lines[i] == lines, sorted_pos[i], -1).astype(np.int64)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from aa_review.core.query._fields import FINDING_SPECS, ROW_SPECS, SEVERITIES, FieldSpec, Kind
-from aa_review.core.query._findex import FindingsIndex, by_count, locations_of
+from aa_review.core.query._findex import FindingsIndex, by_count
 from aa_review.core.query._match import match_table
 from aa_review.core.query._rows import RowsScope
 from aa_review.core.query._scope import Scope, finding_mask, flag_mask, number_mask
@@ -47,8 +47,6 @@ class FindingsScope(Scope):
                                      else findings, pkg)
         self.f = findings
         self._rows: RowsScope | None = None
-        self._haystack: list[str] | None = None
-        self._loc_tables: dict[str, tuple[list[str], np.ndarray]] = {}
 
     def __len__(self) -> int:
         return len(self.f)
@@ -60,21 +58,8 @@ class FindingsScope(Scope):
         return self._rows
 
     def text_mask(self, value: str) -> np.ndarray:
-        if self._haystack is None:
-            self._haystack = [" ".join((f.code, f.message, *(loc.short() for loc in
-                                                            locations_of(f)))).lower()
-                              for f in self.f.findings]
         v = value.lower()
-        return np.array([v in h for h in self._haystack], dtype=bool)
-
-    def _location_table(self, attr: str) -> tuple[list[str], np.ndarray]:
-        got = self._loc_tables.get(attr)
-        if got is None:
-            table: dict[str, int] = {}
-            codes = np.array([table.setdefault(getattr(loc, attr) or "", len(table))
-                              for loc in self.f.locations], dtype=np.int64)
-            got = self._loc_tables[attr] = (list(table), codes)
-        return got
+        return np.array([v in h for h in self.f.haystack()], dtype=bool)
 
     def field_mask(self, spec: FieldSpec, term: Term, query: str) -> np.ndarray:
         f, name = self.f, spec.name
@@ -93,7 +78,7 @@ class FindingsScope(Scope):
             return f.findings_at(number_mask(f.line, spec, term, query))
         if name == "file" or name in _LOCATION_TEXT:
             table, codes = (f.file_table, f.file) if name == "file" else \
-                self._location_table(_LOCATION_TEXT[name])
+                self.f.location_text(_LOCATION_TEXT[name])
             return f.findings_at(match_table(table, term.value, spec.kind, term.op)[codes])
         rows = self.rows
         if rows is None:
