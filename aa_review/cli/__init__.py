@@ -1,4 +1,4 @@
-"""The headless command line: ``aa-review info|audit|dossier|generate``; no Qt."""
+"""The headless command line: ``aa-review info|audit|dossier|generate|rows``; no Qt."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ COMMANDS = {
     "audit": "aa_review.cli.audit_cmd",
     "dossier": "aa_review.cli.dossier_cmd",
     "generate": "aa_review.cli.generate_cmd",
+    "rows": "aa_review.cli.rows_cmd",
 }
 
 

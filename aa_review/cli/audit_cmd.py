@@ -18,8 +18,9 @@ from aa_review.core.audits import (
 )
 from aa_review.core.errors import PackageError
 from aa_review.core.findings import Severity
-from aa_review.core.query import QueryError, filter_findings
-from aa_review.core.package import find_root
+from aa_review.core.query import QueryError, filter_findings, needs_package
+from aa_review.core.package import Package, find_root, open_package
+from aa_review.cli._query_arg import add_query_argument
 
 __all__ = ["register", "run"]
 
@@ -42,9 +43,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--check", action="extend", nargs="+", metavar="CODE", dest="checks",
                    help="only these checks, codes or code families (e.g. hashes, "
                    "hash.changed, privacy); repeatable")
-    p.add_argument("--query", metavar="QUERY", default="",
-                   help='keep only findings matching QUERY (the window\'s filter syntax, e.g. '
-                   '"severity:error code:privacy -quirk:yes"); the exit code follows what is kept')
+    add_query_argument(p, "--query", metavar="QUERY", default="",
+                       help='keep only findings matching QUERY (docs/query.md, e.g. '
+                       '"severity:error code:privacy -quirk:yes", or row fields: "type:x"); '
+                       'the exit code follows what is kept')
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: the machine's cores)")
     p.set_defaults(func=run)
@@ -56,8 +58,10 @@ def _progress(p: AuditProgress) -> None:
         sys.stderr.flush()
 
 
-def _filtered(report: AuditReport, query: str) -> AuditReport:
-    keep = filter_findings(report.findings, query)
+def _filtered(report: AuditReport, query: str, pkg: Package | None = None) -> AuditReport:
+    if pkg is None and needs_package(query):  # row fields: findings about matching rows
+        pkg = open_package(Path(report.identity.root))
+    keep = filter_findings(report.findings, query, pkg)
     return report.model_copy(update={"findings": [report.findings[i] for i in keep]})
 
 
@@ -84,9 +88,10 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_UNUSABLE
         single = False
     try:
+        pkg = open_package(path) if single and needs_package(args.query) else None
         if single:
             doc: AuditReport | CorpusReport = audit_package(
-                path, checks=args.checks, workers=args.workers, progress=_progress)
+                pkg or path, checks=args.checks, workers=args.workers, progress=_progress)
         else:
             doc = audit_corpus(path, args.workers, checks=args.checks, progress=_progress)
     except PackageError as exc:
@@ -102,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         err(f"{path}: not a package, and holds no package folders")
         return EXIT_UNUSABLE
     if args.query and isinstance(doc, AuditReport):
-        doc = _filtered(doc, args.query)
+        doc = _filtered(doc, args.query, pkg)
     elif args.query and isinstance(doc, CorpusReport):
         doc = doc.model_copy(update={"entries": [
             e.model_copy(update={"report": _filtered(e.report, args.query)})

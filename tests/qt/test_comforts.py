@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -19,10 +20,10 @@ def test_export_filtered_view(window, sample_copy: Path, tmp_path: Path) -> None
     window.rows.query.set_text("type:evaluation_example")
     out = tmp_path / "rows.csv"
     assert wa.export_view(window, out) == 6
-    lines = out.read_text().splitlines()
-    assert "# query: type:evaluation_example" in lines
-    assert f"# package_digest: {window.package_digest()}" in lines
-    data = list(csv.DictReader(line for line in lines if not line.startswith("#")))
+    meta = json.loads((tmp_path / "rows.csv.meta.json").read_text())
+    assert meta["query"] == "type:evaluation_example"
+    assert meta["package_digest"] == window.package_digest()
+    data = list(csv.DictReader(out.read_text().splitlines()))  # no comment lines
     assert len(data) == 6 and {d["data_type"] for d in data} == {"evaluation_example"}
 
 

@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QLabel
 from collections.abc import Callable
 
 from aa_review.core.package import Package
-from aa_review.core.query import EVIDENCE_FIELDS, filter_evidence
+from aa_review.core.query import EVIDENCE_FIELDS, FindingsIndex, filter_evidence
 from aa_review.core.selection import Selection, SelectionHub
 from aa_review.qt.models import EvidenceTableModel, RowsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
@@ -37,15 +37,16 @@ class EvidencePanel(Linked):
         self.model = EvidenceTableModel(self)
         self.view = make_table(self.model, name="evidence_view")
         self.layout_.addWidget(self.view)
-        self.evidence_findings: Callable[[str], np.ndarray] | None = None
+        self.evidence_findings: Callable[[], FindingsIndex | None] | None = None
         self._hook_table(self.view, lambda r: hub.update(evidence=self.model.position(r),
                                                           source=self.source))
 
     def apply_query(self, text: str) -> None:
         if self.pkg is None:
             return
+        findings = self.evidence_findings() if self.evidence_findings else None
         self.model.set_positions(filter_evidence(self.pkg, text, self.model.cited_counts(),
-                                                 self.evidence_findings))
+                                                 findings))
         self.follow(self.hub.current)
 
     def set_package(self, pkg: Package | None) -> None:

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-import numpy as np
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel
 
-from aa_review.core.query import FINDING_FIELDS, filter_findings
+from aa_review.core.query import FINDING_FIELDS, FindingsIndex, filter_findings
 from aa_review.core.selection import Selection, SelectionHub
 from aa_review.qt.models.findings_table import FindingsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
@@ -46,6 +45,7 @@ class FindingsPanel(Linked):
         self.view = make_table(self.model, name="findings_view")
         self.layout_.addWidget(self.view)
         self.findings: list[Finding] = []
+        self._index: FindingsIndex | None = None
         self._hook_table(self.view, lambda r: self.navigate(self.model.position(r)))
 
     def set_package(self, pkg: Package | None) -> None:
@@ -55,6 +55,7 @@ class FindingsPanel(Linked):
     def set_findings(self, findings: list[Finding], *, audited: bool,
                      summary: str | None = None) -> None:
         self.findings = findings
+        self._index = None
         self._row_ids: dict[str, list[int]] = {}
         for i, f in enumerate(findings):
             if f.location.row_id:
@@ -74,7 +75,7 @@ class FindingsPanel(Linked):
         self.view.resizeColumnsToContents()
 
     def apply_query(self, text: str) -> None:
-        shown = filter_findings(self.findings, text)
+        shown = filter_findings(self.findings_index() or self.findings, text)
         if self.only_selection.isChecked():
             keep = set(self.about_selection(self.hub.current))
             shown = [i for i in shown if i in keep]
@@ -100,43 +101,11 @@ class FindingsPanel(Linked):
                 out.append(i)
         return out
 
-    def evidence_mask(self, code_prefix: str) -> np.ndarray:
-        """Evidence items with a finding whose code starts with ``code_prefix``."""
-        if self.pkg is None:
-            return np.zeros(0, dtype=bool)
-        ix = self.pkg.index
-        refs = {e.ref: i for i, e in enumerate(self.pkg.catalog)}
-        mask = np.zeros(len(ix.evidence_ids), dtype=bool)
-        for f in self.findings:
-            if f.code.startswith(code_prefix):
-                pos = ix.evidence_pos.get(f.location.evidence_id or "")
-                if pos is None and f.location.ref in refs:
-                    pos = refs[f.location.ref or ""]
-                if pos is not None:
-                    mask[pos] = True
-        return mask
-
-    def row_mask(self, code_prefix: str, min_severity: str | None) -> np.ndarray:
-        """Rows having a finding whose code starts with ``code_prefix`` (for ``finding:``)."""
-        from aa_review.core.findings import Severity
-
-        from aa_review.core.query import QueryError
-
-        try:
-            floor = Severity(min_severity.lower()).rank if min_severity else -1
-        except ValueError:
-            raise QueryError(f"severity:{min_severity}", 10, f"unknown severity "
-                             f"'{min_severity}'; use info, low, warning, error or critical") from None
-        mask = np.zeros(len(self.pkg.index) if self.pkg else 0, dtype=bool)
-        if self.pkg is None:
-            return mask
-        for f in self.findings:
-            if f.code.startswith(code_prefix) and f.severity.rank >= floor:
-                if f.location.row_id:
-                    r = self.pkg.index.find_row(f.location.row_id)
-                    if r is not None:
-                        mask[r] = True
-        return mask
+    def findings_index(self) -> FindingsIndex | None:
+        """The findings as the core's query index (for ``finding:`` in rows and evidence)."""
+        if self._index is None and self.pkg is not None:
+            self._index = FindingsIndex(self.findings, self.pkg)
+        return self._index
 
     def navigate(self, position: int) -> None:
         """Select the finding and what it points at (row, evidence item)."""

@@ -106,8 +106,8 @@ class MainWindow(AuditMixin, RecentMixin, QMainWindow):
         self.evidence_rows = EvidenceRowsPanel(self.hub)
         self.facets = FacetsPanel(self.rows.query.text, self.rows.query.set_text)
         self.findings = FindingsPanel(self.hub)
-        self.rows.row_findings = self.findings.row_mask
-        self.evidence.evidence_findings = self.findings.evidence_mask
+        self.rows.row_findings = self.findings.findings_index
+        self.evidence.evidence_findings = self.findings.findings_index
         self.plots = PlotsPanel(self.hub, self.rows.query.set_text, self.rows.query.text)
         area = Qt.DockWidgetArea
         self.docks: dict[str, QDockWidget] = {}

@@ -14,7 +14,8 @@ __all__ = ["QueryBar", "fields_help"]
 
 def fields_help(what: str, fields: dict[str, str], free_text: str) -> str:
     """The tooltip of a query bar: the syntax, each field, and what free text matches."""
-    lines = [f"Filter {what}. Terms are ANDed; -term negates one:"]
+    lines = [f"Filter {what} (docs/query.md). Terms are ANDed; OR, NOT or -term and "
+             "( ) combine them; confidence < 0.7 compares as shown:"]
     lines += [f"  {k}:  {v}" for k, v in fields.items()]
     lines.append(f'  "text":  {free_text}')
     return "\n".join(lines)

@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from aa_review.core.query import ROW_FIELDS, filter_rows
+from aa_review.core.query import ROW_FIELDS, FindingsIndex, filter_rows
 from aa_review.core.selection import Selection, SelectionHub
 from aa_review.qt.models import RowsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
@@ -33,7 +31,7 @@ class RowsPanel(Linked):
         self.model = RowsTableModel(self)
         self.view = make_table(self.model, sortable=True, name="rows_view")
         self.layout_.addWidget(self.view)
-        self.row_findings: Callable[[str, str | None], np.ndarray] | None = None
+        self.row_findings: Callable[[], FindingsIndex | None] | None = None
         self._hook_table(self.view, lambda r: hub.update(row=self.model.position(r),
                                                           source=self.source))
 
@@ -52,7 +50,7 @@ class RowsPanel(Linked):
         """Filter with ``text``; raises QueryError (shown by the bar) when it is wrong."""
         if self.pkg is None:
             return
-        positions = filter_rows(self.pkg, text, self.row_findings)
+        positions = filter_rows(self.pkg, text, self.row_findings() if self.row_findings else None)
         self.model.set_positions(positions)
         self.follow(self.hub.current)
 

@@ -1,0 +1,117 @@
+"""Queries over the training rows, evaluated on the columnar index (numpy masks)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from aa_review.core.query._fields import ROW_SPECS, FieldSpec, Kind, is_number
+from aa_review.core.query._findex import FindingsIndex, by_count
+from aa_review.core.query._match import match_bytes, match_table
+from aa_review.core.query._scope import Scope, finding_mask, number_mask
+from aa_review.core.query._syntax import Term
+
+if TYPE_CHECKING:
+    from aa_review.core.findings import Finding
+    from aa_review.core.package import Package
+
+__all__ = ["RowsScope", "findings_index"]
+
+
+def findings_index(findings: FindingsIndex | Sequence[Finding] | None,
+                   pkg: Package | None) -> FindingsIndex | None:
+    """``findings`` as an index linked to ``pkg`` (built here from a plain list)."""
+    if findings is None or isinstance(findings, FindingsIndex):
+        return findings
+    return FindingsIndex(findings, pkg)
+
+
+class RowsScope(Scope):
+    """The rows of one package; ``findings`` (the audit's) serve ``finding:`` and ``severity:``."""
+
+    what = "rows"
+    free_text = "row id, data type, file or task containing the text"
+    specs = ROW_SPECS
+
+    def __init__(self, pkg: Package,
+                 findings: FindingsIndex | Sequence[Finding] | None = None) -> None:
+        self.pkg = pkg
+        self.ix = pkg.index
+        self.findings = findings_index(findings, pkg)
+        self._evidence_attr: dict[str, list[str]] = {}
+
+    def __len__(self) -> int:
+        return len(self.ix)
+
+    def text_mask(self, value: str) -> np.ndarray:
+        ix = self.ix
+        m = match_bytes(ix.row_id_folded(), value, ":")
+        for table, col in ((ix.data_types, ix.data_type), (ix.files, ix.file),
+                           (ix.tasks, ix.task)):
+            hit = match_table(table, value, Kind.TEXT, ":")
+            if hit.any():
+                m |= hit[col]
+        return m
+
+    def evidence_attr(self, attr: str) -> list[str]:
+        """One catalog attribute per evidence position ('' for ids the catalog lacks)."""
+        got = self._evidence_attr.get(attr)
+        if got is None:
+            got = []
+            for i in range(len(self.ix.evidence_ids)):
+                e = self.pkg.evidence_at(i)
+                got.append("" if e is None else str(getattr(e, attr, None) or ""))
+            self._evidence_attr[attr] = got
+        return got
+
+    def citing_any(self, wanted: np.ndarray) -> np.ndarray:
+        """Rows citing any evidence item in the mask (through the distinct evidence sets)."""
+        ix = self.ix
+        set_hit = np.zeros(len(ix.sets), dtype=bool)
+        for e in np.flatnonzero(wanted).tolist():
+            set_hit[ix.sets_with[e]] = True
+        return set_hit[ix.set_code] if len(ix.sets) else np.zeros(len(ix), dtype=bool)
+
+    def field_mask(self, spec: FieldSpec, term: Term, query: str) -> np.ndarray:
+        ix, name, v = self.ix, spec.name, term.value
+        if spec.kind in (Kind.NUMBER, Kind.COUNT):
+            col = {"line": ix.line, "confidence": ix.confidence, "quality": ix.quality}[name]
+            return number_mask(col, spec, term, query)
+        if name in ("type", "file", "task"):
+            table, col = {"type": (ix.data_types, ix.data_type), "file": (ix.files, ix.file),
+                          "task": (ix.tasks, ix.task)}[name]
+            return match_table(table, v, spec.kind, term.op)[col] if len(ix) else \
+                np.zeros(0, dtype=bool)
+        if name == "id":
+            return match_bytes(ix.row_id_folded(), v, term.op)
+        if name == "evidence":
+            if term.op not in (":", "=") or is_number(v):
+                return number_mask(ix.n_evidence, FieldSpec(name, Kind.COUNT, ""), term, query)
+            return self.citing_any(match_table(ix.evidence_ids, v, Kind.TEXT, term.op))
+        if name.startswith("evidence."):
+            attr = {"evidence.visibility": "visibility", "evidence.type": "evidence_type",
+                    "evidence.ref": "ref"}[name]
+            return self.citing_any(match_table(self.evidence_attr(attr), v, spec.kind, term.op))
+        if self.findings is None:
+            raise self.needs(spec, term, query, "the audit's findings: run the audit first")
+        return self.findings.rows_of(finding_mask(self.findings, spec, term), len(ix))
+
+    def values(self, spec: FieldSpec) -> list[tuple[str, int | None]]:
+        ix = self.ix
+        if spec.name in ("type", "task", "file"):
+            counts = ix.counts_by({"type": "data_type", "task": "task", "file": "file"}[spec.name])
+            return by_count(counts.items())
+        if spec.name in ("evidence.visibility", "evidence.type"):
+            attr = "visibility" if spec.name == "evidence.visibility" else "evidence_type"
+            return [(k, n) for k, n in Counter(self.evidence_attr(attr)).most_common() if k]
+        if spec.name == "evidence":
+            per_set = np.diff(ix.set_ptr)
+            return [(e, int(per_set[ix.sets_with[i]].sum()))
+                    for i, e in enumerate(ix.evidence_ids)]
+        if spec.name == "finding" and self.findings is not None:
+            return self.findings.code_counts()
+        return super().values(spec)
+
