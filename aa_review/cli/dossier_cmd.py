@@ -40,7 +40,7 @@ from aa_review.core.dossier import (
 from aa_review.core.dossier._projection import private_strings
 from aa_review.core.dossier._storage import FolderStore
 from aa_review.core.dossier._strict import nesting_depth
-from aa_review.core.dossier._verify import anchor_heads
+from aa_review.core.dossier._verify import anchor_heads, registry_versions, verify_with
 from aa_review.core.dossier._witness import WitnessError, WitnessStore
 
 __all__ = ["register", "run_change_registry", "run_check", "run_project", "run_verify_journal"]
@@ -205,7 +205,15 @@ def run_verify_journal(args: argparse.Namespace) -> int:
     except _Unusable as exc:
         err(str(exc))
         return EXIT_UNUSABLE
-    result = verify_journal(read.entries, anchors, registries)
+    versions = registry_versions(registries) if registries is not None else None
+    result, verifier = verify_with(read.entries, anchors, versions)
+    in_force, beside = verifier.in_force, path.parent / "principals.json"
+    if result["valid"] and args.principals is None and in_force is not None and \
+            beside.is_file() and _digest_of(beside) != in_force:
+        err(f"{beside}: not the registry the journal has in force ({in_force}); a registry "
+            "changes only through a registry_changed entry signed by a human maintainer")
+        result = {"valid": False, "first_bad_seq": len(read.entries),
+                  "reason": "JOURNAL_REGISTRY_UNTRUSTED"}
     if registries is None:
         err(f"{path}: no principal registry (principals.json) beside it and none given: "
             "actors, registries and signatures are not checked")
@@ -235,6 +243,14 @@ def _registries(given: str | None, journal: Path) -> Any:
     except (PrincipalRegistryError, ValueError, TypeError) as exc:
         raise _Unusable(f"{beside}: {exc}") from None
     return versions
+
+
+def _digest_of(principals_file: Path) -> str | None:
+    try:
+        return PrincipalRegistry(_principal_list(_read(str(principals_file)),
+                                                 str(principals_file))).digest
+    except (_Unusable, PrincipalRegistryError, ValueError, TypeError):
+        return None
 
 
 def _anchors(args: argparse.Namespace, journal: Path, entries: list[Any]) -> list[Any]:
