@@ -351,6 +351,22 @@ class WorkspaceBase:
         _, verifier = verify_with(entries, None, self._versions())
         return verifier.signatures
 
+    def journal_status(self) -> dict[str, Any]:
+        """Everything the journal view shows, from one read and one verification (read-only).
+
+        Returns
+        -------
+        dict
+            ``{"entries": [...], "verdict": verify_journal's result, "signatures":
+            entry_signatures()'s list, "witness": witness_status()}``.
+        """
+        entries = self.journal_entries()
+        witnessed = self._witness_state.get("witnessed")
+        verdict, verifier = verify_with(entries, [witnessed] if witnessed else [],
+                                        self._versions())
+        return {"entries": entries, "verdict": verdict, "signatures": verifier.signatures,
+                "witness": self.witness_status()}
+
     def witness_status(self) -> dict[str, Any]:
         """Whether the journal matches this user's witness store (spec 10.3; read-only).
 
