@@ -43,7 +43,8 @@ from aa_review.core.dossier._strict import nesting_depth
 from aa_review.core.dossier._verify import anchor_heads, registry_versions, verify_with
 from aa_review.core.dossier._witness import WitnessError, WitnessStore
 
-__all__ = ["register", "run_change_registry", "run_check", "run_project", "run_verify_journal"]
+__all__ = ["register", "run_change_registry", "run_check", "run_forget_witness", "run_project",
+           "run_verify_journal"]
 
 CLI_CHECKER = "aa-review-cli"
 # Input files: a dossier or archive is never this large or this deep; beyond, exit 2.
@@ -98,6 +99,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     v.add_argument("--no-witness", action="store_true",
                    help="do not check the heads witnessed in this user's witness store")
     v.set_defaults(func=run_verify_journal)
+
+    f = dsub.add_parser("forget-witness", help="drop this machine's witnessed head of a journal",
+                        description="A human's decision after a reviewed restore or a new "
+                        "workspace at the same path: the witness store forgets the heads it "
+                        "kept for this journal (and this path), so the journal as it is now "
+                        "is trusted on its next opening. Exit 0: forgotten; 2: unreadable.")
+    f.add_argument("journal", help="journal.jsonl")
+    f.set_defaults(func=run_forget_witness)
 
     r = dsub.add_parser("change-registry", help="put a new principal registry in force",
                         description="Append a registry_changed entry signed by a human "
@@ -301,6 +310,25 @@ def run_change_registry(args: argparse.Namespace) -> int:
     finally:
         ws.close()
     print(digest)
+    return EXIT_OK
+
+
+def run_forget_witness(args: argparse.Namespace) -> int:
+    """``dossier forget-witness``: exit 0 forgotten, 2 unreadable store."""
+    path = Path(args.journal)
+    store = WitnessStore()
+    try:
+        at_path = store.genesis_at(path)
+        read = JournalFile(path).read() if path.is_file() else None
+    except (WitnessError, OSError) as exc:
+        err(str(exc))
+        return EXIT_UNUSABLE
+    first = read.entries[0] if read and read.entries else None
+    for genesis in {at_path["genesis_hash"] if at_path else None,
+                    first.get("entry_hash") if isinstance(first, dict) else None} - {None}:
+        store.forget(path, genesis)
+        err(f"forgot the witnessed head of the journal whose first entry is {genesis}")
+    store.forget(path, None)
     return EXIT_OK
 
 

@@ -513,3 +513,22 @@ def test_a_principal_whose_key_is_not_here_cannot_act(tmp_path: Path) -> None:
         with pytest.raises(ProjectionError):
             ws.project(D, 1, DECIDER)
     assert lines(folder) == before
+
+
+def test_forget_witness_is_how_a_human_accepts_a_restored_journal(tmp_path: Path,
+                                                                   capsys) -> None:
+    import shutil
+
+    folder = build(tmp_path, upto="evidence_bound")
+    shutil.copytree(folder, tmp_path / "backup")
+    with Workspace.open_folder(folder, clock=Clock()) as ws:
+        ws.check(D, 1, EVALUATOR)
+    shutil.rmtree(folder)
+    shutil.copytree(tmp_path / "backup", folder)  # restored from an older backup
+    read_only, fault = opened(folder)
+    assert read_only and fault.startswith("JOURNAL_HEAD_MISMATCH")
+    parser = argparse.ArgumentParser()
+    dossier_cmd.register(parser.add_subparsers())
+    args = parser.parse_args(["dossier", "forget-witness", str(folder / "journal.jsonl")])
+    assert args.func(args) == 0
+    assert opened(folder) == (False, None)
