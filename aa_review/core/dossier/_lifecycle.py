@@ -375,7 +375,8 @@ class LifecycleWorkspace(WorkspaceBase):
                          payload={"action": label or (action.value if action else None),
                                   "reason": reason.value})
         except Exception as exc:  # the refusal stands whatever the journal does
-            self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
+            if not str(exc).startswith(("JOURNAL_ENTRY_MALFORMED", "ACTOR_KEY_UNAVAILABLE")):
+                self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
         return TransitionResult.of(Outcome.REFUSED, {parsed.model.revision: state}, reason.value)
 
     def _write_failed(self, parsed: ParsedDossier, fault: str) -> TransitionResult:

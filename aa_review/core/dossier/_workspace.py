@@ -35,6 +35,8 @@ from aa_review.core.dossier._witness import WitnessStore
 __all__ = ["Workspace", "init_workspace_folder"]
 
 _IMPORT_AS_IS = frozenset({DossierState.DRAFT, DossierState.EVIDENCE_BOUND})
+# Faults of an entry refused before anything was written (the journal stays writable).
+_UNWRITTEN = ("JOURNAL_ENTRY_MALFORMED", "ACTOR_KEY_UNAVAILABLE")
 
 
 def _system_clock() -> datetime:
@@ -259,6 +261,12 @@ class Workspace(LifecycleWorkspace):
             self._append(self._now(), "operation_denied", dossier_id=None, revision=None,
                          actor=actor,
                          payload={"op": str(op), "target": str(target), "reason_code": reason})
+        except JournalWriteError as exc:
+            if str(exc).startswith(_UNWRITTEN):  # nothing was written: the journal is sound
+                result["not_journaled"] = str(exc)
+            else:
+                self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
+                result["journal_fault"] = self._fault
         except Exception as exc:  # the operation stays denied whatever happens
             self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
             result["journal_fault"] = self._fault
