@@ -35,7 +35,6 @@ from aa_review.core.dossier import (
     parse_archive,
     parse_dossier,
     parse_timestamp,
-    verify_journal,
 )
 from aa_review.core.dossier._projection import private_strings
 from aa_review.core.dossier._storage import FolderStore
