@@ -149,3 +149,30 @@ def test_huge_input_exits_2(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPa
     args = parser.parse_args(["dossier", "check", str(path), "--archive", str(path)])
     assert args.func(args) == 2
     assert "larger than" in capsys.readouterr().err
+
+
+def test_every_append_is_witnessed_outside_the_workspace(tmp_path: Path) -> None:
+    from aa_review.core.dossier import WitnessStore
+
+    folder = init_workspace_folder(tmp_path / "ws", keyed_principals(), archive())
+    store = WitnessStore()
+    with Workspace.open_folder(folder, clock=Clock()) as ws:
+        ws.import_dossier(passing(), LEAD)
+        genesis = ws.journal_entries()[0]
+        assert store.record(genesis["entry_hash"]) == {
+            "genesis_hash": genesis["entry_hash"], "head": ws.journal_head(),
+            # The first registry, trusted on first use, is witnessed with the genesis (10.2).
+            "registry_digest": genesis["payload"]["registry_digest"]}
+        for op in ("export_dataset", "change_routing"):
+            ws.attempt_operation(op, DECIDER, "x")
+            assert store.record(genesis["entry_hash"])["head"] == ws.journal_head()
+        assert ws.witness_status()["status"] == "matches"
+    assert not str(store.folder).startswith(str(folder))
+
+
+def test_a_public_key_must_be_an_ed25519_key() -> None:
+    from aa_review.core.dossier import PrincipalRegistry, PrincipalRegistryError
+
+    for bad in ("ssh-ed25519 AAAA", "ed25519:" + "A" * 10, "ed25519:!!", 42):
+        with pytest.raises(PrincipalRegistryError, match="public_key"):
+            PrincipalRegistry([dict(principals()[0], public_key=bad)])
