@@ -135,6 +135,8 @@ class WritingMixin:
         """
         if self._fault is not None:
             return f"JOURNAL_WRITE_FAILED: the workspace is read-only ({self._fault})"
+        if not self._journal.locked:  # closed: another writer may hold the journal now
+            return "JOURNAL_WRITE_FAILED: the workspace was closed"
         try:
             entries = self._build(now, fields, revs)
         except (ActorUnavailableError, JournalWriteError) as exc:

@@ -532,3 +532,14 @@ def test_forget_witness_is_how_a_human_accepts_a_restored_journal(tmp_path: Path
     args = parser.parse_args(["dossier", "forget-witness", str(folder / "journal.jsonl")])
     assert args.func(args) == 0
     assert opened(folder) == (False, None)
+
+
+def test_a_closed_workspace_writes_nothing(tmp_path: Path) -> None:
+    folder = build(tmp_path, upto="evidence_bound")
+    ws = Workspace.open_folder(folder, clock=Clock())
+    ws.close()
+    before = lines(folder)
+    with Workspace.open_folder(folder, clock=Clock()) as other:  # the lock is free again
+        assert other.attempt_operation("export_dataset", DECIDER, "x")["decision"] == "denied"
+    assert ws.check(D, 1, EVALUATOR).reason == "JOURNAL_WRITE_FAILED"
+    assert len(lines(folder)) == len(before) + 1 and opened(folder) == (False, None)
