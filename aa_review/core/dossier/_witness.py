@@ -12,12 +12,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from aa_review.core.atomic import atomic_write
 from aa_review.core.dossier._canonical import is_digest
-from aa_review.core.dossier._errors import KeyStoreError
 from aa_review.core.dossier._keys import private_dir, user_data_dir
 
 __all__ = ["WitnessError", "WitnessStore"]
@@ -134,20 +133,5 @@ class WitnessStore:
 
     @staticmethod
     def _write(path: Path, rec: dict[str, Any]) -> None:
-        # A rename over the old record; the file is synced, the folder is not: after a
-        # power cut the witness may lag one head behind, which only weakens it.
-        folder = private_dir(path.parent)
-        fd, tmp = tempfile.mkstemp(prefix=".w.", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(json.dumps(rec, sort_keys=True) + "\n")
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-
-
-# Re-exported so callers can catch store failures in one place.
-WitnessWriteErrors = (OSError, KeyStoreError)
+        private_dir(path.parent)
+        atomic_write(path, lambda fh: fh.write(json.dumps(rec, sort_keys=True) + "\n"))
