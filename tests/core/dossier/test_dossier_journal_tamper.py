@@ -509,6 +509,9 @@ def test_a_principal_whose_key_is_not_here_cannot_act(tmp_path: Path) -> None:
         r = ws.check(D, 1, EVALUATOR)
         assert (r.outcome.value, r.reason) == ("refused", "ACTOR_KEY_UNAVAILABLE")
         assert "not on this machine" in (ws.can_act(EVALUATOR) or "")
+        from aa_review.core.dossier import Action, refusal_for
+
+        assert refusal_for(ws, Action.CHECK, D, 1, EVALUATOR) == "ACTOR_KEY_UNAVAILABLE"
         assert "not_journaled" in ws.attempt_operation("export_dataset", DECIDER, "x")
         with pytest.raises(ProjectionError):
             ws.project(D, 1, DECIDER)
