@@ -12,10 +12,12 @@ SAMPLE = Path(__file__).resolve().parents[1].parent / "shared" / "samples" / "pk
 
 @pytest.fixture(autouse=True, scope="session")
 def _demo_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The demo package is generated under the test run's tmp folder, never in $HOME."""
+    """The demo package, keys and witness store live under the test run's tmp folder."""
     import os
 
     os.environ["AA_REVIEW_SAMPLE_DIR"] = str(tmp_path_factory.mktemp("demo") / "sample")
+    # Private keys and witnessed journal heads too: never the user's own key store.
+    os.environ["AA_REVIEW_DATA_DIR"] = str(tmp_path_factory.mktemp("data") / "aa-review")
 
 
 @pytest.fixture

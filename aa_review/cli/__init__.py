@@ -1,4 +1,4 @@
-"""The headless command line: ``aa-review info|audit|dossier|generate|rows``; no Qt."""
+"""The headless command line: ``aa-review info|audit|rows|dossier|keys|generate``; no Qt."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ COMMANDS = {
     "info": "aa_review.cli.info_cmd",
     "audit": "aa_review.cli.audit_cmd",
     "dossier": "aa_review.cli.dossier_cmd",
+    "keys": "aa_review.cli.keys_cmd",
     "generate": "aa_review.cli.generate_cmd",
     "rows": "aa_review.cli.rows_cmd",
 }

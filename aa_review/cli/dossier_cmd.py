@@ -1,10 +1,15 @@
-"""``aa-review dossier check|project|verify-journal``: the readiness dossier without a window."""
+"""``aa-review dossier check|project|verify-journal|change-registry``: the dossier without a window.
+
+Unreadable, deeply nested or huge input exits 2 with a message, never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -12,9 +17,11 @@ from typing import Any
 from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, err
 from aa_review.core.dossier import (
     GATE_IDS,
+    ActorUnavailableError,
     ArchiveSchemaError,
     CheckRecord,
     DossierSchemaError,
+    DossierError,
     DossierState,
     JournalFile,
     PrincipalRegistry,
@@ -28,13 +35,20 @@ from aa_review.core.dossier import (
     parse_archive,
     parse_dossier,
     parse_timestamp,
-    verify_journal,
 )
 from aa_review.core.dossier._projection import private_strings
+from aa_review.core.dossier._storage import FolderStore
+from aa_review.core.dossier._strict import nesting_depth
+from aa_review.core.dossier._verify import anchor_heads, registry_versions, verify_with
+from aa_review.core.dossier._witness import WitnessError, WitnessStore
 
-__all__ = ["register", "run_check", "run_project", "run_verify_journal"]
+__all__ = ["register", "run_change_registry", "run_check", "run_forget_witness", "run_project",
+           "run_verify_journal"]
 
 CLI_CHECKER = "aa-review-cli"
+# Input files: a dossier or archive is never this large or this deep; beyond, exit 2.
+MAX_INPUT_BYTES = 256 << 20
+MAX_INPUT_DEPTH = 200
 
 
 class _Unusable(Exception):
@@ -71,12 +85,37 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     pr.set_defaults(func=run_project)
 
     v = dsub.add_parser("verify-journal", help="verify a hash-chained dossier journal",
-                        description="Verify sequence, hash chain and lifecycle replay. "
-                        "Exit 0: valid; 1: a bad entry (named in the output); 2: unreadable.")
+                        description="Verify strict lines, sequence, hash chain, registry, "
+                        "signatures, lifecycle replay and witnessed heads. Exit 0: valid; "
+                        "1: a bad entry (named in the output); 2: unreadable input.")
     v.add_argument("journal", help="journal.jsonl")
+    v.add_argument("--principals", help="principal registry JSON (default: principals.json "
+                   "and the kept versions in registry/ beside the journal)")
+    v.add_argument("--anchor", metavar="FILE", help="a projection (or head JSON) file: the "
+                   "journal must reach its journal_head with the same hash")
     v.add_argument("--anchor-seq", type=int, help="seq of a head saved earlier")
     v.add_argument("--anchor-hash", help="entry_hash of that head")
+    v.add_argument("--no-witness", action="store_true",
+                   help="do not check the heads witnessed in this user's witness store")
     v.set_defaults(func=run_verify_journal)
+
+    f = dsub.add_parser("forget-witness", help="drop this machine's witnessed head of a journal",
+                        description="A human's decision after a reviewed restore or a new "
+                        "workspace at the same path: the witness store forgets the heads it "
+                        "kept for this journal (and this path), so the journal as it is now "
+                        "is trusted on its next opening. Exit 0: forgotten; 2: unreadable.")
+    f.add_argument("journal", help="journal.jsonl")
+    f.set_defaults(func=run_forget_witness)
+
+    r = dsub.add_parser("change-registry", help="put a new principal registry in force",
+                        description="Append a registry_changed entry signed by a human "
+                        "maintainer of the registry in force, keep the new version and replace "
+                        "principals.json. Exit 0: changed; 1: refused; 2: unreadable input.")
+    r.add_argument("workspace", help="the workspace folder")
+    r.add_argument("principals", help="the new registry JSON ({\"principals\": [...]})")
+    r.add_argument("--as", dest="actor", required=True, metavar="PRINCIPAL",
+                   help="a human maintainer of the registry in force, with a key on this machine")
+    r.set_defaults(func=run_change_registry)
 
 
 def _inputs(p: argparse.ArgumentParser, archive_required: bool) -> None:
@@ -96,6 +135,22 @@ def _contamination_hook() -> Any:
     return contamination_rows
 
 
+def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """Exit 2, with a message, when input is too deep or too large to evaluate."""
+
+    @functools.wraps(run)
+    def wrapper(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except (RecursionError, MemoryError) as exc:
+            err(f"the input cannot be evaluated: too deeply nested or too large "
+                f"({type(exc).__name__})")
+            return EXIT_UNUSABLE
+
+    return wrapper
+
+
+@_guarded
 def run_check(args: argparse.Namespace) -> int:
     """``dossier check``: exit 0 eligible-if-decided, 1 blocked, 2 cannot evaluate."""
     try:
@@ -112,6 +167,7 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_OK if record.eligible_if_decided else EXIT_FINDINGS
 
 
+@_guarded
 def run_project(args: argparse.Namespace) -> int:
     """``dossier project``: print the public projection JSON."""
     try:
@@ -139,6 +195,7 @@ def run_project(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+@_guarded
 def run_verify_journal(args: argparse.Namespace) -> int:
     """``dossier verify-journal``: exit 0 valid, 1 bad entry, 2 unreadable."""
     path = Path(args.journal)
@@ -150,18 +207,136 @@ def run_verify_journal(args: argparse.Namespace) -> int:
     except OSError as exc:
         err(f"{path}: cannot be read ({exc.strerror or exc})")
         return EXIT_UNUSABLE
-    anchor = None
-    if args.anchor_seq is not None or args.anchor_hash is not None:
-        anchor = {"seq": args.anchor_seq, "entry_hash": args.anchor_hash}
-    result = verify_journal(read.entries, anchor)
+    try:
+        registries = _registries(args.principals, path)
+        anchors = _anchors(args, path, read.entries)
+    except _Unusable as exc:
+        err(str(exc))
+        return EXIT_UNUSABLE
+    versions = registry_versions(registries) if registries is not None else None
+    result, verifier = verify_with(read.entries, anchors, versions)
+    in_force, beside = verifier.in_force, path.parent / "principals.json"
+    if result["valid"] and args.principals is None and in_force is not None and \
+            beside.is_file() and _digest_of(beside) != in_force:
+        err(f"{beside}: not the registry the journal has in force ({in_force}); a registry "
+            "changes only through a registry_changed entry signed by a human maintainer")
+        result = {"valid": False, "first_bad_seq": len(read.entries),
+                  "reason": "JOURNAL_REGISTRY_UNTRUSTED"}
+    if registries is None:
+        err(f"{path}: no principal registry (principals.json) beside it and none given: "
+            "actors, registries and signatures are not checked")
     if read.torn_tail:
         result["torn_tail_bytes"] = len(read.torn_tail)
-        err(f"{path}: the last append was interrupted ({len(read.torn_tail)} bytes after the "
-            "last complete entry); earlier entries are unaffected")
+        if result["valid"]:
+            err(f"{path}: the last append was interrupted ({len(read.torn_tail)} bytes after "
+                "the last complete entry, beyond every witnessed head); earlier entries are "
+                "unaffected")
     emit_json(result)
     if not result["valid"]:
         err(f"{path}: entry {result['first_bad_seq']} is bad: {result['reason']}")
     return EXIT_OK if result["valid"] else EXIT_FINDINGS
+
+
+def _registries(given: str | None, journal: Path) -> Any:
+    """The registry versions to verify against: given, or the workspace's own."""
+    if given is not None:
+        return _read(given)
+    beside = journal.parent / "principals.json"
+    if not beside.is_file():
+        return None
+    versions: dict[str, Any] = dict(FolderStore(journal.parent).registries())
+    tree = _read(str(beside))
+    try:
+        versions[PrincipalRegistry(_principal_list(tree, str(beside))).digest] = tree
+    except (PrincipalRegistryError, ValueError, TypeError) as exc:
+        raise _Unusable(f"{beside}: {exc}") from None
+    return versions
+
+
+def _digest_of(principals_file: Path) -> str | None:
+    try:
+        return PrincipalRegistry(_principal_list(_read(str(principals_file)),
+                                                 str(principals_file))).digest
+    except (_Unusable, PrincipalRegistryError, ValueError, TypeError):
+        return None
+
+
+def _anchors(args: argparse.Namespace, journal: Path, entries: list[Any]) -> list[Any]:
+    anchors: list[Any] = []
+    if args.anchor_seq is not None or args.anchor_hash is not None:
+        anchors.append({"seq": args.anchor_seq, "entry_hash": args.anchor_hash})
+    if args.anchor is not None:
+        heads = anchor_heads(args.anchor)
+        if not heads:
+            raise _Unusable(f"{args.anchor}: not a projection or head file carrying a "
+                            "journal_head {seq, entry_hash}")
+        anchors.extend(heads)
+    if not args.no_witness:
+        first = entries[0] if entries else None
+        genesis = first.get("entry_hash") if isinstance(first, dict) else None
+        store = WitnessStore()
+        try:
+            record = store.record(genesis) if isinstance(genesis, str) else None
+            at_path = store.genesis_at(journal)
+        except WitnessError as exc:
+            raise _Unusable(f"the witness store cannot be read: {exc}") from None
+        if record is not None:
+            anchors.append(record["head"])
+        if at_path is not None and at_path["genesis_hash"] != genesis:
+            anchors.append({"seq": 0, "entry_hash": at_path["genesis_hash"]})
+    return anchors
+
+
+@_guarded
+def run_change_registry(args: argparse.Namespace) -> int:
+    """``dossier change-registry``: exit 0 changed, 1 refused, 2 unreadable."""
+    from aa_review.core.dossier import Workspace
+
+    try:
+        principals = _principal_list(_read(args.principals), args.principals)
+        ws = Workspace.open_folder(args.workspace)
+    except _Unusable as exc:
+        err(str(exc))
+        return EXIT_UNUSABLE
+    except DossierError as exc:
+        err(str(exc))
+        return EXIT_UNUSABLE
+    try:
+        digest = ws.change_registry(principals, args.actor)
+    except (ActorUnavailableError, PrincipalRegistryError, DossierError) as exc:
+        err(str(exc))
+        return EXIT_FINDINGS
+    finally:
+        ws.close()
+    print(digest)
+    return EXIT_OK
+
+
+def run_forget_witness(args: argparse.Namespace) -> int:
+    """``dossier forget-witness``: exit 0 forgotten, 2 unreadable store."""
+    path = Path(args.journal)
+    store = WitnessStore()
+    try:
+        at_path = store.genesis_at(path)
+        read = JournalFile(path).read() if path.is_file() else None
+    except (WitnessError, OSError) as exc:
+        err(str(exc))
+        return EXIT_UNUSABLE
+    first = read.entries[0] if read and read.entries else None
+    for genesis in {at_path["genesis_hash"] if at_path else None,
+                    first.get("entry_hash") if isinstance(first, dict) else None} - {None}:
+        store.forget(path, genesis)
+        err(f"forgot the witnessed head of the journal whose first entry is {genesis}")
+    store.forget(path, None)
+    return EXIT_OK
+
+
+def _principal_list(tree: Any, where: str) -> list[Any]:
+    if isinstance(tree, dict):
+        tree = tree.get("principals")
+    if not isinstance(tree, list):
+        raise _Unusable(f"{where}: the principal registry must be a list")
+    return tree
 
 
 def _load(args: argparse.Namespace, need_archive: bool) -> tuple[Any, Any, Any, datetime, Any]:
@@ -209,18 +384,27 @@ def _locator(specs: list[str]) -> Any:
 
 def _read(path: str) -> Any:
     try:
-        with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
+        with open(path, "rb") as fh:
+            data = fh.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
         raise _Unusable(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    if len(data) > MAX_INPUT_BYTES:
+        raise _Unusable(f"{path}: larger than {MAX_INPUT_BYTES >> 20} MiB")
+    depth = nesting_depth(data)
+    if depth > MAX_INPUT_DEPTH:
+        raise _Unusable(f"{path}: nested {depth} deep (at most {MAX_INPUT_DEPTH})")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise _Unusable(f"{path}: not UTF-8 ({exc})") from None
+    except (ValueError, RecursionError) as exc:  # includes over-long integers
         raise _Unusable(f"{path}: not JSON ({exc})") from None
 
 
 def _parse(fn: Any, tree: Any, what: str, error: type[Exception]) -> Any:
     try:
         return fn(tree)
-    except error as exc:
+    except (error, RecursionError, ValueError) as exc:
         raise _Unusable(f"{what}: {exc}") from None
 
 

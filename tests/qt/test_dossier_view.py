@@ -57,6 +57,24 @@ def test_draft_to_eligible_with_three_principals(panel) -> None:
     kinds = [row[4] for row in panel.journal_model.items]
     assert kinds.count("transition") == 3
     assert "Journal verified" in panel.journal_status.text()
+    # Who signed each entry, checked against the registry's keys (spec 10.2, 12).
+    signed_by = [row[5] for row in panel.journal_model.items]
+    assert signed_by[-1] == "p-maint-eve ✓" and "p-eval-cy ✓" in signed_by
+    assert "every entry signed by its principal" in panel.journal_status.text()
+    assert "matches this machine's witness" in panel.journal_status.text()
+
+
+def test_a_cut_journal_shows_the_witness_mismatch(window, demo: Path) -> None:
+    journal = demo / "dossier_workspace" / "journal.jsonl"
+    assert window.open_workspace(demo / "dossier_workspace")
+    window.dossier.close_workspace()  # its head is now witnessed on this machine
+    journal.write_bytes(journal.read_bytes().splitlines(keepends=True)[0])
+    assert window.open_workspace(demo / "dossier_workspace")
+    window.center.setCurrentWidget(window.dossier)
+    text = window.dossier.journal_status.text()
+    assert "JOURNAL_HEAD_MISMATCH" in text and "does NOT reach the head" in text
+    assert "read-only" in window.dossier.folder_label.text()
+    window.dossier.close_workspace()
 
 
 def test_buttons_follow_roles_and_blocked_ones_explain(panel) -> None:

@@ -17,10 +17,13 @@ from aa_review.core.dossier._canonical import (
 from aa_review.core.dossier._denial import DEFERRED_OPERATIONS, denial_reason
 from aa_review.core.dossier._edit import DELETE
 from aa_review.core.dossier._errors import (
+    ActorUnavailableError,
     ArchiveSchemaError,
     DossierError,
     DossierSchemaError,
+    JournalConcurrentWriteError,
     JournalWriteError,
+    KeyStoreError,
     PrincipalRegistryError,
     ProjectionError,
     RevisionConflictError,
@@ -35,6 +38,8 @@ from aa_review.core.dossier._gates_common import GATE_IDS, GateContext, GateResu
 from aa_review.core.dossier._gates_g5_g8 import LICENSE_POLICY
 from aa_review.core.dossier._graph import HIDDEN_SPLITS, TaskGraph
 from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile, entry_hash, make_entry
+from aa_review.core.dossier._keys import KeyStore, Signer, user_data_dir, verify_signature
+from aa_review.core.dossier._strict import MalformedLine
 from aa_review.core.dossier._models_dossier import (
     SECTION_NAMES,
     Dossier,
@@ -76,7 +81,8 @@ from aa_review.core.dossier._validator import (
     evaluate,
     expired_check_record,
 )
-from aa_review.core.dossier._verify import verify_journal
+from aa_review.core.dossier._verify import registry_versions, verify_journal
+from aa_review.core.dossier._witness import WitnessError, WitnessStore
 from aa_review.core.dossier._views import WITHHELD, revision_view
 from aa_review.core.dossier._workspace import Workspace, init_workspace_folder
 
@@ -110,6 +116,7 @@ __all__ = [
     "WITHHELD",
     "ZERO_DIGEST",
     "Action",
+    "ActorUnavailableError",
     "Archive",
     "ArchiveSchemaError",
     "CheckRecord",
@@ -124,9 +131,13 @@ __all__ = [
     "GateContext",
     "GateResult",
     "GateStatus",
+    "JournalConcurrentWriteError",
     "JournalFile",
     "JournalWriteError",
+    "KeyStore",
+    "KeyStoreError",
     "Kind",
+    "MalformedLine",
     "Outcome",
     "PackageLocator",
     "PackageState",
@@ -140,6 +151,7 @@ __all__ = [
     "RevisionConflictError",
     "RevisionNotFoundError",
     "Role",
+    "Signer",
     "TaskGraph",
     "Transition",
     "TransitionResult",
@@ -147,6 +159,8 @@ __all__ = [
     "WorkspaceError",
     "WorkspaceLockedError",
     "WorkspaceReadOnlyError",
+    "WitnessError",
+    "WitnessStore",
     "assess_freshness",
     "build_projection",
     "canonical_json",
@@ -166,8 +180,11 @@ __all__ = [
     "parse_archive",
     "parse_dossier",
     "parse_timestamp",
+    "registry_versions",
     "reviewed_digest",
     "revision_view",
     "section_digests",
+    "user_data_dir",
     "verify_journal",
+    "verify_signature",
 ]

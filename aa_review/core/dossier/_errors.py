@@ -8,7 +8,10 @@ __all__ = [
     "ArchiveSchemaError",
     "DossierError",
     "DossierSchemaError",
+    "ActorUnavailableError",
+    "JournalConcurrentWriteError",
     "JournalWriteError",
+    "KeyStoreError",
     "PrincipalRegistryError",
     "ProjectionError",
     "RevisionConflictError",
@@ -95,6 +98,32 @@ class JournalWriteError(DossierError):
     """The journal could not be appended to; the attempted change was not applied."""
 
 
+class JournalConcurrentWriteError(JournalWriteError):
+    """The journal no longer ends at this writer's head: another writer appended (spec 10.5)."""
+
+    reason_code = "JOURNAL_CONCURRENT_WRITE"
+
+
+class KeyStoreError(DossierError):
+    """The user's private key store cannot be used (unreadable, shared with others, damaged)."""
+
+
+class ActorUnavailableError(DossierError):
+    """A principal cannot act in this workspace: unregistered, or its private key is not here.
+
+    Parameters
+    ----------
+    reason_code : str
+        ``ACTOR_UNKNOWN`` or ``ACTOR_KEY_UNAVAILABLE``.
+    message : str
+        Who, and what to do about it.
+    """
+
+    def __init__(self, reason_code: str, message: str) -> None:
+        self.reason_code = reason_code
+        super().__init__(f"{reason_code}: {message}")
+
+
 class WorkspaceError(DossierError):
     """A workspace folder is missing a file or holds unusable content."""
 
@@ -109,8 +138,8 @@ class WorkspaceLockedError(WorkspaceError):
     def __init__(self, folder: str) -> None:
         super().__init__(
             folder,
-            "this dossier workspace is already open in another window or process; "
-            "close it there first (lock file .lock)",
+            "this dossier workspace is already open for writing in another window or "
+            "process (its journal is locked); close it there first",
         )
 
 

@@ -1,37 +1,50 @@
-"""Append-only, hash-chained JSONL journal; every append is one fsynced O_APPEND write (spec 10)."""
+"""Append-only, hash-chained, signed JSONL journal with one locked writer (spec 10, 10.2-10.5)."""
 
 from __future__ import annotations
 
-import json
+import fcntl
 import logging
 import os
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from aa_review.core.dossier._canonical import ZERO_DIGEST, canonical_json, json_digest
-from aa_review.core.dossier._errors import JournalWriteError
+from aa_review.core.dossier._errors import (
+    JournalConcurrentWriteError,
+    JournalWriteError,
+    WorkspaceError,
+    WorkspaceLockedError,
+)
+from aa_review.core.dossier._strict import parse_line
 
-__all__ = ["ENTRY_KINDS", "GENESIS_HASH", "JournalFile", "JournalRead", "entry_hash", "make_entry"]
+__all__ = ["ENTRY_KINDS", "GENESIS_HASH", "JournalFile", "JournalRead", "entry_hash",
+           "make_entry"]
 
 log = logging.getLogger(__name__)
 
 GENESIS_HASH = ZERO_DIGEST
 ENTRY_KINDS = frozenset({"imported", "transition", "transition_refused", "signoff",
-                         "operation_denied", "projection_published"})
+                         "operation_denied", "projection_published", "registry_changed"})
+_UNHASHED = ("entry_hash", "signature")
 
 
 def entry_hash(entry: dict[str, Any]) -> str:
-    """Digest of the entry without its ``entry_hash`` key (canonical JSON)."""
-    return json_digest({k: v for k, v in entry.items() if k != "entry_hash"})
+    """Digest of the entry without its ``entry_hash`` and ``signature`` keys (spec 10.2)."""
+    return json_digest({k: v for k, v in entry.items() if k not in _UNHASHED})
 
 
 def make_entry(
     seq: int, prev_hash: str, at: str, kind: str, *, dossier_id: str | None,
     revision: int | None, actor: dict[str, str], from_state: str | None = None,
     to_state: str | None = None, payload: dict[str, Any] | None = None,
+    sign: Callable[[str], str] | None = None,
 ) -> dict[str, Any]:
-    """A complete journal entry with its ``entry_hash``."""
+    """A complete journal entry with its ``entry_hash`` and, given ``sign``, its ``signature``.
+
+    ``sign(entry_hash) -> "ed25519:<base64>"`` signs the UTF-8 bytes of the hash string.
+    """
     if kind not in ENTRY_KINDS:
         raise ValueError(f"unknown journal entry kind {kind!r}")
     entry: dict[str, Any] = {
@@ -40,6 +53,8 @@ def make_entry(
         "from_state": from_state, "to_state": to_state, "payload": dict(payload or {}),
     }
     entry["entry_hash"] = entry_hash(entry)
+    if sign is not None:
+        entry["signature"] = sign(entry["entry_hash"])
     return entry
 
 
@@ -50,94 +65,190 @@ class JournalRead:
     Attributes
     ----------
     entries : list
-        One item per complete line: the parsed object, or the raw text when the
-        line is not JSON (verification then names it).
+        One item per complete line: the parsed entry, or a ``MalformedLine`` when the
+        line is not strict canonical JSON (verification names it).
     torn_tail : bytes
-        Bytes after the last newline: an append that a crash interrupted
-        (empty when the file ends cleanly).
+        Bytes after the last newline: an append that a crash interrupted, or a
+        line cut by someone (empty when the file ends cleanly).
+    offsets : list of int
+        Byte offset where each complete line starts, then the end of the last one.
     """
 
     entries: list[Any]
     torn_tail: bytes
+    offsets: list[int] = field(default_factory=list)
+
+
+def _split(data: bytes) -> JournalRead:
+    *lines, tail = data.split(b"\n")
+    offsets = [0]
+    for raw in lines:
+        offsets.append(offsets[-1] + len(raw) + 1)
+    return JournalRead([parse_line(raw) for raw in lines], tail, offsets)
 
 
 class JournalFile:
-    """The journal on disk.
+    """The journal on disk, and (after :meth:`lock`) its single writer.
 
-    An append writes ``canonical(entry) + "\\n"`` with a single ``O_APPEND`` write
-    and fsyncs it. A crash mid-write can only leave a partial last line (a torn
-    tail, with no newline); complete earlier lines are never rewritten.
-    :meth:`repair_torn_tail` drops such a tail before the next append.
+    A writer holds an exclusive ``flock`` on the journal file itself for as long
+    as it is open, so a second writer -- in this process or another, whatever
+    constructor it used -- is refused; deleting a side lock file changes nothing.
+    Each append writes all lines of one action with a single ``O_APPEND`` write
+    and fsyncs it, after checking that the file still ends where this writer
+    left it (:class:`JournalConcurrentWriteError` otherwise).
 
     Parameters
     ----------
     path : Path
-        The ``.jsonl`` file; created on first append.
+        The ``.jsonl`` file.
     """
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
+        self._fd: int | None = None
+        self._end = 0
+        self._last_line = b""
 
+    # -- reading ------------------------------------------------------------------------
     def read(self) -> JournalRead:
-        """Parse every complete line; never raises for bad content, only for I/O."""
+        """Parse every complete line strictly; never raises for bad content, only for I/O."""
+        if self._fd is not None:
+            return _split(self._read_fd())
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
-            return JournalRead([], b"")
-        *lines, tail = data.split(b"\n")
-        entries: list[Any] = []
-        for raw in lines:
-            try:
-                entries.append(json.loads(raw.decode("utf-8")))
-            except (UnicodeDecodeError, json.JSONDecodeError):
-                entries.append(raw.decode("utf-8", errors="replace"))
-        return JournalRead(entries, tail)
+            return JournalRead([], b"", [0])
+        return _split(data)
 
-    def repair_torn_tail(self) -> int:
-        """Truncate an interrupted last append; returns how many bytes were dropped."""
-        read = self.read()
-        if not read.torn_tail:
-            return 0
-        size = self.path.stat().st_size
-        keep = size - len(read.torn_tail)
-        with open(self.path, "r+b") as fh:
-            fh.truncate(keep)
-            fh.flush()
-            os.fsync(fh.fileno())
-        log.warning("journal %s: dropped %d bytes of an interrupted append", self.path,
-                    len(read.torn_tail))
-        return len(read.torn_tail)
+    def _read_fd(self) -> bytes:
+        assert self._fd is not None
+        size = os.fstat(self._fd).st_size
+        chunks, pos = [], 0
+        while pos < size:
+            chunk = os.pread(self._fd, min(size - pos, 1 << 24), pos)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            pos += len(chunk)
+        return b"".join(chunks)
 
-    def append(self, entry: dict[str, Any]) -> None:
-        """Durably append one entry.
+    # -- the writer's lock --------------------------------------------------------------
+    @property
+    def locked(self) -> bool:
+        """Whether this object holds the writer's lock."""
+        return self._fd is not None
+
+    def lock(self) -> None:
+        """Create the file if needed and take the exclusive writer's lock on it.
 
         Raises
         ------
+        WorkspaceLockedError
+            Another writer holds the journal.
+        WorkspaceError
+            The file cannot be opened or locked.
+        """
+        if self._fd is not None:
+            return
+        try:
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise WorkspaceError(str(self.path), f"cannot open the journal: {exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise WorkspaceLockedError(str(self.path.parent)) from None
+        except OSError as exc:
+            os.close(fd)
+            raise WorkspaceError(str(self.path), f"cannot lock the journal: {exc}") from None
+        self._fd = fd
+        self.mark_end()
+
+    def release(self) -> None:
+        """Unlock and close; safe to call twice."""
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            finally:
+                os.close(fd)
+
+    def mark_end(self) -> None:
+        """Remember where the file ends now: the next append checks it still ends there."""
+        assert self._fd is not None
+        self._end = os.fstat(self._fd).st_size
+        self._last_line = b""
+        if self._end:
+            start = max(0, self._end - (1 << 21))
+            tail = os.pread(self._fd, self._end - start, start)
+            cut = tail.rfind(b"\n", 0, len(tail) - 1)
+            self._last_line = tail[cut + 1:]
+
+    def truncate(self, size: int) -> None:
+        """Cut the file to ``size`` bytes (an unacknowledged tail), durably."""
+        assert self._fd is not None
+        os.ftruncate(self._fd, size)
+        os.fsync(self._fd)
+        self.mark_end()
+
+    def _check_tail(self) -> None:
+        assert self._fd is not None
+        try:
+            here = os.fstat(self._fd)
+            named = os.stat(self.path)
+        except OSError as exc:
+            raise JournalConcurrentWriteError(f"the journal {self.path} is gone: {exc}") from None
+        same_file = (here.st_dev, here.st_ino) == (named.st_dev, named.st_ino)
+        tail = os.pread(self._fd, len(self._last_line), self._end - len(self._last_line)) \
+            if self._last_line else b""
+        if not same_file or here.st_size != self._end or tail != self._last_line:
+            raise JournalConcurrentWriteError(
+                f"JOURNAL_CONCURRENT_WRITE: {self.path} no longer ends at this writer's head "
+                "(another writer appended, or the file was replaced); nothing more is written")
+
+    # -- appending ----------------------------------------------------------------------
+    def append(self, entries: dict[str, Any] | Sequence[dict[str, Any]]) -> None:
+        """Durably append the entries of one action, as one write.
+
+        Raises
+        ------
+        JournalConcurrentWriteError
+            The file does not end at this writer's head; nothing was written.
         JournalWriteError
             The bytes could not be written and synced; any partial line is cut off again.
         """
-        data = canonical_json(entry) + b"\n"
-        created = not self.path.exists()
-        try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        except OSError as exc:
-            raise JournalWriteError(f"cannot open journal {self.path}: {exc}") from exc
-        start = os.fstat(fd).st_size
+        batch = [entries] if isinstance(entries, dict) else list(entries)
+        lines = [canonical_json(e) + b"\n" for e in batch]
+        if self._fd is None:
+            self.lock()
+            try:
+                self._write(lines)
+            finally:
+                self.release()
+            return
+        self._write(lines)
+
+    def _write(self, lines: list[bytes]) -> None:
+        assert self._fd is not None
+        self._check_tail()
+        data = b"".join(lines)
+        created = self._end == 0
         try:
             view = memoryview(data)
             while view:
-                written = os.write(fd, view)
+                written = os.write(self._fd, view)
                 view = view[written:]
-            os.fsync(fd)
+            os.fsync(self._fd)
         except OSError as exc:
-            try:  # cut the partial line so the chain stays readable
-                os.ftruncate(fd, start)
-                os.fsync(fd)
+            try:  # cut the partial lines so the chain stays readable
+                os.ftruncate(self._fd, self._end)
+                os.fsync(self._fd)
             except OSError:
                 pass
             raise JournalWriteError(f"cannot append to journal {self.path}: {exc}") from exc
-        finally:
-            os.close(fd)
+        self._end += len(data)
+        self._last_line = lines[-1]
         if created:
             _fsync_dir(self.path.parent)
 

@@ -67,7 +67,7 @@ class LifecycleWorkspace(WorkspaceBase):
         packages = self._packages(parsed)
         fresh = assess_freshness(parsed, self._archive, now, packages)
         if fresh.expires:
-            return self._expire(parsed, now, fresh)
+            return self._expire(parsed, now, fresh, caused_by=actor)
         record = evaluate(parsed, self._archive, self._registry, now, actor.principal_id,
                           package_contamination=self._hook, packages=packages)
         raw = copy.deepcopy(parsed.raw)
@@ -86,7 +86,7 @@ class LifecycleWorkspace(WorkspaceBase):
                 parsed, Action.AUTO_DEFER, REDUCER,
                 {"gates_not_passing": blocking,
                  "dossier_reason_codes": list(record.dossier_reason_codes)},
-                from_state=_S.INDEPENDENTLY_CHECKED))
+                from_state=_S.INDEPENDENTLY_CHECKED, caused_by=actor))
             raw["state"] = _S.DEFERRED.value
         final = parse_dossier(raw)
         fault = self._commit(now, [final], entries)
@@ -103,7 +103,7 @@ class LifecycleWorkspace(WorkspaceBase):
         now, parsed, actor = adm
         fresh = self._fresh(parsed, now)  # kept: its blocking reasons forbid eligibility
         if fresh.expires:
-            return self._expire(parsed, now, fresh)
+            return self._expire(parsed, now, fresh, caused_by=actor)
         check: dict[str, Any] = parsed.model.check or {}
         raw_gates = check.get("gates")
         gates: dict[str, Any] = raw_gates if isinstance(raw_gates, dict) else {}
@@ -135,17 +135,27 @@ class LifecycleWorkspace(WorkspaceBase):
         raw["state"] = _S.DEFERRED.value
         return self._apply(now, parsed, parse_dossier(raw), Action.DEFER, actor, {})
 
-    def expire_if_stale(self, dossier_id: str, revision: int) -> TransitionResult:
-        """T6 by the reducer when a freshness rule fires; refused (precondition) otherwise."""
+    def expire_if_stale(self, dossier_id: str, revision: int,
+                        actor_id: str | None = None) -> TransitionResult:
+        """T6 by the reducer when a freshness rule fires; refused (precondition) otherwise.
+
+        ``actor_id`` is whoever asked (recorded as ``caused_by``, spec 10.1); without
+        one, the revision's author is taken to have caused it.
+        """
         now, parsed = self._now(), self._get(dossier_id, revision)
         if self.read_only:
             return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
                                        Refusal.WORKSPACE_READ_ONLY.value)
+        cause = self._registry.get(actor_id if actor_id is not None else parsed.model.created_by)
+        unable = self.can_act(cause.principal_id) if cause is not None else "ACTOR_UNKNOWN"
+        if unable is not None or cause is None:
+            return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
+                                       _unable_reason(unable))
         fresh = self._fresh(parsed, now)
         if parsed.model.state is _S.EXPIRED or not fresh.expires:
             return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
                                        Refusal.PRECONDITION_UNMET.value)
-        return self._expire(parsed, now, fresh)
+        return self._expire(parsed, now, fresh, caused_by=cause)
 
     def edit_evidence(self, dossier_id: str, revision: int, actor_id: str, path: list[str],
                       value: Any) -> TransitionResult:
@@ -216,7 +226,7 @@ class LifecycleWorkspace(WorkspaceBase):
             return self._refuse(now, parsed, None, actor_id, Refusal.DOSSIER_SCHEMA_INVALID,
                                 label="authorize_amendment")
         entry = {"kind": "signoff", "dossier_id": dossier_id, "revision": revision,
-                 "actor": actor.actor(), "from_state": state.value, "to_state": state.value,
+                 "actor": actor, "from_state": state.value, "to_state": state.value,
                  "payload": {"subject": "amendment_authorization",
                              "subject_digest": json_digest(auth)}}
         fault = self._commit(now, [new], [entry])
@@ -233,6 +243,11 @@ class LifecycleWorkspace(WorkspaceBase):
         if self.read_only:
             return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
                                        Refusal.WORKSPACE_READ_ONLY.value)
+        unable = self.can_act(actor_id) if actor is not None else None
+        if unable is not None and unable.startswith(Refusal.ACTOR_KEY_UNAVAILABLE.value):
+            # Nothing can be journaled in the name of a principal who cannot sign here.
+            return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
+                                       Refusal.ACTOR_KEY_UNAVAILABLE.value)
         t = TRANSITIONS[action]
         reason = None
         if parsed.model.state not in t.from_states or self._superseded(dossier_id, revision):
@@ -254,7 +269,8 @@ class LifecycleWorkspace(WorkspaceBase):
         if isinstance(adm, TransitionResult):
             return adm
         fresh = self._fresh(adm.parsed, adm.now)
-        return self._expire(adm.parsed, adm.now, fresh) if fresh.expires else adm
+        return self._expire(adm.parsed, adm.now, fresh, caused_by=adm.actor) if fresh.expires \
+            else adm
 
     def _conflicts(self, action: Action, parsed: ParsedDossier, actor: Principal) -> bool:
         """Author/binder != checker != deciding maintainer; none is a training-side identity."""
@@ -277,12 +293,13 @@ class LifecycleWorkspace(WorkspaceBase):
 
     def _transition(self, parsed: ParsedDossier, action: Action, actor: Principal,
                     payload: dict[str, Any], *, from_state: DossierState | None = None,
-                    revision: int | None = None) -> dict[str, Any]:
+                    revision: int | None = None,
+                    caused_by: Principal | None = None) -> dict[str, Any]:
         t = TRANSITIONS[action]
         src = from_state if from_state is not None else parsed.model.state
         return {"kind": "transition", "dossier_id": parsed.model.dossier_id,
                 "revision": revision if revision is not None else parsed.model.revision,
-                "actor": actor.actor(),
+                "actor": actor, "caused_by": caused_by,
                 "from_state": None if action is Action.CREATE else src.value,
                 "to_state": t.to_state.value if t.to_state else None,
                 "payload": {"action": action.value, "actor_kind": actor.kind.value, **payload}}
@@ -296,7 +313,8 @@ class LifecycleWorkspace(WorkspaceBase):
 
     def _expire(self, parsed: ParsedDossier, now: datetime, fresh: Freshness,
                 extra: list[dict[str, Any]] | None = None,
-                also: list[ParsedDossier] | None = None) -> TransitionResult:
+                also: list[ParsedDossier] | None = None, *,
+                caused_by: Principal) -> TransitionResult:
         """T6: write the all-unknown check record and move to ``expired``."""
         record = expired_check_record(parsed, REDUCER.principal_id, now, fresh)
         raw = copy.deepcopy(parsed.raw)
@@ -304,7 +322,8 @@ class LifecycleWorkspace(WorkspaceBase):
         raw["check"] = record.to_json()
         expired = parse_dossier(raw)
         entries = [self._transition(parsed, Action.EXPIRE, REDUCER,
-                                    {"reasons": list(fresh.reasons)}), *(extra or [])]
+                                    {"reasons": list(fresh.reasons)}, caused_by=caused_by),
+                   *(extra or [])]
         fault = self._commit(now, [expired, *(also or [])], entries)
         if fault is not None:
             return self._write_failed(parsed, fault)
@@ -335,24 +354,33 @@ class LifecycleWorkspace(WorkspaceBase):
                                   if d != section_digests(parsed.evidence_raw).get(s)))
         create = self._transition(new, Action.CREATE, actor, {"supersedes": supersedes, **edit},
                                   revision=m.revision + 1)
-        return self._expire(parsed, now, changed, extra=[create], also=[new])
+        return self._expire(parsed, now, changed, extra=[create], also=[new], caused_by=actor)
 
     def _refuse(self, now: datetime, parsed: ParsedDossier, action: Action | None,
                 actor_id: object, reason: Refusal, label: str | None = None) -> TransitionResult:
-        """Journal a refused attempt (a journal fault is surfaced, the refusal stands)."""
+        """Journal a refused attempt (a journal fault is surfaced, the refusal stands).
+
+        An attempt by someone who cannot write here -- not in the registry (10.1), or
+        without a usable key (10.2) -- is refused without a journal entry: nobody
+        registered made it, and an unsigned entry in an unknown name is a forgery's shape.
+        """
         actor = self._registry.get(actor_id)
         t = TRANSITIONS.get(action) if action is not None else None
         state = parsed.model.state
+        if actor is None or self.can_act(actor_id) is not None:
+            return TransitionResult.of(Outcome.REFUSED, {parsed.model.revision: state},
+                                       reason.value)
         try:
             self._append(now, "transition_refused", dossier_id=parsed.model.dossier_id,
                          revision=parsed.model.revision,
-                         actor=actor.actor() if actor else _unregistered(actor_id),
+                         actor=actor,
                          from_state=state.value,
                          to_state=t.to_state.value if t and t.to_state else None,
                          payload={"action": label or (action.value if action else None),
                                   "reason": reason.value})
         except Exception as exc:  # the refusal stands whatever the journal does
-            self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
+            if not str(exc).startswith(("JOURNAL_ENTRY_MALFORMED", "ACTOR_KEY_UNAVAILABLE")):
+                self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
         return TransitionResult.of(Outcome.REFUSED, {parsed.model.revision: state}, reason.value)
 
     def _write_failed(self, parsed: ParsedDossier, fault: str) -> TransitionResult:
@@ -374,5 +402,8 @@ def _training_side(parsed: ParsedDossier) -> set[str]:
     return plan.training_side() if plan else set()
 
 
-def _unregistered(actor_id: object) -> dict[str, str]:
-    return {"principal_id": str(actor_id), "role": "unregistered"}
+def _unable_reason(unable: str | None) -> str:
+    """The refusal code for :meth:`WorkspaceBase.can_act`'s answer."""
+    if unable is not None and unable.startswith(Refusal.ACTOR_KEY_UNAVAILABLE.value):
+        return Refusal.ACTOR_KEY_UNAVAILABLE.value
+    return Refusal.ACTOR_ROLE_NOT_PERMITTED.value

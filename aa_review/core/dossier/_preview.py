@@ -32,6 +32,9 @@ def refusal_for(ws: Workspace, action: Action, dossier_id: str, revision: int,
     """
     if ws.read_only:
         return Refusal.WORKSPACE_READ_ONLY.value
+    unable = ws.can_act(actor_id) if ws.principals.get(actor_id) is not None else None
+    if unable is not None and unable.startswith(Refusal.ACTOR_KEY_UNAVAILABLE.value):
+        return Refusal.ACTOR_KEY_UNAVAILABLE.value  # first, as the workspace does (10.2)
     parsed = ws._get(dossier_id, revision)
     t = TRANSITIONS[action]
     if parsed.model.state not in t.from_states or ws._superseded(dossier_id, revision):

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from aa_review.core.dossier._canonical import json_digest
 from aa_review.core.dossier._errors import PrincipalRegistryError
+from aa_review.core.dossier._keys import parse_public_key
 
 __all__ = ["REDUCER", "Kind", "Principal", "PrincipalRegistry", "Role"]
 
@@ -48,11 +50,15 @@ class Principal:
         The one role this principal holds.
     kind : Kind
         ``human`` or ``agent``; anything else is treated as ``agent``.
+    public_key : str or None
+        ``"ed25519:<base64>"``: every journal entry this principal writes (or causes,
+        for the reducer) must carry a valid signature by it (spec 10.2).
     """
 
     principal_id: str
     role: Role
     kind: Kind
+    public_key: str | None = None
 
     @property
     def is_human_maintainer(self) -> bool:
@@ -79,7 +85,8 @@ class PrincipalRegistry:
     Raises
     ------
     PrincipalRegistryError
-        A record is not an object, lacks a string id, or repeats an id.
+        A record is not an object, lacks a string id, repeats an id, or carries a
+        ``public_key`` that is not ``"ed25519:<base64 of 32 bytes>"``.
     """
 
     def __init__(self, principals: Iterable[Mapping[str, Any]]) -> None:
@@ -94,7 +101,11 @@ class PrincipalRegistry:
             if pid in self._by_id or pid == REDUCER.principal_id:
                 raise PrincipalRegistryError(f"principal id {pid!r} is registered twice")
             kind = Kind.HUMAN if rec.get("kind") == "human" else Kind.AGENT
-            self._by_id[pid] = Principal(pid, Role.parse(rec.get("role")), kind)
+            key = rec.get("public_key")
+            if key is not None and parse_public_key(key) is None:
+                raise PrincipalRegistryError(f"principals[{i}] ({pid!r}): public_key must be "
+                                             "\"ed25519:<base64 of the 32-byte key>\"")
+            self._by_id[pid] = Principal(pid, Role.parse(rec.get("role")), kind, key)
             self.raw.append(dict(rec))
 
     def get(self, principal_id: object) -> Principal | None:
@@ -109,6 +120,11 @@ class PrincipalRegistry:
         """Whether ``principal_id`` is a registered human maintainer (role and kind)."""
         p = self.get(principal_id)
         return p is not None and p.is_human_maintainer
+
+    @property
+    def digest(self) -> str:
+        """``registry_digest``: the digest (spec 1.3) of the principal records as given."""
+        return json_digest(self.raw)
 
     def __iter__(self) -> Iterator[Principal]:
         return iter(self._by_id.values())

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from aa_review.core.dossier._canonical import is_digest
 from aa_review.core.dossier._errors import ProjectionError
 from aa_review.core.dossier._gates_common import GATE_IDS
 from aa_review.core.dossier._states import DossierState
@@ -19,13 +20,14 @@ __all__ = ["PROJECTABLE_STATES", "PUBLIC_KEYS", "build_projection", "check_proje
 PROJECTABLE_STATES = frozenset({DossierState.ELIGIBLE, DossierState.DEFERRED,
                                 DossierState.EXPIRED})
 PUBLIC_KEYS = frozenset({"kind", "schema_version", "projection_id", "spec", "spec_revision",
-                         "activation", "outcome", "gates", "created_on"})
+                         "activation", "outcome", "gates", "created_on", "journal_head"})
 _CONSTANTS: dict[str, Any] = {"kind": "TrainingReadinessPublicProjection", "schema_version": 1,
                               "spec": "SPEC-026", "spec_revision": 1, "activation": "deferred"}
 _OUTCOMES = frozenset(s.value for s in PROJECTABLE_STATES)
 _STATUSES = frozenset({"pass", "fail", "unknown"})
 # Strings a projection legitimately contains; equal private strings are not leaks.
 _VOCABULARY = (frozenset(str(v) for v in _CONSTANTS.values()) | PUBLIC_KEYS | _OUTCOMES
+               | {"seq", "entry_hash"}
                | _STATUSES | frozenset(GATE_IDS))
 _UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -35,7 +37,8 @@ _MIN_SUBSTRING = 6
 
 
 def build_projection(state: DossierState, check: Mapping[str, Any] | None,
-                     now: datetime) -> dict[str, Any]:
+                     now: datetime, journal_head: Mapping[str, Any] | None = None
+                     ) -> dict[str, Any]:
     """The projection of a final revision: outcome, gate conclusions, a fresh random id.
 
     Parameters
@@ -46,6 +49,9 @@ def build_projection(state: DossierState, check: Mapping[str, Any] | None,
         The revision's last check record (JSON); gates read ``unknown`` without one.
     now : datetime
         Only its UTC date is published.
+    journal_head : mapping, optional
+        ``{seq, entry_hash}`` of the journal that holds the decision (spec 10.3); None
+        outside a workspace.
     """
     if state not in PROJECTABLE_STATES:
         raise ProjectionError("PROJECTION_STATE_NOT_FINAL",
@@ -57,7 +63,9 @@ def build_projection(state: DossierState, check: Mapping[str, Any] | None,
         status = entry.get("status") if isinstance(entry, Mapping) else None
         gates[gid] = status if status in _STATUSES else "unknown"
     return {**_CONSTANTS, "projection_id": str(uuid.uuid4()), "outcome": state.value,
-            "gates": gates, "created_on": now.astimezone(UTC).strftime("%Y-%m-%d")}
+            "gates": gates, "created_on": now.astimezone(UTC).strftime("%Y-%m-%d"),
+            "journal_head": ({"seq": journal_head["seq"], "entry_hash": journal_head["entry_hash"]}
+                             if journal_head is not None else None)}
 
 
 def private_strings(*trees: Any) -> set[str]:
@@ -113,4 +121,9 @@ def _allowlist_problems(p: Mapping[str, Any]) -> list[str]:
         problems.append("gates must map G1..G11 to pass, fail or unknown")
     if not isinstance(p.get("created_on"), str) or not _DATE.fullmatch(p["created_on"]):
         problems.append("created_on must be YYYY-MM-DD")
+    head = p.get("journal_head")
+    if head is not None and not (
+            isinstance(head, Mapping) and set(head) == {"seq", "entry_hash"}
+            and type(head["seq"]) is int and head["seq"] >= 0 and is_digest(head["entry_hash"])):
+        problems.append("journal_head must be null or {seq, entry_hash}")
     return problems

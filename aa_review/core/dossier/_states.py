@@ -71,6 +71,8 @@ class Refusal(StrEnum):
     EDIT_PATH_INVALID = "EDIT_PATH_INVALID"
     WORKSPACE_READ_ONLY = "WORKSPACE_READ_ONLY"
     JOURNAL_WRITE_FAILED = "JOURNAL_WRITE_FAILED"
+    # The actor's private key is not on this machine (spec 10.2): nothing is journaled.
+    ACTOR_KEY_UNAVAILABLE = "ACTOR_KEY_UNAVAILABLE"
 
 
 @dataclass(frozen=True)

@@ -1,19 +1,30 @@
-"""Journal verification: sequence, hash chain, replay of the lifecycle, anchor (spec 10)."""
+"""Journal verification: strict entries, chain, registry, signatures, replay, anchors (spec 10).
+
+``verify_journal`` never raises: every input, however hostile, gives a result.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from aa_review.core.dossier._canonical import is_digest
+from aa_review.core.dossier._errors import PrincipalRegistryError
 from aa_review.core.dossier._journal import ENTRY_KINDS, GENESIS_HASH, entry_hash
-from aa_review.core.dossier._principals import Role
+from aa_review.core.dossier._keys import verify_signature
+from aa_review.core.dossier._principals import Kind, Principal, PrincipalRegistry, Role
 from aa_review.core.dossier._states import Action, DossierState, find_transition
+from aa_review.core.dossier._strict import value_problem
 
-__all__ = ["Replay", "verify_journal"]
+__all__ = ["JournalVerifier", "Replay", "anchor_heads", "registry_versions", "verify_journal",
+           "verify_with"]
 
-_KEYS = ("seq", "prev_hash", "at", "kind", "dossier_id", "revision", "actor", "from_state",
-         "to_state", "payload", "entry_hash")
+_KEYS = frozenset({"seq", "prev_hash", "at", "kind", "dossier_id", "revision", "actor",
+                   "from_state", "to_state", "payload", "entry_hash"})
+_SIGNED_KEYS = _KEYS | {"signature"}
 _IMPORTABLE = frozenset({DossierState.DRAFT, DossierState.EVIDENCE_BOUND})
 
 
@@ -41,15 +52,15 @@ class Replay:
         if e["kind"] not in ("imported", "transition"):
             return None
         key = (e["dossier_id"], e["revision"])
-        payload = e["payload"] if isinstance(e["payload"], dict) else {}
+        payload = e["payload"]
         actor_id = e["actor"].get("principal_id")
         to_state = _state(e["to_state"])
         if e["kind"] == "imported":
             if key in self.revisions or to_state not in _IMPORTABLE:
                 return "JOURNAL_ILLEGAL_TRANSITION"
-            self.revisions[key] = _Rev(to_state, payload.get("created_by"),
-                                       payload.get("bound_by"),
-                                       training_side=set(payload.get("training_side") or ()))
+            self.revisions[key] = _Rev(to_state, _str(payload.get("created_by")),
+                                       _str(payload.get("bound_by")),
+                                       training_side=_strs(payload.get("training_side")))
             return None
         current = self.revisions.get(key)
         from_state = _state(e["from_state"])
@@ -63,7 +74,7 @@ class Replay:
             current = self.revisions[key] = _Rev(DossierState.DRAFT, author=actor_id)
         if t.action is Action.BIND:
             current.binder = actor_id
-            current.training_side = set(payload.get("training_side") or ())
+            current.training_side = _strs(payload.get("training_side"))
         elif t.action is Action.CHECK:
             if actor_id in {current.author, current.binder} | current.training_side:
                 return "JOURNAL_SEPARATION_OF_DUTIES"
@@ -82,64 +93,255 @@ def _state(value: object) -> DossierState | None:
     return None
 
 
-def verify_journal(entries: Sequence[Any], anchor: dict[str, Any] | None = None) -> dict[str, Any]:
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _strs(value: object) -> set[str]:
+    return {v for v in value if isinstance(v, str)} if isinstance(value, list) else set()
+
+
+def registry_versions(principals: Any) -> dict[str, PrincipalRegistry]:
+    """Registry versions by digest, from what a caller holds.
+
+    Parameters
+    ----------
+    principals : list, dict or PrincipalRegistry
+        One registry (a list of principal records, a ``{"principals": [...]}`` tree or a
+        :class:`PrincipalRegistry`), or a mapping ``registry_digest -> registry`` of every
+        version a workspace kept. Versions that are not valid registries are left out
+        (entries naming them are then ``JOURNAL_REGISTRY_UNTRUSTED``).
+    """
+    if isinstance(principals, PrincipalRegistry):
+        return {principals.digest: principals}
+    if isinstance(principals, Mapping) and "principals" in principals:
+        principals = principals["principals"]
+    candidates = list(principals.values()) if isinstance(principals, Mapping) else [principals]
+    out: dict[str, PrincipalRegistry] = {}
+    for tree in candidates:
+        if isinstance(tree, PrincipalRegistry):
+            out[tree.digest] = tree
+            continue
+        if isinstance(tree, Mapping):
+            tree = tree.get("principals")
+        if not isinstance(tree, list):
+            continue
+        try:
+            reg = PrincipalRegistry(tree)
+            out[reg.digest] = reg
+        except (PrincipalRegistryError, ValueError, TypeError, RecursionError):
+            continue
+    return out
+
+
+def _needs_human_maintainer(e: dict[str, Any]) -> bool:
+    """Entries that a rule reserves to a human maintainer (role and kind, spec 1.4)."""
+    if e["kind"] == "registry_changed":
+        return True
+    if e["kind"] == "signoff":
+        return e["payload"].get("subject") == "amendment_authorization"
+    return e["kind"] == "transition" and e["actor"].get("role") == Role.HUMAN_MAINTAINER.value
+
+
+class JournalVerifier:
+    """Checks entries one by one, in order (steps 1 to 4 of spec 10, with 10.1, 10.2, 10.4).
+
+    Parameters
+    ----------
+    registries : dict, optional
+        ``registry_digest -> PrincipalRegistry`` (see :func:`registry_versions`). Without
+        it, actors, registries and signatures are not checked (spec 10, sections 4-10).
+
+    Attributes
+    ----------
+    signatures : list of dict
+        Per entry checked: ``{"seq", "signer", "status"}``; status ``valid``, ``invalid``,
+        ``missing`` (the signer has a key, the entry no signature), ``not_required`` (no
+        key in the registry) or ``unchecked`` (no registry given).
+    in_force : str or None
+        The registry digest in force after the entries checked so far.
+    """
+
+    def __init__(self, registries: Mapping[str, PrincipalRegistry] | None = None) -> None:
+        self.registries = registries
+        self.replay = Replay()
+        self.prev = GENESIS_HASH
+        self.count = 0
+        self.in_force: str | None = None
+        self.genesis_registry: str | None = None
+        self.history: list[str] = []
+        self.signatures: list[dict[str, Any]] = []
+
+    def feed(self, e: Any) -> str | None:
+        """Check the next entry; returns its reason code when it is bad (then stop feeding)."""
+        i = self.count
+        if not _well_formed(e):
+            return "JOURNAL_ENTRY_MALFORMED"
+        if e["seq"] != i:
+            return "JOURNAL_SEQ_GAP"
+        if e["prev_hash"] != self.prev:
+            return "JOURNAL_PREV_HASH_MISMATCH"
+        if entry_hash(e) != e["entry_hash"]:
+            return "JOURNAL_ENTRY_HASH_MISMATCH"
+        reason = self._registry_and_signature(e) if self.registries is not None else None
+        if reason is None and self.registries is None:
+            self.signatures.append({"seq": i, "signer": None, "status": "unchecked"})
+        reason = reason or self.replay.apply(e)
+        if reason is not None:
+            return reason
+        self.prev = e["entry_hash"]
+        self.count += 1
+        return None
+
+    def _registry_and_signature(self, e: dict[str, Any]) -> str | None:
+        """10.1 and 10.2, first in step 4: registry in force, actor, role, kind, signature."""
+        assert self.registries is not None
+        payload = e["payload"]
+        named = payload.get("registry_digest")
+        if self.in_force is None:  # the first registry is trusted on first use
+            if named not in self.registries:
+                return "JOURNAL_REGISTRY_UNTRUSTED"
+            self.in_force = self.genesis_registry = named
+            self.history.append(named)
+        elif named != self.in_force or named not in self.registries:
+            return "JOURNAL_REGISTRY_UNTRUSTED"
+        registry = self.registries[named]
+        actor = registry.get(e["actor"].get("principal_id"))
+        if actor is None:
+            return "JOURNAL_ACTOR_UNKNOWN"
+        if actor.role.value != e["actor"].get("role"):
+            return "JOURNAL_ROLE_NOT_HELD"
+        signer: Principal | None = actor
+        if actor.role is Role.SYSTEM_REDUCER:
+            signer = registry.get(payload.get("caused_by"))
+            if signer is None or signer.role is Role.SYSTEM_REDUCER:
+                return "JOURNAL_ACTOR_UNKNOWN"
+        if _needs_human_maintainer(e) and not (actor.role is Role.HUMAN_MAINTAINER
+                                               and actor.kind is Kind.HUMAN):
+            return "JOURNAL_ROLE_NOT_HELD"
+        assert signer is not None
+        status = "not_required"
+        if signer.public_key is not None:
+            if "signature" not in e:
+                status = "missing"
+            else:
+                status = ("valid" if verify_signature(signer.public_key, e["entry_hash"],
+                                                      e["signature"]) else "invalid")
+        self.signatures.append({"seq": e["seq"], "signer": signer.principal_id,
+                                "status": status})
+        if status in ("missing", "invalid"):
+            return "JOURNAL_SIGNATURE_INVALID"
+        if e["kind"] == "registry_changed":
+            if payload.get("old_registry_digest") != self.in_force or not is_digest(
+                    payload.get("new_registry_digest")):
+                return "JOURNAL_REGISTRY_UNTRUSTED"
+            self.in_force = payload["new_registry_digest"]
+            self.history.append(self.in_force)
+        return None
+
+
+def verify_journal(entries: Sequence[Any], anchor: Any = None,
+                   principals: Any = None) -> dict[str, Any]:
     """Verify a journal's entries in order and report the first bad one.
 
     Parameters
     ----------
     entries : sequence
-        Parsed entries (a non-object item is a line that was not JSON).
-    anchor : dict, optional
-        ``{seq, entry_hash}`` of a head saved earlier; detects truncation.
+        Parsed entries (anything else, e.g. a ``MalformedLine``, is a malformed line).
+    anchor : dict, list, str or PathLike, optional
+        A head saved earlier (``{seq, entry_hash}``), a projection carrying
+        ``journal_head``, a path to a projection or head JSON file, or a list of
+        these (e.g. the witnessed heads). Detects truncation and rewriting.
+    principals : list or dict, optional
+        The registry (or every version of it, see :func:`registry_versions`). When
+        given, each entry's registry, actor, role, kind and signature are checked.
 
     Returns
     -------
     dict
         ``{"valid": True, "entries": n, "head": {seq, entry_hash} | None}`` or
-        ``{"valid": False, "first_bad_seq": i, "reason": code}`` with code one of
-        ``JOURNAL_ENTRY_MALFORMED``, ``JOURNAL_SEQ_GAP``, ``JOURNAL_PREV_HASH_MISMATCH``,
-        ``JOURNAL_ENTRY_HASH_MISMATCH``, ``JOURNAL_ILLEGAL_TRANSITION``,
-        ``JOURNAL_SEPARATION_OF_DUTIES``, ``JOURNAL_HEAD_MISMATCH``.
+        ``{"valid": False, "first_bad_seq": i, "reason": code}``.
     """
-    replay = Replay()
-    prev = GENESIS_HASH
-    for i, e in enumerate(entries):
-        if not _well_formed(e):
-            return _bad(i, "JOURNAL_ENTRY_MALFORMED")
-        if e["seq"] != i:
-            return _bad(i, "JOURNAL_SEQ_GAP")
-        if e["prev_hash"] != prev:
-            return _bad(i, "JOURNAL_PREV_HASH_MISMATCH")
-        if entry_hash(e) != e["entry_hash"]:
-            return _bad(i, "JOURNAL_ENTRY_HASH_MISMATCH")
-        reason = replay.apply(e)
-        if reason is not None:
-            return _bad(i, reason)
-        prev = e["entry_hash"]
-    if anchor is not None:
-        seq = anchor.get("seq")
-        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+    return verify_with(entries, anchor, registry_versions(principals)
+                       if principals is not None else None)[0]
+
+
+def verify_with(entries: Sequence[Any], anchor: Any,
+                registries: Mapping[str, PrincipalRegistry] | None
+                ) -> tuple[dict[str, Any], JournalVerifier]:
+    """:func:`verify_journal` with registry versions ready, also returning the verifier."""
+    verifier = JournalVerifier(registries)
+    return _verify(verifier, entries, anchor), verifier
+
+
+def _verify(verifier: JournalVerifier, entries: Sequence[Any], anchor: Any) -> dict[str, Any]:
+    try:
+        for e in entries:
+            reason = verifier.feed(e)
+            if reason is not None:
+                return _bad(verifier.count, reason)
+        heads = anchor_heads(anchor)
+        if heads is None:
             return _bad(0, "JOURNAL_HEAD_MISMATCH")
-        if seq >= len(entries):
-            return _bad(len(entries), "JOURNAL_HEAD_MISMATCH")
-        if entries[seq]["entry_hash"] != anchor.get("entry_hash"):
-            return _bad(seq, "JOURNAL_HEAD_MISMATCH")
-    head = ({"seq": len(entries) - 1, "entry_hash": prev} if entries else None)
-    return {"valid": True, "entries": len(entries), "head": head}
+        for head in sorted(heads, key=lambda h: h["seq"]):
+            seq = head["seq"]
+            if seq >= len(entries):
+                return _bad(len(entries), "JOURNAL_HEAD_MISMATCH")
+            if entries[seq]["entry_hash"] != head["entry_hash"]:
+                return _bad(seq, "JOURNAL_HEAD_MISMATCH")
+    except Exception:  # noqa: BLE001 - a result, never a traceback (spec 10.4)
+        return _bad(verifier.count, "JOURNAL_ENTRY_MALFORMED")
+    n = len(entries)
+    head = {"seq": n - 1, "entry_hash": verifier.prev} if n else None
+    return {"valid": True, "entries": n, "head": head}
+
+
+def anchor_heads(anchor: Any) -> list[dict[str, Any]] | None:
+    """The heads an anchor names, or None when it names none usably (never raises)."""
+    if anchor is None:
+        return []
+    if isinstance(anchor, (str, os.PathLike)):
+        try:
+            with open(anchor, "rb") as fh:
+                data = fh.read(1 << 20)
+            anchor = json.loads(data)
+        except (OSError, ValueError, RecursionError):
+            return None
+    if isinstance(anchor, list):
+        out: list[dict[str, Any]] = []
+        for a in anchor:
+            heads = anchor_heads(a)
+            if heads is None:
+                return None
+            out.extend(heads)
+        return out
+    if isinstance(anchor, Mapping) and "journal_head" in anchor:
+        anchor = anchor["journal_head"]
+    if not isinstance(anchor, Mapping):
+        return None
+    seq = anchor.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+        return None
+    return [{"seq": seq, "entry_hash": anchor.get("entry_hash")}]
 
 
 def _well_formed(e: Any) -> bool:
-    if not isinstance(e, dict) or any(k not in e for k in _KEYS) or len(e) != len(_KEYS):
+    if not isinstance(e, dict) or not (set(e) == _KEYS or set(e) == _SIGNED_KEYS):
+        return False
+    if value_problem(e) is not None:
         return False
     seq, revision = e["seq"], e["revision"]
     if not isinstance(seq, int) or isinstance(seq, bool):
         return False
     if revision is not None and (not isinstance(revision, int) or isinstance(revision, bool)):
         return False
+    if e["dossier_id"] is not None and not isinstance(e["dossier_id"], str):
+        return False
     actor = e["actor"]
     return (e["kind"] in ENTRY_KINDS and isinstance(actor, dict)
             and isinstance(actor.get("principal_id"), str) and isinstance(actor.get("role"), str)
-            and isinstance(e["payload"], dict))
+            and isinstance(e["payload"], dict) and isinstance(e["entry_hash"], str)
+            and isinstance(e["prev_hash"], str))
 
 
 def _bad(seq: int, reason: str) -> dict[str, Any]:

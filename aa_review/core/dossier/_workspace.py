@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -12,25 +13,30 @@ from typing import Any
 from aa_review.core.dossier._canonical import json_digest
 from aa_review.core.dossier._denial import denial_reason
 from aa_review.core.dossier._errors import (
+    ActorUnavailableError,
     DossierSchemaError,
     JournalWriteError,
     ProjectionError,
     RevisionConflictError,
     WorkspaceError,
 )
-from aa_review.core.dossier._lifecycle import LifecycleWorkspace, _training_side, _unregistered
+from aa_review.core.dossier._keys import KeyStore
+from aa_review.core.dossier._lifecycle import LifecycleWorkspace, _training_side
 from aa_review.core.dossier._models_dossier import parse_dossier
 from aa_review.core.dossier._packages import ContaminationHook, PackageLocator
-from aa_review.core.dossier._principals import REDUCER
+from aa_review.core.dossier._principals import REDUCER, Principal, PrincipalRegistry
 from aa_review.core.dossier._projection import build_projection, check_projection, private_strings
 from aa_review.core.dossier._results import DossierRef
 from aa_review.core.dossier._signoffs import embedded_signoffs
 from aa_review.core.dossier._states import DossierState
-from aa_review.core.dossier._storage import FolderLock, FolderStore, atomic_write_json, fsync_dir
+from aa_review.core.dossier._storage import FolderStore, atomic_write_json, fsync_dir
+from aa_review.core.dossier._witness import WitnessStore
 
 __all__ = ["Workspace", "init_workspace_folder"]
 
 _IMPORT_AS_IS = frozenset({DossierState.DRAFT, DossierState.EVIDENCE_BOUND})
+# Faults of an entry refused before anything was written (the journal stays writable).
+_UNWRITTEN = ("JOURNAL_ENTRY_MALFORMED", "ACTOR_KEY_UNAVAILABLE")
 
 
 def _system_clock() -> datetime:
@@ -56,6 +62,14 @@ class Workspace(LifecycleWorkspace):
         package folder -> ids of rows citing hidden evidence (G9).
     projection_dir : str or Path, optional
         Where :meth:`project` writes projections (the folder form uses ``projections/``).
+    key_store : KeyStore, optional
+        The acting user's private keys (default: the user's key store, spec 10.2).
+    witness_store : WitnessStore, optional
+        Where journal heads are witnessed (default: the user's witness store, spec 10.3).
+
+    The journal file is locked for as long as the workspace is open (spec 10.5):
+    a second writer, whichever constructor it uses, gets :class:`WorkspaceLockedError`.
+    Call :meth:`close` (or use a ``with`` block) to release it.
 
     Notes
     -----
@@ -73,13 +87,15 @@ class Workspace(LifecycleWorkspace):
         *,
         package_locator: PackageLocator | None = None,
         package_contamination: ContaminationHook | None = None,
+        key_store: KeyStore | None = None,
+        witness_store: WitnessStore | None = None,
     ) -> Workspace:
-        """Open a workspace folder (see docs/dossier_workspace.md), holding its lock.
+        """Open a workspace folder (see docs/dossier_workspace.md), locking its journal.
 
         Raises
         ------
         WorkspaceLockedError
-            Another workspace, in this process or another, has the folder open.
+            Another workspace, in this process or another, has the journal open.
         WorkspaceError
             ``principals.json`` or ``archive.json`` is missing or unreadable.
         """
@@ -87,21 +103,15 @@ class Workspace(LifecycleWorkspace):
         if not folder.is_dir():
             raise WorkspaceError(str(folder), "is not a folder; create it with "
                                  "init_workspace_folder(path, principals, archive)")
-        lock = FolderLock(folder)
-        try:
-            principals = _read_json(folder, "principals.json")
-            if isinstance(principals, dict):
-                principals = principals.get("principals")
-            if not isinstance(principals, list):
-                raise WorkspaceError(str(folder), "principals.json must hold a principals list")
-            archive = _read_json(folder, "archive.json")
-            return cls(principals, archive, clock, folder / "journal.jsonl",
-                       package_locator=package_locator,
-                       package_contamination=package_contamination,
-                       _store=FolderStore(folder), _lock=lock)
-        except BaseException:
-            lock.release()
-            raise
+        principals = _read_json(folder, "principals.json")
+        if isinstance(principals, dict):
+            principals = principals.get("principals")
+        if not isinstance(principals, list):
+            raise WorkspaceError(str(folder), "principals.json must hold a principals list")
+        archive = _read_json(folder, "archive.json")
+        return cls(principals, archive, clock, folder / "journal.jsonl",
+                   package_locator=package_locator, package_contamination=package_contamination,
+                   key_store=key_store, witness_store=witness_store, _store=FolderStore(folder))
 
     def reload_archive(self) -> None:
         """Re-read ``archive.json`` of a folder workspace (a new snapshot was published)."""
@@ -147,9 +157,9 @@ class Workspace(LifecycleWorkspace):
         raw["check"] = None
         stored = parse_dossier(raw)
         plan = m.evidence.independence_plan
-        importer = self._registry.get(actor_id) if actor_id is not None else REDUCER
+        importer, cause = self._importer(actor_id, m.created_by)
         entry = {"kind": "imported", "dossier_id": m.dossier_id, "revision": m.revision,
-                 "actor": importer.actor() if importer else _unregistered(actor_id),
+                 "actor": importer, "caused_by": cause,
                  "from_state": None, "to_state": state.value,
                  "payload": {"file_digest": file_digest, "claimed_state": claimed.value,
                              "created_by": m.created_by,
@@ -158,8 +168,76 @@ class Workspace(LifecycleWorkspace):
                              "signoffs": embedded_signoffs(parsed.raw)}}
         fault = self._commit(now, [stored], [entry])
         if fault is not None:
+            if fault.startswith("ACTOR_KEY_UNAVAILABLE"):
+                raise ActorUnavailableError("ACTOR_KEY_UNAVAILABLE", fault.split(": ", 1)[-1])
             raise JournalWriteError(f"the dossier was not imported: {fault}")
         return DossierRef(m.dossier_id, m.revision, state)
+
+    def _importer(self, actor_id: str | None, author: object) -> tuple[Principal,
+                                                                        Principal | None]:
+        """Who journals an import: the actor, else the reducer on behalf of the file's author.
+
+        Raises
+        ------
+        ActorUnavailableError
+            The actor (or, without one, the author) is not in the registry or cannot sign here.
+        """
+        who = actor_id if actor_id is not None else author
+        principal = self._registry.get(who)
+        unable = self.can_act(who) if principal is not None else None
+        if principal is None or unable is not None:
+            code = "ACTOR_UNKNOWN" if principal is None else unable.split(":")[0]  # type: ignore[union-attr]
+            raise ActorUnavailableError(code, f"{who!r} cannot import here: "
+                                        f"{unable or 'not in the principal registry'}")
+        return (principal, None) if actor_id is not None else (REDUCER, principal)
+
+    # -- the registry (spec 10.2) ----------------------------------------------------------
+    def change_registry(self, principals: list[dict[str, Any]], actor_id: str) -> str:
+        """Put a new registry version in force through a signed ``registry_changed`` entry.
+
+        The actor must be a human maintainer of the registry now in force, with a
+        key on this machine. The new version is kept under ``registry/`` before the
+        entry is appended; ``principals.json`` is replaced after it.
+
+        Returns
+        -------
+        str
+            The new ``registry_digest``.
+
+        Raises
+        ------
+        PrincipalRegistryError
+            The new registry is malformed.
+        ActorUnavailableError
+            The actor is not a human maintainer of the current registry, or cannot sign here.
+        WorkspaceReadOnlyError, JournalWriteError
+        """
+        self._require_writable()
+        new = PrincipalRegistry(principals)
+        actor = self._registry.get(actor_id)
+        if actor is None or not actor.is_human_maintainer:
+            raise ActorUnavailableError("ACTOR_ROLE_NOT_PERMITTED", f"{actor_id!r} is not a "
+                                        "human maintainer of the registry in force")
+        unable = self.can_act(actor_id)
+        if unable is not None:
+            raise ActorUnavailableError("ACTOR_KEY_UNAVAILABLE", unable)
+        old = self._registry.digest
+        if new.digest == old:
+            return old
+        if isinstance(self._store, FolderStore):
+            if self._seq == 0:
+                self._store.save_registry(self._registry.raw)
+            self._store.save_registry(new.raw)
+        entry = {"kind": "registry_changed", "dossier_id": None, "revision": None,
+                 "actor": actor, "payload": {"old_registry_digest": old,
+                                             "new_registry_digest": new.digest}}
+        fault = self._commit(self._now(), [], [entry])
+        if fault is not None:
+            raise JournalWriteError(f"the registry was not changed: {fault}")
+        self._registry = self._file_registry = new
+        if isinstance(self._store, FolderStore):
+            atomic_write_json(self._store.folder / "principals.json", {"principals": new.raw})
+        return new.digest
 
     # -- deferred operations ----------------------------------------------------------------
     def attempt_operation(self, op: str, actor_id: str, target: str) -> dict[str, Any]:
@@ -174,10 +252,21 @@ class Workspace(LifecycleWorkspace):
             result["journal_fault"] = self._fault
             return result
         actor = self._registry.get(actor_id)
+        unable = self.can_act(actor_id) if actor is not None else (
+            f"ACTOR_UNKNOWN: {actor_id!r} is not in the principal registry")
+        if actor is None or unable is not None:
+            result["not_journaled"] = unable  # nobody who can sign here asked (10.1, 10.2)
+            return result
         try:
             self._append(self._now(), "operation_denied", dossier_id=None, revision=None,
-                         actor=actor.actor() if actor else _unregistered(actor_id),
+                         actor=actor,
                          payload={"op": str(op), "target": str(target), "reason_code": reason})
+        except JournalWriteError as exc:
+            if str(exc).startswith(_UNWRITTEN):  # nothing was written: the journal is sound
+                result["not_journaled"] = str(exc)
+            else:
+                self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
+                result["journal_fault"] = self._fault
         except Exception as exc:  # the operation stays denied whatever happens
             self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
             result["journal_fault"] = self._fault
@@ -202,38 +291,51 @@ class Workspace(LifecycleWorkspace):
         if actor_id is not None and actor_id in _training_side(parsed):
             raise ProjectionError("PROJECTION_ACTOR_NOT_PERMITTED",
                                   "a training-side identity may not publish a projection")
+        actor, cause = self._publisher(actor_id, parsed.model.created_by)
         if parsed.model.state is not DossierState.EXPIRED:
-            self.expire_if_stale(dossier_id, revision)
+            self.expire_if_stale(dossier_id, revision, (cause or actor).principal_id)
             parsed = self._get(dossier_id, revision)
         now = self._now()
         private = private_strings(parsed.raw, self._archive.raw, self._registry.raw,
                                   [dossier_id])
+        head = self.journal_head()  # spec 10.3: every projection carries the journal head
         for attempt in range(3):
-            projection = build_projection(parsed.model.state, parsed.model.check, now)
+            projection = build_projection(parsed.model.state, parsed.model.check, now,
+                                          journal_head=head)
             try:
                 data = check_projection(projection, private)
                 break
             except ProjectionError as exc:  # a random id may, very rarely, contain a private string
                 if exc.reason_code != "PROJECTION_PRIVATE_VALUE_LEAK" or attempt == 2:
                     raise
-        target = None
+        target = pending = None
         if self._projection_dir is not None:
             target = self._projection_dir / f"{projection['projection_id']}.json"
+            pending = target.with_name(f"{projection['projection_id']}.pending.json")
             if target.exists():
                 raise ProjectionError("PROJECTION_ALLOWLIST_VIOLATION", "projection id reused")
-            atomic_write_json(target, json.loads(data))
-        actor = self._registry.get(actor_id) if actor_id is not None else REDUCER
+            atomic_write_json(pending, json.loads(data))
         try:
             self._append(now, "projection_published", dossier_id=dossier_id, revision=revision,
-                         actor=actor.actor() if actor else _unregistered(actor_id),
+                         actor=actor, caused_by=cause,
                          from_state=parsed.model.state.value, to_state=parsed.model.state.value,
                          payload={"projection_id": projection["projection_id"],
                                   "outcome": projection["outcome"]})
         except JournalWriteError:
-            if target is not None:
-                target.unlink(missing_ok=True)
+            if pending is not None:
+                pending.unlink(missing_ok=True)
             raise
+        if pending is not None and target is not None:  # journaled: the projection is published
+            os.replace(pending, target)
+            fsync_dir(target.parent)
         return projection
+
+    def _publisher(self, actor_id: str | None, author: object) -> tuple[Principal,
+                                                                         Principal | None]:
+        try:
+            return self._importer(actor_id, author)
+        except ActorUnavailableError as exc:
+            raise ProjectionError("PROJECTION_ACTOR_NOT_PERMITTED", str(exc)) from None
 
 
 def init_workspace_folder(path: str | Path, principals: list[dict[str, Any]],

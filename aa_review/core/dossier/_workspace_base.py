@@ -1,4 +1,8 @@
-"""Workspace plumbing: loading, the journal head, atomic commits, queries (spec 10, 11)."""
+"""Workspace plumbing: opening and recovery, signed commits, witness, queries (spec 10, 11).
+
+Opening never raises for what the files hold: whatever is wrong makes the
+workspace read-only with a fault that says why.
+"""
 
 from __future__ import annotations
 
@@ -10,15 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from aa_review.core.dossier._archive import Archive, parse_archive
-from aa_review.core.dossier._errors import (
-    DossierSchemaError,
-    JournalWriteError,
-    RevisionNotFoundError,
-    WorkspaceReadOnlyError,
-)
+from aa_review.core.dossier._errors import RevisionNotFoundError, WorkspaceReadOnlyError
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
-from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile, make_entry
-from aa_review.core.dossier._models_dossier import ParsedDossier, parse_dossier
+from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile
+from aa_review.core.dossier._keys import KeyStore, Signer
+from aa_review.core.dossier._models_dossier import ParsedDossier
 from aa_review.core.dossier._packages import (
     ContaminationHook,
     PackageLocator,
@@ -26,10 +26,12 @@ from aa_review.core.dossier._packages import (
     inspect_packages,
 )
 from aa_review.core.dossier._principals import PrincipalRegistry
-from aa_review.core.dossier._storage import FolderLock, FolderStore, MemoryStore
-from aa_review.core.dossier._timestamps import format_timestamp
-from aa_review.core.dossier._verify import Replay, verify_journal
+from aa_review.core.dossier._storage import FolderStore, MemoryStore
+from aa_review.core.dossier._verify import verify_with
 from aa_review.core.dossier._views import revision_view
+from aa_review.core.dossier._witness import WitnessStore
+from aa_review.core.dossier._workspace_open import OpeningMixin
+from aa_review.core.dossier._workspace_write import WritingMixin
 
 __all__ = ["WorkspaceBase"]
 
@@ -38,12 +40,14 @@ log = logging.getLogger(__name__)
 Store = MemoryStore | FolderStore
 
 
-class WorkspaceBase:
+class WorkspaceBase(OpeningMixin, WritingMixin):
     """State, persistence and journal of a workspace; :class:`Workspace` adds the lifecycle.
 
-    On start the journal's torn tail (an interrupted append) is dropped, the
-    journal is verified and replayed, and stored revisions are compared with
-    the replay. Any failure opens the workspace read-only.
+    On start the journal file is locked (one writer), stray temporary files are
+    removed, an unacknowledged tail beyond every witnessed head is cut, the
+    journal is verified against the registry, the signatures and the witnessed
+    heads, and revision files are rolled forward or back to what the journal
+    says. Any failure opens the workspace read-only.
     """
 
     def __init__(
@@ -56,56 +60,39 @@ class WorkspaceBase:
         package_locator: PackageLocator | None = None,
         package_contamination: ContaminationHook | None = None,
         projection_dir: str | Path | None = None,
+        key_store: KeyStore | None = None,
+        witness_store: WitnessStore | None = None,
         _store: Store | None = None,
-        _lock: FolderLock | None = None,
     ) -> None:
-        self._registry = PrincipalRegistry(principals)
+        self._file_registry = PrincipalRegistry(principals)
+        self._registry = self._file_registry
         self._archive: Archive = parse_archive(archive)
         self._clock = clock
         self._locator = package_locator
         self._hook = package_contamination
         self._store: Store = _store if _store is not None else MemoryStore()
+        self._folder_mode = isinstance(self._store, FolderStore)
         self._projection_dir = (Path(projection_dir) if projection_dir is not None
                                 else self._store.projection_dir)
-        self._lock = _lock
+        self._keys = key_store if key_store is not None else KeyStore()
+        self._witness = witness_store if witness_store is not None else WitnessStore()
+        self._signers: dict[str, Signer] = {}
         self._journal = JournalFile(Path(journal_path))
         self._revs: dict[str, dict[int, ParsedDossier]] = {}
         self._journaled: set[tuple[str, int]] = set()
         self._fault: str | None = None
         self._seq = 0
         self._head = GENESIS_HASH
-        self._load()
-
-    # -- start-up -----------------------------------------------------------------
-    def _load(self) -> None:
-        self._journal.repair_torn_tail()
-        entries = self._journal.read().entries
-        result = verify_journal(entries)
-        self._seq = len(entries)
-        if entries and isinstance(entries[-1], dict):
-            self._head = entries[-1].get("entry_hash", GENESIS_HASH)
-        replayed: dict[tuple[str, int], Any] = {}
-        if result["valid"]:
-            replay = Replay()
-            for e in entries:
-                replay.apply(e)
-            replayed = replay.states()
-        else:
-            self._fault = f"{result['reason']} at seq {result['first_bad_seq']}"
-        self._journaled = set(replayed)
-        for raw in self._store.load_all():
-            try:
-                parsed = parse_dossier(raw)
-            except DossierSchemaError as exc:
-                self._set_fault(f"WORKSPACE_REVISION_INVALID: {exc}")
-                continue
-            m = parsed.model
-            self._revs.setdefault(m.dossier_id, {})[m.revision] = parsed
-        if result["valid"] and isinstance(self._store, FolderStore):
-            stored = {(d, r): p.model.state for d, revs in self._revs.items()
-                      for r, p in revs.items()}
-            if stored != replayed:
-                self._set_fault("JOURNAL_STATE_MISMATCH: stored revisions and journal disagree")
+        self._genesis: str | None = None
+        self._genesis_registry: str | None = None
+        self._signatures: list[dict[str, Any]] = []
+        self._witness_state: dict[str, Any] = {"status": "not_witnessed", "witnessed": None}
+        self._journal.lock()  # raises WorkspaceLockedError: one writer per journal
+        try:
+            self._load()
+        except Exception as exc:  # noqa: BLE001 - opening falls back to read-only, never raises
+            log.exception("dossier workspace %s could not be loaded", journal_path)
+            self._set_fault(f"WORKSPACE_UNREADABLE: {type(exc).__name__}: {exc}")
 
     def _set_fault(self, fault: str) -> None:
         log.error("dossier workspace is read-only: %s", fault)
@@ -125,7 +112,7 @@ class WorkspaceBase:
 
     @property
     def principals(self) -> PrincipalRegistry:
-        """The principal registry."""
+        """The principal registry in force (the journal's; spec 10.2)."""
         return self._registry
 
     @property
@@ -167,9 +154,57 @@ class WorkspaceBase:
         """``{seq, entry_hash}`` of the last entry (save it as an anchor), or None."""
         return None if self._seq == 0 else {"seq": self._seq - 1, "entry_hash": self._head}
 
-    def verify_journal(self, anchor: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Verify the journal on disk (section 10)."""
-        return verify_journal(self.journal_entries(), anchor)
+    def verify_journal(self, anchor: Any = None) -> dict[str, Any]:
+        """Verify the journal on disk against the registry and the witnessed head (section 10)."""
+        anchors: list[Any] = [anchor] if anchor is not None else []
+        witnessed = self._witness_state.get("witnessed")
+        if witnessed is not None:
+            anchors.append(witnessed)
+        return verify_with(self.journal_entries(), anchors, self._versions())[0]
+
+    def entry_signatures(self) -> list[dict[str, Any]]:
+        """Who signed each journal entry, and whether the signature holds (read-only).
+
+        Returns
+        -------
+        list of dict
+            ``{"seq", "signer", "status"}`` per entry verified, status ``valid``,
+            ``invalid``, ``missing`` or ``not_required`` (the signer has no public key).
+        """
+        entries = self.journal_entries()
+        _, verifier = verify_with(entries, None, self._versions())
+        return verifier.signatures
+
+    def journal_status(self) -> dict[str, Any]:
+        """Everything the journal view shows, from one read and one verification (read-only).
+
+        Returns
+        -------
+        dict
+            ``{"entries": [...], "verdict": verify_journal's result, "signatures":
+            entry_signatures()'s list, "witness": witness_status()}``.
+        """
+        entries = self.journal_entries()
+        witnessed = self._witness_state.get("witnessed")
+        verdict, verifier = verify_with(entries, [witnessed] if witnessed else [],
+                                        self._versions())
+        return {"entries": entries, "verdict": verdict, "signatures": verifier.signatures,
+                "witness": self.witness_status()}
+
+    def witness_status(self) -> dict[str, Any]:
+        """Whether the journal matches this user's witness store (spec 10.3; read-only).
+
+        Returns
+        -------
+        dict
+            ``{"status", "witnessed", "head", "genesis_hash", "store"}``; status is
+            ``matches`` (the witness holds this head), ``mismatch`` (the journal does
+            not reach a witnessed head with the same hash: cut, emptied or rewritten),
+            ``not_witnessed`` (empty journal) or ``unwitnessed_tail`` (the witness
+            could not be written after the last append).
+        """
+        return {**self._witness_state, "head": self.journal_head(),
+                "genesis_hash": self._genesis, "store": str(self._witness.folder)}
 
     def denial_log(self) -> list[dict[str, Any]]:
         """The ``operation_denied`` entries, oldest first."""
@@ -177,10 +212,8 @@ class WorkspaceBase:
                 if isinstance(e, dict) and e.get("kind") == "operation_denied"]
 
     def close(self) -> None:
-        """Release the folder lock (a no-op for in-memory workspaces)."""
-        if self._lock is not None:
-            self._lock.release()
-            self._lock = None
+        """Release the journal's writer lock."""
+        self._journal.release()
 
     def __enter__(self) -> WorkspaceBase:
         return self
@@ -207,50 +240,3 @@ class WorkspaceBase:
     def _require_writable(self) -> None:
         if self._fault is not None:
             raise WorkspaceReadOnlyError(self._fault)
-
-    def _append(self, now: datetime, kind: str, **fields: Any) -> dict[str, Any]:
-        """Append one entry to the chain; raises JournalWriteError (nothing appended)."""
-        entry = make_entry(self._seq, self._head, format_timestamp(now), kind, **fields)
-        self._journal.append(entry)
-        self._seq += 1
-        self._head = entry["entry_hash"]
-        return entry
-
-    def _commit(self, now: datetime, revs: list[ParsedDossier],
-                entries: list[dict[str, Any]]) -> str | None:
-        """Persist revisions, then journal them; returns a fault reason or None.
-
-        Files are written first so that a failed journal append can be undone by
-        restoring them; a journal that took only part of the entries makes the
-        workspace read-only.
-        """
-        old = {(p.model.dossier_id, p.model.revision):
-               self._revs.get(p.model.dossier_id, {}).get(p.model.revision) for p in revs}
-        try:
-            for p in revs:
-                self._store.save(p.model.dossier_id, p.model.revision, p.raw)
-        except OSError as exc:
-            self._restore(old)
-            return f"REVISION_WRITE_FAILED: {exc}"
-        for i, fields in enumerate(entries):
-            try:
-                self._append(now, **fields)
-            except JournalWriteError as exc:
-                self._restore(old)
-                if i > 0:
-                    self._set_fault(f"JOURNAL_PARTIAL_WRITE: {exc}")
-                return f"JOURNAL_WRITE_FAILED: {exc}"
-        for p in revs:
-            self._revs.setdefault(p.model.dossier_id, {})[p.model.revision] = p
-            self._journaled.add((p.model.dossier_id, p.model.revision))
-        return None
-
-    def _restore(self, old: dict[tuple[str, int], ParsedDossier | None]) -> None:
-        for (d, r), p in old.items():
-            try:
-                if p is not None:
-                    self._store.save(d, r, p.raw)
-                elif isinstance(self._store, FolderStore):
-                    self._store.path(d, r).unlink(missing_ok=True)
-            except OSError as exc:
-                self._set_fault(f"REVISION_RESTORE_FAILED: {exc}")

@@ -114,7 +114,8 @@ class ProjectionDialog(QDialog):
         self.resize(640, 520)
         self.ws, self.d, self.r, self.actor = ws, dossier_id, revision, actor
         parsed = ws._get(dossier_id, revision)
-        self.preview = dz.build_projection(parsed.model.state, parsed.model.check, ws._now())
+        self.preview = dz.build_projection(parsed.model.state, parsed.model.check, ws._now(),
+                                           journal_head=ws.journal_head())
         lay = QVBoxLayout(self)
         lay.addWidget(QLabel("This is everything that leaves: the allowlisted fields only "
                              "(the id and date are fixed when you export)."))

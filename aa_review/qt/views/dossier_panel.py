@@ -95,8 +95,8 @@ class DossierPanel(QWidget):
         self.tabs = QTabWidget()
         self.history_model = TupleTableModel(("Revision", "State", "Created", "By", "Supersedes"),
                                              1)
-        self.journal_model = TupleTableModel(("#", "When", "Who", "Role", "What", "From → to",
-                                              "Entry digest"), 4)
+        self.journal_model = TupleTableModel(("#", "When", "Who", "Role", "What", "Signed by",
+                                              "From → to", "Entry digest"), 4)
         self.denial_model = TupleTableModel(("When", "Who", "Operation", "Target", "Decision",
                                              "Reason"), 4)
         self.journal_status = QLabel()
@@ -193,9 +193,11 @@ class DossierPanel(QWidget):
             return None
         target = self.dossier_box.currentData() or ""
         result = self.ws.attempt_operation(op, self.actor, str(target))
+        where = ("The denial is in the journal" if "not_journaled" not in result else
+                 f"It was not journaled ({result['not_journaled']})")
         self.inform("Denied", f"{op.replace('_', ' ')} was denied: "
-                    f"{dz.humanize_code(result.get('reason_code', ''))}. The denial is in the "
-                    "journal; nothing in this app can perform it.")
+                    f"{dz.humanize_code(result.get('reason_code', ''))}. {where}; nothing in "
+                    "this app can perform it.")
         self.refresh()
         return result
 

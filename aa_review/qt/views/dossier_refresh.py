@@ -22,6 +22,8 @@ REFUSAL_WORDS = {
     "PRECONDITION_UNMET": "a precondition of this step is not met",
     "WORKSPACE_READ_ONLY": "the workspace is read-only because its journal failed verification",
     "JOURNAL_WRITE_FAILED": "the journal could not be written; nothing was changed",
+    "ACTOR_KEY_UNAVAILABLE": "the private key of the principal you act as is not on this "
+    "machine (aa-review keys create / show); nothing was journaled",
 }
 _BLOCKED_STYLE = "QPushButton { color: palette(mid); }"
 
@@ -141,30 +143,49 @@ def _history(panel: DossierPanel, d: str) -> None:
     panel.history_model.set_items(items)
 
 
+_SIGNATURE_MARKS = {"valid": "✓", "invalid": "✗ INVALID", "missing": "✗ MISSING",
+                    "not_required": "(no key)", "unchecked": "?"}
+
+
 def _journal(panel: DossierPanel, d: str) -> None:
     assert panel.ws is not None
-    entries = [e for e in panel.ws.journal_entries() if isinstance(e, dict)]
+    status = panel.ws.journal_status()  # the core verifies; the panel only shows
+    signed = {s["seq"]: s for s in status["signatures"]}
     items = []
-    for e in entries:
-        if e.get("dossier_id") not in (d, None):
+    for e in status["entries"]:
+        if not isinstance(e, dict) or e.get("dossier_id") not in (d, None):
             continue
         actor = e.get("actor") or {}
         move = f"{e.get('from_state') or '∅'} → {e.get('to_state') or '∅'}"
         what = e.get("kind", "")
         reason = (e.get("payload") or {}).get("reason")
+        sig = signed.get(e.get("seq"))
+        signer = f"{sig['signer']} {_SIGNATURE_MARKS.get(sig['status'], sig['status'])}" \
+            if sig else "— not verified"
         items.append((e.get("seq"), e.get("at"), actor.get("principal_id"), actor.get("role"),
-                      what + (f" ({reason})" if reason else ""), move,
+                      what + (f" ({reason})" if reason else ""), signer, move,
                       str(e.get("entry_hash", ""))[:23] + "…"))
     panel.journal_model.set_items(items)
-    verdict = panel.ws.verify_journal()
+    verdict, witness = status["verdict"], status["witness"]
+    seen = witness.get("witnessed") or {}
+    witness_text = {
+        "matches": f"matches this machine's witness (head #{seen.get('seq')})",
+        "mismatch": "does NOT reach the head this machine witnessed: entries were cut, "
+                    "removed or rewritten",
+        "unwitnessed_tail": "the last head could not be recorded in the witness store",
+    }.get(str(witness.get("status")), "not witnessed yet (empty journal)")
     if verdict.get("valid"):
+        signers = {s["status"] for s in status["signatures"]}
+        sig_text = ("every entry signed by its principal" if signers <= {"valid"}
+                    else "entries of principals without a key are unsigned")
         panel.journal_status.setText(f"Journal verified: {verdict.get('entries')} entries, "
-                                     "hash chain intact.")
+                                     f"hash chain intact, {sig_text}. Witness: {witness_text}.")
         panel.journal_status.setStyleSheet("color: #2e7d32;")
     else:
         panel.journal_status.setText(
             f"Journal NOT valid: first bad entry #{verdict.get('first_bad_seq')}: "
-            f"{verdict.get('reason')}. The workspace is read-only until a human repairs it.")
+            f"{verdict.get('reason')}. Witness: {witness_text}. The workspace is read-only "
+            "until a human repairs it.")
         panel.journal_status.setStyleSheet("color: #c62828; font-weight: bold;")
     denials = []
     for e in panel.ws.denial_log():
@@ -233,7 +254,9 @@ def _report(panel: DossierPanel, action: dz.Action, result: dz.TransitionResult)
     if outcome == "refused":
         words = REFUSAL_WORDS.get(result.reason or "", result.reason or "")
         panel.inform("Refused", f"{action.value} was refused: {words}.\n"
-                     f"({result.reason}; the refusal is recorded in the journal.)")
+                     f"({result.reason}; " + ("nothing was journaled: no one who can sign "
+                     "here asked.)" if result.reason == "ACTOR_KEY_UNAVAILABLE" else
+                     "the refusal is recorded in the journal.)"))
     elif outcome == "expired":
         panel.inform("Expired", "The revision has expired instead: "
                      f"{dz.humanize_code(result.reason or '')}.")

@@ -54,6 +54,13 @@ def principals() -> list[dict[str, Any]]:
     return load("principals.json")["principals"]
 
 
+def keyed_principals() -> list[dict[str, Any]]:
+    """The golden principals with public keys, their private keys in the test key store."""
+    from aa_review.core.dossier.sample import keyed_principals as keyed
+
+    return keyed(principals())
+
+
 def _walk(tree: Any, path: str) -> tuple[Any, Any]:
     parts: list[Any] = [int(p) if p.isdigit() else p for p in path.split(".")]
     node = tree

@@ -148,7 +148,11 @@ def test_verify_journal_exit_codes(tmp_path: Path, capsys, clock) -> None:
     ws = Workspace(principals(), archive(), clock, journal)
     ws.import_dossier(passing())
     ws.attempt_operation("export_dataset", "p-agent-gus", "x")
+    ws.close()
     code, out, err = run(["dossier", "verify-journal", str(journal)], capsys)
+    assert code == 0 and json.loads(out)["valid"] and "signatures are not checked" in err
+    code, out, err = run(["dossier", "verify-journal", str(journal), "--principals",
+                          str(DATA / "principals.json")], capsys)
     assert code == 0 and json.loads(out)["valid"] and err == ""
     head = ws.journal_head()
     code, out, _ = run(["dossier", "verify-journal", str(journal), "--anchor-seq", "5",

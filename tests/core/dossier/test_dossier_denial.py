@@ -20,11 +20,21 @@ D = "dos-7f3a9c"
 @pytest.mark.parametrize("actor", [LEAD, DECIDER, AGENT, "nobody"])
 def test_deferred_operations_are_denied_and_journaled(ws: Workspace, op: str, actor: str) -> None:
     result = ws.attempt_operation(op, actor, D)
+    if actor == "nobody":
+        # Denied all the same, but not journaled: no registered principal asked (spec 10.1).
+        assert result["decision"] == "denied"
+        assert result["reason_code"] == "OPERATION_DENIED_ACTIVATION_DEFERRED"
+        assert result["not_journaled"].startswith("ACTOR_UNKNOWN")
+        assert ws.journal_entries() == []
+        return
     assert result == {"decision": "denied", "reason_code": "OPERATION_DENIED_ACTIVATION_DEFERRED"}
     entry = ws.journal_entries()[-1]
     assert entry["kind"] == "operation_denied"
-    assert entry["payload"] == {"op": op, "target": D,
-                                "reason_code": "OPERATION_DENIED_ACTIVATION_DEFERRED"}
+    payload = {k: v for k, v in entry["payload"].items()
+               if k not in ("registry_digest", "journal_id")}
+    assert payload == {"op": op, "target": D,
+                       "reason_code": "OPERATION_DENIED_ACTIVATION_DEFERRED"}
+    assert entry["payload"]["registry_digest"] == ws.principals.digest
     assert entry["actor"]["principal_id"] == actor
 
 
@@ -67,6 +77,7 @@ def test_denial_stands_when_the_journal_cannot_be_written(
 def test_denial_stands_on_a_read_only_workspace(make_ws, tmp_path: Path) -> None:
     ws = make_ws()
     ws.attempt_operation("export_dataset", AGENT, "x")
+    ws.close()
     journal = tmp_path / "journal.jsonl"
     journal.write_text(journal.read_text().replace('"x"', '"y"'))  # tamper
     reopened = make_ws()

@@ -43,6 +43,12 @@ def every_string(*trees: Any) -> set[str]:
 
 def assert_no_private_value(projection: dict[str, Any], ws: Workspace, dossier_id: str,
                             revision: int) -> None:
+    # journal_head names the journal entry that holds the decision (spec 10.3): the one
+    # digest and number beyond the constants, and it must be an entry of this journal.
+    head = projection["journal_head"]
+    assert head is not None and ws.journal_entries()[head["seq"]]["entry_hash"] == (
+        head["entry_hash"])
+    projection = {k: v for k, v in projection.items() if k != "journal_head"}
     text = json.dumps(projection, ensure_ascii=False)
     # Every value of the revision (evidence, binding, check record with its reason codes,
     # metrics and private detail), of the archive and of the principal registry.
@@ -72,9 +78,11 @@ def eligible(ws: Workspace, tree: dict[str, Any] | None = None) -> None:
 
 def test_projection_of_an_eligible_revision(ws: Workspace) -> None:
     eligible(ws)
+    head = ws.journal_head()
     p = ws.project(D, 1)
     assert set(p) == PUBLIC_KEYS
-    assert keys_recursive(p) == PUBLIC_KEYS | set(GATE_IDS)
+    assert keys_recursive(p) == PUBLIC_KEYS | set(GATE_IDS) | {"seq", "entry_hash"}
+    assert p["journal_head"] == head  # the decision's head, before the publication entry
     assert p["outcome"] == "eligible" and p["activation"] == "deferred"
     assert p["gates"] == {g: "pass" for g in GATE_IDS}
     assert p["created_on"] == "2026-03-01"
@@ -82,7 +90,8 @@ def test_projection_of_an_eligible_revision(ws: Workspace) -> None:
     assert_no_private_value(p, ws, D, 1)
     entry = ws.journal_entries()[-1]
     assert entry["kind"] == "projection_published"
-    assert entry["payload"] == {"projection_id": p["projection_id"], "outcome": "eligible"}
+    assert {k: entry["payload"][k] for k in ("projection_id", "outcome")} == {
+        "projection_id": p["projection_id"], "outcome": "eligible"}
 
 
 def test_projection_ids_are_fresh_and_unrelated_to_private_ids(ws: Workspace) -> None:
@@ -99,7 +108,7 @@ def test_failing_dossier_projects_conclusions_but_no_reason_codes(ws: Workspace)
     ws.check(d, 1, EVALUATOR)
     p = ws.project(d, 1)
     assert p["outcome"] == "deferred" and p["gates"]["G9"] == "fail"
-    text = json.dumps(p)
+    text = json.dumps({k: v for k, v in p.items() if k != "journal_head"})
     for private in ("G9_CONTAMINATION_HIDDEN_ITEM", "item-cal-1", "cal-1", "sha256:", "pool-",
                     "p-eval-cy", "obs-1", "exp-r0", "atom-1", "ep-2026", "id-trainer-svc"):
         assert private not in text

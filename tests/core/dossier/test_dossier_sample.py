@@ -20,9 +20,12 @@ def test_demo_workspace_is_deterministic_and_steps_through(tmp_path: Path) -> No
     pkg = fake_package(tmp_path / "pkg_demo")
     write_sample_workspace(tmp_path / "ws1", pkg)
     write_sample_workspace(tmp_path / "ws2", pkg)
-    for name in ("journal.jsonl", "archive.json", "principals.json",
-                 f"dossiers/{SAMPLE_DOSSIER_IDS[0]}/rev-1.json"):
+    # The same keys of the user's key store sign both; only the journal's own id differs,
+    # so that each journal has a genesis hash of its own (witnessed apart, spec 10.3).
+    for name in ("archive.json", "principals.json", f"dossiers/{SAMPLE_DOSSIER_IDS[0]}/rev-1.json"):
         assert (tmp_path / "ws1" / name).read_bytes() == (tmp_path / "ws2" / name).read_bytes()
+    j1, j2 = ((tmp_path / w / "journal.jsonl").read_bytes().splitlines() for w in ("ws1", "ws2"))
+    assert j1[0] != j2[0] and len(j1) == len(j2) == 2
     ready, dirty = SAMPLE_DOSSIER_IDS
     with Workspace.open_folder(tmp_path / "ws1", clock=Clock(),
                                package_locator={"pkg_demo": pkg}.get,

@@ -9,10 +9,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from dossier_builder import AGENT, DECIDER, EVALUATOR, LEAD, archive, passing, principals
+from dossier_builder import AGENT, DECIDER, EVALUATOR, LEAD, archive, keyed_principals, passing
 
 from aa_review.core.dossier import (
     Workspace,
+    json_digest,
     WorkspaceError,
     WorkspaceLockedError,
     WorkspaceReadOnlyError,
@@ -25,7 +26,7 @@ REPO = Path(__file__).resolve().parents[3]
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
-    return init_workspace_folder(tmp_path / "ws", principals(), archive())
+    return init_workspace_folder(tmp_path / "ws", keyed_principals(), archive())
 
 
 def test_layout_and_persistence(folder: Path, clock) -> None:
@@ -37,10 +38,11 @@ def test_layout_and_persistence(folder: Path, clock) -> None:
         p = ws.project(D, 1)
         ws.edit_evidence(D, 1, LEAD, ["license", "license_id"], "MIT")
     names = sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
-    assert names == sorted([".lock", "principals.json", "archive.json", "journal.jsonl",
+    registry = "registry/" + json_digest(keyed_principals()).split(":")[1] + ".json"
+    assert names == sorted(["principals.json", "archive.json", "journal.jsonl",
                             "dossiers", f"dossiers/{D}", f"dossiers/{D}/rev-1.json",
                             f"dossiers/{D}/rev-2.json", "projections",
-                            f"projections/{p['projection_id']}.json"])
+                            f"projections/{p['projection_id']}.json", "registry", registry])
     rev1 = json.loads((folder / "dossiers" / D / "rev-1.json").read_text())
     assert rev1["state"] == "expired" and rev1["check"]["dossier_reason_codes"] == [
         "DOSSIER_EVIDENCE_CHANGED"]
