@@ -68,7 +68,9 @@ class Replay:
                 e["from_state"] is not None and from_state is None):
             return "JOURNAL_ILLEGAL_TRANSITION"
         t = find_transition(from_state, to_state, Role.parse(e["actor"].get("role")))
-        if t is None or (t.human_only and payload.get("actor_kind") != "human"):
+        # Whether a maintainer is of kind human is the registry's to say (10.1, checked
+        # before this replay when the caller passes its registry), never the entry's own.
+        if t is None:
             return "JOURNAL_ILLEGAL_TRANSITION"
         if current is None:
             current = self.revisions[key] = _Rev(DossierState.DRAFT, author=actor_id)

@@ -169,7 +169,10 @@ def test_every_spec_code_has_a_conformance_row(code: str) -> None:
 def test_every_test_the_conformance_table_names_exists() -> None:
     refs = _references()
     assert len(refs) > 150
-    missing = sorted(refs - collected_ids())
+    ids = collected_ids()
+    # A parametrized test may be named without its parameters: it stands for all of them.
+    missing = sorted(r for r in refs - ids
+                     if "[" in r or not any(i.startswith(r + "[") for i in ids))
     assert missing == []
 
 

@@ -38,8 +38,18 @@ def test_8_deferred_operations_are_denied_whatever_the_state_and_whoever_asks(
     if state is not None:
         to_state(ws, state)
     for op in DEFERRED:
-        assert ws.attempt_operation(op, actor, D) == {
-            "decision": "denied", "reason_code": "OPERATION_DENIED_ACTIVATION_DEFERRED"}
+        before = len(ws.journal_entries())
+        r = ws.attempt_operation(op, actor, D)
+        assert (r["decision"], r["reason_code"]) == (
+            "denied", "OPERATION_DENIED_ACTIVATION_DEFERRED")
+        if actor == "not-registered":
+            # 10.1: an entry in the name of a principal outside the registry would itself
+            # fail verification, so the denial stands but is not journaled, and says so.
+            assert r["not_journaled"].startswith("ACTOR_UNKNOWN")
+            assert len(ws.journal_entries()) == before
+        else:
+            assert set(r) == {"decision", "reason_code"}
+            assert len(ws.journal_entries()) == before + 1
 
 
 @pytest.mark.parametrize("op", ["train_model", "export_dataset_now", "", "EXPORT_DATASET"])
@@ -56,7 +66,12 @@ def test_8_each_attempt_appends_operation_denied_with_op_target_reason_and_actor
     ws.attempt_operation("launch_rockets", AGENT, "pad-39a")
     entries = ws.journal_entries()
     assert [e["kind"] for e in entries] == ["operation_denied", "operation_denied"]
-    assert [e["payload"] for e in entries] == [
+    # Section 8's payload, plus what 10.2 adds to every payload (the registry it was
+    # written under) and, on the first entry only, the journal's genesis nonce.
+    payloads = [e["payload"] for e in entries]
+    assert all(p.pop("registry_digest").startswith("sha256:") for p in payloads)
+    assert payloads[0].pop("journal_id")
+    assert payloads == [
         {"op": "start_provider_job", "target": "job-17",
          "reason_code": "OPERATION_DENIED_ACTIVATION_DEFERRED"},
         {"op": "launch_rockets", "target": "pad-39a",
@@ -65,10 +80,17 @@ def test_8_each_attempt_appends_operation_denied_with_op_target_reason_and_actor
 
 
 def test_8_the_denial_stands_when_the_journal_cannot_be_written(
-        make_ws: Callable[..., Workspace], tmp_path: Path, clock: Clock) -> None:
+        make_ws: Callable[..., Workspace], tmp_path: Path, clock: Clock,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     v = build()
-    # The journal's folder does not exist: every append fails.
-    ws = Workspace(v.principals, v.archive, clock, tmp_path / "missing" / "journal.jsonl")
+    ws = Workspace(v.principals, v.archive, clock, tmp_path / "journal.jsonl")
+
+    def disk_full(*_a: Any, **_k: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    # Every append fails, as on a full disk (10.5: the writer holds the file itself, so
+    # the journal cannot simply be pointed at a folder that does not exist).
+    monkeypatch.setattr(type(ws._journal), "append", disk_full)
     r = ws.attempt_operation("export_dataset", DECIDER, "all-rows")
     assert r["decision"] == "denied"
     assert r["reason_code"] == "OPERATION_DENIED_ACTIVATION_DEFERRED"
@@ -77,8 +99,9 @@ def test_8_the_denial_stands_when_the_journal_cannot_be_written(
 
 # -- 9 ------------------------------------------------------------------------------------------
 UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
+# Section 9's allowlist, plus the journal head that amended 10.3 puts in every projection.
 KEYS = {"kind", "schema_version", "projection_id", "spec", "spec_revision", "activation",
-        "outcome", "gates", "created_on"}
+        "outcome", "gates", "created_on", "journal_head"}
 PUBLIC_WORDS = {"TrainingReadinessPublicProjection", "SPEC-026", "deferred", "eligible",
                 "expired", "pass", "fail", "unknown", *GATE_IDS}
 

@@ -86,10 +86,6 @@ def test_10_a_journal_written_from_the_spec_verifies() -> None:
                  "head": {"seq": 5, "entry_hash": entries[5]["entry_hash"]}}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "JOURNAL_ILLEGAL_TRANSITION: the verifier requires payload.actor_kind == 'human' on "
-    "T4/T5, which section 10 does not define (the kind is checked against the registry "
-    "by 10.1); owned by the journal rewrite"))
 def test_10_t5_verifies_without_an_actor_kind() -> None:
     assert verify_journal(lifecycle(t5_payload={}))["valid"] is True
 
@@ -217,8 +213,12 @@ def test_10_the_workspaces_own_journal_verifies_and_its_head_is_an_anchor(
 
 def test_10_a_failed_verification_at_start_up_opens_read_only(tmp_path: Path,
                                                               clock: Clock) -> None:
+    from aa_review.core.dossier.sample import keyed_principals
+
     v = build()
-    folder = init_workspace_folder(tmp_path / "ws", v.principals, v.archive)
+    # A workspace folder signs every entry (10.2): its principals get keys in the
+    # test run's own key store.
+    folder = init_workspace_folder(tmp_path / "ws", keyed_principals(v.principals), v.archive)
     with Workspace.open_folder(folder, clock=clock) as ws:
         ws.import_dossier(v.dossier)
         ws.attempt_operation("export_dataset", LEAD, "x")

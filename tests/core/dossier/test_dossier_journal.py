@@ -141,8 +141,15 @@ def test_illegal_transition(entries: list[dict[str, Any]], seq: int, field: str,
         "valid": False, "first_bad_seq": seq, "reason": "JOURNAL_ILLEGAL_TRANSITION"}
 
 
-def test_human_only_transition_by_an_agent_kind(entries: list[dict[str, Any]]) -> None:
+def test_an_entrys_own_claim_of_kind_is_not_what_is_checked(
+        entries: list[dict[str, Any]]) -> None:
+    """Whether a maintainer is human is the registry's to say (10.1), never the entry's:
+    without a registry the replay checks the recorded role only (section 10, step 4);
+    an agent posing as a human maintainer is caught against the registry
+    (test_dossier_journal_tamper.py::test_role_not_held_and_agent_posing_as_human_maintainer)."""
     entries[4]["payload"]["actor_kind"] = "agent"
+    assert verify_journal(rechain(entries))["valid"] is True
+    entries[4]["actor"]["role"] = "agent"
     assert verify_journal(rechain(entries))["reason"] == "JOURNAL_ILLEGAL_TRANSITION"
 
 
