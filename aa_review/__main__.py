@@ -3,8 +3,26 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from aa_review.cli import COMMANDS
+from aa_review.cli import COMMANDS, suggest
+
+EXIT_USAGE = 2
+
+
+def _not_a_command(word: str) -> str | None:
+    """Why ``word``, neither a command nor an existing path, cannot start anything.
+
+    The window takes a package folder where a command would stand, so only a word that
+    names nothing on disk is looked at: a near miss of a command is a misspelling.
+    """
+    if word.startswith("-") or Path(word).exists():
+        return None
+    close = suggest(word, list(COMMANDS))
+    if close:
+        return f"unknown command {word!r}; did you mean {close!r}?"
+    return (f"{word!r} is neither a command ({', '.join(COMMANDS)}) nor a package folder; "
+            "see 'aa-review --help'")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -13,6 +31,10 @@ def main(argv: list[str] | None = None) -> int:
         from aa_review.cli import main as cli_main
 
         return cli_main(args)
+    problem = _not_a_command(args[0]) if args else None
+    if problem:
+        print(f"aa-review: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     from aa_review.qt.app import main as gui_main
 
     return gui_main(args)
