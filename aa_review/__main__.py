@@ -35,9 +35,20 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(f"aa-review: {problem}", file=sys.stderr)
         return EXIT_USAGE
-    from aa_review.qt.app import main as gui_main
-
     return gui_main(args)
+
+
+def gui_main(argv: list[str] | None = None) -> int:
+    """The window (``aa-review-gui``), once the system can run it: Qt aborts otherwise."""
+    args = sys.argv[1:] if argv is None else argv
+    if not any(a in ("-h", "--help", "--version") for a in args):
+        from aa_review.qt import syslibs
+
+        if syslibs.report():
+            return EXIT_USAGE
+    from aa_review.qt.app import main as window_main
+
+    return window_main(args)
 
 
 if __name__ == "__main__":
