@@ -8,8 +8,8 @@ seconds), from a copy of the project's files, never in the checkout itself.
 from __future__ import annotations
 
 import email
-import hashlib
 import fnmatch
+import hashlib
 import os
 import re
 import shutil

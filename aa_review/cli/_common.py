@@ -25,7 +25,8 @@ def err(message: str) -> None:
 
 
 def emit_json(doc: Any) -> None:
-    sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+    data = orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    sys.stdout.buffer.write(data)
     sys.stdout.flush()
 
 
@@ -97,7 +98,7 @@ def pipe_guard() -> Iterator[None]:
     except (AttributeError, OSError, ValueError):  # captured by a test harness
         fileno = None
     state = _Closed(fileno)
-    sys.stdout = _Guarded(real, state)  # type: ignore[assignment]
+    sys.stdout = _Guarded(real, state)
     try:
         yield
         sys.stdout.flush()

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
 CURSOR = "libxcb-cursor.so.0"
 
 
-def hiding(*sonames: str):  # noqa: ANN201 - a loader
+def hiding(*sonames: str):
     """A loader that finds everything except ``sonames``, as on a machine without them."""
     def load_error(soname: str) -> str | None:
         return f"{soname}: cannot open shared object file" if soname in sonames else None

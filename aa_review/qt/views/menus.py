@@ -52,7 +52,7 @@ def _action(win: MainWindow, text: str, slot: object, name: str | None = None,
         act.setProperty("shortcut_name", name)
     if tip:
         act.setStatusTip(tip)
-    act.triggered.connect(slot)  # type: ignore[arg-type]
+    act.triggered.connect(slot)
     win.addAction(act)
     return act
 
