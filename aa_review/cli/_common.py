@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, TextIO
 
 import orjson
 
 from aa_review.core.errors import PackageError
 from aa_review.core.package import Package, open_package
 
-__all__ = ["emit_json", "load_or_exit", "EXIT_OK", "EXIT_FINDINGS", "EXIT_UNUSABLE", "err"]
+__all__ = ["emit_json", "load_or_exit", "EXIT_OK", "EXIT_FINDINGS", "EXIT_UNUSABLE", "err",
+           "pipe_guard"]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE = 0, 1, 2
 
@@ -21,7 +25,8 @@ def err(message: str) -> None:
 
 
 def emit_json(doc: Any) -> None:
-    sys.stdout.buffer.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+    data = orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    sys.stdout.buffer.write(data)
     sys.stdout.flush()
 
 
@@ -34,3 +39,68 @@ def load_or_exit(path: str) -> Package | None:
     except OSError as exc:
         err(f"{path}: cannot be read ({exc.strerror or exc})")
     return None
+
+
+class _Closed:
+    """Whether the reader of stdout has gone away (shared by the text and byte views)."""
+
+    def __init__(self, fileno: int | None) -> None:
+        self.fileno, self.broken = fileno, False
+
+    def close_reader(self) -> None:
+        """Point stdout at the null device, so nothing later (nor the final flush) fails."""
+        self.broken = True
+        if self.fileno is not None:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.fileno)
+            os.close(devnull)
+
+
+class _Guarded:
+    """A stdout whose writes are dropped, not raised, once the reader has closed the pipe."""
+
+    def __init__(self, stream: TextIO | BinaryIO, state: _Closed) -> None:
+        self._stream, self._state = stream, state
+
+    def write(self, data: Any) -> int:
+        if not self._state.broken:
+            try:
+                return self._stream.write(data)
+            except BrokenPipeError:
+                self._state.close_reader()
+        return len(data)
+
+    def flush(self) -> None:
+        if not self._state.broken:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._state.close_reader()
+
+    @property
+    def buffer(self) -> _Guarded:
+        return _Guarded(self._stream.buffer, self._state)  # type: ignore[union-attr]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def pipe_guard() -> Iterator[None]:
+    """Run a command whose reader may stop early (``aa-review audit P | head``).
+
+    Output to a closed pipe is dropped and the command runs to its end, so the exit
+    status is still the result's (1 for findings), not a traceback or Python's 120.
+    """
+    real = sys.stdout
+    try:
+        fileno: int | None = real.fileno()
+    except (AttributeError, OSError, ValueError):  # captured by a test harness
+        fileno = None
+    state = _Closed(fileno)
+    sys.stdout = _Guarded(real, state)
+    try:
+        yield
+        sys.stdout.flush()
+    finally:
+        sys.stdout = real

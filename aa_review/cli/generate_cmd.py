@@ -30,7 +30,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the content (default 0)")
     p.add_argument(
-        "--version", choices=("v0.2", "v0.1"), default="v0.2", help="compiler generation"
+        "--format-version",
+        choices=("v0.2", "v0.1"),
+        default="v0.2",
+        help="package format the compiler generation writes (default v0.2)",
     )
     p.add_argument(
         "--package-id", help="package id and folder name (default pkg_recon_s<seed>_n<rows>)"
@@ -84,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
                 args.corpus,
                 rows=args.rows,
                 seed=args.seed,
-                version=args.version,
+                version=args.format_version,
                 defects=[args.defect] if args.defect else None,
             )
         else:
@@ -94,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
                     rows=args.rows,
                     seed=args.seed,
                     package_id=args.package_id,
-                    version=args.version,
+                    version=args.format_version,
                     defects=args.defect,
                     lean=args.lean,
                 )

@@ -103,6 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--screenshot", metavar="PNG", help=argparse.SUPPRESS)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    if QApplication.instance() is None:
+        from aa_review.qt import syslibs
+
+        if syslibs.report():  # Qt would abort the process: say what to install instead
+            return 2
     qInstallMessageHandler(_qt_message)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("aa-review")

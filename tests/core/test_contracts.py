@@ -15,6 +15,13 @@ CSV = "attempts/revised/artifacts/reconciliation_report.csv"
 JSON = "attempts/revised/artifacts/audit_summary.json"
 
 
+def _set_cell(lines: list[str], line: int, column: str, value: str) -> None:
+    """Replace one cell of a comma-separated file held as lines (line 0 is the header)."""
+    cells = lines[line].split(",")
+    cells[lines[0].split(",").index(column)] = value
+    lines[line] = ",".join(cells)
+
+
 def _entry(pkg, ref: str, kind: str = "output"):
     return next(e for e in contracts.contract_entries(pkg)
                 if e.artifact_ref == ref and e.kind == kind)
@@ -32,9 +39,9 @@ def test_csv_drift_is_named(sample_copy: Path) -> None:
     path = sample_copy / CSV
     lines = path.read_text().splitlines()
     header = lines[0].split(",")
+    _set_cell(lines, 1, "amount", "six hundred")
     drop = header.index("paid_usd")
     rows = [",".join(c for i, c in enumerate(line.split(",")) if i != drop) for line in lines]
-    rows[1] = rows[1].replace("648.26", "six hundred", 1)
     path.write_text("\n".join(rows[:3]) + "\n")
     pkg = open_package(sample_copy)
     pv = contracts.preview(pkg, _entry(pkg, CSV))
@@ -104,8 +111,8 @@ def test_number_semantics(cell: str, number: bool) -> None:
 def test_thousands_separators_and_file_lines(sample_copy: Path) -> None:
     path = sample_copy / CSV
     lines = path.read_text().splitlines()
-    lines[1] = lines[1].replace("648.26", '"4,648.26"', 1)  # quoted: the delimiter is a comma
-    lines[3] = lines[3].replace("82000.00", "lots", 1)
+    _set_cell(lines, 1, "amount", '"4,648.26"')  # quoted: the delimiter is a comma
+    _set_cell(lines, 3, "amount", "lots")
     # a blank line is no data row; the bad cell is on file line 5, data row 2
     path.write_text("\n".join(lines[:3] + [""] + lines[3:]) + "\n")
     pkg = open_package(sample_copy)

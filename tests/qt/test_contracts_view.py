@@ -13,7 +13,9 @@ CSV = "attempts/revised/artifacts/reconciliation_report.csv"
 def test_contract_to_artifact_and_back(window, sample_copy) -> None:
     path = sample_copy / CSV
     lines = path.read_text().splitlines()
-    lines[2] = lines[2].replace("824.64", "eight", 1)
+    cells = lines[2].split(",")
+    cells[lines[0].split(",").index("amount")] = "eight"
+    lines[2] = ",".join(cells)
     path.write_text("\n".join(lines) + "\n")
     window.open_package(sample_copy)
     panel = window.contracts

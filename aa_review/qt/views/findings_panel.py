@@ -67,7 +67,7 @@ class FindingsPanel(Linked):
             self.summary.setText(summary)
         elif not findings:
             self.summary.setText(f"{what}: no findings." if audited else
-                                 "Loaded without problems. Run Audit (Ctrl+R) for a full check.")
+                                 "Loaded without problems. Run Audit (Ctrl+Shift+R) for a full check.")
         else:
             parts = ", ".join(f"{n} {s}" for s, n in sorted(by_sev.items()))
             self.summary.setText(f"{what}: {len(findings)} findings ({parts}).")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -10,8 +9,6 @@ from audit_helpers import only_low_quirks
 
 from aa_review.core.audits import audit_package
 from aa_review.core.package import open_package, package_digest
-
-SAMPLE = Path(__file__).resolve().parents[4] / "shared" / "samples" / "pkg_sample_small"
 
 
 @pytest.mark.parametrize(("rows", "seed", "version"), [
@@ -32,12 +29,8 @@ def test_clean_generated_package(make_package, rows: int, seed: int, version: st
         assert "quirk.recipe_absent" in {f.code for f in report.findings}
 
 
-def test_real_sample_is_clean(tmp_path: Path) -> None:
-    if not SAMPLE.is_dir():
-        pytest.skip("the shared sample package is not beside this checkout")
-    copy = tmp_path / SAMPLE.name
-    shutil.copytree(SAMPLE, copy, symlinks=True)
-    report = audit_package(copy)
+def test_real_sample_is_clean(real_sample: Path) -> None:
+    report = audit_package(real_sample)
     assert only_low_quirks(report), [(f.code, f.message) for f in report.findings if not f.quirk]
     assert report.counts.rows == 60 and report.counts.links == 60
     found = {f.code for f in report.findings}
