@@ -94,6 +94,26 @@ def test_evidence_and_finding_filters(pkg) -> None:
         filter_findings(findings, "severity:bad")
 
 
+def test_finding_filters_look_at_every_location(tmp_path) -> None:
+    from aa_review.core.findings import Locations, RowTable
+    from aa_review.core.generator import generate_package
+
+    ix = open_package(generate_package(tmp_path, rows=30, seed=2).root).index
+    far = len(ix) - 1  # a row far from the first location
+    locs = Locations.at_rows(RowTable.of_index(ix), [0, 1, far], evidence_id="evidence_x")
+    many = Finding(code="link.orphan", severity=Severity.ERROR, message="m", locations=locs)
+    one = Finding(code="hash.changed", severity=Severity.ERROR, message="m",
+                  location=Location(file="a/b.json"))
+    last_id = ix.row_id_str(far)
+    assert many.location.row_id == ix.row_id_str(0) != last_id
+    assert filter_findings([one, many], f"row:{last_id.upper()}") == [1]
+    assert filter_findings([one, many], f'"{last_id}"') == [1]
+    assert filter_findings([one, many], f"-row:{last_id}") == [0]
+    last_file = ix.files[int(ix.file[far])].rsplit("/", 1)[1]
+    assert filter_findings([one, many], f"file:{last_file}") == [1]
+    assert filter_findings([one, many], "evidence:evidence_x") == [1]
+
+
 def test_finding_terms_need_an_audit(pkg) -> None:
     with pytest.raises(QueryError, match="needs an audit"):
         filter_rows(pkg, "finding:hash")

@@ -39,8 +39,9 @@ EVIDENCE_FIELDS = {
     "cited": "number of rows citing it (numeric)", "finding": "has a finding with this code",
 }
 FINDING_FIELDS = {
-    "code": "finding code, prefix", "severity": "at least this severity", "file": "file, substring",
-    "row": "row id, substring", "evidence": "evidence id, substring", "quirk": "yes/no",
+    "code": "finding code, prefix", "severity": "at least this severity",
+    "file": "a location's file, substring", "row": "a location's row id, substring",
+    "evidence": "a location's evidence id, substring", "quirk": "yes/no",
 }
 _ALIASES = {"data_type": "type", "row_id": "id", "evidence_id": "id", "quality_score": "quality"}
 _NUMERIC = {"line", "confidence", "quality", "cited"}
@@ -200,7 +201,8 @@ def filter_findings(findings: Sequence[Finding], query: str) -> list[int]:
     for t in terms:
         if t.field is None:
             pred: Callable[[Finding], bool] = lambda f, v=t.value.lower(): v in (
-                f"{f.code} {f.message} {f.location.short()}".lower())
+                f"{f.code} {f.message} {f.location.short()}".lower()) or (
+                len(f.locations) > 1 and _any_location_has(f, v))
         else:
             name = _field(t, FINDING_FIELDS, query)
             v = t.value.lower()
@@ -215,8 +217,14 @@ def filter_findings(findings: Sequence[Finding], query: str) -> list[int]:
                 pred = lambda f, v=v: f.code.lower().startswith(v)
             elif name == "quirk":
                 pred = lambda f, v=v: f.quirk == (v in ("yes", "true", "1"))
-            else:
+            else:  # any of the finding's locations
                 attr = {"file": "file", "row": "row_id", "evidence": "evidence_id"}[name]
-                pred = lambda f, v=v, a=attr: v in (getattr(f.location, a) or "").lower()
+                pred = lambda f, v=v, a=attr: f.locations.contains_text(a, v)
         keep = [i for i in keep if pred(findings[i]) != t.negated]
     return keep
+
+
+def _any_location_has(f: Finding, text: str) -> bool:
+    """Free text in any location's file, row id, evidence id, ref, key path or contract."""
+    return any(f.locations.contains_text(name, text) for name in
+               ("file", "row_id", "evidence_id", "ref", "key_path", "contract"))
