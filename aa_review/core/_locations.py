@@ -19,7 +19,25 @@ from pydantic_core import core_schema
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 
-__all__ = ["Location", "Locations", "RowTable", "LOCATION_FIELDS"]
+__all__ = ["Location", "Locations", "RowTable", "LOCATION_FIELDS", "distinct_sorted"]
+
+
+def distinct_sorted(a: np.ndarray) -> np.ndarray:
+    """The distinct values of ``a``, sorted, by sorting and comparing neighbours (numpy
+    2.4's ``unique`` takes seconds for a million distinct integers)."""
+    if len(a) > 1 and not bool((a[1:] >= a[:-1]).all()):
+        a = np.sort(a)
+    if len(a) < 2:
+        return a
+    keep = np.empty(len(a), dtype=bool)
+    keep[0] = True
+    np.not_equal(a[1:], a[:-1], out=keep[1:])
+    return a[keep]
+
+
+def _used(codes: np.ndarray, size: int) -> list[int]:
+    """Which of ``size`` codes occur in ``codes`` (a count per code: no sort)."""
+    return np.flatnonzero(np.bincount(codes, minlength=size)).tolist()  # type: ignore[no-any-return]
 
 
 class Location(BaseModel):
@@ -63,23 +81,35 @@ class RowTable:
     another process). ``keys``: the row positions a compacted table describes.
     """
 
-    __slots__ = ("files", "file", "line", "row_id", "keys")
+    __slots__ = ("files", "file", "line", "row_id", "keys", "_fold")
 
     def __init__(self, files: Sequence[str], file: np.ndarray, line: np.ndarray,
                  row_id: np.ndarray, keys: np.ndarray | None = None) -> None:
         self.files = tuple(files)
         self.file, self.line, self.row_id, self.keys = file, line, row_id, keys
+        self._fold: Any = None  # lower-cased row ids, made on the first search
 
     @classmethod
     def of_index(cls, ix: Any) -> RowTable:
         """The table of a :class:`~aa_review.core.package.index.RowIndex` (no copy)."""
-        return cls(ix.files, ix.file, ix.line, ix.row_id)
+        table = cls(ix.files, ix.file, ix.line, ix.row_id)
+        table._fold = ix.row_id_folded  # the index keeps its own, often made already
+        return table
 
     def __getstate__(self) -> tuple[Any, ...]:
         return self.files, self.file, self.line, self.row_id, self.keys
 
     def __setstate__(self, state: tuple[Any, ...]) -> None:
         self.files, self.file, self.line, self.row_id, self.keys = state
+        self._fold = None
+
+    def folded_ids_of(self, positions: np.ndarray) -> np.ndarray:
+        """Row ids of ``positions``, lower-cased (for case-insensitive search)."""
+        if self._fold is None:
+            lower = np.char.lower(self.row_id)
+            self._fold = lower if not np.array_equal(lower, self.row_id) else self.row_id
+        folded = self._fold() if callable(self._fold) else self._fold
+        return folded[self._at(positions)]  # type: ignore[no-any-return]
 
     def _at(self, positions: np.ndarray) -> np.ndarray:
         return positions if self.keys is None else np.searchsorted(self.keys, positions)
@@ -251,23 +281,25 @@ class Locations(Sequence[Location]):
         values, codes = self._col(name)
         rows = self._rows if name in _ROW_FIELDS else None
         free = None if rows is None else rows < 0  # locations the column speaks for
+        if codes is not None and free is not None:
+            codes = codes[free]
         if values[:1] == (_FMT,):
             assert codes is not None
-            out = {values[1].format(c) for c in np.unique(
-                codes if free is None else codes[free]).tolist()}
+            out = {values[1].format(c) for c in distinct_sorted(codes).tolist()}
         elif codes is None:
             out = {values[0]} if free is None or free.any() else set()
         else:
-            out = {values[c] for c in np.unique(codes if free is None else codes[free]).tolist()}
+            out = {values[c] for c in _used(codes, len(values))}
         if rows is not None and self._table is not None:
             at = self._table._at(rows[rows >= 0])
             if name == "file":
-                out |= {self._table.files[c] for c in np.unique(self._table.file[at]).tolist()}
+                out |= {self._table.files[c] for c in
+                        _used(self._table.file[at], len(self._table.files))}
             elif name == "line":
-                out |= set(np.unique(self._table.line[at]).tolist())
+                out |= set(distinct_sorted(self._table.line[at]).tolist())
             else:
                 out |= {b.decode("utf-8", "replace") or None
-                        for b in np.unique(self._table.row_id[at]).tolist()}
+                        for b in distinct_sorted(self._table.row_id[at]).tolist()}
         return out
 
     def to_json(self) -> list[dict[str, Any]]:
@@ -285,7 +317,14 @@ class Locations(Sequence[Location]):
         """Row positions of the row locations (sorted, unique) in the audited index."""
         if self._rows is None:
             return np.empty(0, np.int64)
-        return np.unique(self._rows[self._rows >= 0])
+        return distinct_sorted(self._rows[self._rows >= 0])
+
+    def row_at(self, i: int) -> int | None:
+        """The row position of location ``i``, or None when it is not a row."""
+        if self._rows is None:
+            return None
+        pos = int(self._rows[i])
+        return pos if pos >= 0 else None
 
     def with_table(self, table: RowTable) -> Locations:
         return self if self._rows is None else Locations(self._n, self._cols, self._rows, table)
@@ -294,14 +333,15 @@ class Locations(Sequence[Location]):
         """Whether field ``name`` of some location contains ``needle`` (case-insensitive)."""
         needle = needle.lower()
         if name == "row_id" and self._rows is not None and self._table is not None:
-            ids = self._table.raw_ids_of(self._rows[self._rows >= 0])
-            if len(ids) and bool((np.char.find(np.char.lower(ids), needle.encode()) >= 0).any()):
+            ids = self._table.folded_ids_of(self._rows[self._rows >= 0])
+            if len(ids) and bool((np.char.find(ids, needle.encode()) >= 0).any()):
                 return True
             values, codes = self._col(name)
             free = self._rows < 0
             if not free.any():
                 return False
-            vals = {values[0]} if codes is None else {values[c] for c in np.unique(codes[free])}
+            vals = {values[0]} if codes is None else {values[c] for c in
+                                                      _used(codes[free], len(values))}
             return any(v is not None and needle in str(v).lower() for v in vals)
         return any(v is not None and needle in str(v).lower() for v in self.distinct(name))
 

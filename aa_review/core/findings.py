@@ -7,9 +7,16 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
-from aa_review.core._locations import LOCATION_FIELDS, Location, Locations, RowTable
+from aa_review.core._locations import (
+    LOCATION_FIELDS,
+    Location,
+    Locations,
+    RowTable,
+    distinct_sorted,
+)
 
-__all__ = ["Severity", "Location", "Locations", "RowTable", "Finding", "LOCATION_FIELDS"]
+__all__ = ["Severity", "Location", "Locations", "RowTable", "Finding", "LOCATION_FIELDS",
+           "distinct_sorted"]
 
 
 class Severity(str, enum.Enum):

@@ -9,7 +9,7 @@ import numpy as np
 
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
-from aa_review.core.findings import Finding, Severity
+from aa_review.core.findings import Finding, Severity, distinct_sorted
 
 __all__ = [
     "AuditProgress",
@@ -24,6 +24,7 @@ __all__ = [
     "Tally",
     "fail_threshold",
     "SCHEMA_ID",
+    "findings_line",
 ]
 
 # Output keys are always written: the schema of the output requires them.
@@ -124,6 +125,17 @@ def _severities(counts: dict[str, int]) -> str:
 
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def findings_line(findings: list[Finding]) -> str:
+    """``12 findings at 1,240 locations (1 critical, 11 low)``, or ``no findings``."""
+    if not findings:
+        return "no findings"
+    sev: dict[str, int] = {}
+    for f in findings:
+        sev[f.severity.value] = sev.get(f.severity.value, 0) + 1
+    n = sum(len(f.locations) for f in findings)
+    return f"{_plural(len(findings), 'finding')} at {_plural(n, 'location')} ({_severities(sev)})"
 
 
 class AuditReport(BaseModel):
@@ -244,7 +256,7 @@ class AuditReport(BaseModel):
         for key, table in tables.items():
             used = [f.locations.row_positions() for f in self.findings
                     if f.locations.table is table]
-            small[key] = table.compact(np.unique(np.concatenate(used)))
+            small[key] = table.compact(distinct_sorted(np.concatenate(used)))
         findings = [f if f.locations.table is None else f.model_copy(update={
             "locations": f.locations.with_table(small[id(f.locations.table)])})
             for f in self.findings]

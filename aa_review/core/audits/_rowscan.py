@@ -12,6 +12,7 @@ import numpy as np
 
 from aa_review.core.audits._rowjob import Part, Where, init_worker, link_fingerprint, run_job
 from aa_review.core.audits._rowrules import RowAuditor, RowHit, ScanConfig
+from aa_review.core.findings import distinct_sorted
 from aa_review.core.package.layout import ROW_FILES
 from aa_review.core.package.model import Package
 from aa_review.core.procpool import POOL_UNAVAILABLE, run_in_processes
@@ -138,7 +139,7 @@ def _merge(parts: list[Part], n_rows: int, cap: int) -> RowScan:
             over.setdefault(code, []).append((np.frombuffer(ov.positions, dtype=np.int64),
                                               np.frombuffer(ov.codes, dtype=np.int32),
                                               list(ov.wheres)))
-    groups = {hit: np.unique(np.concatenate(c)) for hit, c in chunks.items()}
+    groups = {hit: distinct_sorted(np.concatenate(c)) for hit, c in chunks.items()}
     by_code: dict[str, list[RowHit]] = {}
     for hit in sorted(groups, key=lambda h: int(groups[h][0])):
         by_code.setdefault(hit[0], []).append(hit)

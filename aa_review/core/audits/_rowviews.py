@@ -8,7 +8,7 @@ import numpy as np
 
 from aa_review.core.audits._codes import code_info
 from aa_review.core.audits._context import AuditContext
-from aa_review.core.findings import Finding, Severity
+from aa_review.core.findings import Finding, Severity, distinct_sorted
 from aa_review.core.package.model import Package
 
 __all__ = ["row_findings"]
@@ -44,7 +44,7 @@ def row_findings(pkg: Package, ctx: AuditContext, codes: Iterable[str]) -> Itera
             values = [w[i] for w in g.wheres]
             fields[name] = values[0] if len(set(values)) == 1 else \
                 np.asarray(values, dtype=object)[g.codes].tolist()
-        n, rows = len(g.positions), len(np.unique(g.positions))
+        n, rows = len(g.positions), len(distinct_sorted(g.positions))
         yield ctx.finding(
             code, f"{n:,} more finding(s) at {rows:,} row(s): {code_info(code).meaning}. "
             f"Past {ctx.cap} distinct findings of this code, the rest are gathered here: each "
