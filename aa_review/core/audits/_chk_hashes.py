@@ -92,17 +92,17 @@ def check_hashes(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                                   "(format 12.5), so its content is not protected by the "
                                   "catalog; the package digest still covers it", **where)
             continue
-        if facts.text_hash != "sha256:" + facts.sha256 and ctx.on("input.evidence_encoding"):
-            bad = first_bad_byte(pkg, e.ref)  # only files holding a CR or non-UTF-8 bytes
-            if bad is not None:
-                offset, line, why = bad
-                yield ctx.finding("input.evidence_encoding", f"the file is not valid UTF-8: "
-                                  f"{why} at byte {offset:,} (line {line}). The compiler hashes "
-                                  "evidence read as UTF-8 text with U+FFFD for each bad byte "
-                                  "(format 7.3, 12.5), so its catalog hash does not bind the "
-                                  "file's bytes: files differing only in those bytes get the "
-                                  "same hash", **{**where, "key_path": None},
-                                  line=line, byte_offset=offset)
+        # Only files holding a CR or bytes that are not UTF-8 hash differently as text.
+        text_differs = facts.text_hash != "sha256:" + facts.sha256
+        bad = first_bad_byte(pkg, e.ref) if text_differs else None
+        if bad is not None and ctx.on("input.evidence_encoding"):
+            offset, line, why = bad
+            yield ctx.finding("input.evidence_encoding", f"the file is not valid UTF-8: {why} "
+                              f"at byte {offset:,} (line {line}). The compiler hashes evidence "
+                              "read as UTF-8 text with U+FFFD for each bad byte (format 7.3, "
+                              "12.5), so its catalog hash does not bind the file's bytes: files "
+                              "differing only in those bytes get the same hash",
+                              **{**where, "key_path": None}, line=line, byte_offset=offset)
         if recorded is None:
             if ctx.on("hash.not_recorded"):
                 yield ctx.finding("hash.not_recorded", f"the file exists ({facts.size:,} bytes) "
@@ -116,9 +116,10 @@ def check_hashes(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                          "file read as text, which differs for CRLF or non-UTF-8 files)")
             yield ctx.finding("hash.changed", f"catalog {recorded}, file now {facts.text_hash}: "
                               f"the content changed after compiling{extra}", **where)
-        elif facts.text_hash != "sha256:" + facts.sha256 and ctx.on("quirk.hash_conventions"):
-            yield ctx.finding("quirk.hash_conventions", "the file has CRLF line ends or "
-                              "invalid UTF-8, so its catalog hash (text read with universal "
-                              "newlines) differs from its byte hash in artifacts_index.json "
-                              "(format 12.5); both are correct", **where)
+        elif text_differs and ctx.on("quirk.hash_conventions"):
+            why = "holds bytes that are not UTF-8" if bad is not None else "has CR line ends"
+            yield ctx.finding("quirk.hash_conventions", f"the file {why}, so its catalog hash "
+                              "(text read as UTF-8 with universal newlines) differs from its "
+                              "byte hash in artifacts_index.json (format 12.5); both are "
+                              "correct under their convention", **where)
     yield from row_findings(pkg, ctx, ("hash.row_disagrees",))
