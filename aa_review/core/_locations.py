@@ -37,7 +37,8 @@ def distinct_sorted(a: np.ndarray) -> np.ndarray:
 
 def _used(codes: np.ndarray, size: int) -> list[int]:
     """Which of ``size`` codes occur in ``codes`` (a count per code: no sort)."""
-    return np.flatnonzero(np.bincount(codes, minlength=size)).tolist()  # type: ignore[no-any-return]
+    used: list[int] = np.flatnonzero(np.bincount(codes, minlength=size)).tolist()
+    return used
 
 
 class Location(BaseModel):
@@ -132,7 +133,8 @@ class RowTable:
                 for b in self.row_id[self._at(positions)].tolist()]
 
     def raw_ids_of(self, positions: np.ndarray) -> np.ndarray:
-        return self.row_id[self._at(positions)]
+        ids: np.ndarray = self.row_id[self._at(positions)]
+        return ids
 
 
 # A column: its distinct values and, per location, the index of its value (None: all the
@@ -268,8 +270,9 @@ class Locations(Sequence[Location]):
             assert self._table is not None
             at = np.flatnonzero(self._rows >= 0)
             pos = self._rows[at]
-            got = {"file": self._table.files_of, "line": self._table.lines_of,
-                   "row_id": self._table.ids_of}[name](pos)
+            got: list[Any] = (self._table.files_of(pos) if name == "file" else
+                              self._table.lines_of(pos) if name == "line" else
+                              self._table.ids_of(pos))
             if len(at) == self._n:
                 return got
             for i, v in zip(at.tolist(), got):
@@ -364,7 +367,7 @@ class Locations(Sequence[Location]):
                                      handler: GetJsonSchemaHandler) -> dict[str, Any]:
         # Validation and output alike: a list of Location objects (without their nulls),
         # defined beside Finding.location, which every schema holding a Finding has.
-        ref = Location.__pydantic_core_schema__.get("ref")  # type: ignore[union-attr]
+        ref = Location.__pydantic_core_schema__.get("ref")
         item = handler(core_schema.definition_reference_schema(ref) if ref else
                        Location.__pydantic_core_schema__)
         return {"type": "array", "items": item}

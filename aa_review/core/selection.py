@@ -53,7 +53,7 @@ class SelectionHub:
 
     def select(self, *, source: str = "", **fields: Any) -> None:
         """Select something new; fields not given are cleared (see :meth:`update` to keep them)."""
-        new = Selection(source=source, **fields)  # type: ignore[arg-type]
+        new = Selection(source=source, **fields)
         self._set(new, record=True)
 
     def update(self, *, source: str = "", **fields: Any) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._files import FileFacts, hash_file
@@ -60,8 +61,8 @@ def check_hashes(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
             yield ctx.finding("hash.unreadable", f"cannot be read ({why}); no package digest "
                               "can be computed", file=rel)
     for i, e in enumerate(pkg.catalog):
-        where = dict(file=e.ref, evidence_id=e.evidence_id, ref=e.ref,
-                     key_path=f"evidence_catalog[{i}].content_hash")
+        where: dict[str, Any] = dict(file=e.ref, evidence_id=e.evidence_id, ref=e.ref,
+                                     key_path=f"evidence_catalog[{i}].content_hash")
         if ctx.ref_facts[e.ref][0] in UNSAFE:
             continue  # never opened; the refs check reports it
         recorded = e.content_hash

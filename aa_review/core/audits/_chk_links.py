@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -37,8 +38,9 @@ def check_links(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     for i, e in enumerate(pkg.catalog):
         want = evidence_id(e.ref)
         if e.evidence_id != want:
-            where = dict(file=MAP_PATH, key_path=f"evidence_catalog[{i}].evidence_id",
-                         evidence_id=e.evidence_id, ref=e.ref)
+            where: dict[str, Any] = dict(
+                file=MAP_PATH, key_path=f"evidence_catalog[{i}].evidence_id",
+                evidence_id=e.evidence_id, ref=e.ref)
             if undo_ref_sanitizer(e.ref, e.evidence_id):
                 if ctx.on("quirk.id_before_sanitize"):
                     yield ctx.finding("quirk.id_before_sanitize", "the id hashes the ref as it "

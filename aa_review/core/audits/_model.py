@@ -6,7 +6,6 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import numpy as np
-
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from aa_review.core.findings import Finding, Severity, distinct_sorted

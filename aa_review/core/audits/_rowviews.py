@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -39,14 +40,14 @@ def row_findings(pkg: Package, ctx: AuditContext, codes: Iterable[str]) -> Itera
                           ref=ref, evidence_id=eid)
     for code in sorted(wanted & set(scan.gathered)):
         g = scan.gathered[code]
-        fields = {}
+        fields: dict[str, Any] = {}
         for i, name in enumerate(("key_path", "ref", "evidence_id")):
             values = [w[i] for w in g.wheres]
             fields[name] = values[0] if len(set(values)) == 1 else \
                 np.asarray(values, dtype=object)[g.codes].tolist()
-        n, rows = len(g.positions), len(distinct_sorted(g.positions))
+        n, n_rows = len(g.positions), len(distinct_sorted(g.positions))
         yield ctx.finding(
-            code, f"{n:,} more finding(s) at {rows:,} row(s): {code_info(code).meaning}. "
+            code, f"{n:,} more finding(s) at {n_rows:,} row(s): {code_info(code).meaning}. "
             f"Past {ctx.cap} distinct findings of this code, the rest are gathered here: each "
             "is one of the locations (row and key path); their own messages are not kept",
             severity=_severity(code), rows=g.positions, gathered=n, **fields)

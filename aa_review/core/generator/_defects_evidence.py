@@ -11,8 +11,8 @@ from typing import Any
 from .. import derive
 from ._ctx import Ctx
 from ._defect_targets import Targets
-from ._evidence import ExtraRef
 from ._defects_rows import by_place, spread_rows
+from ._evidence import ExtraRef
 from ._hooks import Hooks
 from ._jsonfast import Raw
 from ._result import InjectedDefect

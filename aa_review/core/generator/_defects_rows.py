@@ -79,7 +79,9 @@ def spread_rows(
         file, idx = targets.row(name, **choose)
         path = targets.path(file)
 
-        def hook(row: dict[str, Any], path: str = path, line: int = idx + 1) -> list[dict[str, Any]]:
+        def hook(
+            row: dict[str, Any], path: str = path, line: int = idx + 1
+        ) -> list[dict[str, Any]]:
             mutate(row)
             rid = row.get("row_id") or row.get("pair_id")
             affected.append({"file": path, "line": line, "row_id": rid or None})

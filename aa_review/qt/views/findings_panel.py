@@ -174,8 +174,8 @@ class FindingsPanel(Linked):
         try:
             floor = Severity(min_severity.lower()).rank if min_severity else -1
         except ValueError:
-            raise QueryError(f"severity:{min_severity}", 10, f"unknown severity "
-                             f"'{min_severity}'; use info, low, warning, error or critical") from None
+            raise QueryError(f"severity:{min_severity}", 10, f"unknown severity '{min_severity}'"
+                             "; use info, low, warning, error or critical") from None
         mask = np.zeros(len(self.pkg.index) if self.pkg else 0, dtype=bool)
         for f, rows in zip(self.findings, self._rows_of):
             if f.code.startswith(code_prefix) and f.severity.rank >= floor:
