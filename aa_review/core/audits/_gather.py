@@ -36,9 +36,8 @@ class _Gather:
 
     def finding(self, code: str, severity: Severity, cap: int) -> Finding:
         assert self.first is not None
-        if self.findings == max(1, self.first.gathered) and not self.parts \
-                and len(self.pending) == 1:
-            return self.first  # one finding alone: as it came
+        if self.first.gathered and not self.parts and len(self.pending) == 1:
+            return self.first  # gathered by the row pass already, and alone: as it came
         locs = Locations.concat([*self.parts, *self.pending])
         info = code_info(code)
         return Finding(code=code, severity=severity, quirk=info.quirk, locations=locs,
