@@ -85,7 +85,12 @@ def test_selecting_a_finding_selects_all_its_rows(window, qtbot, spread, n: int)
     assert window.rows.model.position(current) == window.hub.current.row
 
 
-def test_rows_view_counts_clears_and_shows_only_the_selection(window, spread) -> None:
+def test_rows_view_counts_clears_and_shows_only_the_selection(window, spread,
+                                                               tmp_path: Path) -> None:
+    import json
+
+    from aa_review.qt.views import window_actions as wa
+
     g = spread[2]
     want = {r["row_id"] for r in next(d for d in g.defects if d.name == "hidden_cited").rows}
     _open(window, g.root)
@@ -95,6 +100,12 @@ def test_rows_view_counts_clears_and_shows_only_the_selection(window, spread) ->
     rows.only_selected.setChecked(True)
     assert rows.model.rowCount() == 2
     assert {window.package.index.row_id_str(rows.model.position(r)) for r in range(2)} == want
+    out = tmp_path / "rows.jsonl"  # exporting now writes those rows, and says why
+    assert wa.export_view(window, out) == 2
+    head, *lines = out.read_text().splitlines()
+    assert json.loads(head)["aa_review_export"]["query"] == \
+        "[only the 2 rows selected together]"
+    assert {json.loads(line)["row_id"] for line in lines} == want
     rows.only_selected.setChecked(False)
     # a filter hiding one of them says so
     one = sorted(want)[0]

@@ -99,6 +99,14 @@ class RowsPanel(Linked):
         if sel.source != self.source and sel.row is not None:
             select_table_row(self.view, self.model.table_row_of(sel.row))
 
+    def shown_query(self) -> str:
+        """What decides the rows shown: the query, and "Only selected" when it is on."""
+        text = self.query.text()
+        if self.only_selected.isChecked() and self.model.marked_count:
+            only = f"[only the {self.model.marked_count:,} rows selected together]"
+            text = f"{text} {only}" if text else only
+        return text
+
     def _show_count(self) -> None:
         n = self.model.marked_count
         if n == 0:
