@@ -6,7 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from aa_review.cli._common import EXIT_UNUSABLE, emit_json, err
+import orjson
+
+from aa_review.cli._common import EXIT_UNUSABLE, err
 from aa_review.core.audits import (
     AuditProgress,
     AuditReport,
@@ -17,14 +19,15 @@ from aa_review.core.audits import (
     resolve_selection,
 )
 from aa_review.core.errors import PackageError
-from aa_review.core.findings import Severity
+from aa_review.core.findings import Finding, Locations, Severity
+from aa_review.core.package import find_root, open_package
 from aa_review.core.query import QueryError, filter_findings, needs_package
-from aa_review.core.package import Package, find_root, open_package
 from aa_review.cli._query_arg import add_query_argument
 
 __all__ = ["register", "run"]
 
 _LEVELS = [s.value for s in Severity]
+SHOWN_LOCATIONS = 10  # locations printed per finding in the text output; --json lists all
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -46,7 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_query_argument(p, "--query", metavar="QUERY", default="",
                        help='keep only findings matching QUERY (docs/query.md, e.g. '
                        '"severity:error code:privacy -quirk:yes", or row fields: "type:x"); '
-                       'the exit code follows what is kept')
+                       'the summary, the counts and the exit code follow what is kept, and '
+                       'the JSON records the query')
     p.add_argument("--workers", type=int, default=None,
                    help="worker processes (default: the machine's cores)")
     p.set_defaults(func=run)
@@ -56,13 +60,6 @@ def _progress(p: AuditProgress) -> None:
     if sys.stderr.isatty():
         sys.stderr.write(f"\raa-review: {p.stage:<8} {100 * p.fraction:5.1f}%")
         sys.stderr.flush()
-
-
-def _filtered(report: AuditReport, query: str, pkg: Package | None = None) -> AuditReport:
-    if pkg is None and needs_package(query):  # row fields: findings about matching rows
-        pkg = open_package(Path(report.identity.root))
-    keep = filter_findings(report.findings, query, pkg)
-    return report.model_copy(update={"findings": [report.findings[i] for i in keep]})
 
 
 def run(args: argparse.Namespace) -> int:
@@ -106,14 +103,12 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(doc, CorpusReport) and not doc.entries:
         err(f"{path}: not a package, and holds no package folders")
         return EXIT_UNUSABLE
-    if args.query and isinstance(doc, AuditReport):
-        doc = _filtered(doc, args.query, pkg)
-    elif args.query and isinstance(doc, CorpusReport):
-        doc = doc.model_copy(update={"entries": [
-            e.model_copy(update={"report": _filtered(e.report, args.query)})
-            if e.report is not None else e for e in doc.entries]})
+    if args.query.strip():
+        # Findings, summary and every count; row fields read the package (opened once).
+        doc = doc.filtered(args.query, pkg) if isinstance(doc, AuditReport) else \
+            doc.filtered(args.query)
     if args.json:
-        emit_json(doc.model_dump(mode="json"))
+        _emit_json(doc)
     elif isinstance(doc, AuditReport):
         _print_report(doc, args.fail_on)
     else:
@@ -125,6 +120,34 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
+def _json_default(value: object) -> object:
+    if isinstance(value, Locations):
+        return value.to_json()  # one finding's locations at a time, not all of them at once
+    raise TypeError(f"cannot write {type(value).__name__} as JSON")
+
+
+def _emit_json(doc: AuditReport | CorpusReport) -> None:
+    """The document on stdout, as ``model_dump(mode="json")`` would give it."""
+    data = doc.model_dump(mode="python")
+    sys.stdout.buffer.write(orjson.dumps(data, default=_json_default,
+                                         option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+    sys.stdout.flush()
+
+
+def _print_finding(f: Finding) -> None:
+    tag = " (quirk)" if f.quirk else ""
+    n = len(f.locations)
+    where = f.location.short() if n == 1 else f"{n:,} locations"
+    print(f"{f.severity.value.upper():<9}{f.code}{tag}  {where}")
+    print(f"          {f.message}")
+    if n > 1:
+        for i in range(min(n, SHOWN_LOCATIONS)):
+            print(f"            at {f.locations[i].short()}")
+        if n > SHOWN_LOCATIONS:
+            print(f"            ... and {n - SHOWN_LOCATIONS:,} more locations "
+                  "(--json lists every one)")
+
+
 def _print_report(r: AuditReport, fail_on: str) -> None:
     ident, c = r.identity, r.counts
     print(f"package   {ident.package_id}  (task {ident.task_id}, format {ident.format_version})")
@@ -133,28 +156,27 @@ def _print_report(r: AuditReport, fail_on: str) -> None:
     print(f"digest    {ident.package_digest}")
     print(f"counts    {c.rows} rows, {c.evidence_items} evidence items, {c.links} links")
     print(f"checks    {', '.join(r.checks)}")
+    if r.query is not None:
+        print(f"query     {r.query}")
     for f in sorted(r.findings, key=lambda f: -f.severity.rank):  # worst first, stable
-        tag = " (quirk)" if f.quirk else ""
-        print(f"{f.severity.value.upper():<9}{f.code}{tag}  {f.location.short()}")
-        print(f"          {f.message}")
-    for code, n in r.truncated.items():
-        print(f"          ... and {n} more {code} finding(s) not listed")
-    sev = ", ".join(f"{n} {k}" for k, n in sorted(r.by_severity.items(),
-                                                   key=lambda t: -Severity(t[0]).rank))
-    print(f"summary   {sev or 'no findings'}  ({r.seconds:.2f} s)")
+        _print_finding(f)
+    print(f"summary   {r.summary_line()}  ({r.seconds:.2f} s)")
 
 
 def _print_corpus(r: CorpusReport, fail_on: str) -> None:
+    if r.query is not None:
+        print(f"query       {r.query}")
     for e in r.entries:
         if e.report is None:
             print(f"UNREADABLE  {e.path}: {e.error}")
             continue
-        sev = ", ".join(f"{n} {k}" for k, n in sorted(e.report.by_severity.items(),
-                                                       key=lambda t: -Severity(t[0]).rank))
         verdict = {0: "ok", 1: "FINDINGS", 2: "INCOMPLETE"}[e.exit_code(fail_on)]
-        print(f"{verdict:<11} {e.path}: {e.report.counts.rows} rows; {sev or 'no findings'}")
+        print(f"{verdict:<11} {e.path}: {e.report.counts.rows} rows; {e.report.summary_line()}")
     t = r.totals
+    sev = ", ".join(f"{n:,} {k}" for k, n in sorted(t.by_severity.items(),
+                                                     key=lambda kv: -Severity(kv[0]).rank))
     print(f"total       {t.packages} package(s), {t.audited} audited, {t.failed} unreadable, "
-          f"{t.rows} rows, {t.seconds:.2f} s on {t.workers} worker(s)")
+          f"{t.rows} rows, {t.findings:,} findings at {t.locations:,} locations"
+          f"{f' ({sev})' if sev else ''}, {t.seconds:.2f} s on {t.workers} worker(s)")
     for code, n in t.codes.items():
         print(f"            {code:<32}{n:>8}")

@@ -1,12 +1,22 @@
-"""A finding: one named, located problem in a package (loading or audit)."""
+"""A finding: one named problem in a package (loading or audit), with every place it concerns."""
 
 from __future__ import annotations
 
 import enum
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
-__all__ = ["Severity", "Location", "Finding"]
+from aa_review.core._locations import (
+    LOCATION_FIELDS,
+    Location,
+    Locations,
+    RowTable,
+    distinct_sorted,
+)
+
+__all__ = ["Severity", "Location", "Locations", "RowTable", "Finding", "LOCATION_FIELDS",
+           "distinct_sorted"]
 
 
 class Severity(str, enum.Enum):
@@ -27,39 +37,45 @@ _RANK = {Severity.INFO: 0, Severity.LOW: 1, Severity.WARNING: 2, Severity.ERROR:
          Severity.CRITICAL: 4}
 
 
-class Location(BaseModel):
-    """Where a finding points: any of file and line, row, evidence item, ref, contract item."""
-
-    model_config = ConfigDict(frozen=True)
-
-    file: str | None = Field(None, description="Package-relative path of the file")
-    line: int | None = Field(None, description="1-based line number in `file`")
-    row_id: str | None = Field(None, description="Training row id (row_id or pair_id)")
-    evidence_id: str | None = Field(None, description="Evidence catalog id")
-    ref: str | None = Field(None, description="The package ref concerned")
-    key_path: str | None = Field(None, description="JSON key path inside the record")
-    contract: str | None = Field(None, description="Contract item path (output or artifact)")
-
-    def short(self) -> str:
-        """A one-line human form, ``file:line`` first."""
-        parts = []
-        if self.file:
-            parts.append(f"{self.file}:{self.line}" if self.line else self.file)
-        for label, value in (("row", self.row_id), ("evidence", self.evidence_id),
-                             ("ref", self.ref), ("key", self.key_path),
-                             ("contract", self.contract)):
-            if value:
-                parts.append(f"{label} {value}")
-        return ", ".join(parts)
-
-
 class Finding(BaseModel):
-    """A named, located problem. ``code`` is stable and documented in docs/findings.md."""
+    """A named problem and every place it concerns. ``code`` is stable and documented in
+    docs/findings.md.
 
-    model_config = ConfigDict(frozen=True)
+    ``locations`` lists all of them (the rows carrying one problem, both entries of a
+    duplicate...); ``location`` is the first, for readers that show one place. Give
+    either: the other follows.
+    """
+
+    model_config = ConfigDict(frozen=True, json_schema_serialization_defaults_required=True)
 
     code: str = Field(description="Stable dotted code, e.g. 'hash.changed'")
     severity: Severity
     message: str = Field(description="What is wrong and, where possible, how to fix it")
-    location: Location = Field(default_factory=Location)
+    location: Location = Field(default_factory=Location,
+                               description="The first of `locations`")
     quirk: bool = Field(False, description="A known compiler quirk (format section 12)")
+    locations: Locations = Field(
+        default_factory=lambda: Locations(0),
+        description="Every place the finding concerns, however many (non-null fields only)")
+    gathered: int = Field(
+        0, description="How many findings of this code, beyond the listing limit, this one "
+        "gathers (each keeps its place among `locations`); 0 for an ordinary finding")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _both_forms(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            locs, loc = data.get("locations"), data.get("location")
+            if locs is None or (isinstance(locs, (list, Locations)) and not len(locs)):
+                first = loc if loc is not None else Location()
+                data = {**data, "locations": Locations.one(
+                    first if isinstance(first, Location) else Location(**first))}
+            elif loc is None:
+                first = locs[0] if isinstance(locs, Locations) else locs[0]
+                data = {**data, "location": first}
+        return data
+
+    @computed_field(description="How many places `locations` lists")  # type: ignore[prop-decorator]
+    @property
+    def location_count(self) -> int:
+        return len(self.locations)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from typing import Any
 
+import numpy as np
 from psygnal import Signal
 
 __all__ = ["Selection", "SelectionHub"]
@@ -13,8 +15,10 @@ __all__ = ["Selection", "SelectionHub"]
 class Selection:
     """What is selected, as positions into the package index / catalog / findings.
 
-    ``source`` names the view that made the selection, so that view need not
-    react to its own change.
+    ``row`` is the current row; ``rows``, when set, the rows selected together (the
+    rows of a finding, sorted index positions), of which ``row`` is one. ``source``
+    names the view that made the selection, so that view need not react to its own
+    change.
     """
 
     row: int | None = None
@@ -22,6 +26,14 @@ class Selection:
     finding: int | None = None
     contract: str | None = None
     source: str = ""
+    rows: np.ndarray | None = field(default=None, compare=False)
+
+    @property
+    def row_count(self) -> int:
+        """How many rows are selected: ``rows``, else the current row, else none."""
+        if self.rows is not None:
+            return len(self.rows)
+        return 0 if self.row is None else 1
 
 
 class SelectionHub:
@@ -39,12 +51,12 @@ class SelectionHub:
     def current(self) -> Selection:
         return self._current
 
-    def select(self, *, source: str = "", **fields: int | str | None) -> None:
+    def select(self, *, source: str = "", **fields: Any) -> None:
         """Select something new; fields not given are cleared (see :meth:`update` to keep them)."""
-        new = Selection(source=source, **fields)  # type: ignore[arg-type]
+        new = Selection(source=source, **fields)
         self._set(new, record=True)
 
-    def update(self, *, source: str = "", **fields: int | str | None) -> None:
+    def update(self, *, source: str = "", **fields: Any) -> None:
         """Change some fields and keep the others."""
         self._set(replace(self._current, source=source, **fields), record=True)
 
@@ -83,4 +95,5 @@ class SelectionHub:
 
 
 def _same(a: Selection, b: Selection) -> bool:
-    return (a.row, a.evidence, a.finding, a.contract) == (b.row, b.evidence, b.finding, b.contract)
+    return (a.row, a.evidence, a.finding, a.contract) == (b.row, b.evidence, b.finding,
+                                                          b.contract) and a.rows is b.rows

@@ -64,6 +64,10 @@ def catalog_problems(root: Path, catalog: dict[str, dict[str, Any]]) -> Problems
         want = derive.content_hash_bytes(data) if data and len(data) <= 2_000_000 else None
         if e["content_hash"] != want:
             out.add(("catalog_hash", ref))
+        try:
+            (data or b"").decode("utf-8")  # 10.1: text files decode as UTF-8
+        except UnicodeDecodeError:
+            out.add(("not_utf8", ref))
     return out
 
 
@@ -317,6 +321,7 @@ EXPECTED = expectations("""
 hash_changed: catalog_hash
 evidence_missing: catalog_resolves catalog_hash
 evidence_oversize_hashed: catalog_hash
+evidence_bad_encoding: not_utf8
 ref_absolute: ref_unsafe
 ref_dotdot: ref_unsafe
 symlink_out: symlink_out
@@ -372,6 +377,34 @@ def test_defect_is_the_only_fault_and_is_where_recorded(tmp_path: Path, name: st
         assert rec.evidence_id in cited or entry["row_id"] == rec.row_id
     if rec.ref and rec.evidence_id and name != "evidence_id_mismatch":
         assert rec.evidence_id == derive.evidence_id(rec.ref)
+
+
+SPREAD_KINDS = {"hidden_cited": "hidden_cited", "orphan_evidence_id": "orphan",
+                "row_hash_mismatch": "row_hash", "private_path": "private_path",
+                "missing_lineage": "missing_task_lineage"}
+
+
+@pytest.mark.parametrize("name", sorted(SPREAD_KINDS))
+def test_a_defect_spread_over_rows_is_in_exactly_those_rows(tmp_path: Path, name: str) -> None:
+    pkg = generate_package(tmp_path, rows=60, seed=5, defects=[name], defect_rows={name: 11})
+    (rec,) = pkg.defects
+    assert len(rec.rows) == 11 == len({(r["file"], r["line"]) for r in rec.rows})
+    kind = SPREAD_KINDS[name]
+    catalog = {e["evidence_id"]: e for e in load(pkg.root, MAP)["evidence_catalog"]}
+    m = load(pkg.root, EC + "compiler_manifest.json")
+    hit: set[tuple[str, int]] = set()
+    for f in m["training_row_counts_by_file"]:
+        for n, line in enumerate((pkg.root / primary(f)).read_bytes().splitlines(), 1):
+            found = row_problems(f, json.loads(line), line.decode(), catalog,
+                                 m["training_row_schema_version"])
+            if any(k == kind for k, _ in found):
+                hit.add((primary(f), n))
+    assert hit == {(r["file"], r["line"]) for r in rec.rows}
+    must, may = EXPECTED[name]
+    assert must <= {k for k, _ in problems(pkg.root)} <= must | may | {"ids_refs"}
+    with pytest.raises(ValueError, match="several rows"):
+        generate_package(tmp_path / "x", defects=["copy_differs"],
+                         defect_rows={"copy_differs": 2})
 
 
 def test_huge_line_only_when_asked(tmp_path: Path) -> None:

@@ -117,7 +117,8 @@ def test_loading_problems_listed(window, sample_copy: Path) -> None:
     m = window.findings.model
     assert m.rowCount() == 1
     assert m.data(m.index(0, 1)) == "input.malformed_line"
-    assert m.data(m.index(0, 2)).endswith("environment_response_pairs.jsonl:2")
+    assert m.data(m.index(0, 2)) == "1"  # its locations
+    assert m.data(m.index(0, 3)).endswith("environment_response_pairs.jsonl:2")
 
 
 def test_one_visible_tab_bar_per_tabbed_dock_group(window, qtbot) -> None:

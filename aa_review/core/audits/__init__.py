@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         CorpusTotals,
         Counts,
         Identity,
+        findings_line,
     )
     from aa_review.core.audits._registry import (
         CHECKS,
@@ -45,6 +46,7 @@ _WHERE = {
     "AuditDocument": "_model", "AuditProgress": "_model", "AuditReport": "_model",
     "CheckSummary": "_model", "Counts": "_model", "Identity": "_model",
     "CorpusEntry": "_model", "CorpusReport": "_model", "CorpusTotals": "_model",
+    "findings_line": "_model",
     "CHECKS": "_checks", "Check": "_registry", "UnknownCheckError": "_registry",
     "resolve_selection": "_registry",
     "CODES": "_codes", "CodeInfo": "_codes",

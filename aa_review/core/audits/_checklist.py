@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aa_review.core.contracts import checklist
-from aa_review.core.findings import Finding
+from aa_review.core.findings import Finding, Locations
 from aa_review.core.package.documents import DOC_PATHS
 from aa_review.core.package.layout import EC_DIR
 
@@ -26,10 +26,14 @@ def evaluate_checklist(pkg: Package, ctx: AuditContext,
         return
     for i, result in enumerate(checklist(pkg, checks)):
         if result.status == "fail" and ctx.on("contract.checklist"):
+            more = len(result.failed) - 5
             yield ctx.finding("contract.checklist", f"{result.check_id} fails: "
-                              f"{result.failure(5)}", file=result.failed[0],
-                              contract=f"prefinal_verification_checklist.checks[{i}]",
-                              key_path=f"checks[{i}]")
+                              f"{result.failure(5)}" + (f" and {more} more (each located)"
+                                                        if more > 0 else ""),
+                              locations=Locations.columns(
+                                  len(result.failed), file=list(result.failed),
+                                  contract=f"prefinal_verification_checklist.checks[{i}]",
+                                  key_path=f"checks[{i}]"))
     yield from _refs_and_counts(pkg, ctx, cl, DOC_PATHS["checklist"])
 
 

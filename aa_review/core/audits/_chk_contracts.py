@@ -11,7 +11,7 @@ from aa_review.core.audits._refrules import classify_ref
 from aa_review.core.audits._registry import register
 from aa_review.core.contract_compare import COLUMN_KINDS, ArtifactShape, Diff, DiffKind
 from aa_review.core.contracts import FileCheck, compare_package
-from aa_review.core.findings import Finding
+from aa_review.core.findings import Finding, Locations
 from aa_review.core.package.documents import DOC_PATHS
 from aa_review.core.package.model import Package
 
@@ -59,7 +59,7 @@ def _missing(pkg: Package, ctx: AuditContext, check: FileCheck) -> Finding:
 
 
 def _against(ctx: AuditContext, check: FileCheck, shape: ArtifactShape) -> Iterator[Finding]:
-    """One finding per distinct disagreement, located at the first contract that states it."""
+    """One finding per distinct disagreement, located at every contract that states it."""
     seen: dict[tuple[str, str], list[str]] = {}
     for (cpath, c), diffs in zip(check.file.contracts, check.per_contract, strict=True):
         for code_msg in _findings(shape, c, diffs):
@@ -67,7 +67,8 @@ def _against(ctx: AuditContext, check: FileCheck, shape: ArtifactShape) -> Itera
     for (code, msg), paths in seen.items():
         if ctx.on(code):
             also = f" (also {', '.join(paths[1:])})" if len(paths) > 1 else ""
-            yield ctx.finding(code, msg + also, file=check.file.ref, contract=paths[0])
+            yield ctx.finding(code, msg + also, locations=Locations.columns(
+                len(paths), file=check.file.ref, contract=paths))
 
 
 def _findings(shape: ArtifactShape, c: dict[str, Any], diffs: list[Diff]) -> list[tuple[str, str]]:

@@ -9,7 +9,7 @@ from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._files import Wants
 from aa_review.core.audits._linkmap import damaged_files
 from aa_review.core.audits._registry import register
-from aa_review.core.findings import Finding
+from aa_review.core.findings import Finding, Locations
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.documents import DOC_PATHS
 from aa_review.core.package.layout import EC_DIR, ENV_PAIR_TYPE, ROW_FILES, SURFACE_TYPES
@@ -80,10 +80,25 @@ def check_counts(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                   if len(ix.rows_citing(p))]
         if isinstance(orphans, list) and sorted(map(str, orphans)) != sorted(actual) \
                 and ctx.on("count.orphan_list"):
+            listed = list(map(str, orphans))
+            wrong = sorted(set(listed) - set(actual))  # listed, yet no row cites it
+            absent = sorted(set(actual) - set(listed))  # cited, uncatalogued, not listed
+            parts = ([f"lists {len(wrong):,} id(s) no row cites"] if wrong else []) + \
+                ([f"leaves out {len(absent):,} cited uncatalogued id(s)"] if absent else [])
+            key = "orphan_evidence_ref_ids"
+            # Each id the list has wrong is a location: where it stands, or which rows cite it.
+            at = {e: i for i, e in reversed(list(enumerate(listed)))}
+            more = [Locations.columns(len(wrong), file=MAP_PATH, evidence_id=wrong,
+                                      key_path=(key + "[{}]", [at[e] for e in wrong]))]
+            more += [ctx.at_rows(ix.rows_citing(ix.evidence_pos[e]).to_array(), evidence_id=e,
+                                 key_path="source_evidence_ref_ids") for e in absent]
+            detail = (f": it {' and '.join(parts)} ({', '.join((wrong + absent)[:3])}"
+                      f"{', ...' if len(wrong) + len(absent) > 3 else ''}; each is located)"
+                      if parts else ": an id is listed more than once")
             yield ctx.finding("count.orphan_list", f"orphan_evidence_ref_ids lists "
-                              f"{len(orphans)} id(s); rows cite {len(actual)} uncatalogued id(s)"
-                              f"{': ' + ', '.join(sorted(set(actual) ^ set(map(str, orphans)))[:5])}",
-                              file=MAP_PATH, key_path="orphan_evidence_ref_ids")
+                              f"{len(orphans)} id(s); rows cite {len(actual)} uncatalogued "
+                              f"id(s){detail}", file=MAP_PATH, key_path=key,
+                              more=Locations.concat(more) if more else None)
     damaged = damaged_files(pkg)
     by_type = {k: v for k, v in ix.counts_by("data_type").items() if k}
     if docs.manifest is not None:

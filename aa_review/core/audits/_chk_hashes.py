@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._files import FileFacts, hash_file
+from aa_review.core.audits._files import _no_symlink as no_symlink
 from aa_review.core.audits._refrules import UNSAFE
 from aa_review.core.audits._registry import register
 from aa_review.core.audits._rowviews import row_findings
 from aa_review.core.derive import CONTENT_HASH_LIMIT
+from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding
 from aa_review.core.package.model import Package
 
 _HASH_RE = re.compile(r"sha256:[0-9a-f]{64}")
 CODES = ("hash.changed", "hash.missing", "hash.unhashable", "hash.not_recorded",
-         "hash.malformed", "hash.unreadable", "hash.row_disagrees", "quirk.large_file_no_hash",
-         "quirk.hash_conventions")
+         "hash.malformed", "hash.unreadable", "hash.row_disagrees", "input.evidence_encoding",
+         "quirk.large_file_no_hash", "quirk.hash_conventions")
 
 
 def file_facts(pkg: Package, ctx: AuditContext, ref: str) -> FileFacts | None:
@@ -29,6 +32,21 @@ def file_facts(pkg: Package, ctx: AuditContext, ref: str) -> FileFacts | None:
     if not path.is_file():
         return None
     return hash_file(path)
+
+
+def first_bad_byte(pkg: Package, ref: str) -> tuple[int, int, str] | None:
+    """(byte offset, line, what is wrong) of the first byte of ``ref`` that is not valid
+    UTF-8, or None when the file decodes (or cannot be read: the hashing says so)."""
+    try:
+        with open(pkg.safe.resolve(ref), "rb", opener=no_symlink) as fh:
+            data = fh.read(CONTENT_HASH_LIMIT + 1)
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        what = f"0x{data[exc.start]:02x}, {exc.reason}"
+        return exc.start, data.count(b"\n", 0, exc.start) + 1, what
+    except (OSError, UnsafeRefError):
+        return None
+    return None
 
 
 @register("hashes", "Evidence hashes", CODES, hashes=True)
@@ -43,8 +61,8 @@ def check_hashes(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
             yield ctx.finding("hash.unreadable", f"cannot be read ({why}); no package digest "
                               "can be computed", file=rel)
     for i, e in enumerate(pkg.catalog):
-        where = dict(file=e.ref, evidence_id=e.evidence_id, ref=e.ref,
-                     key_path=f"evidence_catalog[{i}].content_hash")
+        where: dict[str, Any] = dict(file=e.ref, evidence_id=e.evidence_id, ref=e.ref,
+                                     key_path=f"evidence_catalog[{i}].content_hash")
         if ctx.ref_facts[e.ref][0] in UNSAFE:
             continue  # never opened; the refs check reports it
         recorded = e.content_hash
@@ -75,6 +93,17 @@ def check_hashes(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                                   "(format 12.5), so its content is not protected by the "
                                   "catalog; the package digest still covers it", **where)
             continue
+        # Only files holding a CR or bytes that are not UTF-8 hash differently as text.
+        text_differs = facts.text_hash != "sha256:" + facts.sha256
+        bad = first_bad_byte(pkg, e.ref) if text_differs else None
+        if bad is not None and ctx.on("input.evidence_encoding"):
+            offset, line, why = bad
+            yield ctx.finding("input.evidence_encoding", f"the file is not valid UTF-8: {why} "
+                              f"at byte {offset:,} (line {line}). The compiler hashes evidence "
+                              "read as UTF-8 text with U+FFFD for each bad byte (format 7.3, "
+                              "12.5), so its catalog hash does not bind the file's bytes: files "
+                              "differing only in those bytes get the same hash",
+                              **{**where, "key_path": None}, line=line, byte_offset=offset)
         if recorded is None:
             if ctx.on("hash.not_recorded"):
                 yield ctx.finding("hash.not_recorded", f"the file exists ({facts.size:,} bytes) "
@@ -88,9 +117,10 @@ def check_hashes(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                          "file read as text, which differs for CRLF or non-UTF-8 files)")
             yield ctx.finding("hash.changed", f"catalog {recorded}, file now {facts.text_hash}: "
                               f"the content changed after compiling{extra}", **where)
-        elif facts.text_hash != "sha256:" + facts.sha256 and ctx.on("quirk.hash_conventions"):
-            yield ctx.finding("quirk.hash_conventions", "the file has CRLF line ends or "
-                              "invalid UTF-8, so its catalog hash (text read with universal "
-                              "newlines) differs from its byte hash in artifacts_index.json "
-                              "(format 12.5); both are correct", **where)
+        elif text_differs and ctx.on("quirk.hash_conventions"):
+            why = "holds bytes that are not UTF-8" if bad is not None else "has CR line ends"
+            yield ctx.finding("quirk.hash_conventions", f"the file {why}, so its catalog hash "
+                              "(text read as UTF-8 with universal newlines) differs from its "
+                              "byte hash in artifacts_index.json (format 12.5); both are "
+                              "correct under their convention", **where)
     yield from row_findings(pkg, ctx, ("hash.row_disagrees",))

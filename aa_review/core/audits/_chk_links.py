@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
 
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._linkmap import link_mismatches
 from aa_review.core.audits._registry import register
+from aa_review.core.audits._rowscan import Gathered
 from aa_review.core.audits._rowviews import row_findings
 from aa_review.core.audits._undo import undo_ref_sanitizer
 from aa_review.core.derive import evidence_id, visibility
@@ -34,8 +38,9 @@ def check_links(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     for i, e in enumerate(pkg.catalog):
         want = evidence_id(e.ref)
         if e.evidence_id != want:
-            where = dict(file=MAP_PATH, key_path=f"evidence_catalog[{i}].evidence_id",
-                         evidence_id=e.evidence_id, ref=e.ref)
+            where: dict[str, Any] = dict(
+                file=MAP_PATH, key_path=f"evidence_catalog[{i}].evidence_id",
+                evidence_id=e.evidence_id, ref=e.ref)
             if undo_ref_sanitizer(e.ref, e.evidence_id):
                 if ctx.on("quirk.id_before_sanitize"):
                     yield ctx.finding("quirk.id_before_sanitize", "the id hashes the ref as it "
@@ -47,9 +52,10 @@ def check_links(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     for pos in range(n_cat, len(ix.evidence_ids)):
         rows = ix.rows_citing(pos)
         if len(rows) and ctx.on("link.orphan"):
-            yield ctx.finding("link.orphan", f"{len(rows)} row(s) cite {ix.evidence_ids[pos]}, "
-                              "which the evidence catalog does not hold",
-                              evidence_id=ix.evidence_ids[pos], **ctx.row_where(rows[0]))
+            yield ctx.finding("link.orphan", f"{len(rows):,} row(s) cite "
+                              f"{ix.evidence_ids[pos]}, which the evidence catalog does not "
+                              "hold", rows=rows.to_array(), evidence_id=ix.evidence_ids[pos],
+                              key_path="source_evidence_ref_ids")
     if len(ix):
         for pos, e in enumerate(pkg.catalog[:n_cat]):
             if not len(ix.rows_citing(pos)) and ctx.on("link.uncited"):
@@ -64,21 +70,53 @@ def check_links(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
 
 
 def _hidden(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
+    """One finding per hidden item, locating every row that cites it: by id (the index)
+    or by ref in another ref list (the row pass); a row is named once per hidden ref."""
     if not ctx.on("link.hidden_cited"):
         return
     ix = pkg.index
-    seen: set[tuple[int, str]] = set()
+    cited: dict[str, np.ndarray] = {}
     for pos in hidden_positions(pkg):
         e = pkg.catalog[pos]
-        for row in ix.rows_citing(pos).to_array().tolist() if pos < ix.catalog_size else []:
-            seen.add((row, e.ref))
-            yield ctx.finding("link.hidden_cited", f"the row cites hidden evaluation material "
-                              f"{e.ref!r}: grader-only references must never reach training "
-                              "rows", evidence_id=e.evidence_id, ref=e.ref,
-                              key_path="source_evidence_ref_ids", **ctx.row_where(row))
-    if len(ix):
-        for pos, hit in ctx.rows.hits:
-            if hit[0] == "link.hidden_cited" and (pos, hit[2]) not in seen:
-                seen.add((pos, hit[2] or ""))
-                yield ctx.finding("link.hidden_cited", hit[4], key_path=hit[1], ref=hit[2],
-                                  evidence_id=hit[3], **ctx.row_where(pos))
+        rows = ix.rows_citing(pos).to_array() if pos < ix.catalog_size else np.empty(0, np.int64)
+        if len(rows):
+            cited[e.ref] = rows
+            yield ctx.finding("link.hidden_cited", f"{_rows(len(rows))} hidden evaluation "
+                              f"material {e.ref!r}: grader-only references must never reach "
+                              "training rows", rows=rows, evidence_id=e.evidence_id, ref=e.ref,
+                              key_path="source_evidence_ref_ids")
+    if not len(ix):
+        return
+    for hit, rows in sorted(ctx.rows.groups.items(), key=lambda t: int(t[1][0])):
+        if hit[0] != "link.hidden_cited":
+            continue
+        new = np.setdiff1d(rows, cited.get(hit[2] or "", ()), assume_unique=True)
+        if len(new):
+            text = hit[4] if len(new) == 1 else f"{len(new):,} rows: {hit[4]}"
+            yield ctx.finding("link.hidden_cited", text, rows=new, key_path=hit[1], ref=hit[2],
+                              evidence_id=hit[3])
+    g = ctx.rows.gathered.get("link.hidden_cited")
+    if g is not None:  # past the listing limit: every further citing row, each located
+        yield from _gathered_hidden(ctx, g, cited)
+
+
+def _rows(n: int) -> str:
+    return "the row cites" if n == 1 else f"{n:,} rows cite"
+
+
+def _gathered_hidden(ctx: AuditContext, g: Gathered, cited: dict[str, np.ndarray]
+                     ) -> Iterator[Finding]:
+    keep = np.ones(len(g.positions), dtype=bool)
+    for w, (_, ref, _) in enumerate(g.wheres):  # rows already named for citing it by id
+        if ref in cited:
+            keep &= ~((g.codes == w) & np.isin(g.positions, cited[ref]))
+    if not keep.any():
+        return
+    codes = g.codes[keep]
+    keys = np.asarray([w[0] for w in g.wheres], dtype=object)[codes].tolist()
+    refs = np.asarray([w[1] for w in g.wheres], dtype=object)[codes].tolist()
+    n = int(keep.sum())
+    yield ctx.finding("link.hidden_cited", f"{n:,} more citation(s) of hidden evaluation "
+                      "material, past the listing limit: each is one of the locations (row, "
+                      "key path and ref)", rows=g.positions[keep], key_path=keys, ref=refs,
+                      gathered=n)

@@ -6,13 +6,14 @@ import mmap
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 import orjson
 
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._files import Wants
 from aa_review.core.audits._registry import register
 from aa_review.core.errors import UnsafeRefError
-from aa_review.core.findings import Finding
+from aa_review.core.findings import Finding, Locations
 from aa_review.core.package.documents import DOC_PATHS, read_json
 from aa_review.core.package.layout import EC_DIR
 from aa_review.core.package.model import Package
@@ -98,41 +99,65 @@ def _dedup(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         over = sorted(t for t, c in acc.items() if isinstance(c, int) and c > stated.get(t, 0))
         if over:
             yield ctx.finding("quirk.dedup_counts", f"the last round accepted more "
-                              f"{', '.join(over[:4])} rows than rows_by_type keeps: de-dup drops "
+                              f"{', '.join(over)} rows than rows_by_type keeps: de-dup drops "
                               "same-numbered steps of later attempts silently (format 12.9)",
                               file=_ROUNDS, line=last[0], key_path="accepted_counts")
-    first, count = _first_line_with(pkg, ctx, _REJECTED, _DUPLICATES)
-    if first is not None and ctx.on("quirk.duplicate_row_rejected"):
-        n, row = first
-        yield ctx.finding("quirk.duplicate_row_rejected", f"{count} row(s) rejected as "
+    found = _lines_with(pkg, ctx, _REJECTED, _DUPLICATES)
+    if found and ctx.on("quirk.duplicate_row_rejected"):
+        yield ctx.finding("quirk.duplicate_row_rejected", f"{len(found)} row(s) rejected as "
                           "duplicate ids: several refs of one multimodal step share a seed "
-                          "(format 12.10)", file=_REJECTED, line=n,
-                          row_id=str(row.get("row_id") or "") or None)
+                          "(format 12.10)", locations=Locations.columns(
+                              len(found), file=_REJECTED, line=[n for n, _ in found],
+                              row_id=[rid for _, rid in found]))
 
 
-def _first_line_with(pkg: Package, ctx: AuditContext, rel: str, wants: Wants
-                     ) -> tuple[tuple[int, dict[str, Any]] | None, int]:
-    """The first parsed line holding the needle of ``wants`` (with its line number) and how
-    many lines do.
+_BLOCK = 16 * 1024 * 1024
 
-    The rejected-rows file can be hundreds of MB: it is searched, not parsed, and when
-    the audit hashes it the search is made on the same read.
+
+def _newlines(mm: mmap.mmap, start: int, end: int) -> int:
+    """Newlines in ``mm[start:end]``, counted a block at a time (no copy of the file)."""
+    n = 0
+    for a in range(start, end, _BLOCK):
+        view = np.frombuffer(mm, dtype=np.uint8, count=min(_BLOCK, end - a), offset=a)
+        n += int(np.count_nonzero(view == 10))
+        del view  # the mmap cannot close while a view of it lives
+    return n
+
+
+def _lines_with(pkg: Package, ctx: AuditContext, rel: str, wants: Wants
+                ) -> list[tuple[int, str | None]]:
+    """(line number, row id) of every line holding the needle of ``wants``.
+
+    The rejected-rows file can be hundreds of MB: it is searched, not parsed (only the
+    lines found are), and whether it holds the needle at all comes from the hashing read
+    when the audit hashes it.
     """
     scan = ctx.byte_scan(rel, wants)
     if scan is None:
-        return None, 0
-    count, at, line_no = scan.needles[wants.needles[0]]
+        return []
+    needle = wants.needles[0]
+    count, at, line_no = scan.needles[needle]
     if not count:
-        return None, 0
+        return []
+    out: list[tuple[int, str | None]] = []
     try:
         with open(pkg.safe.resolve(rel), "rb") as fh, \
                 mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            start = mm.rfind(b"\n", 0, at) + 1
-            end = mm.find(b"\n", at)
-            row = orjson.loads(mm[start:end if end >= 0 else len(mm)])
-    except (OSError, ValueError, UnsafeRefError, orjson.JSONDecodeError):
-        return None, 0
-    return ((line_no, row) if isinstance(row, dict) else None), count
+            prev = at
+            while at >= 0:
+                line_no += _newlines(mm, prev, at)
+                start = mm.rfind(b"\n", 0, at) + 1
+                end = mm.find(b"\n", at)
+                try:
+                    row = orjson.loads(mm[start:end if end >= 0 else len(mm)])
+                except orjson.JSONDecodeError:
+                    row = None
+                rid = row.get("row_id") if isinstance(row, dict) else None
+                out.append((line_no, str(rid) if rid else None))
+                prev, at = at, mm.find(needle, end if end >= 0 else len(mm))
+    except (OSError, ValueError, UnsafeRefError):
+        return out
+    return out
 
 
 def _grading(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:

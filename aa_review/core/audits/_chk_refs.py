@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
 
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._registry import register
 from aa_review.core.audits._rowviews import row_findings
 from aa_review.core.derive import ALWAYS_RESOLVING_PREFIXES, evidence_type, visibility
-from aa_review.core.findings import Finding, Severity
+from aa_review.core.findings import Finding, Location, Locations, Severity
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.model import Package
 
@@ -29,11 +32,15 @@ def check_refs(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     (validator rule 2)."""
     seen: dict[str, int] = {}
     for i, e in enumerate(pkg.catalog):
-        where = dict(file=MAP_PATH, key_path=f"evidence_catalog[{i}]", evidence_id=e.evidence_id,
-                     ref=e.ref)
+        where: dict[str, Any] = dict(file=MAP_PATH, key_path=f"evidence_catalog[{i}]",
+                                     evidence_id=e.evidence_id, ref=e.ref)
         if e.evidence_id in seen and ctx.on("evidence.duplicate"):
+            first = seen[e.evidence_id]
             yield ctx.finding("evidence.duplicate", f"evidence id also catalogued at entry "
-                              f"{seen[e.evidence_id]}", **where)
+                              f"{first} ({pkg.catalog[first].ref!r})", **where,
+                              more=Locations.one(Location(
+                                  file=MAP_PATH, key_path=f"evidence_catalog[{first}]",
+                                  evidence_id=e.evidence_id, ref=pkg.catalog[first].ref)))
         seen.setdefault(e.evidence_id, i)
         code, why, exists = ctx.ref_facts[e.ref]
         if code is not None and code != "ref.not_normalized":
@@ -55,13 +62,17 @@ def check_refs(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                                   "even when only task_packet.json exists (format 12.3); it is "
                                   "marked unresolved with confidence 0.5", **where)
             elif ctx.on("ref.unresolved"):
-                cited = len(pkg.index.rows_citing(i)) if i < pkg.index.catalog_size else 0
+                rows = (pkg.index.rows_citing(i).to_array() if i < pkg.index.catalog_size
+                        else np.empty(0, np.int64))
                 claim = e.resolves is True
                 yield ctx.finding(
                     "ref.unresolved", f"evidence {e.ref!r} is not in the package"
                     + (" although the catalog says it resolves" if claim else "")
-                    + f"; {cited} row(s) cite it", severity=Severity.ERROR if claim else None,
-                    **where)
+                    + f"; {len(rows):,} row(s) cite it"
+                    + (" (located after the catalog entry)" if len(rows) else ""),
+                    severity=Severity.ERROR if claim else None, **where,
+                    more=ctx.at_rows(rows, evidence_id=e.evidence_id, ref=e.ref,
+                                     key_path="source_evidence_ref_ids"))
         if ctx.on("evidence.field_mismatch"):
             # A file that went missing after compiling is reported as unresolved, not as a
             # wrong 'resolves' flag: only flags the catalog itself contradicts are wrong.

@@ -31,21 +31,27 @@ def check_rows(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     if not len(ix):
         return
     if ctx.on("row.missing_id"):
-        for pos in np.flatnonzero(ix.row_id == b"").tolist():
-            yield ctx.finding("row.missing_id", "the row has no row_id (or pair_id): it cannot "
-                              "be cited, linked or signed off", key_path="row_id",
-                              **ctx.row_where(pos))
+        missing = np.flatnonzero(ix.row_id == b"")
+        if len(missing):
+            yield ctx.finding("row.missing_id", f"{_rows(len(missing))} no row_id (or "
+                              "pair_id): it cannot be cited, linked or signed off",
+                              rows=missing, key_path="row_id")
     if ctx.on("row.duplicate_id"):
         order = np.argsort(ix.row_id, kind="stable")
         ids = ix.row_id[order]
-        dup = np.flatnonzero((ids[1:] == ids[:-1]) & (ids[1:] != b"")) + 1
-        for k in dup.tolist():
-            pos, first = int(order[k]), int(order[k - 1])
-            while k > 0 and ids[k - 1] == ids[k]:
-                k -= 1
-                first = int(order[k])
-            w = ctx.row_where(first)
-            yield ctx.finding("row.duplicate_id", f"the id is also used at {w['file']}:"
-                              f"{w['line']}; ids must be unique", key_path="row_id",
-                              **ctx.row_where(pos))
+        same = (ids[1:] == ids[:-1]) & (ids[1:] != b"")
+        # Runs of one id in the sorted order: each run is one finding naming all its rows.
+        starts = np.flatnonzero(same & ~np.concatenate(([False], same[:-1])))
+        ends = np.flatnonzero(same & ~np.concatenate((same[1:], [False]))) + 2
+        runs = sorted((np.sort(order[a:b]) for a, b in zip(starts.tolist(), ends.tolist())),
+                      key=lambda r: int(r[0]))
+        for rows in runs:
+            w = ctx.row_where(int(rows[0]))
+            yield ctx.finding("row.duplicate_id", f"{len(rows):,} rows share the id "
+                              f"{w['row_id']} (first at {w['file']}:{w['line']}); ids must be "
+                              "unique", rows=rows, key_path="row_id")
     yield from row_findings(pkg, ctx, _PASS)
+
+
+def _rows(n: int) -> str:
+    return "the row has" if n == 1 else f"{n:,} rows have"

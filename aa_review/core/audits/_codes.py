@@ -35,6 +35,8 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("input.truncated", E, "the last line of a JSONL file is cut off"),
     ("input.line_too_long", E, "a JSONL line is too long to be a row"),
     ("input.blank_line", L, "a blank line in a JSONL file"),
+    ("input.evidence_encoding", W, "an evidence file is not valid UTF-8: its catalog hash "
+     "does not bind its bytes"),
     # Evidence content hashes (format 7.3).
     ("hash.changed", E, "an evidence file's content no longer matches its catalog hash"),
     ("hash.missing", E, "a catalog entry has a content hash but its file is gone"),

@@ -10,7 +10,7 @@ from aa_review.core.audits._codes import code_info
 from aa_review.core.audits._refrules import RefFacts, ref_facts
 from aa_review.core.audits._rowrules import ScanConfig
 from aa_review.core.errors import UnsafeRefError
-from aa_review.core.findings import Finding, Location, Severity
+from aa_review.core.findings import Finding, Location, Locations, RowTable, Severity
 from aa_review.core.package.layout import SCHEMA_V01, SCHEMA_V02
 
 if TYPE_CHECKING:
@@ -51,18 +51,44 @@ class AuditContext:
         self._map: MapScan | None = None
         self._rows: RowScan | None = None
         self.extra: dict[str, Any] = {}
-        self.omitted: dict[str, int] = {}  # per code: found but not listed (over the cap)
+        self._row_table: RowTable | None = None
 
     def on(self, code: str) -> bool:
         return code in self.enabled
 
     def finding(self, code: str, message: str, *, severity: Severity | None = None,
-                **where: Any) -> Finding:
-        """A finding with the code's registered severity and quirk flag."""
+                rows: Any = None, more: Locations | None = None, gathered: int = 0,
+                locations: Locations | None = None, **where: Any) -> Finding:
+        """A finding with the code's registered severity and quirk flag.
+
+        ``where`` gives the location's fields. With ``rows`` (row positions), there is one
+        location per row, each with ``where``'s fields (a field may also be one value per
+        row; see :meth:`Locations.at_rows`). ``more``: further locations, after those;
+        ``locations``: all of them, given whole.
+        """
         info = code_info(code)
+        if locations is not None:
+            locs = locations
+        elif rows is not None:
+            locs = Locations.at_rows(self.row_table, rows,
+                                     **{k: v for k, v in where.items() if v is not None})
+        else:
+            locs = Locations.one(Location(**{k: v for k, v in where.items() if v is not None}))
+        if more is not None and len(more):
+            locs = Locations.concat([locs, more])
         return Finding(code=code, severity=severity or info.severity, message=message,
-                       location=Location(**{k: v for k, v in where.items() if v is not None}),
-                       quirk=info.quirk)
+                       locations=locs, quirk=info.quirk, gathered=gathered)
+
+    @property
+    def row_table(self) -> RowTable:
+        """File, line and row id of every indexed row, shared by every finding's locations."""
+        if self._row_table is None:
+            self._row_table = RowTable.of_index(self.pkg.index)
+        return self._row_table
+
+    def at_rows(self, rows: Any, **fields: Any) -> Locations:
+        """Locations of the rows at positions ``rows`` (see :meth:`Locations.at_rows`)."""
+        return Locations.at_rows(self.row_table, rows, **fields)
 
     def row_where(self, pos: int) -> dict[str, Any]:
         """Location fields of the indexed row at ``pos``."""

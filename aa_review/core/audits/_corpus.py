@@ -36,7 +36,7 @@ def _audit_one(path: str, checks: list[str] | None, digest: bool) -> CorpusEntry
         raise
     except Exception as exc:  # noqa: BLE001 - an unreadable package is a result
         return CorpusEntry(path=path, error=f"{type(exc).__name__}: {exc}")
-    return CorpusEntry(path=path, report=report)
+    return CorpusEntry(path=path, report=report.compacted())  # only the rows it names
 
 
 def audit_corpus(folder: Path | str, workers: int | None = None, *,
@@ -114,19 +114,4 @@ def _parallel(paths: list[str], sel: list[str] | None, digest: bool, n: int,
 
 
 def _totals(entries: list[CorpusEntry], seconds: float, workers: int) -> CorpusTotals:
-    sev: dict[str, int] = {}
-    codes: dict[str, int] = {}
-    rows = 0
-    for e in entries:
-        if e.report is None:
-            continue
-        rows += e.report.counts.rows
-        for k, v in e.report.by_severity.items():
-            sev[k] = sev.get(k, 0) + v
-        for k, v in e.report.codes().items():
-            codes[k] = codes.get(k, 0) + v
-    audited = sum(1 for e in entries if e.report is not None)
-    return CorpusTotals(packages=len(entries), audited=audited, failed=len(entries) - audited,
-                        rows=rows, by_severity=dict(sorted(sev.items())),
-                        codes=dict(sorted(codes.items())), seconds=round(seconds, 3),
-                        workers=workers)
+    return CorpusTotals.of(entries, seconds=round(seconds, 3), workers=workers)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from aa_review import __version__
 from aa_review.core.audits import _checks  # noqa: F401  (registers every check)
-from aa_review.core.audits._codes import code_info
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._files import HashCancelled, Wants, hash_package
+from aa_review.core.audits._gather import list_findings
 from aa_review.core.audits._mapscan import scan_map
 from aa_review.core.audits._model import AuditProgress, AuditReport, CheckSummary, Counts, Identity
 from aa_review.core.audits._registry import Check, resolve_selection
@@ -26,7 +26,7 @@ from aa_review.core.package.summary import counts as count_package
 __all__ = ["audit_package", "AuditCancelled", "DEFAULT_CAP"]
 
 log = logging.getLogger(__name__)
-DEFAULT_CAP = 200  # findings listed per code; summaries count all of them
+DEFAULT_CAP = 200  # findings of one code listed one by one; the rest gathered into one
 ProgressFn = Callable[[AuditProgress], None]
 
 
@@ -56,7 +56,8 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
     digest
         Compute the package digest for the identity (hashes every file).
     cap
-        Findings listed per code; the summary counts every one.
+        Findings of one code listed one by one; past it, the others are gathered into one
+        finding that keeps every one of their locations.
 
     Raises
     ------
@@ -90,14 +91,9 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
     finally:
         finished.set()
         hashing.shutdown(wait=False, cancel_futures=True)
-    by_sev: dict[str, int] = {}
-    for s in summary:
-        for sev, n in s.by_severity.items():
-            by_sev[sev] = by_sev.get(sev, 0) + n
-    return AuditReport(
-        tool=f"aa-review {__version__}", identity=identity,
-        counts=_counts(pkg, ctx), checks=[c.name for c in selected], summary=summary,
-        by_severity=by_sev, findings=findings, truncated=dict(sorted(ctx.omitted.items())),
+    return AuditReport.assemble(
+        summary, findings, tool=f"aa-review {__version__}", identity=identity,
+        counts=_counts(pkg, ctx), checks=[c.name for c in selected], listing_limit=cap,
         complete=complete, seconds=round(time.perf_counter() - t0, 3))
 
 
@@ -161,18 +157,17 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
     # assembled in registration order, so the report does not depend on timing.
     order = sorted(range(len(selected)),
                    key=lambda i: selected[i].hashes or bool(selected[i].reads))
-    ran: dict[int, tuple[list[Finding], dict[str, int], str | None]] = {}
+    ran: dict[int, tuple[list[Finding], str | None]] = {}
     for n, i in enumerate(order):
         emit(AuditProgress("checks", n, len(selected)))
         if ctx.cancelled():
             raise AuditCancelled()
         check = selected[i]
-        before = dict(ctx.omitted)
         found: list[Finding] = []
         error = None
         try:
-            found = [f for f in check.func(pkg, ctx)
-                     if ctx.on(f.code) or check.name == "input"]
+            found = list_findings((f for f in check.func(pkg, ctx)
+                                   if ctx.on(f.code) or check.name == "input"), ctx.cap)
         except (AuditCancelled, ScanCancelled, HashCancelled):
             raise
         except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
@@ -180,35 +175,15 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
             error = f"{type(exc).__name__}: {exc}"
             found.append(ctx.finding("audit.check_failed", f"check {check.name!r} stopped: "
                                      f"{error}; its findings are incomplete"))
-        # Row-pass hits the check counted but never yielded (over the cap).
-        unlisted = {c: k - before.get(c, 0) for c, k in ctx.omitted.items()
-                    if k > before.get(c, 0)}
-        ran[i] = (found, unlisted, error)
+        ran[i] = (found, error)
     emit(AuditProgress("checks", len(selected), len(selected)))
-    listed: dict[str, int] = {}
     findings: list[Finding] = []
     summary: list[CheckSummary] = []
     for i, check in enumerate(selected):
-        found, unlisted, error = ran[i]
-        codes: dict[str, int] = {}
-        sev: dict[str, int] = {}
-        for f in found:
-            codes[f.code] = codes.get(f.code, 0) + 1
-            sev[f.severity.value] = sev.get(f.severity.value, 0) + 1
-            k = listed.get(f.code, 0)
-            if k < ctx.cap:
-                listed[f.code] = k + 1
-                findings.append(f)
-            else:
-                ctx.omitted[f.code] = ctx.omitted.get(f.code, 0) + 1
-        for code, extra in unlisted.items():
-            codes[code] = codes.get(code, 0) + extra
-            level = code_info(code).severity.value
-            sev[level] = sev.get(level, 0) + extra
-        summary.append(CheckSummary(check=check.name, title=check.title, ran=error is None,
-                                    error=error, codes=dict(sorted(codes.items())),
-                                    by_severity=sev))
-    return findings, summary, all(r[2] is None for r in ran.values())
+        found, error = ran[i]
+        findings.extend(found)
+        summary.append(CheckSummary.of(check.name, check.title, found, error))
+    return findings, summary, all(r[1] is None for r in ran.values())
 
 
 def _identity(pkg: Package, ctx: AuditContext, digest: bool) -> Identity:

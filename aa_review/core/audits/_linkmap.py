@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._mapscan import LinkCols
-from aa_review.core.findings import Finding
+from aa_review.core.findings import Finding, Locations
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.model import Package
 
@@ -54,6 +54,8 @@ def _match(pkg: Package, links: LinkCols) -> tuple[list[int], list[int]]:
 
 
 def link_mismatches(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
+    """Links that name no row, rows no link describes, links out of order and links that
+    disagree with their row: one finding per kind of disagreement, locating every link."""
     scan = ctx.map
     if scan.error is not None:
         yield ctx.finding("link.mismatch", f"row_evidence_links cannot be read: "
@@ -67,29 +69,55 @@ def link_mismatches(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     links = scan.links
     damaged = damaged_files(pkg)
     rows_of, unlinked = _match(pkg, links)
-    for i, pos in enumerate(rows_of):
-        if pos < 0 and links.row_file[i] not in damaged:
-            yield ctx.finding("link.mismatch", f"link {i} names row {links.row_id[i]!r} of "
-                              f"{links.row_file[i]}, which is not in the package",
-                              file=MAP_PATH, key_path=f"row_evidence_links[{i}]",
-                              row_id=links.row_id[i] or None)
-    for pos in unlinked:
-        yield ctx.finding("link.mismatch", "no row_evidence_links entry describes this row",
-                          key_path="row_evidence_links", **ctx.row_where(pos))
+    lost = [i for i, pos in enumerate(rows_of) if pos < 0 and links.row_file[i] not in damaged]
+    if lost:
+        first = lost[0]
+        yield ctx.finding(
+            "link.mismatch", (f"link {first} names row {links.row_id[first]!r} of "
+                              f"{links.row_file[first]}, which is not in the package")
+            if len(lost) == 1 else f"{len(lost):,} links name rows that are not in the "
+            f"package (the first: link {first}, row {links.row_id[first]!r} of "
+            f"{links.row_file[first]})",
+            locations=Locations.columns(len(lost), file=MAP_PATH, key_path=(_LINK, lost),
+                                        row_id=[links.row_id[i] or None for i in lost]))
+    if unlinked:
+        yield ctx.finding("link.mismatch", _many(len(unlinked), "no row_evidence_links entry "
+                          "describes this row", "rows that no row_evidence_links entry "
+                          "describes"), rows=unlinked, key_path="row_evidence_links")
+    late: list[tuple[int, int]] = []
     last = -1
     for i, pos in enumerate(rows_of):
         if pos < 0:
             continue
         if pos < last:
-            yield ctx.finding("link.mismatch", f"link {i} is out of order: links follow the rows "
-                              "in sorted-file order", key_path=f"row_evidence_links[{i}]",
-                              **ctx.row_where(pos))
+            late.append((i, pos))
         last = max(last, pos)
-    yield from _fields(pkg, ctx, links, rows_of)
+    if late:
+        yield ctx.finding("link.mismatch", _many(len(late), f"link {late[0][0]} is out of "
+                          "order: links follow the rows in sorted-file order", "links out of "
+                          "order: links follow the rows in sorted-file order"),
+                          rows=[p for _, p in late], key_path=(_LINK, [i for i, _ in late]))
+    by_kind: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+    for i, pos, bad in _fields(pkg, ctx, links, rows_of):
+        by_kind.setdefault(bad, []).append((i, pos))
+    for bad, where in sorted(by_kind.items(), key=lambda t: t[1][0][1]):
+        what = ", ".join(bad)
+        yield ctx.finding("link.mismatch", _many(len(where), f"link {where[0][0]} disagrees "
+                          f"with the row on {what}", f"links that disagree with their rows on "
+                          f"{what}"), rows=[p for _, p in where],
+                          key_path=(_LINK, [i for i, _ in where]))
+
+
+_LINK = "row_evidence_links[{}]"
+
+
+def _many(n: int, one: str, many: str) -> str:
+    return one if n == 1 else f"{n:,} {many}"
 
 
 def _fields(pkg: Package, ctx: AuditContext, links: LinkCols, rows_of: list[int]
-            ) -> Iterator[Finding]:
+            ) -> Iterator[tuple[int, int, tuple[str, ...]]]:
+    """(link, row position, what disagrees) for each link whose fields disagree with its row."""
     ix = pkg.index
     rows_fp = ctx.rows.fingerprints if ctx.needs_rows() else None
     names = [f.rsplit("/", 1)[1] for f in ix.files]
@@ -133,6 +161,4 @@ def _fields(pkg: Package, ctx: AuditContext, links: LinkCols, rows_of: list[int]
         if rows_fp is not None and rows_fp[pos] and int(rows_fp[pos]) != links.fingerprint[i]:
             bad.append("source_trace_id/source_step_ids/source_artifact_refs")
         if bad:
-            yield ctx.finding("link.mismatch", f"link {i} disagrees with the row on "
-                              f"{', '.join(bad)}", key_path=f"row_evidence_links[{i}]",
-                              **ctx.row_where(pos))
+            yield i, pos, tuple(bad)

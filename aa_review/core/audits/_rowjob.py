@@ -9,20 +9,35 @@ from __future__ import annotations
 import hashlib
 import mmap
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from aa_review.core.audits._rowrules import RowAuditor, RowHit, ScanConfig
 
-__all__ = ["GROUPED", "Part", "init_worker", "run_job", "link_fingerprint"]
+__all__ = ["Part", "Overflow", "init_worker", "run_job", "link_fingerprint"]
 
-# Hits that repeat on every row carrying the same list value (the evidence block all rows
-# share) are reported once per ref, located at the first row, with how many rows carry it.
-GROUPED = frozenset({"ref.absolute", "ref.escape", "ref.symlink_out", "ref.unresolved",
-                     "ref.not_normalized", "hash.row_disagrees", "link.bad_evidence_id"})
-GroupKey = tuple[str, "str | None", "str | None"]
+# Every hit is grouped: the rows with the same (code, key path, ref, evidence id, message)
+# make one finding that locates them all (rows sharing an evidence block repeat its hits).
+# Past ``cap`` groups of one code (messages naming per-row values), the code's further
+# hits are gathered without their messages, each keeping its row, key path, ref and id.
+Where = tuple["str | None", "str | None", "str | None"]  # key path, ref, evidence id
+
+
+@dataclass
+class Overflow:
+    """One code's gathered hits, in row order: row position and which ``wheres`` entry."""
+
+    positions: array = field(default_factory=lambda: array("q"))  # type: ignore[type-arg]
+    codes: array = field(default_factory=lambda: array("i"))  # type: ignore[type-arg]
+    wheres: dict[Where, int] = field(default_factory=dict)
+
+    def add(self, pos: int, where: Where) -> None:
+        c = self.wheres.setdefault(where, len(self.wheres))
+        if not (self.positions and self.positions[-1] == pos and self.codes[-1] == c):
+            self.positions.append(pos)
+            self.codes.append(c)
 
 
 @dataclass
@@ -30,11 +45,10 @@ class Part:
     """One job's results; row positions index the package's row index."""
 
     positions: array  # type: ignore[type-arg]
-    hits: list[tuple[int, RowHit]]
-    counts: dict[str, int]
+    groups: dict[RowHit, array]  # type: ignore[type-arg]
+    overflow: dict[str, Overflow]
     hidden: list[int]
     fingerprints: array  # type: ignore[type-arg]
-    groups: dict[GroupKey, list[Any]]
 
 
 def link_fingerprint(trace: Any, steps: Any, artifact_refs: Any) -> int:
@@ -58,9 +72,9 @@ def run_job(path: str, data_type: str, positions: array, offsets: array,  # type
     aud = auditor or _AUDITOR
     assert aud is not None, "init_worker was not called"
     cap = aud.cfg.cap
-    hits: list[tuple[int, RowHit]] = []
-    counts: dict[str, int] = {}
-    groups: dict[GroupKey, list[Any]] = {}
+    groups: dict[RowHit, array] = {}  # type: ignore[type-arg]
+    overflow: dict[str, Overflow] = {}
+    distinct: dict[str, int] = {}
     hidden: list[int] = []
     fps = array("Q", bytes(8 * len(positions)))
     with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
@@ -82,24 +96,27 @@ def run_job(path: str, data_type: str, positions: array, offsets: array,  # type
                                           row.get("source_artifact_refs"))
             if is_hidden:
                 hidden.append(pos)
-            _count(pos, found, hits, counts, groups, cap)
-    for pos, hit in aud.privacy_hits():
-        _count(pos, [hit], hits, counts, groups, cap)
-    hits.sort(key=lambda t: t[0])
-    return Part(positions, hits, counts, hidden, fps, groups)
+            _group(pos, found, groups, overflow, distinct, cap)
+    for pos, hit in aud.privacy_hits():  # in row order, after the rows' own hits
+        _group(pos, [hit], groups, overflow, distinct, cap)
+    return Part(positions, groups, overflow, hidden, fps)
 
 
-def _count(pos: int, found: list[RowHit], hits: list[tuple[int, RowHit]],
-           counts: dict[str, int], groups: dict[GroupKey, list[Any]], cap: int) -> None:
+def _group(pos: int, found: list[RowHit], groups: dict[RowHit, array],  # type: ignore[type-arg]
+           overflow: dict[str, Overflow], distinct: dict[str, int], cap: int) -> None:
     for hit in found:
-        if hit[0] in GROUPED:
-            g = groups.get((hit[0], hit[2], hit[3]))
-            if g is None:
-                groups[(hit[0], hit[2], hit[3])] = [pos, hit, 1]
-            else:
-                g[2] += 1
+        g = groups.get(hit)
+        if g is not None:
+            if g[-1] != pos:  # a row repeating one hit is one location
+                g.append(pos)
             continue
-        c = counts.get(hit[0], 0)
-        counts[hit[0]] = c + 1
-        if c < cap:
-            hits.append((pos, hit))
+        code = hit[0]
+        n = distinct.get(code, 0)
+        if n < cap:
+            distinct[code] = n + 1
+            groups[hit] = array("q", [pos])
+        else:
+            ov = overflow.get(code)
+            if ov is None:
+                ov = overflow[code] = Overflow()
+            ov.add(pos, (hit[1], hit[2], hit[3]))

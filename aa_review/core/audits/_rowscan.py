@@ -7,17 +7,18 @@ import os
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 
-from aa_review.core.audits._rowjob import GROUPED, Part, init_worker, link_fingerprint, run_job
+from aa_review.core.audits._rowjob import Part, Where, init_worker, link_fingerprint, run_job
 from aa_review.core.audits._rowrules import RowAuditor, RowHit, ScanConfig
+from aa_review.core.findings import distinct_sorted
 from aa_review.core.package.layout import ROW_FILES
 from aa_review.core.package.model import Package
 from aa_review.core.procpool import POOL_UNAVAILABLE, run_in_processes
 
-__all__ = ["RowScan", "scan_rows", "row_workers", "ScanCancelled", "link_fingerprint", "GROUPED"]
+__all__ = ["RowScan", "Gathered", "scan_rows", "row_workers", "ScanCancelled",
+           "link_fingerprint"]
 
 log = logging.getLogger(__name__)
 
@@ -31,17 +32,27 @@ class ScanCancelled(Exception):
     """The caller's ``cancelled()`` turned true during the row pass."""
 
 
+@dataclass(frozen=True)
+class Gathered:
+    """One code's hits past the cap, in row order: positions and, per position, which
+    ``wheres`` entry (key path, ref, evidence id) it has."""
+
+    positions: np.ndarray
+    codes: np.ndarray
+    wheres: list[Where]
+
+
 @dataclass
 class RowScan:
-    """What the row pass found: hits by row position (listed up to a cap) and full counts.
+    """What the row pass found, every row of it.
 
-    ``groups`` holds the :data:`GROUPED` codes: per (code, ref, evidence id) the first
-    row position, its hit and the number of rows.
+    ``groups``: per distinct hit (code, key path, ref, evidence id, message) the sorted
+    positions of the rows carrying it, at most ``cap`` hits per code; ``gathered``: per
+    code, the rest.
     """
 
-    hits: list[tuple[int, RowHit]] = field(default_factory=list)
-    counts: dict[str, int] = field(default_factory=dict)
-    groups: dict[tuple[str, str | None, str | None], list[Any]] = field(default_factory=dict)
+    groups: dict[RowHit, np.ndarray] = field(default_factory=dict)
+    gathered: dict[str, Gathered] = field(default_factory=dict)
     hidden_rows: list[int] = field(default_factory=list)
     fingerprints: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint64))
 
@@ -113,27 +124,43 @@ def scan_rows(pkg: Package, cfg: ScanConfig, *, workers: int | None = None,
 
 
 def _merge(parts: list[Part], n_rows: int, cap: int) -> RowScan:
+    """Join the jobs' results; the first ``cap`` groups of a code (by first row) stay groups,
+    whichever job found them, and the rest of the code's hits are gathered."""
     scan = RowScan(fingerprints=np.zeros(n_rows, np.uint64))
-    listed: dict[str, int] = {}
+    chunks: dict[RowHit, list[np.ndarray]] = {}
+    over: dict[str, list[tuple[np.ndarray, np.ndarray, list[Where]]]] = {}
     for part in sorted(parts, key=lambda p: p.positions[0] if len(p.positions) else 0):
         scan.fingerprints[np.frombuffer(part.positions, dtype=np.int64)] = \
             np.frombuffer(part.fingerprints, dtype=np.uint64)
         scan.hidden_rows.extend(part.hidden)
-        for key, (pos, hit, n) in part.groups.items():
-            g = scan.groups.get(key)
-            if g is None:
-                scan.groups[key] = [pos, hit, n]
-            else:
-                g[2] += n
-                if pos < g[0]:
-                    g[0], g[1] = pos, hit
-        for code, c in part.counts.items():
-            scan.counts[code] = scan.counts.get(code, 0) + c
-        for pos, hit in part.hits:
-            k = listed.get(hit[0], 0)
-            if k < cap:
-                listed[hit[0]] = k + 1
-                scan.hits.append((pos, hit))
-    scan.hits.sort(key=lambda t: t[0])
+        for hit, rows in part.groups.items():
+            chunks.setdefault(hit, []).append(np.frombuffer(rows, dtype=np.int64))
+        for code, ov in part.overflow.items():
+            over.setdefault(code, []).append((np.frombuffer(ov.positions, dtype=np.int64),
+                                              np.frombuffer(ov.codes, dtype=np.int32),
+                                              list(ov.wheres)))
+    groups = {hit: distinct_sorted(np.concatenate(c)) for hit, c in chunks.items()}
+    by_code: dict[str, list[RowHit]] = {}
+    for hit in sorted(groups, key=lambda h: int(groups[h][0])):
+        by_code.setdefault(hit[0], []).append(hit)
+    for code, hits in by_code.items():
+        for hit in hits[cap:]:  # past the cap once every job is counted: gathered
+            over.setdefault(code, []).append((groups.pop(hit), np.zeros(0, np.int32),
+                                              [(hit[1], hit[2], hit[3])]))
+    scan.groups = groups
+    scan.gathered = {code: _gather(pieces) for code, pieces in over.items()}
     scan.hidden_rows.sort()
     return scan
+
+
+def _gather(pieces: list[tuple[np.ndarray, np.ndarray, list[Where]]]) -> Gathered:
+    table: dict[Where, int] = {}
+    pos_parts, code_parts = [], []
+    for positions, codes, wheres in pieces:
+        remap = np.array([table.setdefault(w, len(table)) for w in wheres], dtype=np.int32)
+        pos_parts.append(positions)
+        code_parts.append(remap[codes] if len(codes) == len(positions)
+                          else np.full(len(positions), remap[0], np.int32))
+    positions = np.concatenate(pos_parts)
+    order = np.argsort(positions, kind="stable")
+    return Gathered(positions[order], np.concatenate(code_parts)[order], list(table))

@@ -3,37 +3,51 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
+import numpy as np
+
+from aa_review.core.audits._codes import code_info
 from aa_review.core.audits._context import AuditContext
-from aa_review.core.findings import Finding, Severity
+from aa_review.core.findings import Finding, Severity, distinct_sorted
 from aa_review.core.package.model import Package
 
 __all__ = ["row_findings"]
 
 
-def row_findings(pkg: Package, ctx: AuditContext, codes: Iterable[str]) -> Iterator[Finding]:
-    """Findings of the row pass with one of ``codes`` (and enabled), located at their row.
+def _severity(code: str) -> Severity | None:
+    # A row's missing source artifact would have made the validator reject it.
+    return Severity.ERROR if code == "ref.unresolved" else None
 
-    Hits beyond the listing cap are counted in ``ctx.omitted`` so summaries stay exact.
+
+def row_findings(pkg: Package, ctx: AuditContext, codes: Iterable[str]) -> Iterator[Finding]:
+    """Findings of the row pass with one of ``codes`` (and enabled), in order of first row.
+
+    Rows carrying the same hit make one finding locating every one of them; a code's
+    hits past the listing limit make one more finding, which locates each of them with
+    its key path (their per-row messages are not kept).
     """
     wanted = {c for c in codes if ctx.on(c)}
     if not wanted or not len(pkg.index):
         return
     scan = ctx.rows
-    listed: dict[str, int] = {}
-    for pos, (code, key_path, ref, eid, message) in scan.hits:
-        if code in wanted:
-            listed[code] = listed.get(code, 0) + 1
-            yield ctx.finding(code, message, key_path=key_path, ref=ref, evidence_id=eid,
-                              **ctx.row_where(pos))
-    for (code, _, _), (pos, hit, n) in sorted(scan.groups.items(), key=lambda t: t[1][0]):
-        if code in wanted:
-            rows = f" ({n} rows carry it; the first is located)" if n > 1 else ""
-            # A row's missing source artifact would have made the validator reject it.
-            sev = Severity.ERROR if code == "ref.unresolved" else None
-            yield ctx.finding(code, hit[4] + rows, key_path=hit[1], ref=hit[2], severity=sev,
-                              evidence_id=hit[3], **ctx.row_where(pos))
-    for code in wanted:
-        extra = scan.counts.get(code, 0) - listed.get(code, 0)
-        if extra > 0:
-            ctx.omitted[code] = ctx.omitted.get(code, 0) + extra
+    groups = sorted(((int(rows[0]), hit, rows) for hit, rows in scan.groups.items()
+                     if hit[0] in wanted), key=lambda t: (t[0], t[1][0]))
+    for _, (code, key_path, ref, eid, message), rows in groups:
+        n = len(rows)
+        text = message if n == 1 else f"{n:,} rows: {message}"
+        yield ctx.finding(code, text, severity=_severity(code), rows=rows, key_path=key_path,
+                          ref=ref, evidence_id=eid)
+    for code in sorted(wanted & set(scan.gathered)):
+        g = scan.gathered[code]
+        fields: dict[str, Any] = {}
+        for i, name in enumerate(("key_path", "ref", "evidence_id")):
+            values = [w[i] for w in g.wheres]
+            fields[name] = values[0] if len(set(values)) == 1 else \
+                np.asarray(values, dtype=object)[g.codes].tolist()
+        n, n_rows = len(g.positions), len(distinct_sorted(g.positions))
+        yield ctx.finding(
+            code, f"{n:,} more finding(s) at {n_rows:,} row(s): {code_info(code).meaning}. "
+            f"Past {ctx.cap} distinct findings of this code, the rest are gathered here: each "
+            "is one of the locations (row and key path); their own messages are not kept",
+            severity=_severity(code), rows=g.positions, gathered=n, **fields)

@@ -90,13 +90,17 @@ class Ctx:
         return self.root / rel
 
     def write_text(self, rel: str, text: str) -> None:
-        """Write a UTF-8 text file (LF newlines), after any defect hook for ``rel``."""
+        """Write a UTF-8 text file (LF newlines), after any defect hook for ``rel``.
+
+        A hook may put a byte that is not UTF-8 into the file as a surrogate escape
+        (``"\\udce9"`` is the byte 0xE9).
+        """
         hook = self.text_hooks.get(rel)
         if hook is not None:
             text = hook(text)
         p = self.root / rel
         p.parent.mkdir(parents=True, exist_ok=True)
-        with open(p, "w", encoding="utf-8", newline="\n") as fh:
+        with open(p, "w", encoding="utf-8", newline="\n", errors="surrogateescape") as fh:
             fh.write(text)
 
     def write_json(self, rel: str, obj: Any) -> None:

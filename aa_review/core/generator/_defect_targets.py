@@ -31,8 +31,10 @@ _FIXED = {file_of(t) for t in FIXED_TYPES}
 class Targets:
     """Hands out row files and rows; file-level defects are served first, in the order asked."""
 
-    def __init__(self, counts: Counts, names: list[str]) -> None:
+    def __init__(self, counts: Counts, names: list[str],
+                 spread: dict[str, int] | None = None) -> None:
         self.n = counts.by_file
+        self.spread = dict(spread or {})
         self.files: dict[str, str] = {}
         used: set[str] = set()
         for name in names:
@@ -57,6 +59,10 @@ class Targets:
             if f not in used and i < self.n.get(f, 0)
         ]
         self._taken: set[tuple[str, int]] = set()
+
+    def rows_for(self, name: str) -> int | None:
+        """How many rows defect ``name`` goes into when asked for several, else None."""
+        return self.spread.get(name)
 
     def file(self, name: str) -> str:
         """The row file reserved for file-level defect ``name``."""

@@ -17,7 +17,7 @@ from ._defects_files import FILE_INJECTORS
 from ._defects_rows import ROW_INJECTORS
 from ._hooks import Hooks
 
-__all__ = ["DEFECTS", "DEFECT_NAMES", "plan_defects", "CATALOG_DEFECTS"]
+__all__ = ["DEFECTS", "DEFECT_NAMES", "plan_defects", "CATALOG_DEFECTS", "SPREADABLE"]
 
 DEFECTS: tuple[tuple[str, str], ...] = (
     (
@@ -34,6 +34,11 @@ DEFECTS: tuple[tuple[str, str], ...] = (
         "evidence_oversize_hashed",
         "input/reconciliation_policy.md grows past 2,000,000 bytes before compiling, "
         "yet its catalog entry (and the rows' source_content_hashes) carry its hash.",
+    ),
+    (
+        "evidence_bad_encoding",
+        "input/reconciliation_policy.md gains a line with a Latin-1 byte (0xE9) before "
+        "compiling; the catalog hashes it as the compiler does, with U+FFFD in its place.",
     ),
     (
         "ref_absolute",
@@ -203,12 +208,51 @@ CATALOG_DEFECTS = frozenset(
 )
 
 
-def plan_defects(names: list[str], ctx: Ctx, counts: Counts) -> Hooks:
-    """Hooks that inject ``names`` into the package ``ctx`` is about to write."""
+# Defects that can go into several rows at once (``defect_rows``): every one-row defect
+# but the 50 MB line, and the refs that every row cites by default.
+SPREADABLE = frozenset(
+    {
+        "hidden_cited",
+        "ref_absolute",
+        "ref_dotdot",
+        "ref_unresolved",
+        "orphan_evidence_id",
+        "missing_row_id",
+        "missing_lineage",
+        "missing_domain",
+        "missing_evidence_ids",
+        "missing_core_input",
+        "missing_core_target",
+        "schema_version_mismatch",
+        "row_id_mismatch",
+        "row_hash_mismatch",
+        "private_path",
+        "forbidden_key",
+        "secret_token",
+    }
+)
+
+
+def plan_defects(
+    names: list[str], ctx: Ctx, counts: Counts, spread: dict[str, int] | None = None
+) -> Hooks:
+    """Hooks that inject ``names`` into the package ``ctx`` is about to write.
+
+    ``spread``: for defects of :data:`SPREADABLE`, how many rows carry it.
+    """
     injectors = {**EVIDENCE_INJECTORS, **FILE_INJECTORS, **ROW_INJECTORS}
     unknown = [n for n in names if n not in injectors]
     if unknown:
         raise ValueError(f"unknown defect(s) {unknown}; see DEFECTS for the names")
+    spread = dict(spread or {})
+    odd = sorted(set(spread) - (set(names) & SPREADABLE))
+    if odd:
+        raise ValueError(
+            f"defect_rows names {odd}: only defects asked for and among "
+            f"{sorted(SPREADABLE)} can go into several rows"
+        )
+    if any(not isinstance(n, int) or n < 1 for n in spread.values()):
+        raise ValueError("defect_rows counts must be whole numbers of at least 1")
     if len(set(names)) != len(names):
         raise ValueError("each defect can be asked for once")
     if not ctx.v02 and CATALOG_DEFECTS & set(names):
@@ -216,7 +260,7 @@ def plan_defects(names: list[str], ctx: Ctx, counts: Counts) -> Hooks:
             f"{sorted(CATALOG_DEFECTS & set(names))} need an evidence catalog; v0.1 maps have none"
         )
     hooks = Hooks()
-    targets = Targets(counts, names)
+    targets = Targets(counts, names, spread)
     slots = {name: hooks.slot() for name in names}  # records keep the order asked for
     # Defects that need a fixed-type row choose first; the others can fall back to surface rows.
     for name in sorted(names, key=lambda n: n not in _FIXED_ROW_DEFECTS):

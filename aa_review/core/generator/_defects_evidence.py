@@ -11,8 +11,10 @@ from typing import Any
 from .. import derive
 from ._ctx import Ctx
 from ._defect_targets import Targets
+from ._defects_rows import by_place, spread_rows
 from ._evidence import ExtraRef
 from ._hooks import Hooks
+from ._jsonfast import Raw
 from ._result import InjectedDefect
 
 __all__ = ["EVIDENCE_INJECTORS", "MAP", "map_line"]
@@ -34,9 +36,10 @@ def _record(
     file: str | None,
     detail: str,
     ev_id: str | None = None,
+    rows: list[dict[str, Any]] | None = None,
     **extra: Any,
 ) -> None:
-    """Fill the record at the end, when the catalog line is known."""
+    """Fill the record at the end, when the catalog line (and the rows changed) are known."""
 
     def fin(facts: dict[str, Any]) -> None:
         eid = ev_id or derive.evidence_id(ref)
@@ -48,6 +51,7 @@ def _record(
             ref=ref,
             detail=detail,
             extra={"evidence_map_line": map_line(facts, ref), **extra},
+            rows=by_place(rows or []),
         )
 
     hooks.finalize.append(fin)
@@ -107,14 +111,57 @@ def _oversize(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
     )
 
 
+def _bad_encoding(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
+    ref = "input/reconciliation_policy.md"
+    line = "- Approved by Ren\udce9e Dubois (exported from a Latin-1 editor).\n"
+    before = ctx.text_hooks.get(ref)
+    ctx.text_hooks[ref] = lambda text: (before(text) if before else text) + line
+
+    def fin(facts: dict[str, Any]) -> None:
+        data = ctx.path(ref).read_bytes()
+        offset = data.index(b"Ren\xe9e") + 3
+        hooks.records[slot] = InjectedDefect(
+            name="evidence_bad_encoding",
+            file=ref,
+            line=data.count(b"\n", 0, offset) + 1,
+            evidence_id=derive.evidence_id(ref),
+            ref=ref,
+            detail=f"byte {offset} is 0xE9 (Latin-1 'é'), not UTF-8; the catalog hashes the "
+            "file as the compiler reads it, with U+FFFD in its place",
+            extra={"byte_offset": offset, "evidence_map_line": map_line(facts, ref)},
+        )
+
+    hooks.finalize.append(fin)
+
+
 def _extra_ref(
     name: str, ref: str, detail: str, cited: bool = True, forced: dict[str, Any] | None = None
 ) -> Callable[[Ctx, Hooks, Targets, int], None]:
     def inject(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
-        hooks.extras.append(ExtraRef(ref, cited=cited, forced=forced or {}))
-        _record(hooks, slot, name, ref, None, detail)
+        n = t.rows_for(name)
+        if n is None:
+            hooks.extras.append(ExtraRef(ref, cited=cited, forced=forced or {}))
+            _record(hooks, slot, name, ref, None, detail)
+            return
+        # Catalogued like the others, but cited by n rows only: the ref and its id are
+        # appended to those rows' evidence lists (their links follow the rows).
+        hooks.extras.append(ExtraRef(ref, cited=False, forced=forced or {}))
+        eid = derive.evidence_id(ref)
+
+        def cite(row: dict[str, Any]) -> None:
+            row["evidence_refs"] = [*_plain(row["evidence_refs"]), ref]
+            row["source_evidence_ref_ids"] = [*_plain(row["source_evidence_ref_ids"]), eid]
+
+        affected = spread_rows(name, hooks, t, n, cite)
+        _record(hooks, slot, name, ref, None,
+                detail.replace("every row", f"{n} row(s)").replace("all rows", f"{n} row(s)"),
+                rows=affected)
 
     return inject
+
+
+def _plain(v: Any) -> Any:
+    return v.value if isinstance(v, Raw) else v
 
 
 def _symlink_out(ctx: Ctx, hooks: Hooks, t: Targets, slot: int) -> None:
@@ -261,6 +308,7 @@ EVIDENCE_INJECTORS: dict[str, Callable[[Ctx, Hooks, Targets, int], None]] = {
     "hash_changed": _hash_changed,
     "evidence_missing": _evidence_missing,
     "evidence_oversize_hashed": _oversize,
+    "evidence_bad_encoding": _bad_encoding,
     "ref_absolute": _extra_ref(
         "ref_absolute",
         "/etc/passwd",

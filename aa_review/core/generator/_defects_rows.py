@@ -15,9 +15,9 @@ from ._hooks import Hooks
 from ._jsonfast import Raw, content_hash
 from ._result import InjectedDefect
 
-__all__ = ["ROW_INJECTORS", "copies_of"]
+__all__ = ["ROW_INJECTORS", "copies_of", "spread_rows", "by_place"]
 
-_TEXT = ("expected_output", "state_change")
+_TEXT = ("expected_output", "state_change", "observed_environment_response")
 # The validator checks input/target on these types only (format 8.8).
 CORE_FILES = frozenset(
     {
@@ -64,6 +64,37 @@ def _flip(hexish: str) -> str:
     return hexish[:-1] + ("0" if hexish[-1] != "0" else "1")
 
 
+def spread_rows(
+    name: str,
+    hooks: Hooks,
+    targets: Targets,
+    n: int,
+    mutate: Callable[[dict[str, Any]], Any],
+    **choose: Any,
+) -> list[dict[str, Any]]:
+    """Change ``n`` rows no other defect uses; the list returned fills, as they are written,
+    with each row's ``{"file", "line", "row_id"}``."""
+    affected: list[dict[str, Any]] = []
+    for _ in range(n):
+        file, idx = targets.row(name, **choose)
+        path = targets.path(file)
+
+        def hook(
+            row: dict[str, Any], path: str = path, line: int = idx + 1
+        ) -> list[dict[str, Any]]:
+            mutate(row)
+            rid = row.get("row_id") or row.get("pair_id")
+            affected.append({"file": path, "line": line, "row_id": rid or None})
+            return [row]
+
+        hooks.row[(file, idx)] = hook
+    return affected
+
+
+def by_place(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(rows, key=lambda r: (r["file"], r["line"]))
+
+
 def _row_defect(
     name: str,
     hooks: Hooks,
@@ -76,7 +107,31 @@ def _row_defect(
     record: dict[str, Any] | None = None,
     extra: dict[str, Any] | None = None,
 ) -> None:
-    """Register a hook that changes one row; ``mutate`` returns the record's detail sentence."""
+    """Register a hook that changes one row (or ``targets.rows_for(name)`` rows); ``mutate``
+    returns the record's detail sentence."""
+    n = targets.rows_for(name)
+    if n is not None:
+        details: list[str] = []
+        affected = spread_rows(
+            name, hooks, targets, n, lambda row: details.append(mutate(row)),
+            fixed_only=fixed_only, no_pairs=no_pairs, files=files,
+        )
+
+        def fin(facts: dict[str, Any]) -> None:
+            rows = by_place(affected)
+            hooks.records[slot] = InjectedDefect(
+                name=name,
+                file=rows[0]["file"],
+                line=rows[0]["line"],
+                row_id=rows[0]["row_id"],
+                detail=f"in {n} rows: {details[0]}",
+                extra=dict(extra or {}),
+                rows=rows,
+                **(record or {}),
+            )
+
+        hooks.finalize.append(fin)
+        return
     file, idx = targets.row(name, fixed_only, no_pairs, files)
     path = targets.path(file)
 

@@ -6,7 +6,7 @@ import logging
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +95,7 @@ def generate_package(
     version: str = "v0.2",
     defects: Sequence[str] = (),
     lean: bool = False,
+    defect_rows: Mapping[str, int] | None = None,
 ) -> GeneratedPackage:
     """Write a compiled package into ``out_dir/<package_id>/``.
 
@@ -120,6 +121,11 @@ def generate_package(
         Compiler generation to imitate.
     defects : sequence of str
         Names from ``DEFECTS``; each is injected once, with everything else kept consistent.
+    defect_rows : mapping of str to int, optional
+        How many rows carry a defect, for those that can go into several (the one-row
+        defects but ``huge_line``, and ``hidden_cited``, ``ref_absolute``, ``ref_dotdot``
+        and ``ref_unresolved``, which otherwise every row cites): rows no other defect
+        uses, across the row files. Each such record lists its rows (``rows``).
     lean : bool
         Write only what opening a package reads, for load benchmarks of packages too
         large to write in full (a full package takes about 70 KB per row, most of it
@@ -152,7 +158,7 @@ def generate_package(
     plan = plan_traces(rows - fixed_row_count(rows), seed)
     ctx = Ctx(root=root, sc=sc, plan=plan, clock=Clock(seed), seed=seed, version=version)
     counts = count_rows(sc, plan)
-    hooks = plan_defects(list(defects), ctx, counts)
+    hooks = plan_defects(list(defects), ctx, counts, dict(defect_rows or {}))
     phase = _Phases(pkg)
     write_task_side(ctx)
     stats = write_attempts(ctx)

@@ -31,6 +31,10 @@ class InjectedDefect:
         A sentence saying what was changed, and what else had to change with it.
     extra : dict
         Further locations (other files, outside paths, the column of a CSV...).
+    rows : list of dict
+        Every row the defect was put into, as ``{"file", "line", "row_id"}`` sorted by
+        file and line, when it was asked for in several rows (``defect_rows``); empty
+        otherwise (a one-row defect's row is ``file``, ``line`` and ``row_id``).
     """
 
     name: str
@@ -41,6 +45,7 @@ class InjectedDefect:
     ref: str | None = None
     detail: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    rows: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass

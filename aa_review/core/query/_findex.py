@@ -7,7 +7,6 @@ that carry many locations need a change here alone.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -27,16 +26,14 @@ def by_count(pairs: Iterable[tuple[str, int]]) -> list[tuple[str, int | None]]:
 
 
 def locations_of(finding: Finding) -> Sequence[Location]:
-    """Every place ``finding`` concerns (one today: ``Finding.location``)."""
-    many = finding.locations if _has_many(type(finding)) else None  # type: ignore[attr-defined]
-    return tuple(many) if many else (finding.location,)
+    """Every place ``finding`` concerns, as :class:`Location` objects (for exports: a
+    finding about a million rows makes a million objects here; the index below never
+    does)."""
+    return finding.locations
 
 
-@functools.cache
-def _has_many(cls: type) -> bool:
-    """Whether findings of ``cls`` carry ``locations`` (asked once per class: looking a
-    missing attribute up on a pydantic model raises and catches an error each time)."""
-    return "locations" in getattr(cls, "model_fields", {})
+# The location fields the index keeps as text columns (file and line have their own).
+_TEXT_FIELDS = ("row_id", "evidence_id", "ref", "key_path", "contract")
 
 
 def _categorical(values: list[str]) -> tuple[list[str], np.ndarray]:
@@ -60,18 +57,22 @@ class FindingsIndex:
         self.code_table, self.code = _categorical([f.code for f in fs])
         self.severity = np.array([f.severity.rank for f in fs], dtype=np.int8)
         self.quirk = np.array([f.quirk for f in fs], dtype=bool)
-        locs = [(i, loc) for i, f in enumerate(fs) for loc in locations_of(f)]
-        self.owner = np.array([i for i, _ in locs], dtype=np.int64)
-        self.locations = [loc for _, loc in locs]
-        self.file_table, self.file = _categorical([loc.file or "" for loc in self.locations])
-        self.line = np.array([loc.line if loc.line is not None else np.nan
-                              for loc in self.locations], dtype=float)
+        # One entry per location, read column by column from each finding's columnar
+        # locations: never one Python object per location.
+        sizes = np.fromiter((len(f.locations) for f in fs), dtype=np.int64, count=len(fs))
+        self.owner = np.repeat(np.arange(len(fs), dtype=np.int64), sizes)
+        self._values: dict[str, list[object]] = {
+            name: [v for f in fs for v in f.locations.values(name)]
+            for name in ("file", "line", *_TEXT_FIELDS)}
+        self.file_table, self.file = _categorical([v or "" for v in self._values["file"]])
+        self.line = np.array([np.nan if v is None else v for v in self._values["line"]],
+                             dtype=float)
         self._text: dict[str, tuple[list[str], np.ndarray]] = {}
         self._haystack: list[str] | None = None
-        self.loc_row = np.full(len(locs), -1, dtype=np.int64)
-        self.loc_evidence = np.full(len(locs), -1, dtype=np.int64)
+        self.loc_row = np.full(len(self.owner), -1, dtype=np.int64)
+        self.loc_evidence = np.full(len(self.owner), -1, dtype=np.int64)
         if pkg is not None:
-            self._link(pkg)
+            self._link(pkg, sizes)
 
     def __len__(self) -> int:
         return len(self.findings)
@@ -81,44 +82,69 @@ class FindingsIndex:
         counts = np.bincount(self.code, minlength=len(self.code_table))
         return by_count([(c, int(n)) for c, n in zip(self.code_table, counts)])
 
+    @property
+    def n_locations(self) -> int:
+        return len(self.owner)
+
     def location_text(self, attr: str) -> tuple[list[str], np.ndarray]:
         """Distinct values of a Location attribute and, per location, which one (cached)."""
         got = self._text.get(attr)
         if got is None:
-            got = self._text[attr] = _categorical([getattr(loc, attr) or ""
-                                                   for loc in self.locations])
+            got = self._text[attr] = _categorical([str(v) if v is not None else ""
+                                                   for v in self._values[attr]])
         return got
 
     def haystack(self) -> list[str]:
-        """Per finding, the lower-cased text free text searches: code, message, locations."""
+        """Per finding, the lower-cased code and message (free text also searches every
+        location's fields, through :meth:`location_text`)."""
         if self._haystack is None:
-            self._haystack = [" ".join((f.code, f.message, *(loc.short() for loc in
-                                                            locations_of(f)))).lower()
-                              for f in self.findings]
+            self._haystack = [f"{f.code} {f.message}".lower() for f in self.findings]
         return self._haystack
 
-    def _link(self, pkg: Package) -> None:
-        """Rows by file and line (one sorted lookup per file), else by row id; evidence
-        by id, else by ref."""
+    def text_anywhere(self, needle: str) -> np.ndarray:
+        """Findings whose code, message or any location's field contains ``needle``."""
+        v = needle.lower()
+        out = np.array([v in h for h in self.haystack()], dtype=bool)
+        for attr in ("file", *_TEXT_FIELDS):
+            table, codes = self.location_text(attr)
+            hit = np.array([v in t.lower() for t in table], dtype=bool)
+            if hit.any():
+                out |= self.findings_at(hit[codes])
+        return out
+
+    def _link(self, pkg: Package, sizes: np.ndarray) -> None:
+        """Rows: the audit's own row positions when it read this same index; else by file
+        and line (one sorted lookup per file), else by row id. Evidence by id, else ref."""
         ix = pkg.index
+        start = 0
+        for f, n in zip(self.findings, sizes.tolist()):
+            table = f.locations.table
+            if table is not None and table.row_id is ix.row_id and table.keys is None:
+                self.loc_row[start:start + n] = f.locations.rows_per_location()
+            start += n
         lines = np.nan_to_num(self.line, nan=-1).astype(np.int64)
+        todo = self.loc_row < 0
         for code, file in enumerate(self.file_table):
             if file not in ix.files:
                 continue
-            at = np.flatnonzero((self.file == code) & (lines >= 0))
+            at = np.flatnonzero(todo & (self.file == code) & (lines >= 0))
             if len(at):
                 self.loc_row[at] = _rows_at(ix, ix.files.index(file), lines[at])
-        by_ref = {e.ref: i for i, e in enumerate(pkg.catalog)}
-        for k, loc in enumerate(self.locations):
-            if self.loc_row[k] < 0 and loc.row_id:
-                row = ix.find_row(loc.row_id)
+        ids = self._values["row_id"]
+        for k in np.flatnonzero(self.loc_row < 0).tolist():
+            rid = ids[k]
+            if rid:
+                row = ix.find_row(str(rid))
                 if row is not None:
                     self.loc_row[k] = row
-            ev = ix.evidence_pos.get(loc.evidence_id or "")
-            if ev is None and loc.ref:
-                ev = by_ref.get(loc.ref)
-            if ev is not None:
-                self.loc_evidence[k] = ev
+        by_ref = {e.ref: i for i, e in enumerate(pkg.catalog)}
+        for attr, lookup in (("evidence_id", ix.evidence_pos), ("ref", by_ref)):
+            table, codes = self.location_text(attr)
+            pos = np.array([lookup.get(t, -1) if t else -1 for t in table], dtype=np.int64)
+            if len(codes):
+                found = pos[codes]
+                fill = (self.loc_evidence < 0) & (found >= 0)
+                self.loc_evidence[fill] = found[fill]
 
     # -- from a mask over findings to the rows / evidence they locate, and back --------
     def rows_of(self, finding_mask: np.ndarray, n_rows: int) -> np.ndarray:
@@ -143,7 +169,7 @@ class FindingsIndex:
     def findings_about_rows(self, row_mask: np.ndarray) -> np.ndarray:
         """Findings locating at least one row in ``row_mask``."""
         has = self.loc_row >= 0
-        loc_mask = np.zeros(len(self.locations), dtype=bool)
+        loc_mask = np.zeros(self.n_locations, dtype=bool)
         loc_mask[has] = row_mask[self.loc_row[has]]
         return self.findings_at(loc_mask)
 

@@ -58,8 +58,7 @@ class FindingsScope(Scope):
         return self._rows
 
     def text_mask(self, value: str) -> np.ndarray:
-        v = value.lower()
-        return np.array([v in h for h in self.f.haystack()], dtype=bool)
+        return self.f.text_anywhere(value)
 
     def field_mask(self, spec: FieldSpec, term: Term, query: str) -> np.ndarray:
         f, name = self.f, spec.name

@@ -9,10 +9,11 @@ from PySide6.QtGui import QBrush, QColor
 
 from aa_review.core.findings import Finding, Severity
 
-__all__ = ["FindingsTableModel"]
+__all__ = ["FindingsTableModel", "LOCATIONS_COLUMN"]
 
 Index = QModelIndex | QPersistentModelIndex
-_COLUMNS = ("Severity", "Code", "Location", "Message")
+_COLUMNS = ("Severity", "Code", "Locations", "First location", "Message")
+LOCATIONS_COLUMN = 2
 _COLORS = {Severity.CRITICAL: "#b71c1c", Severity.ERROR: "#d84315", Severity.WARNING: "#f9a825",
            Severity.LOW: "#607d8b", Severity.INFO: "#607d8b"}
 
@@ -65,7 +66,14 @@ class FindingsTableModel(QAbstractTableModel):
         col = index.column()
         if role == Qt.ItemDataRole.ForegroundRole and col == 0:
             return QBrush(QColor(_COLORS[f.severity]))
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == LOCATIONS_COLUMN:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
+            if col == LOCATIONS_COLUMN:
+                n = len(f.locations)
+                return (f"{n:,} locations: selecting the finding selects its rows; step "
+                        "through them with Next / Previous (F8 / Shift+F8)" if n > 1 else
+                        "One location")
             return f.message + ("\n(known compiler quirk)" if f.quirk else "")
         if role != Qt.ItemDataRole.DisplayRole:
             return None
@@ -73,6 +81,8 @@ class FindingsTableModel(QAbstractTableModel):
             return f.severity.value + (" (quirk)" if f.quirk else "")
         if col == 1:
             return f.code
-        if col == 2:
+        if col == LOCATIONS_COLUMN:
+            return f"{len(f.locations):,}"
+        if col == 3:
             return f.location.short()
         return f.message

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QGuiApplication, QPalette
 
 if TYPE_CHECKING:
     from aa_review.core.package import RowIndex, RowSet
@@ -24,21 +25,60 @@ class RowsTableModel(QAbstractTableModel):
 
     Filtering and sorting happen on the core's numpy columns; the model only
     maps a table row to an index position, so scrolling costs the same for
-    100 rows and for millions.
+    100 rows and for millions. Rows selected together (a finding's rows) are a
+    boolean mask over the index, drawn with the selection colour.
     """
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._index: RowIndex | None = None
         self._positions: np.ndarray | RowSet | None = None
+        self._marked: np.ndarray | None = None
+        self._n_marked = 0
 
     # -- feeding ---------------------------------------------------------
     def set_index(self, index: RowIndex | None, positions: np.ndarray | RowSet | None = None
                   ) -> None:
         self.beginResetModel()
+        if index is not self._index:
+            self._marked, self._n_marked = None, 0
         self._index = index
         self._positions = positions
         self.endResetModel()
+
+    def set_marked(self, positions: np.ndarray | None) -> None:
+        """Select the rows at index ``positions`` together (None: none); no loop per row."""
+        mask = None
+        if positions is not None and self._index is not None:
+            n = len(self._index)
+            pos = np.asarray(positions, dtype=np.int64)
+            mask = np.zeros(n, dtype=bool)
+            mask[pos[(pos >= 0) & (pos < n)]] = True
+        self._marked = mask
+        self._n_marked = 0 if mask is None else int(np.count_nonzero(mask))
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(self.rowCount() - 1, len(ROW_COLUMNS) - 1),
+                                  [Qt.ItemDataRole.BackgroundRole])
+
+    @property
+    def marked_count(self) -> int:
+        """How many rows are selected together (0 when none are)."""
+        return self._n_marked
+
+    def marked_shown(self) -> int:
+        """How many of them the current filter shows."""
+        if self._marked is None:
+            return 0
+        shown = self.positions_array()
+        return self._n_marked if shown is None else int(np.count_nonzero(self._marked[shown]))
+
+    def is_marked(self, position: int) -> bool:
+        return self._marked is not None and 0 <= position < len(self._marked) \
+            and bool(self._marked[position])
+
+    def marked_positions(self) -> np.ndarray | None:
+        return None if self._marked is None else np.flatnonzero(self._marked)
 
     def set_positions(self, positions: np.ndarray | RowSet | None) -> None:
         self.set_index(self._index, positions)
@@ -88,6 +128,12 @@ class RowsTableModel(QAbstractTableModel):
         if not index.isValid() or self._index is None:
             return None
         col = index.column()
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if self._marked is not None and self._marked[self.position(index.row())]:
+                color = QGuiApplication.palette().color(QPalette.ColorRole.Highlight)
+                color.setAlpha(90)  # lighter than the current row, in both schemes
+                return QBrush(color)
+            return None
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter) \
                 if col in _NUMERIC else None

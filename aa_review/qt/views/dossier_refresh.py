@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from PySide6.QtWidgets import QMessageBox
 
 from aa_review.core import dossier as dz
+from aa_review.core.findings import distinct_sorted
 
 if TYPE_CHECKING:
     from aa_review.qt.views.dossier_panel import DossierPanel
@@ -128,9 +130,9 @@ def refresh_panel(panel: DossierPanel) -> None:
 def _hidden_citations(panel: DossierPanel) -> int:
     if panel.audit is None:
         return 0
-    rows = {f.location.row_id for f in panel.audit.findings if f.code == "link.hidden_cited"}
-    return len(rows - {None}) or sum(1 for f in panel.audit.findings
-                                     if f.code == "link.hidden_cited")
+    hidden = [f for f in panel.audit.findings if f.code == "link.hidden_cited"]
+    rows = [f.locations.row_positions() for f in hidden]  # every citing row, each once
+    return len(distinct_sorted(np.concatenate(rows))) if rows else 0
 
 
 def _history(panel: DossierPanel, d: str) -> None:

@@ -37,7 +37,7 @@ def export_view(win: MainWindow, path: Path | None = None) -> int | None:
     model = win.rows.model
     positions = (model.position(r) for r in range(model.rowCount()))
     try:
-        n = export_rows(pkg, positions, path, query=win.rows.query.text(),
+        n = export_rows(pkg, positions, path, query=win.rows.shown_query(),
                         digest=win.package_digest())
     except (OSError, ValueError) as exc:
         QMessageBox.warning(win, "Export failed", f"{path}: {exc}")

@@ -40,15 +40,16 @@ class AuditMixin:
             return  # a report for a package no longer open
         self.audit_report = report
         self._digest = report.identity.package_digest or self._digest
-        worst = ", ".join(f"{n} {s}" for s, n in sorted(report.by_severity.items())) or "none"
+        # The command line's summary line, word for word: the counts are the report's.
         checks = ", ".join(f"{c.check} {sum(c.codes.values())}" for c in report.summary
                            if c.codes)
-        text = (f"Audit: {len(report.findings)} findings ({worst}) in {report.seconds:.1f} s."
+        text = (f"Audit: {report.summary_line()}, in {report.seconds:.1f} s."
                 + (f" By check: {checks}." if checks else ""))
         self.findings.set_findings(list(report.findings), audited=True, summary=text)
         self.facets.set_package(self.package, list(report.findings))
         self.dossier.set_package(self.package.root, report)
-        self._audit_ended(f"{self.package.package_id}: audited, {len(report.findings)} findings")
+        self._audit_ended(f"{self.package.package_id}: audited, {len(report.findings)} findings "
+                          f"at {report.locations:,} locations")
 
     def _audit_ended(self, message: str) -> None:
         self._end_loading()

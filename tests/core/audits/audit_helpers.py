@@ -15,13 +15,13 @@ def codes(report: Any) -> set[str]:
 
 
 def located(findings: list[Any], code: str, **where: Any) -> Any:
-    """The first finding with ``code`` whose location has every field in ``where``."""
+    """The first finding with ``code`` one of whose locations has every field in ``where``."""
     hits = [f for f in findings if f.code == code]
     assert hits, f"no {code}"
     for f in hits:
-        if all(getattr(f.location, k) == v for k, v in where.items()):
+        if any(all(getattr(loc, k) == v for k, v in where.items()) for loc in f.locations):
             return f
-    raise AssertionError(f"no {code} at {where}: {[f.location for f in hits]}")
+    raise AssertionError(f"no {code} at {where}: {[f.locations for f in hits]}")
 
 
 def only_low_quirks(report: Any) -> bool:

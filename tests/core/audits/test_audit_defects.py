@@ -19,6 +19,7 @@ EXPECTED: dict[str, tuple[set[str], set[str]]] = {
     "hash_changed": ({"hash.changed"}, set()),
     "evidence_missing": ({"hash.missing", "ref.unresolved"}, set()),
     "evidence_oversize_hashed": ({"hash.unhashable"}, set()),
+    "evidence_bad_encoding": ({"input.evidence_encoding"}, set()),
     "ref_absolute": ({"ref.absolute"}, set()),
     "ref_dotdot": ({"ref.escape"}, set()),
     "symlink_out": ({"ref.symlink_out"}, set()),
@@ -77,15 +78,24 @@ def _check_location(name, d, findings, g) -> None:  # type: ignore[no-untyped-de
     if name in ("hash_changed", "evidence_missing", "evidence_oversize_hashed"):
         _located(findings, {"evidence_missing": "hash.missing"}.get(name, code), file=d.ref,
                  ref=d.ref, evidence_id=d.evidence_id)
+    elif name == "evidence_bad_encoding":
+        f = _located(findings, code, file=d.ref, ref=d.ref, evidence_id=d.evidence_id,
+                     line=d.line, byte_offset=d.extra["byte_offset"])
+        assert f.severity.value == "warning" and "0xe9" in f.message
+        # the compiler's two hash conventions are still explained beside it (format 12.5)
+        _located(findings, "quirk.hash_conventions", file=d.ref)
+        data = (g.root / d.ref).read_bytes()
+        data[:d.extra["byte_offset"]].decode("utf-8")  # every byte before it is fine
     elif name in ("ref_absolute", "ref_dotdot", "symlink_out", "ref_unresolved",
                   "uncited_evidence", "evidence_id_mismatch"):
         _located(findings, code, file=MAP_PATH, ref=d.ref, evidence_id=d.evidence_id)
     elif name == "hidden_cited":
         hits = [f for f in findings if f.code == "link.hidden_cited"]
-        assert len(hits) == g.row_count
-        assert {f.location.ref for f in hits} == {d.ref}
-        assert all(f.location.row_id and f.location.file and f.location.line for f in hits)
-        assert all(f.severity.value == "critical" for f in hits)
+        assert len(hits) == 1 and hits[0].severity.value == "critical"
+        locs = list(hits[0].locations)  # every row cites it: all of them located
+        assert len(locs) == g.row_count and {loc.ref for loc in locs} == {d.ref}
+        assert all(loc.row_id and loc.file and loc.line for loc in locs)
+        assert len({(loc.file, loc.line) for loc in locs}) == g.row_count
     elif name == "orphan_evidence_id":
         _located(findings, code, file=d.file, line=d.line, row_id=d.row_id,
                  evidence_id=d.evidence_id)

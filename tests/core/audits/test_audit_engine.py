@@ -38,14 +38,41 @@ def test_only_selected_codes_are_reported(make_package) -> None:
     assert {f.code for f in report.findings} == {"link.hidden_cited"}
 
 
-def test_listing_is_capped_but_counted(make_package) -> None:
-    g = make_package(defects=("hidden_cited",))
-    report = audit_package(g.root, cap=5)
-    listed = [f for f in report.findings if f.code == "link.hidden_cited"]
-    assert len(listed) == 5
-    assert report.truncated["link.hidden_cited"] == g.row_count - 5
-    assert report.codes()["link.hidden_cited"] == g.row_count
-    assert report.by_severity["critical"] == g.row_count
+def test_rows_past_the_listing_limit_are_gathered_not_dropped(tmp_path) -> None:
+    from aa_review.core.generator import generate_package
+
+    g = generate_package(tmp_path, rows=120, seed=4, defects=["row_hash_mismatch"],
+                         defect_rows={"row_hash_mismatch": 20})
+    report = audit_package(g.root, cap=5, checks=["row.hash_mismatch"])
+    listed = [f for f in report.findings if f.code == "row.hash_mismatch"]
+    assert [f.gathered for f in listed] == [0] * 5 + [15]  # each message names its hashes
+    assert {loc.row_id for f in listed for loc in f.locations} == \
+        {r["row_id"] for r in g.defects[0].rows}
+    assert all(loc.key_path == "row_content_hash" for loc in listed[-1].locations)
+    assert report.gathered == {"row.hash_mismatch": 15} and report.listing_limit == 5
+    assert report.codes()["row.hash_mismatch"] == 6 == report.by_severity["error"]
+    assert report.locations == 20 == sum(f.location_count for f in report.findings)
+    line = report.summary_line()
+    assert line.startswith("6 findings at 20 locations (6 error)") and "row.hash_mismatch 15" \
+        in line
+
+
+def test_findings_of_any_check_past_the_limit_are_gathered(make_package, monkeypatch) -> None:
+    from aa_review.core.findings import Location
+
+    g = make_package()
+
+    def many(pkg, ctx):  # type: ignore[no-untyped-def]
+        for i in range(7):
+            yield ctx.finding("copy.differs", f"copy {i} differs", file=f"copy_{i}.jsonl")
+
+    monkeypatch.setitem(CHECKS, "copies", dataclasses.replace(CHECKS["copies"], func=many))
+    report = audit_package(g.root, cap=3, checks=["copies"])
+    assert [f.message for f in report.findings[:3]] == [f"copy {i} differs" for i in range(3)]
+    last = report.findings[3]
+    assert len(report.findings) == 4 and last.gathered == 4 and "4 more" in last.message
+    assert list(last.locations) == [Location(file=f"copy_{i}.jsonl") for i in range(3, 7)]
+    assert report.summary[0].codes == {"copy.differs": 4} and report.locations == 7
 
 
 def test_progress_and_cancel(make_package) -> None:

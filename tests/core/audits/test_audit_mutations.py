@@ -172,3 +172,31 @@ def test_quirks_are_located(make_package) -> None:
     assert quirks and all(f.location.file for f in quirks)
     recipe = located(quirks, "quirk.recipe_absent", file=MANIFEST)
     assert recipe.location.ref.endswith("compiler_recipe.json") and recipe.location.key_path
+
+
+def test_crlf_is_a_quirk_and_a_bad_byte_is_located(pkg: Path) -> None:
+    """Format 7.3/12.5: a CRLF file keeps its catalog hash (the quirk explains the byte hash
+    differing); a non-UTF-8 byte is a warning naming its offset, since the text-mode hash
+    replaces it with U+FFFD and so does not bind the file's bytes."""
+    ref = "input/reconciliation_policy.md"
+    path = pkg / ref
+    lf = path.read_bytes()
+    compiled = derive.content_hash_bytes(lf)
+    crlf = lf.replace(b"\n", b"\r\n")
+    path.write_bytes(crlf)
+    report = audit_package(pkg)
+    located(report.findings, "quirk.hash_conventions", file=ref)
+    assert not {"input.evidence_encoding", "hash.changed"} & {f.code for f in report.findings}
+    bad = crlf.replace(b"Resolve", b"R\xe9solve", 1)
+    path.write_bytes(bad)
+    edit_catalog(pkg, ref, compiled, derive.content_hash_bytes(bad))  # as the compiler hashes
+    offset = bad.index(b"\xe9")
+    report = audit_package(pkg)
+    f = located(report.findings, "input.evidence_encoding", file=ref, ref=ref,
+                byte_offset=offset, line=bad[:offset].count(b"\n") + 1)
+    assert f.severity.value == "warning" and f"byte {offset:,}" in f.message
+    located(report.findings, "quirk.hash_conventions", file=ref)
+    # why it is reported: another byte there leaves the catalog hash unchanged
+    assert derive.content_hash_bytes(bad.replace(b"\xe9", b"\xff")) == derive.content_hash_bytes(bad)
+    others = {x.code for x in report.findings if not x.quirk} - INDEX - {"hash.row_disagrees"}
+    assert others == {"input.evidence_encoding"}, others

@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+import numpy as np
+
 from aa_review.core import procpool
 from aa_review.core.audits import _rowscan
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._registry import resolve_selection
 from aa_review.core.package import open_package
+
+
+def _same(a: _rowscan.RowScan, b: _rowscan.RowScan) -> bool:
+    """Equal groups (each with the same rows) and equal gathered hits."""
+    if a.groups.keys() != b.groups.keys() or a.gathered.keys() != b.gathered.keys():
+        return False
+    if any(not np.array_equal(a.groups[k], b.groups[k]) for k in a.groups):
+        return False
+    for code, g in a.gathered.items():
+        h = b.gathered[code]
+        mine = [g.wheres[c] for c in g.codes.tolist()]
+        theirs = [h.wheres[c] for c in h.codes.tolist()]
+        if not np.array_equal(g.positions, h.positions) or mine != theirs:
+            return False
+    return True
 
 
 def test_process_pool_equals_in_process(make_package, monkeypatch) -> None:
@@ -19,10 +38,31 @@ def test_process_pool_equals_in_process(make_package, monkeypatch) -> None:
     monkeypatch.setattr(_rowscan, "PARALLEL_MIN_BYTES", 0)
     monkeypatch.setattr(_rowscan, "JOB_BYTES", 64 * 1024)  # many jobs, several per file
     many = _rowscan.scan_rows(pkg, cfg, workers=2)
-    assert one.hits == many.hits and one.counts == many.counts
+    assert _same(one, many) and one.groups
     assert one.hidden_rows == many.hidden_rows == list(range(len(pkg.index)))
     assert (one.fingerprints == many.fingerprints).all()
-    assert {k: v[2] for k, v in one.groups.items()} == {k: v[2] for k, v in many.groups.items()}
+
+
+def test_groups_past_the_cap_are_gathered_alike_in_any_split(tmp_path, monkeypatch) -> None:
+    from aa_review.core.generator import generate_package
+
+    g = generate_package(tmp_path, rows=120, seed=4, defects=["row_hash_mismatch"],
+                         defect_rows={"row_hash_mismatch": 20})
+    pkg = open_package(g.root)
+    _, enabled = resolve_selection(["row.hash_mismatch"])
+    cfg = dataclasses.replace(AuditContext(pkg, enabled=enabled).scan_config(), cap=3)
+    one = _rowscan.scan_rows(pkg, cfg, workers=1)
+    monkeypatch.setattr(_rowscan, "PARALLEL_MIN_BYTES", 0)
+    monkeypatch.setattr(_rowscan, "JOB_BYTES", 16 * 1024)
+    many = _rowscan.scan_rows(pkg, cfg, workers=2)
+    assert _same(one, many)
+    kept = [rows for hit, rows in one.groups.items() if hit[0] == "row.hash_mismatch"]
+    gathered = one.gathered["row.hash_mismatch"]
+    assert len(kept) == 3 and len(gathered.positions) == 17
+    # the first three rows (by position) keep their own message; every row is somewhere
+    rows = sorted([int(r[0]) for r in kept] + gathered.positions.tolist())
+    want = sorted(pkg.index.find_row(r["row_id"]) for r in g.defects[0].rows)
+    assert rows == want and max(int(r[0]) for r in kept) < gathered.positions.min()
 
 
 def test_without_worker_processes_rows_are_checked_here(make_package, monkeypatch,
@@ -41,7 +81,7 @@ def test_without_worker_processes_rows_are_checked_here(make_package, monkeypatc
     monkeypatch.setattr(procpool, "spawn_pool", no_workers)
     seen: list[int] = []
     fallback = _rowscan.scan_rows(pkg, cfg, workers=2, progress=lambda d, t: seen.append(d))
-    assert fallback.hits == one.hits and fallback.counts == one.counts
+    assert _same(fallback, one)
     assert (fallback.fingerprints == one.fingerprints).all()
     assert seen[-1] == int(pkg.index.length.sum())
     assert "checking here" in caplog.text

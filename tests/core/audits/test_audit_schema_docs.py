@@ -18,6 +18,56 @@ def test_shipped_schema_is_the_generated_one() -> None:
         "regenerate with: python -m aa_review.core.audits._schema"
 
 
+def _validator():  # type: ignore[no-untyped-def]
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def test_schema_names_its_dialect_and_id() -> None:
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"].startswith("urn:aa-review:schema:audit-report:")
+
+
+def test_real_output_validates_against_the_schema(tmp_path, make_package, capsys) -> None:
+    import shutil
+
+    from aa_review.core.generator import generate_package
+
+    g = generate_package(tmp_path / "one", rows=60, seed=2, defects=["hidden_cited",
+                         "row_hash_mismatch"], defect_rows={"hidden_cited": 9,
+                                                            "row_hash_mismatch": 4})
+    validator = _validator()
+    for extra in ([], ["--query", "severity:error"], ["--check", "row.hash_mismatch"]):
+        assert main(["audit", str(g.root), "--json", *extra]) == 1
+        doc = json.loads(capsys.readouterr().out)
+        errors = sorted(validator.iter_errors(doc), key=str)
+        assert not errors, errors[0]
+        assert any(f["location_count"] > 1 for f in doc["findings"]) or extra
+    # a multi-row finding lists every row in the output
+    assert main(["audit", str(g.root), "--json", "--check", "link.hidden_cited"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    hidden = doc["findings"][0]
+    assert hidden["location_count"] == len(hidden["locations"]) == 9
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    shutil.copytree(g.root, corpus / g.root.name)
+    shutil.copytree(make_package(seed=3).root, corpus / "clean")
+    (corpus / "not_a_package").mkdir()
+    for extra in ([], ["--query", "code:link"]):
+        assert main(["audit", str(corpus), "--json", "--workers", "1", *extra]) == 2
+        doc = json.loads(capsys.readouterr().out)
+        errors = sorted(validator.iter_errors(doc), key=str)
+        assert doc["kind"] == "corpus" and not errors, errors[0]
+    # the schema is not a rubber stamp: a report missing its counts is refused
+    broken = dict(doc["entries"][0]["report"])
+    del broken["locations"]
+    assert not validator.is_valid(broken)
+
+
 def test_cli_output_validates_against_the_models(make_package, capsys) -> None:
     g = make_package(defects=("secret_token",))
     assert main(["audit", str(g.root), "--json"]) == 1

@@ -67,7 +67,9 @@ def test_escaping_refs_are_reported_and_not_opened(tmp_path: Path, opened: list[
     ref = g.defects[0].ref
     located(report.findings, code, file=MAP_PATH, ref=ref)
     rows = [f for f in report.findings if f.code == code and f.location.row_id]
-    assert rows and "rows carry it" in rows[0].message  # every row cites it: reported once
+    # every row cites it: one finding locating every row
+    assert len(rows) == 1 and rows[0].location_count == g.row_count
+    assert len({loc.row_id for loc in rows[0].locations}) == g.row_count
     assert str(bait.resolve()) not in opened and "/etc/passwd" not in opened
     assert not _outside(g.root, opened)
 

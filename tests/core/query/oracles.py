@@ -33,8 +33,8 @@ def visibility_of(pkg: Package) -> dict[str, str | None]:
 
 
 def rows_with_finding(pkg: Package, findings: list, pred: Callable[[Any], bool]) -> set[str]:
-    """Row ids that some finding satisfying ``pred`` names."""
-    return {f.location.row_id for f in findings if pred(f) and f.location.row_id}
+    """Row ids that some finding satisfying ``pred`` names, at any of its locations."""
+    return {loc.row_id for f in findings if pred(f) for loc in f.locations if loc.row_id}
 
 
 def row_id(row: Row) -> str:

@@ -51,7 +51,7 @@ RowPred = Callable[[dict[str, Any], str, int], bool]
 
 def row_oracles(pkg, findings) -> dict[str, RowPred]:
     vis = visibility_of(pkg)
-    named = lambda pred: {f.location.row_id for f in findings if pred(f)}
+    named = lambda pred: {loc.row_id for f in findings if pred(f) for loc in f.locations}
     privacy = named(lambda f: f.code.startswith("privacy"))
     warned = named(lambda f: f.severity is Severity.WARNING)
     conf = lambda r: shown(r.get("confidence"))
@@ -139,11 +139,15 @@ def test_findings_examples(pkg, audit_findings) -> None:
     for i in range(len(ix)):
         by_id.setdefault(row_id(pkg.read_row(i)), i)
 
-    def row_of(f: Any) -> tuple[dict[str, Any], str] | None:
-        loc = f.location
-        i = at_line.get((loc.file, loc.line))
-        i = by_id.get(loc.row_id or "") if i is None else i
-        return None if i is None else (pkg.read_row(i), ix.files[int(ix.file[i])])
+    def rows_of(f: Any) -> list[tuple[dict[str, Any], str]]:
+        """Every row the finding locates (a finding may concern many)."""
+        out = []
+        for loc in f.locations:
+            i = at_line.get((loc.file, loc.line))
+            i = by_id.get(loc.row_id or "") if i is None else i
+            if i is not None:
+                out.append((pkg.read_row(i), ix.files[int(ix.file[i])]))
+        return out
 
     err = Severity.ERROR.rank
     oracles: dict[str, Callable[[Any], bool]] = {
@@ -152,11 +156,11 @@ def test_findings_examples(pkg, audit_findings) -> None:
         "severity=error": lambda f: f.severity is Severity.ERROR,
         "code:privacy OR code:link.bad": lambda f: f.code.startswith(("privacy", "link.bad")),
         "check:quirks": lambda f: f.code in CHECKS["quirks"].codes,
-        "type:failure_case": lambda f: (row_of(f) or ({"data_type": ""}, ""))[0]["data_type"]
-        == "failure_case",
-        "row.file:environment/ quality<0.6": lambda f: row_of(f) is not None and
-        "environment/" in row_of(f)[1] and  # type: ignore[index]
-        (shown(row_of(f)[0].get("quality_score")) or 1) < 0.6,  # type: ignore[index]
+        "type:failure_case": lambda f: any(r["data_type"] == "failure_case"
+                                           for r, _ in rows_of(f)),
+        "row.file:environment/ quality<0.6": lambda f: any(
+            "environment/" in file and (shown(r.get("quality_score")) or 1) < 0.6
+            for r, file in rows_of(f)),
     }
     listed = [code(cells[0]) for cells in examples()["Findings"]]
     assert sorted(listed) == sorted(oracles)

@@ -114,8 +114,10 @@ def test_findings_export(pkg, audit_findings, tmp_path: Path) -> None:
     assert export_findings(audit_findings, keep, out, query="code:privacy OR code:quirk",
                            digest="sha256:f", package_id=pkg.package_id) == len(keep)
     data = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
-    assert [int(d["finding_index"]) for d in data] == keep
-    assert [d["code"] for d in data] == [audit_findings[i].code for i in keep]
+    # One line per location: a finding about many rows has a line for each.
+    lines = [i for i in keep for _ in audit_findings[i].locations]
+    assert [int(d["finding_index"]) for d in data] == lines
+    assert [d["code"] for d in data] == [audit_findings[i].code for i in lines]
     first = audit_findings[keep[0]]
     assert data[0]["severity"] == first.severity.value
     assert data[0]["row_id"] == (first.location.row_id or "")

@@ -61,9 +61,12 @@ def test_row_fields_on_findings_are_about_the_rows_located(pkg, audit_findings) 
     failure_ids = {row_id(pkg.read_row(i)) for i in range(len(pkg.index))
                    if pkg.read_row(i)["data_type"] == "failure_case"}
     got = filter_findings(index, "type:failure_case")
-    assert got and {audit_findings[i].location.row_id for i in got} <= failure_ids
+    # A finding is kept when any row it locates is one (a finding may concern many).
+    assert got and all({loc.row_id for loc in audit_findings[i].locations} & failure_ids
+                       for i in got)
     # Every finding naming such a row is kept (by id, or by file and line).
-    want = [i for i, f in enumerate(audit_findings) if f.location.row_id in failure_ids]
+    want = [i for i, f in enumerate(audit_findings)
+            if {loc.row_id for loc in f.locations} & failure_ids]
     assert set(want) <= set(got)
     # row.<field> reaches every row field; unprefixed names only where unambiguous.
     assert filter_findings(index, "row.type:failure_case") == got
@@ -82,11 +85,8 @@ def test_locations_are_read_in_one_place() -> None:
     f = FINDINGS[2]
     assert list(locations_of(f)) == [f.location]
 
-    class Many(Finding):  # a finding that concerns several rows
-        locations: list[Location] = []
-
-    many = Many(code="row.dup", severity=Severity.ERROR, message="m",
-                locations=[Location(row_id="row_9"), Location(row_id="row_1", line=2)])
+    many = Finding(code="row.dup", severity=Severity.ERROR, message="m",
+                   locations=[Location(row_id="row_9"), Location(row_id="row_1", line=2)])
     assert [loc.row_id for loc in locations_of(many)] == ["row_9", "row_1"]
     assert filter_findings([*FINDINGS, many], "row:row_1") == [2, 4]
     assert filter_findings([*FINDINGS, many], "row:row_9 line=2") == [4]
@@ -114,3 +114,34 @@ def test_evidence_fields(pkg, audit_findings) -> None:
     flagged = {f.location.evidence_id for f in audit_findings
                if f.code.startswith("link") and f.location.evidence_id}
     assert flagged and {ix.evidence_ids[i] for i in ev("finding:link")} == flagged
+
+
+def test_finding_filters_look_at_every_location(tmp_path) -> None:
+    """A finding about many rows matches a location term when any of its locations does,
+    not only its first one (issue: a finding locates everything it concerns)."""
+    from aa_review.core.findings import Finding, Location, Locations, RowTable, Severity
+    from aa_review.core.generator import generate_package
+    from aa_review.core.package import open_package
+    from aa_review.core.query import filter_findings, filter_rows
+
+    pkg = open_package(generate_package(tmp_path, rows=30, seed=2).root)
+    ix = pkg.index
+    far = len(ix) - 1  # a row far from the first location
+    locs = Locations.at_rows(RowTable.of_index(ix), [0, 1, far], evidence_id="evidence_x")
+    many = Finding(code="link.orphan", severity=Severity.ERROR, message="m", locations=locs)
+    one = Finding(code="hash.changed", severity=Severity.ERROR, message="m",
+                  location=Location(file="a/b.json"))
+    last_id = ix.row_id_str(far)
+    assert many.location.row_id == ix.row_id_str(0) != last_id
+    for findings_pkg in (None, pkg):
+        assert filter_findings([one, many], f"row:{last_id.upper()}", findings_pkg) == [1]
+        assert filter_findings([one, many], f'"{last_id}"', findings_pkg) == [1]
+        assert filter_findings([one, many], f"-row:{last_id}", findings_pkg) == [0]
+        last_file = ix.files[int(ix.file[far])].rsplit("/", 1)[1]
+        assert filter_findings([one, many], f"file:{last_file}", findings_pkg) == [1]
+        assert filter_findings([one, many], "evidence:evidence_x", findings_pkg) == [1]
+    # ...and the rows a finding concerns are all of them, for `finding:` over rows.
+    from aa_review.core.query import FindingsIndex
+
+    index = FindingsIndex([one, many], pkg)
+    assert filter_rows(pkg, "finding:link.orphan", index).tolist() == [0, 1, far]
