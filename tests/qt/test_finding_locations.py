@@ -102,8 +102,10 @@ def test_rows_view_counts_clears_and_shows_only_the_selection(window, spread,
     assert {window.package.index.row_id_str(rows.model.position(r)) for r in range(2)} == want
     out = tmp_path / "rows.jsonl"  # exporting now writes those rows, and says why
     assert wa.export_view(window, out) == 2
-    head, *lines = out.read_text().splitlines()
-    assert json.loads(head)["aa_review_export"]["query"] == \
+    from aa_review.core.export import meta_path
+
+    lines = out.read_text().splitlines()
+    assert json.loads(meta_path(out).read_text())["query"] == \
         "[only the 2 rows selected together]"
     assert {json.loads(line)["row_id"] for line in lines} == want
     rows.only_selected.setChecked(False)

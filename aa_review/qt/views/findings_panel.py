@@ -73,17 +73,22 @@ class FindingsPanel(Linked):
         self.where = QLabel("")
         self.where.setObjectName("finding_location")
         self.all_button = QPushButton("Select its rows")
-        for button, key, tip, slot in (
-                (self.prev_button, "Shift+F8", "Previous location of the finding",
+        from aa_review.qt.views.menus import SHORTCUTS
+
+        for button, name, tip, slot in (
+                (self.prev_button, "finding_previous", "Previous location of the finding",
                  lambda: self.step(-1)),
-                (self.next_button, "F8", "Next location of the finding", lambda: self.step(1)),
+                (self.next_button, "finding_next", "Next location of the finding",
+                 lambda: self.step(1)),
                 (self.all_button, None, "Select every row of the finding in the Rows view",
                  self.select_all_rows)):
             button.clicked.connect(slot)
+            key = SHORTCUTS[name] if name else None
             button.setToolTip(tip + (f" ({key})" if key else ""))
-            if key:  # window-wide, so stepping works while the Rows view has the focus
+            if name:  # window-wide, so stepping works while the Rows view has the focus
                 act = QAction(tip, self)
-                act.setShortcut(QKeySequence(key))
+                act.setShortcut(QKeySequence(str(key)))
+                act.setProperty("shortcut_name", name)
                 act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
                 act.triggered.connect(slot)
                 self.addAction(act)

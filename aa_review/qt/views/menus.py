@@ -36,6 +36,8 @@ SHORTCUTS: dict[str, QKeySequence.StandardKey | str] = {
     "audit": "Ctrl+Shift+R",
     "palette": "Ctrl+Shift+P",
     "find": _std.Find,
+    "finding_next": "F8",
+    "finding_previous": "Shift+F8",
     **{f"focus_{i}": f"Ctrl+{i}" for i in range(1, len(FOCUS_VIEWS) + 1)},
 }
 
