@@ -103,8 +103,8 @@ class AuditContext:
                     and set(wants.needles) <= scan.needles.keys():
                 return scan
         try:
-            path = self.pkg.safe.resolve(rel)
-            return scan_file(path, wants) if path.is_file() else None
+            self.pkg.safe.check(rel)
+            return scan_file(self.pkg.root, rel, wants)
         except (OSError, UnsafeRefError):
             return None
 

@@ -79,7 +79,7 @@ class Package:
 
     def read_row_bytes(self, pos: int) -> bytes:
         rel = self.index.files[int(self.index.file[pos])]
-        with open(self.safe.resolve(rel), "rb") as fh:
+        with self.safe.open(rel, buffering=0) as fh:
             fh.seek(int(self.index.offset[pos]))
             return fh.read(int(self.index.length[pos]))
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from aa_review.core.package.digest import list_package
+
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditProgress, AuditReport
 
@@ -78,10 +80,13 @@ class AuditMixin:
 
 def _size_under(root: Path, limit: int) -> bool:
     """Whether the package's files add up to less than ``limit`` bytes (stops counting early)."""
+    try:  # listed without following symlinks or touching special files
+        sizes = (e.size for e in list_package(root).entries if e.kind == "file")
+    except OSError:
+        return False
     total = 0
-    for p in root.rglob("*"):
-        if p.is_file() and not p.is_symlink():
-            total += p.stat().st_size
-            if total >= limit:
-                return False
+    for size in sizes:
+        total += size
+        if total >= limit:
+            return False
     return True
