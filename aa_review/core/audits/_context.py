@@ -12,6 +12,7 @@ from aa_review.core.audits._rowrules import ScanConfig
 from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core.package.layout import SCHEMA_V01, SCHEMA_V02
+from aa_review.core.package.safepath import printable
 
 if TYPE_CHECKING:
     from aa_review.core.audits._files import FileHashes, ScanResult, Wants
@@ -60,8 +61,10 @@ class AuditContext:
                 **where: Any) -> Finding:
         """A finding with the code's registered severity and quirk flag."""
         info = code_info(code)
-        return Finding(code=code, severity=severity or info.severity, message=message,
-                       location=Location(**{k: v for k, v in where.items() if v is not None}),
+        # Names and refs may hold bytes that are not UTF-8: shown escaped, never a crash.
+        return Finding(code=code, severity=severity or info.severity, message=printable(message),
+                       location=Location(**{k: printable(v) if isinstance(v, str) else v
+                                            for k, v in where.items() if v is not None}),
                        quirk=info.quirk)
 
     def row_where(self, pos: int) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from aa_review.core.audits._registry import Check, resolve_selection
 from aa_review.core.audits._rowscan import ScanCancelled, row_workers, scan_rows
 from aa_review.core.findings import Finding
 from aa_review.core.package import LoadCancelled, Package, open_package
+from aa_review.core.package.safepath import printable
 from aa_review.core.package.summary import counts as count_package
 
 __all__ = ["audit_package", "AuditCancelled", "DEFAULT_CAP"]
@@ -147,12 +148,20 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
             emit(AuditProgress("rows", done, total))
             if ctx.hash_job is not None:
                 emit(AuditProgress("hash", *hashed))
-        ctx._rows = scan_rows(pkg, cfg, workers=ctx.workers, cancelled=ctx.cancelled,
-                              progress=rows_progress)
+        try:
+            ctx._rows = scan_rows(pkg, cfg, workers=ctx.workers, cancelled=ctx.cancelled,
+                                  progress=rows_progress)
+        except (ScanCancelled, HashCancelled, AuditCancelled):
+            raise
+        except Exception:  # noqa: BLE001 - the checks that need it retry and report it
+            log.exception("the row pass failed")
     if want_hash and ctx.hash_job is None:
         start_hash(ctx.hash_threads)
     if want_map:
-        ctx._map = scan_map(pkg.safe)  # Python-bound: here, while hashing runs
+        try:
+            ctx._map = scan_map(pkg.safe)  # Python-bound: here, while hashing runs
+        except Exception:  # noqa: BLE001 - the checks that need it retry and report it
+            log.exception("reading the evidence map's links failed")
 
 
 def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressFn
@@ -213,7 +222,8 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
 
 def _identity(pkg: Package, ctx: AuditContext, digest: bool) -> Identity:
     m = pkg.docs.manifest
-    return Identity(package_id=pkg.package_id, task_id=pkg.task_id, root=str(pkg.root),
+    return Identity(package_id=pkg.package_id, task_id=pkg.task_id,
+                    root=printable(str(pkg.root)),
                     format_version=pkg.version, schema_versions=pkg.schema_versions(),
                     package_digest=ctx.hashes.digest if digest else None,
                     catalog_derived_from_rows=pkg.catalog_derived,

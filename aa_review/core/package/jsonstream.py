@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Iterator
 from typing import IO, Any, NoReturn
+
+import orjson
 
 from aa_review.core.errors import RecordError
 
@@ -27,6 +30,18 @@ __all__ = ["ObjectStream", "DEFAULT_MAX_VALUE"]
 
 _WS = " \t\r\n"
 DEFAULT_MAX_VALUE = 64 * 1024 * 1024  # bytes of one value (one array element)
+
+
+_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _lone_surrogate(text: str) -> bool:
+    """Whether a value's JSON text escapes a surrogate that is not half of a pair."""
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return True
+    return False
 
 
 def _no_constant(name: str) -> NoReturn:
@@ -122,13 +137,18 @@ class ObjectStream:
             except RecursionError:
                 raise self._fail("invalid JSON: nested too deeply to be read") from None
             except ValueError as exc:  # over 4,300 digits, NaN, Infinity
-                raise self._fail(f"invalid JSON: {exc}") from None
+                why = "an integer of more than 4,300 digits" if "digits" in str(exc) else exc
+                raise self._fail(f"invalid JSON: {why}") from None
             if end >= len(self._buf) and not self._eof:
                 # A number or literal may continue in the next chunk.
                 self._grow(pending)
                 continue
             if end - self._pos > self._max:
                 raise self._fail(self._too_large())
+            if _SURROGATE.search(self._buf, self._pos, end) and _lone_surrogate(
+                    self._buf[self._pos:end]):
+                raise self._fail("invalid JSON: a \\u escape names a lone surrogate, which "
+                                 "is no character")
             self._pos = end
             return value
 

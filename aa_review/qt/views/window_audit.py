@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from aa_review.core.package.digest import list_package
+from aa_review.core.package.safepath import printable
 
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditProgress, AuditReport
@@ -38,7 +39,7 @@ class AuditMixin:
         self.state_label.setText(f"Auditing: {p.stage}…")
 
     def _on_audited(self, report: AuditReport) -> None:
-        if self.package is None or str(self.package.root) != report.identity.root:
+        if self.package is None or printable(str(self.package.root)) != report.identity.root:
             return  # a report for a package no longer open
         self.audit_report = report
         self._digest = report.identity.package_digest or self._digest
