@@ -21,11 +21,13 @@ import argparse
 import codecs
 import json
 import os
+import queue
 import random
 import re
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -71,39 +73,65 @@ def _strace_outside(log: Path, root: str, here: Path) -> list[str]:
     return bad
 
 
-def _run(i: int, base: Path, work: Path, args: argparse.Namespace) -> dict[str, object]:
-    root, ops = _mutant(i, base, work, args.seed)
-    here = root.parent
-    cmd = [sys.executable, "-m", "benchmarks.fuzz._run", os.fsencode(root)]
-    log = here / "strace.log"
-    use_strace = bool(args.strace) and i % args.strace == 0 and shutil.which("strace") is not None
-    if use_strace:
-        cmd = ["strace", "-f", "-qq", "-y", "-e", "trace=open,openat,openat2", "-o", str(log),
-               *cmd]
-    t0 = time.perf_counter()
-    entry: dict[str, object] = {"mutant": i, "ops": ops, "failures": []}
-    try:
-        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, timeout=args.timeout)
-    except subprocess.TimeoutExpired:
-        entry["failures"] = [f"hang: no result within {args.timeout} s"]
-        entry["seconds"] = args.timeout
-        return entry
-    entry["seconds"] = round(time.perf_counter() - t0, 2)
-    lines = [ln for ln in proc.stdout.decode(errors="replace").splitlines()
-             if ln.startswith("{")]
-    if proc.returncode != 0 or not lines:
-        entry["failures"] = [f"runner died (exit {proc.returncode}): "
-                             f"{proc.stderr.decode(errors='replace')[-3000:]}"]
-        return entry
-    res = json.loads(lines[-1])
-    entry.update(info=res["info"], audit=res["audit"], failures=list(res["failures"]))
-    if use_strace:
-        real = os.path.realpath(root)
-        entry["failures"] += [f"opened outside (strace): {p}"
-                              for p in _strace_outside(log, real, Path(os.path.realpath(here)))]
-    if not entry["failures"] and not args.keep:
-        shutil.rmtree(here, ignore_errors=True)
-    return entry
+def _batch(ids: list[int], base: Path, work: Path, args: argparse.Namespace
+           ) -> list[dict[str, object]]:
+    """Make the mutants ``ids`` and run them through one runner process (the interpreter
+    starts once); a mutant that gives no result within the timeout is a hang: the
+    process is killed and the rest of the batch goes on in a new one."""
+    made = {i: _mutant(i, base, work, args.seed) for i in ids}
+    entries = {i: {"mutant": i, "ops": made[i][1], "failures": []} for i in ids}
+    todo = list(ids)
+    while todo:
+        batch_no = todo[0]
+        log = work / f"strace.{batch_no}.log"
+        cmd = [sys.executable, "-m", "benchmarks.fuzz._run"]
+        use_strace = bool(args.strace) and (batch_no // args.batch) % args.strace == 0 and \
+            shutil.which("strace") is not None
+        if use_strace:
+            cmd = ["strace", "-f", "-qq", "-y", "-e", "trace=open,openat,openat2", "-o",
+                   str(log), *cmd]
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=lambda: [lines.put(ln) for ln in proc.stdout]  # type: ignore
+                         , daemon=True).start()
+        threading.Thread(target=proc.stderr.read, daemon=True).start()  # type: ignore[union-attr]
+        assert proc.stdin is not None
+        proc.stdin.write(b"".join(os.fsencode(made[i][0]) + b"\n" for i in todo))
+        proc.stdin.close()
+        while todo:
+            i = todo[0]
+            t0 = time.perf_counter()
+            try:
+                while True:
+                    line = lines.get(timeout=args.timeout)
+                    if line.startswith(b"{"):
+                        break
+            except queue.Empty:
+                entries[i]["failures"] = [f"hang: no result within {args.timeout} s"]
+                entries[i]["seconds"] = args.timeout
+                todo.pop(0)
+                proc.kill()
+                break
+            res = json.loads(line)
+            entries[i].update(info=res["info"], audit=res["audit"], failures=res["failures"],
+                              seconds=round(time.perf_counter() - t0, 2))
+            todo.pop(0)
+        else:
+            code = proc.wait()
+            if code != 0:
+                entries[ids[-1]]["failures"].append(f"runner exit {code}")  # type: ignore
+        proc.wait()
+        if use_strace:
+            for i in ids:
+                root, here = os.path.realpath(made[i][0]), os.path.realpath(made[i][0].parent)
+                entries[i]["failures"] += [  # type: ignore[operator]
+                    f"opened outside (strace): {p}" for p in _strace_outside(log, root, Path(here))]
+            log.unlink(missing_ok=True)
+    for i in ids:
+        if not entries[i]["failures"] and not args.keep:
+            shutil.rmtree(made[i][0].parent, ignore_errors=True)
+    return [entries[i] for i in ids]
 
 
 def main() -> None:
@@ -115,9 +143,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rows", type=int, default=40)
-    ap.add_argument("--timeout", type=float, default=180.0)
-    ap.add_argument("--strace", type=int, default=10, metavar="N",
-                    help="run every N-th mutant under strace -f (0: never; 1: all, slower)")
+    ap.add_argument("--timeout", type=float, default=180.0, help="seconds one mutant may take")
+    ap.add_argument("--batch", type=int, default=20, help="mutants per runner process")
+    ap.add_argument("--strace", type=int, default=3, metavar="N",
+                    help="run every N-th batch under strace -f (0: never; 1: all, slower)")
     ap.add_argument("--keep", action="store_true", help="keep every mutant, not only failing ones")
     ap.add_argument("--work", type=Path, default=ROOT / "bench-data" / "fuzz")
     args = ap.parse_args()
@@ -129,13 +158,16 @@ def main() -> None:
     base = generate_package(work / "base", rows=args.rows, seed=args.seed).root
     print(f"fuzz: {args.mutants} mutants of {base.name} ({len(OPERATORS)} operators in "
           f"{len(set(CLASSES.values()))} classes), {args.jobs} at a time, strace "
-          f"{'every %d-th mutant' % args.strace if args.strace and shutil.which('strace') else 'off'}",
+          f"{'every %d-th batch' % args.strace if args.strace and shutil.which('strace') else 'off'}",
           flush=True)
     t0 = time.perf_counter()
     results: list[dict[str, object]] = []
+    batches = [list(range(k, min(k + args.batch, args.mutants)))
+               for k in range(0, args.mutants, args.batch)]
     with ThreadPoolExecutor(args.jobs) as pool:
-        for n, entry in enumerate(pool.map(lambda i: _run(i, base, work / "m", args),
-                                           range(args.mutants)), 1):
+        done = (e for b in pool.map(lambda ids: _batch(ids, base, work / "m", args), batches)
+                for e in b)
+        for n, entry in enumerate(done, 1):
             results.append(entry)
             with open(work / "mutants.jsonl", "a") as log:
                 log.write(json.dumps(entry) + "\n")

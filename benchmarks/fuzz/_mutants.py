@@ -22,6 +22,9 @@ MAP = "experience_compiler/source_evidence_map.json"
 MANIFEST = "experience_compiler/compiler_manifest.json"
 ROWS = "experience_compiler/training_time_package/evaluation_examples.jsonl"
 Op = Callable[[Path, random.Random, Path], tuple[Path, str]]
+# MB of the huge header string and the huge line: the campaign's sizes; the test suite
+# sets a small one (what is measured is the same code path, not its memory).
+HUGE_MB = (1, 20, 40)
 OPERATORS: dict[str, Op] = {}
 CLASSES: dict[str, str] = {}  # operator -> class named in the issue
 
@@ -282,7 +285,7 @@ def _nan(root: Path, rng: random.Random, outside: Path) -> tuple[Path, str]:
 
 @op("huge header string")
 def _huge_header_string(root: Path, rng: random.Random, outside: Path) -> tuple[Path, str]:
-    mb = rng.choice([1, 20, 40])
+    mb = rng.choice(HUGE_MB)
     _insert_header(root, b'"' + b"a" * (mb << 20) + b'"')
     return root, f"a {mb} MB string in the map header"
 
@@ -394,7 +397,7 @@ def _huge_line(root: Path, rng: random.Random, outside: Path) -> tuple[Path, str
     p = root / ROWS
     _read(p)  # only a regular file is appended to (a FIFO would block)
     with open(p, "ab") as fh:
-        fh.write(b'{"row_id": "' + b"x" * (rng.choice([1, 40]) << 20) + b'"}\n')
+        fh.write(b'{"row_id": "' + b"x" * (rng.choice(HUGE_MB) << 20) + b'"}\n')
     return root, "a huge line appended to a row file"
 
 

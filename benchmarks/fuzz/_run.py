@@ -1,5 +1,6 @@
-"""``python -m benchmarks.fuzz._run PACKAGE``: run ``info --json`` and ``audit --json`` on
-one package in this process and print one JSON line saying how each went.
+"""``python -m benchmarks.fuzz._run`` (package paths on stdin): run ``info --json`` and
+``audit --json`` on each package in this process and print one JSON line per package
+saying how each went.
 
 Every file this process opens is recorded (the descriptor's real path, see
 :mod:`._opens`) and, as a second net, every ``open`` audit event with an absolute
@@ -47,18 +48,30 @@ def _cli(argv: list[str]) -> tuple[int | None, bytes, str, str | None]:
     return code, out.getvalue(), err.getvalue(), tb
 
 
-def run_one(package: str) -> dict[str, object]:
-    """Run both commands on ``package``; the result names every failure."""
+_EVENTS: list[str] = []
+_HOOKED = False
+
+
+def _hook(event: str, args: tuple[object, ...]) -> None:
+    if event == "open" and args and isinstance(args[0], str) and args[0].startswith("/"):
+        _EVENTS.append(os.path.realpath(args[0]))
+
+
+def run_one(package: str, *, audit_hook: bool = True) -> dict[str, object]:
+    """Run both commands on ``package``; the result names every failure.
+
+    ``audit_hook`` installs :func:`sys.addaudithook` (for good: hooks cannot be removed,
+    so a test process leaves it out and relies on the descriptor recorder).
+    """
+    global _HOOKED
     root = os.path.realpath(package)
-    events: list[str] = []
-
-    def hook(event: str, args: tuple[object, ...]) -> None:
-        if event == "open" and args and isinstance(args[0], str) and args[0].startswith("/"):
-            events.append(os.path.realpath(args[0]))
-
-    sys.addaudithook(hook)
+    if audit_hook and not _HOOKED:
+        sys.addaudithook(_hook)
+        _HOOKED = True
+    events = _EVENTS
     result: dict[str, object] = {"package": os.fsencode(package).decode("utf-8", "replace"),
                                  "failures": []}
+    del events[:]
     failures: list[str] = result["failures"]  # type: ignore[assignment]
     with record_opens() as opened:
         for cmd in ("info", "audit"):
@@ -86,4 +99,9 @@ def run_one(package: str) -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    print(json.dumps(run_one(sys.argv[1])), flush=True)
+    # One package per line on stdin (surrogate-escaped paths), one JSON line out each:
+    # the interpreter starts once for a batch; the caller times each line out.
+    for line in sys.stdin.buffer:
+        path = os.fsdecode(line.rstrip(b"\n"))
+        if path:
+            print(json.dumps(run_one(path)), flush=True)

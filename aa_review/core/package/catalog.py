@@ -100,15 +100,15 @@ def _catalog(items: Iterator[Any], problems: list[Finding]) -> list[Evidence]:
 
 
 def iter_map_links(safe: PackageRoot) -> Iterator[RowLink]:
-    """Stream ``row_evidence_links``; raises RecordError on a broken map, OSError when
-    it cannot be read."""
+    """Stream ``row_evidence_links``; raises RecordError on a broken map (the keys after
+    the links are read too, so a map broken there is reported), OSError when it cannot
+    be read."""
     with safe.open(MAP_PATH) as fh:
         for key, value in ObjectStream(fh, MAP_PATH).items(_BIG):
-            if key == "row_evidence_links":
+            if key == "row_evidence_links" and isinstance(value, Iterator):
                 for item in value:
                     yield RowLink.model_validate(item) if isinstance(item, dict) else \
                         RowLink()
-                return
 
 
 def evidence_for_ref(safe: PackageRoot, ref: str) -> Evidence:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import math
 import re
 from collections.abc import Iterator
 from typing import IO, Any, NoReturn
@@ -42,6 +43,13 @@ def _lone_surrogate(text: str) -> bool:
     except orjson.JSONDecodeError:
         return True
     return False
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"{text[:20]} is beyond the range of a number")
+    return value
 
 
 def _no_constant(name: str) -> NoReturn:
@@ -70,7 +78,7 @@ class ObjectStream:
         self._eof = False
         self._consumed_lines = 0
         self._read_bytes = 0
-        self._decoder = json.JSONDecoder(parse_constant=_no_constant)
+        self._decoder = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
 
     # -- buffer ----------------------------------------------------------
     def _line(self) -> int:
