@@ -61,8 +61,6 @@ print({"seconds": time.perf_counter() - t, "peak": hwm() - before, "links": link
 
 def _maps(mb: int) -> dict[str, Path]:
     """The three maps, written once per size."""
-    from aa_review.core.generator import generate_package
-
     d = bench_dir() / f"jsonstream_{mb}mb"
     out = {"valid": d / "valid.json", "broken near start": d / "broken.json",
            "one huge header string": d / "header_string.json"}
@@ -70,25 +68,11 @@ def _maps(mb: int) -> dict[str, Path]:
         return out
     d.mkdir(parents=True, exist_ok=True)
     print(f"writing {mb} MB maps into {d} (first run only)…", flush=True)
-    g = generate_package(d / "src", rows=200, seed=3)
-    doc = json.loads((g.root / "experience_compiler/source_evidence_map.json").read_bytes())
-    links = doc.pop("row_evidence_links")
-    tail = {k: doc.pop(k) for k in list(doc) if k not in (
-        "schema_version", "source_package_id", "source_task_id", "evidence_catalog")}
-    head = json.dumps(doc, indent=2)[:-2]
-    target = mb << 20
-    with open(out["valid"], "w") as fh:
-        fh.write(head + ',\n  "row_evidence_links": [\n')
-        n = written = 0
-        while written < target:
-            link = dict(links[n % len(links)], row_id=f"row_bench_{n}")
-            line = ("    " if n == 0 else ",\n    ") + json.dumps(link)
-            fh.write(line)
-            written += len(line)
-            n += 1
-        fh.write("\n  ],\n" + json.dumps(tail, indent=2)[2:] + "\n")
+    if not out["valid"].exists():
+        _write_valid(out["valid"], d, mb)
     data = out["valid"].read_bytes()
-    at = data.index(b'"row_evidence_links"') + 40
+    at = data.index(b"{", data.index(b'"row_evidence_links"'))  # the first link
+    at = data.index(b"{", at + 1)  # the second: a stray byte where it starts
     out["broken near start"].write_bytes(data[:at] + b"@" + data[at + 1:])
     del data
     with open(out["one huge header string"], "w") as fh:
@@ -98,6 +82,28 @@ def _maps(mb: int) -> dict[str, Path]:
             fh.write(chunk)
         fh.write('",\n  "row_evidence_links": []\n}\n')
     return out
+
+
+def _write_valid(path: Path, d: Path, mb: int) -> None:
+    from aa_review.core.generator import generate_package
+
+    g = generate_package(d / "src", rows=200, seed=3)
+    doc = json.loads((g.root / "experience_compiler/source_evidence_map.json").read_bytes())
+    links = doc.pop("row_evidence_links")
+    tail = {k: doc.pop(k) for k in list(doc) if k not in (
+        "schema_version", "source_package_id", "source_task_id", "evidence_catalog")}
+    head = json.dumps(doc, indent=2)[:-2]
+    target = mb << 20
+    with open(path, "w") as fh:
+        fh.write(head + ',\n  "row_evidence_links": [\n')
+        n = written = 0
+        while written < target:
+            link = dict(links[n % len(links)], row_id=f"row_bench_{n}")
+            line = ("    " if n == 0 else ",\n    ") + json.dumps(link)
+            fh.write(line)
+            written += len(line)
+            n += 1
+        fh.write("\n  ],\n" + json.dumps(tail, indent=2)[2:] + "\n")
 
 
 def _measure(path: Path, module: str) -> dict[str, object]:
