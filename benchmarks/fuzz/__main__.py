@@ -156,9 +156,10 @@ def main() -> None:
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     base = generate_package(work / "base", rows=args.rows, seed=args.seed).root
+    traced = (f"every {args.strace}. batch" if args.strace and shutil.which("strace")
+              else "off")
     print(f"fuzz: {args.mutants} mutants of {base.name} ({len(OPERATORS)} operators in "
-          f"{len(set(CLASSES.values()))} classes), {args.jobs} at a time, strace "
-          f"{'every %d-th batch' % args.strace if args.strace and shutil.which('strace') else 'off'}",
+          f"{len(set(CLASSES.values()))} classes), {args.jobs} at a time, strace {traced}",
           flush=True)
     t0 = time.perf_counter()
     results: list[dict[str, object]] = []

@@ -106,7 +106,8 @@ def _fifo_add(root: Path, rng: random.Random, outside: Path) -> tuple[Path, str]
 
 @op("socket")
 def _socket_add(root: Path, rng: random.Random, outside: Path) -> tuple[Path, str]:
-    rel = _important(root, rng) if rng.random() < 0.5 else str(Path(_pick(root, rng)).parent / "sock")
+    rel = (_important(root, rng) if rng.random() < 0.5
+           else str(Path(_pick(root, rng)).parent / "sock"))
     short = outside / f"s{rng.randrange(1 << 30)}"
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.bind(str(short))

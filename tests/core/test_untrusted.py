@@ -163,9 +163,8 @@ def test_audit_and_info_json_work_with_non_utf8_names(pkg: Path,
     assert code == 0 and "pkg_\\xfe" in out
 
 
-def test_a_fifo_where_a_document_should_be_is_a_finding_not_a_hang(pkg: Path,
-                                                                   capsys: pytest.CaptureFixture[str]
-                                                                   ) -> None:
+def test_a_fifo_where_a_document_should_be_is_a_finding_not_a_hang(
+        pkg: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for rel in (MAP_PATH, "experience_compiler/compiler_manifest.json",
                 "experience_compiler/environment/database_events.jsonl"):
         (pkg / rel).unlink()
@@ -264,7 +263,7 @@ def test_a_corrupt_or_hostile_map_header_still_gives_an_audit(pkg: Path) -> None
                for f in report.findings)
 
 
-# -- artifacts_index.json and the root manifest ------------------------------------------------------
+# -- artifacts_index.json and the root manifest ---------------------------------------------
 def test_a_corrupt_artifacts_index_is_a_finding(pkg: Path) -> None:
     path = pkg / "artifacts_index.json"
     data = bytearray(path.read_bytes())

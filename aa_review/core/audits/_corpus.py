@@ -78,7 +78,8 @@ def audit_corpus(folder: Path | str, workers: int | None = None, *,
     else:
         _parallel(paths, sel, digest, n, entries, stop, note)
     ordered = [entries[p] for p in paths]
-    return CorpusReport(tool=f"aa-review {__version__}", corpus=printable(str(folder)), entries=ordered,
+    return CorpusReport(tool=f"aa-review {__version__}", corpus=printable(str(folder)),
+                        entries=ordered,
                         totals=_totals(ordered, time.perf_counter() - t0, n))
 
 
