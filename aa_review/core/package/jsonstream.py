@@ -77,7 +77,7 @@ class ObjectStream:
         self._pos = 0
         self._eof = False
         self._consumed_lines = 0
-        self._read_bytes = 0
+        self._escapes = False  # a \\u escape of a surrogate was seen: values get checked
         self._decoder = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
 
     # -- buffer ----------------------------------------------------------
@@ -103,7 +103,6 @@ class ObjectStream:
                 text = self._dec.decode(data, final=not data)
             except UnicodeDecodeError as exc:
                 raise self._fail(f"not valid UTF-8 ({exc.reason})") from None
-            self._read_bytes += len(data)
             parts.append(text)
             got += len(text)
             if not data:
@@ -111,7 +110,10 @@ class ObjectStream:
                 break
             if got >= at_least:
                 break
+        seen = len(parts[0])
         self._buf = "".join(parts)
+        if not self._escapes and _SURROGATE.search(self._buf, max(0, seen - 5)):
+            self._escapes = True
         return True
 
     def _peek(self) -> str:
@@ -153,8 +155,8 @@ class ObjectStream:
                 continue
             if end - self._pos > self._max:
                 raise self._fail(self._too_large())
-            if _SURROGATE.search(self._buf, self._pos, end) and _lone_surrogate(
-                    self._buf[self._pos:end]):
+            if self._escapes and _SURROGATE.search(self._buf, self._pos, end) and \
+                    _lone_surrogate(self._buf[self._pos:end]):
                 raise self._fail("invalid JSON: a \\u escape names a lone surrogate, which "
                                  "is no character")
             self._pos = end
