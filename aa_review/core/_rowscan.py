@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from aa_review.core.derive import evidence_id
+from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
 from aa_review.core.package.safepath import open_beneath
 
 __all__ = ["RowChunk", "Problem", "scan_range", "MAX_LINE_BYTES", "split_ranges"]
@@ -140,6 +141,13 @@ def _scan_mapped(chunk: RowChunk, mm: mmap.mmap, start: int, end: int, size: int
             row = orjson.loads(raw)
         except orjson.JSONDecodeError as exc:
             chunk.problems.append(_line_problem(rel_line, raw, nl < 0, exc))
+            pos = next_pos
+            continue
+        if may_be_too_deep(raw) and too_deep(row):
+            chunk.problems.append((
+                "input.too_deep", "error", rel_line,
+                f"line nests lists and objects more than {MAX_DEPTH} levels deep; a row "
+                "is never that deep, and it was not indexed"))
             pos = next_pos
             continue
         if not isinstance(row, dict):

@@ -18,6 +18,8 @@ from typing import Any, BinaryIO, TextIO
 
 import orjson
 
+from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
+
 __all__ = ["ArtifactShape", "Diff", "DiffKind", "COLUMN_KINDS", "JUDGED_ROWS", "MAX_READ",
            "compare", "is_number", "json_type", "read_artifact", "type_matches"]
 
@@ -149,6 +151,13 @@ def _read_json(shape: ArtifactShape, opener: Callable[[], BinaryIO]) -> None:
     if len(data) > MAX_READ:
         shape.error = f"over {MAX_READ:,} bytes: too large to check"
         return
+    if may_be_too_deep(data):
+        try:
+            if too_deep(orjson.loads(data)):
+                shape.error = f"nested more than {MAX_DEPTH} levels deep: not checked"
+                return
+        except orjson.JSONDecodeError:
+            pass
     try:
         shape.value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:

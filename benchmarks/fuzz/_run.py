@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import os
 import sys
 import traceback
@@ -34,6 +35,7 @@ def _cli(argv: list[str]) -> tuple[int | None, bytes, str, str | None]:
     sys.stdout = wrapper
     tb = None
     code: int | None = None
+    logging.root.handlers.clear()  # so that the command's logging writes to ``err``
     try:
         with redirect_stderr(err):
             code = main(argv)

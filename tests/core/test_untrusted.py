@@ -204,6 +204,7 @@ class _Counting(io.BytesIO):
 
 @pytest.mark.parametrize(("value", "why"), [
     (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    (b'{"a": ' * 200 + b"1" + b"}" * 200, "more than 128 levels"),
     (b"1" + b"0" * 5000, "4,300 digits"),
     (b"NaN", "NaN"),
     (b"-Infinity", "Infinity"),
@@ -261,6 +262,21 @@ def test_a_corrupt_or_hostile_map_header_still_gives_an_audit(pkg: Path) -> None
     assert report.complete
     assert any(f.code == "input.bad_json" and f.location.file == MAP_PATH
                for f in report.findings)
+
+
+@pytest.mark.parametrize("where", ["row", "document"])
+def test_a_row_or_document_nested_1000_deep_is_a_located_finding(pkg: Path, where: str) -> None:
+    """orjson reads 1,000 levels, but the checks walk values (the compiler's json.dumps
+    text for row hashes): such a line is a problem of its file, and the audit completes."""
+    deep = b"[" * 1000 + b"]" * 1000
+    rel = ("experience_compiler/training_time_package/evaluation_examples.jsonl"
+           if where == "row" else "experience_compiler/compiler_manifest.json")
+    data = (pkg / rel).read_bytes()
+    (pkg / rel).write_bytes(b'{"x": ' + deep + b", " + data.lstrip()[1:])
+    report = audit_package(pkg)
+    assert report.complete, [f.message for f in report.findings if f.code == "audit.check_failed"]
+    (f,) = [f for f in report.findings if f.code == "input.too_deep"]
+    assert f.location.file == rel and f.location.line == (1 if where == "row" else None)
 
 
 # -- artifacts_index.json and the root manifest ---------------------------------------------

@@ -37,6 +37,7 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("input.blank_line", L, "a blank line in a JSONL file"),
     ("input.special_file", E, "a file the format names is a FIFO, socket or device (not opened)"),
     ("input.unreadable", E, "a file the format names exists but cannot be read"),
+    ("input.too_deep", E, "a JSON document or line nests deeper than any the compiler writes"),
     # Evidence content hashes (format 7.3).
     ("hash.changed", E, "an evidence file's content no longer matches its catalog hash"),
     ("hash.missing", E, "a catalog entry has a content hash but its file is gone"),

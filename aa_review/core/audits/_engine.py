@@ -153,15 +153,15 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
                                   progress=rows_progress)
         except (ScanCancelled, HashCancelled, AuditCancelled):
             raise
-        except Exception:  # noqa: BLE001 - the checks that need it retry and report it
-            log.exception("the row pass failed")
+        except Exception as exc:  # noqa: BLE001 - the checks that need it retry and report it
+            log.debug("the row pass failed: %s", exc, exc_info=True)
     if want_hash and ctx.hash_job is None:
         start_hash(ctx.hash_threads)
     if want_map:
         try:
             ctx._map = scan_map(pkg.safe)  # Python-bound: here, while hashing runs
-        except Exception:  # noqa: BLE001 - the checks that need it retry and report it
-            log.exception("reading the evidence map's links failed")
+        except Exception as exc:  # noqa: BLE001 - the checks that need it retry and report it
+            log.debug("reading the evidence map's links failed: %s", exc, exc_info=True)
 
 
 def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressFn
@@ -185,7 +185,9 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
         except (AuditCancelled, ScanCancelled, HashCancelled):
             raise
         except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
-            log.exception("check %s failed", check.name)
+            # The finding names the check and the exception; the stack is for debugging.
+            log.warning("check %s failed: %s: %s", check.name, type(exc).__name__, exc)
+            log.debug("check %s failed", check.name, exc_info=True)
             error = f"{type(exc).__name__}: {exc}"
             found.append(ctx.finding("audit.check_failed", f"check {check.name!r} stopped: "
                                      f"{error}; its findings are incomplete"))

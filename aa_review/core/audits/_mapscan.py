@@ -17,6 +17,7 @@ import orjson
 from aa_review.core.audits._rowjob import link_fingerprint
 from aa_review.core.errors import RecordError, UnsafeRefError
 from aa_review.core.package.catalog import MAP_PATH
+from aa_review.core.package.jsondepth import may_be_too_deep, too_deep
 from aa_review.core.package.jsonstream import ObjectStream
 from aa_review.core.package.safepath import PackageRoot
 
@@ -145,7 +146,10 @@ def _fast(fh: Any) -> MapScan | None:
                     end = pos + 1 + raw.index(b"]") + 1
                     break
                 more = line.endswith(b",")
-                links.add(orjson.loads(line[:-1] if more else line))
+                link = orjson.loads(line[:-1] if more else line)
+                if may_be_too_deep(line) and too_deep(link):
+                    return None  # the streaming reader reports it, located
+                links.add(link)
                 pos = nl
         if len(mm) - end > _FAST_MAX:
             return None

@@ -9,6 +9,7 @@ import orjson
 from pydantic import BaseModel, ValidationError
 
 from aa_review.core.findings import Finding, Location, Severity
+from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
 from aa_review.core.package.layout import EC_DIR
 from aa_review.core.errors import UnsafeRefError
 from aa_review.core.package.safepath import (
@@ -90,7 +91,7 @@ def read_json(safe: PackageRoot, rel: str, problems: list[Finding], *,
         problems.append(file_problem(rel, exc, "document"))
         return None
     try:
-        return orjson.loads(data)
+        value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         code, msg = "input.bad_json", f"not valid JSON: {exc.msg}"
         try:
@@ -103,6 +104,13 @@ def read_json(safe: PackageRoot, rel: str, problems: list[Finding], *,
                                 location=Location(file=rel, line=exc.lineno or None),
                                 message=msg))
         return None
+    if may_be_too_deep(data) and too_deep(value):
+        problems.append(Finding(code="input.too_deep", severity=Severity.ERROR,
+                                location=Location(file=rel),
+                                message=f"nests lists and objects more than {MAX_DEPTH} levels "
+                                "deep; it was not used"))
+        return None
+    return value
 
 
 def _typed(model: type[M], raw: Any, rel: str, problems: list[Finding]) -> M | None:

@@ -26,6 +26,7 @@ from typing import IO, Any, NoReturn
 import orjson
 
 from aa_review.core.errors import RecordError
+from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
 
 __all__ = ["ObjectStream", "DEFAULT_MAX_VALUE"]
 
@@ -155,6 +156,8 @@ class ObjectStream:
                 continue
             if end - self._pos > self._max:
                 raise self._fail(self._too_large())
+            if may_be_too_deep(self._buf, self._pos, end) and too_deep(value):
+                raise self._fail(f"invalid JSON: nested more than {MAX_DEPTH} levels deep")
             if self._escapes and _SURROGATE.search(self._buf, self._pos, end) and \
                     _lone_surrogate(self._buf[self._pos:end]):
                 raise self._fail("invalid JSON: a \\u escape names a lone surrogate, which "
