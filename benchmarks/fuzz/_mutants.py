@@ -15,7 +15,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["OPERATORS", "CLASSES", "BAIT", "apply", "plant_bait", "files_of"]
+__all__ = ["OPERATORS", "CLASSES", "BAIT", "apply", "plant_bait", "files_of", "deep_file"]
 
 BAIT = b"OUTSIDE-BAIT-9f3c1e: content outside the package that must never be read\n"
 MAP = "experience_compiler/source_evidence_map.json"
@@ -202,10 +202,17 @@ def _non_utf8_root(root: Path, rng: random.Random, outside: Path) -> tuple[Path,
 
 @op("long path")
 def _long_path(root: Path, rng: random.Random, outside: Path) -> tuple[Path, str]:
-    fd = os.open(root / "input", os.O_RDONLY)
+    deep_file(root / "input")
+    return root, "a file at a path longer than PATH_MAX under input/"
+
+
+def deep_file(folder: Path, levels: int = 20) -> str:
+    """Write ``deep.txt`` (``deep\\n``) under ``levels`` folders of 250-byte names (20:
+    past PATH_MAX), through folder descriptors; returns its path relative to ``folder``."""
+    names = [f"{i:02d}" + "d" * 248 for i in range(levels)]
+    fd = os.open(folder, os.O_RDONLY)
     try:
-        for i in range(20):  # 20 x 250 bytes: past PATH_MAX (4096)
-            name = f"{i:02d}" + "d" * 248
+        for name in names:
             os.mkdir(name, dir_fd=fd)
             nfd = os.open(name, os.O_RDONLY, dir_fd=fd)
             os.close(fd)
@@ -215,7 +222,7 @@ def _long_path(root: Path, rng: random.Random, outside: Path) -> tuple[Path, str
         os.close(wfd)
     finally:
         os.close(fd)
-    return root, "a file at a path longer than PATH_MAX under input/"
+    return "/".join([*names, "deep.txt"])
 
 
 @op("long component")

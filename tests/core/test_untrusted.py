@@ -33,6 +33,7 @@ from aa_review.core.package.safepath import (
     SymlinkOutError,
     printable,
 )
+from benchmarks.fuzz._mutants import deep_file
 from benchmarks.fuzz._opens import outside, record_opens
 
 
@@ -111,18 +112,7 @@ def test_the_size_limit_is_enforced_on_the_descriptor(tmp_path: Path) -> None:
 
 
 def test_paths_longer_than_path_max_are_listed_and_read(tmp_path: Path) -> None:
-    fd = os.open(tmp_path, os.O_RDONLY)
-    names = [f"{i:02d}" + "d" * 248 for i in range(20)]  # 5,000 bytes: over PATH_MAX
-    for name in names:
-        os.mkdir(name, dir_fd=fd)
-        nfd = os.open(name, os.O_RDONLY, dir_fd=fd)
-        os.close(fd)
-        fd = nfd
-    wfd = os.open("deep.txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
-    os.write(wfd, b"deep\n")
-    os.close(wfd)
-    os.close(fd)
-    rel = "/".join([*names, "deep.txt"])
+    rel = deep_file(tmp_path)  # 20 folders of 250-byte names
     assert len(rel) > 4096
     assert PackageRoot(tmp_path).read_bytes(rel) == b"deep\n"
     assert [e.rel for e in list_package(tmp_path).files()] == [rel]
