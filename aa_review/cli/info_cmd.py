@@ -13,7 +13,8 @@ __all__ = ["register", "run"]
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("info", help="print a package's identity and counts",
                        description="Print a package's identity (ids, schema versions, digest) "
-                       "and counts. Exit 0: loaded cleanly; 1: loaded with problems; "
+                       "and counts. Exit 0: everything read cleanly; 1: something could not "
+                       "be read or parsed (each problem named with its file and line); "
                        "2: not a package or unreadable.")
     p.add_argument("package", help="package folder (the one holding experience_compiler/)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
@@ -29,7 +30,8 @@ def run(args: argparse.Namespace) -> int:
         emit_json(doc)
     else:
         _print_text(doc)
-    return EXIT_FINDINGS if pkg.problems else EXIT_OK
+    # Anything that could not be read or parsed (loading, links, digest) is a problem.
+    return EXIT_FINDINGS if doc["problems"] else EXIT_OK
 
 
 def _print_text(doc: dict) -> None:

@@ -13,8 +13,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import core_schema
+
+from aa_review.core.text import printable
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
@@ -54,6 +56,12 @@ class Location(BaseModel):
     key_path: str | None = Field(None, description="JSON key path inside the record")
     contract: str | None = Field(None, description="Contract item path (output or artifact)")
     byte_offset: int | None = Field(None, description="0-based byte offset in `file`")
+
+    @field_validator("file", "row_id", "evidence_id", "ref", "key_path", "contract")
+    @classmethod
+    def _printable(cls, value: str | None) -> str | None:
+        # Names that are not UTF-8 reach Python as lone surrogates: shown escaped.
+        return None if value is None else printable(value)
 
     def short(self) -> str:
         """A one-line human form, ``file:line`` first."""
@@ -146,7 +154,9 @@ _NONE: _Col = ((None,), None)
 
 
 def _encode(values: Sequence[Any]) -> _Col:
-    """Dictionary-encode one value per location."""
+    """Dictionary-encode one value per location (text made printable: names that are not
+    UTF-8 are shown escaped, never carried as lone surrogates no output accepts)."""
+    values = [printable(v) if isinstance(v, str) else v for v in values]
     table: dict[Any, int] = {}
     codes = np.fromiter((table.setdefault(v, len(table)) for v in values), dtype=np.int32,
                         count=len(values))
@@ -394,7 +404,7 @@ def _columns(n: int, fields: dict[str, Any]) -> dict[str, _Col]:
         elif isinstance(value, (list, np.ndarray)):
             cols[name] = _encode(list(value))
         elif value is not None:
-            cols[name] = (value,), None
+            cols[name] = (printable(value) if isinstance(value, str) else value,), None
         else:
             continue
         codes = cols[name][1]

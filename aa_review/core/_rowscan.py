@@ -15,10 +15,12 @@ from typing import Any
 import orjson
 
 from aa_review.core.derive import evidence_id
+from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
+from aa_review.core.package.safepath import open_beneath
 
 __all__ = ["RowChunk", "Problem", "scan_range", "MAX_LINE_BYTES", "split_ranges"]
 
-# (code, severity, relative line, message)
+# (code, severity, relative line (0: the whole file), message)
 Problem = tuple[str, str, int, str]
 
 # A longer line is reported and not parsed: one row is never worth hundreds of MB of RAM.
@@ -78,88 +80,110 @@ def _line_problem(line_no: int, raw: bytes, at_eof_unterminated: bool,
     return ("input.malformed_line", "error", line_no, f"line is not valid JSON: {exc}")
 
 
-def scan_range(path: str, relpath: str, file_code: int, start: int, end: int,
+def scan_range(root: str, relpath: str, file_code: int, start: int, end: int,
                derive_refs: bool) -> RowChunk:
-    """Parse every line that starts in ``[start, end)`` of ``path``.
+    """Parse every line that starts in ``[start, end)`` of ``relpath`` under ``root``.
 
     Each line becomes a row (columns) or a located problem; nothing is dropped
     silently. ``derive_refs`` also collects evidence id -> ref from the rows'
     ``evidence_refs`` (for v0.1 packages, which have no catalog).
     """
     chunk = RowChunk(file_code=file_code, start=start)
-    size = os.path.getsize(path)
-    if size == 0 or start >= size:
+    try:
+        fd = open_beneath(root, relpath)
+    except OSError as exc:  # swapped for a symlink or a FIFO since it was planned
+        code = {"SymlinkOutError": "input.unsafe_file",
+                "SpecialFileError": "input.special_file"}.get(type(exc).__name__,
+                                                               "input.unreadable")
+        chunk.problems.append((code, "critical" if code == "input.unsafe_file" else "error", 0,
+                               f"row file not read: {getattr(exc, 'reason', None) or exc}"))
         return chunk
+    with os.fdopen(fd, "rb") as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size == 0 or start >= size:
+            return chunk
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            _scan_mapped(chunk, mm, start, end, size, derive_refs)
+    return chunk
+
+
+def _scan_mapped(chunk: RowChunk, mm: mmap.mmap, start: int, end: int, size: int,
+                 derive_refs: bool) -> None:
     set_codes: dict[tuple[str, ...], int] = {}
     ref_ids_cache: dict[tuple[str, ...], tuple[str, ...]] = {}
-    with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        pos = start
-        if start > 0 and mm[start - 1] != 0x0A:
-            nl = mm.find(b"\n", start)
-            pos = size if nl < 0 else nl + 1
-        rel_line = 0
-        while pos < end and pos < size:
-            nl = mm.find(b"\n", pos)
-            stop = size if nl < 0 else nl
-            rel_line += 1
-            length = stop - pos
-            next_pos = stop + 1
-            if length > MAX_LINE_BYTES:
-                chunk.problems.append((
-                    "input.line_too_long", "error", rel_line,
-                    f"line is {length:,} bytes, over the {MAX_LINE_BYTES:,}-byte "
-                    "limit for one row; it was not parsed"))
-                pos = next_pos
-                continue
-            raw = mm[pos:stop]
-            if not raw.strip():
-                if nl >= 0 or length:
-                    chunk.problems.append((
-                        "input.blank_line", "low", rel_line,
-                        "blank line in a JSONL file (the compiler writes none)"))
-                pos = next_pos
-                continue
-            try:
-                row = orjson.loads(raw)
-            except orjson.JSONDecodeError as exc:
-                chunk.problems.append(_line_problem(rel_line, raw, nl < 0, exc))
-                pos = next_pos
-                continue
-            if not isinstance(row, dict):
-                chunk.problems.append((
-                    "input.not_an_object", "error", rel_line,
-                    f"line holds a JSON {type(row).__name__}, not an object"))
-                pos = next_pos
-                continue
-            rid = row.get("row_id") or row.get("pair_id") or ""
-            ids = row.get("source_evidence_ref_ids")
-            refs = row.get("evidence_refs")
-            if not (isinstance(ids, list) and ids):
-                key = tuple(r for r in refs if isinstance(r, str)) if isinstance(refs, list) else ()
-                ids_t = ref_ids_cache.get(key)
-                if ids_t is None:
-                    ids_t = ref_ids_cache[key] = tuple(evidence_id(r) for r in key)
-            else:
-                ids_t = tuple(str(i) for i in ids)
-            if derive_refs and isinstance(refs, list):
-                key = tuple(r for r in refs if isinstance(r, str))
-                if key not in ref_ids_cache:
-                    ref_ids_cache[key] = tuple(evidence_id(r) for r in key)
-                for r, i in zip(key, ref_ids_cache[key]):
-                    chunk.refs.setdefault(i, r)
-            code = set_codes.get(ids_t)
-            if code is None:
-                code = set_codes[ids_t] = len(chunk.sets)
-                chunk.sets.append(ids_t)
-            chunk.line.append(rel_line)
-            chunk.offset.append(pos)
-            chunk.length.append(length)
-            chunk.row_id.append(str(rid))
-            chunk.data_type.append(str(row.get("data_type") or ""))
-            chunk.task.append(str(row.get("source_task_id") or ""))
-            chunk.set_code.append(code)
-            chunk.confidence.append(_float(row.get("confidence")))
-            chunk.quality.append(_float(row.get("quality_score")))
+    pos = start
+    if start > 0 and mm[start - 1] != 0x0A:
+        nl = mm.find(b"\n", start)
+        pos = size if nl < 0 else nl + 1
+    rel_line = 0
+    while pos < end and pos < size:
+        nl = mm.find(b"\n", pos)
+        stop = size if nl < 0 else nl
+        rel_line += 1
+        length = stop - pos
+        next_pos = stop + 1
+        if length > MAX_LINE_BYTES:
+            chunk.problems.append((
+                "input.line_too_long", "error", rel_line,
+                f"line is {length:,} bytes, over the {MAX_LINE_BYTES:,}-byte "
+                "limit for one row; it was not parsed"))
             pos = next_pos
-        chunk.lines_seen = rel_line
-    return chunk
+            continue
+        raw = mm[pos:stop]
+        if not raw.strip():
+            if nl >= 0 or length:
+                chunk.problems.append((
+                    "input.blank_line", "low", rel_line,
+                    "blank line in a JSONL file (the compiler writes none)"))
+            pos = next_pos
+            continue
+        try:
+            row = orjson.loads(raw)
+        except orjson.JSONDecodeError as exc:
+            chunk.problems.append(_line_problem(rel_line, raw, nl < 0, exc))
+            pos = next_pos
+            continue
+        if may_be_too_deep(raw) and too_deep(row):
+            chunk.problems.append((
+                "input.too_deep", "error", rel_line,
+                f"line nests lists and objects more than {MAX_DEPTH} levels deep; a row "
+                "is never that deep, and it was not indexed"))
+            pos = next_pos
+            continue
+        if not isinstance(row, dict):
+            chunk.problems.append((
+                "input.not_an_object", "error", rel_line,
+                f"line holds a JSON {type(row).__name__}, not an object"))
+            pos = next_pos
+            continue
+        rid = row.get("row_id") or row.get("pair_id") or ""
+        ids = row.get("source_evidence_ref_ids")
+        refs = row.get("evidence_refs")
+        if not (isinstance(ids, list) and ids):
+            key = tuple(r for r in refs if isinstance(r, str)) if isinstance(refs, list) else ()
+            ids_t = ref_ids_cache.get(key)
+            if ids_t is None:
+                ids_t = ref_ids_cache[key] = tuple(evidence_id(r) for r in key)
+        else:
+            ids_t = tuple(str(i) for i in ids)
+        if derive_refs and isinstance(refs, list):
+            key = tuple(r for r in refs if isinstance(r, str))
+            if key not in ref_ids_cache:
+                ref_ids_cache[key] = tuple(evidence_id(r) for r in key)
+            for r, i in zip(key, ref_ids_cache[key]):
+                chunk.refs.setdefault(i, r)
+        code = set_codes.get(ids_t)
+        if code is None:
+            code = set_codes[ids_t] = len(chunk.sets)
+            chunk.sets.append(ids_t)
+        chunk.line.append(rel_line)
+        chunk.offset.append(pos)
+        chunk.length.append(length)
+        chunk.row_id.append(str(rid))
+        chunk.data_type.append(str(row.get("data_type") or ""))
+        chunk.task.append(str(row.get("source_task_id") or ""))
+        chunk.set_code.append(code)
+        chunk.confidence.append(_float(row.get("confidence")))
+        chunk.quality.append(_float(row.get("quality_score")))
+        pos = next_pos
+    chunk.lines_seen = rel_line

@@ -2,22 +2,23 @@
 
 The Contracts tab shows these differences and the ``contracts`` audit check maps them to
 its finding codes, so the two cannot disagree about a file. Nothing here knows a package:
-:func:`read_artifact` reads a path, :func:`compare` judges what was read.
+:func:`read_artifact` reads what it is given, :func:`compare` judges what was read.
 """
 
 from __future__ import annotations
 
 import csv
+import io
+import os
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 import orjson
 
-if TYPE_CHECKING:
-    from pathlib import Path
+from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
 
 __all__ = ["ArtifactShape", "Diff", "DiffKind", "COLUMN_KINDS", "JUDGED_ROWS", "MAX_READ",
            "compare", "is_number", "json_type", "read_artifact", "type_matches"]
@@ -117,17 +118,19 @@ def type_matches(value: Any, want: Any) -> bool:
     return got == want or (want == "number" and got == "integer")
 
 
-def read_artifact(path: Path, fmt: str, keep: int = JUDGED_ROWS) -> ArtifactShape:
-    """Read ``path`` as ``fmt`` (csv, tsv or json; other formats only need to exist).
+def read_artifact(opener: Callable[[], BinaryIO], fmt: str,
+                  keep: int = JUDGED_ROWS) -> ArtifactShape:
+    """Read what ``opener()`` opens as ``fmt`` (csv, tsv or json; other formats only need
+    to exist). The caller's opener decides which file that is and that it may be read.
 
     A CSV keeps its first ``keep`` data rows (at least the judged ones) and counts all.
     """
     shape = ArtifactShape(fmt)
     try:
         if fmt == "json":
-            _read_json(shape, path)
+            _read_json(shape, opener)
         elif fmt in ("csv", "tsv"):
-            with open(path, encoding="utf-8-sig", newline="") as fh:
+            with io.TextIOWrapper(opener(), encoding="utf-8-sig", newline="") as fh:
                 _read_table(shape, fh, max(keep, JUDGED_ROWS))
     except UnicodeDecodeError:
         shape.error = "not valid UTF-8"
@@ -138,13 +141,25 @@ def read_artifact(path: Path, fmt: str, keep: int = JUDGED_ROWS) -> ArtifactShap
     return shape
 
 
-def _read_json(shape: ArtifactShape, path: Path) -> None:
-    size = path.stat().st_size
-    if size > MAX_READ:
-        shape.error = f"{size:,} bytes: too large to check"
+def _read_json(shape: ArtifactShape, opener: Callable[[], BinaryIO]) -> None:
+    with opener() as fh:
+        size = os.fstat(fh.fileno()).st_size
+        if size > MAX_READ:
+            shape.error = f"{size:,} bytes: too large to check"
+            return
+        data = fh.read(MAX_READ + 1)
+    if len(data) > MAX_READ:
+        shape.error = f"over {MAX_READ:,} bytes: too large to check"
         return
+    if may_be_too_deep(data):
+        try:
+            if too_deep(orjson.loads(data)):
+                shape.error = f"nested more than {MAX_DEPTH} levels deep: not checked"
+                return
+        except orjson.JSONDecodeError:
+            pass
     try:
-        shape.value = orjson.loads(path.read_bytes())
+        shape.value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         shape.error, shape.error_line = f"not valid JSON ({exc.msg})", exc.lineno
 

@@ -6,6 +6,7 @@ and :func:`checklist`, so they report the same differences for the same package.
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,7 @@ from aa_review.core.derive import normalize_ref
 from aa_review.core.errors import UnsafeRefError
 from aa_review.core.package.documents import read_json
 from aa_review.core.package.layout import EC_DIR
+from aa_review.core.package.safepath import file_kind
 from aa_review.core.records import ContractItem
 
 if TYPE_CHECKING:
@@ -109,14 +111,18 @@ class FileCheck:
 def check_file(pkg: Package, cf: ContractedFile, keep: int = JUDGED_ROWS) -> FileCheck:
     """Open ``cf`` (never outside the package) and compare it with each of its contracts."""
     try:
-        path = pkg.safe.resolve(cf.ref)
+        pkg.safe.resolve(cf.ref)
     except UnsafeRefError as exc:
         diff = Diff(DiffKind.MISSING_FILE, None, f"{cf.ref} is not opened: {exc.reason}")
         return FileCheck(cf, None, [[diff] for _ in cf.contracts], unsafe=exc.reason)
-    if not path.is_file():
-        diff = Diff(DiffKind.MISSING_FILE, None, f"{cf.ref} does not exist")
+    st = pkg.safe.stat(cf.ref)
+    if st is None or not stat.S_ISREG(st.st_mode):
+        what = "does not exist" if st is None else \
+            f"is not a regular file but a {file_kind(st.st_mode)}; not opened"
+        diff = Diff(DiffKind.MISSING_FILE, None, f"{cf.ref} {what}")
         return FileCheck(cf, None, [[diff] for _ in cf.contracts])
-    shape = read_artifact(path, cf.format, keep)
+    # Opened by the one package opener: never outside the package, never a FIFO.
+    shape = read_artifact(lambda: pkg.safe.open(cf.ref), cf.format, keep)
     return FileCheck(cf, shape, [compare(shape, c) for _, c in cf.contracts])
 
 
@@ -216,8 +222,11 @@ def preview(pkg: Package, entry: ContractEntry, max_rows: int = 200,
         shape.lines[:max_rows]
     pv.row_count, pv.value = shape.data_rows, shape.value
     if pv.format not in ("csv", "tsv", "json"):
-        with open(pkg.safe.resolve(entry.artifact_ref), "rb") as fh:
-            pv.text = fh.read(MAX_PREVIEW_BYTES).decode("utf-8", errors="replace")
+        try:
+            with pkg.safe.open(entry.artifact_ref) as fh:
+                pv.text = fh.read(MAX_PREVIEW_BYTES).decode("utf-8", errors="replace")
+        except (OSError, UnsafeRefError) as exc:
+            pv.note = f"cannot be read: {getattr(exc, 'reason', None) or exc}"
     return pv
 
 

@@ -28,10 +28,9 @@ def file_facts(pkg: Package, ctx: AuditContext, ref: str) -> FileFacts | None:
     facts = ctx.hashes.files.get(ref)
     if facts is not None:
         return facts
-    path = pkg.safe.resolve(ref)  # refs reaching here were classified safe
-    if not path.is_file():
+    if not pkg.safe.is_file(ref):  # refs reaching here were classified safe
         return None
-    return hash_file(path)
+    return hash_file(pkg.root, ref)
 
 
 def first_bad_byte(pkg: Package, ref: str) -> tuple[int, int, str] | None:

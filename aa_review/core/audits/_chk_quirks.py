@@ -17,6 +17,7 @@ from aa_review.core.findings import Finding, Locations
 from aa_review.core.package.documents import DOC_PATHS, read_json
 from aa_review.core.package.layout import EC_DIR
 from aa_review.core.package.model import Package
+from aa_review.core.package.safepath import printable
 
 CODES = ("quirk.tdo_compiler_id", "quirk.trajectory_traces_ref", "quirk.dedup_counts",
          "quirk.duplicate_row_rejected", "quirk.uncatalogued_grading", "quirk.bogus_list_ref",
@@ -36,10 +37,7 @@ _FIXED_GRADING = ("grading/baseline_grader_result.json", "grading/revised_grader
 def _jsonl(pkg: Package, rel: str, needle: bytes = b"") -> Iterator[tuple[int, Any]]:
     """Parsed lines of a JSONL file; with ``needle``, only lines containing it are parsed."""
     try:
-        path = pkg.safe.resolve(rel)
-        if not path.is_file():
-            return
-        with open(path, "rb") as fh:
+        with pkg.safe.open(rel) as fh:
             for n, line in enumerate(fh, 1):
                 if line.strip() and needle in line:
                     try:
@@ -141,7 +139,7 @@ def _lines_with(pkg: Package, ctx: AuditContext, rel: str, wants: Wants
         return []
     out: list[tuple[int, str | None]] = []
     try:
-        with open(pkg.safe.resolve(rel), "rb") as fh, \
+        with pkg.safe.open(rel) as fh, \
                 mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
             prev = at
             while at >= 0:
@@ -165,13 +163,11 @@ def _grading(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         return
     catalogued = {e.ref for e in pkg.catalog}
     for folder in ("grading", "feedback"):
-        base = pkg.root / folder
-        if not base.is_dir() or base.is_symlink():
-            continue
-        for p in sorted(base.iterdir()):
-            rel = f"{folder}/{p.name}"
-            if p.is_file() and p.suffix == ".json" and rel not in catalogued \
+        for name in pkg.safe.regular_files_in(folder):
+            rel = f"{folder}/{name}"
+            if name.endswith(".json") and rel not in catalogued \
                     and rel not in _FIXED_GRADING:
+                rel = printable(rel)
                 yield ctx.finding("quirk.uncatalogued_grading", f"{rel} is not catalogued: only "
                                   "the fixed baseline_/revised_ names are (format 12.14)",
                                   file=rel)

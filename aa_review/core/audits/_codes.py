@@ -37,6 +37,9 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("input.blank_line", L, "a blank line in a JSONL file"),
     ("input.evidence_encoding", W, "an evidence file is not valid UTF-8: its catalog hash "
      "does not bind its bytes"),
+    ("input.special_file", E, "a file the format names is a FIFO, socket or device (not opened)"),
+    ("input.unreadable", E, "a file the format names exists but cannot be read"),
+    ("input.too_deep", E, "a JSON document or line nests deeper than any the compiler writes"),
     # Evidence content hashes (format 7.3).
     ("hash.changed", E, "an evidence file's content no longer matches its catalog hash"),
     ("hash.missing", E, "a catalog entry has a content hash but its file is gone"),
@@ -106,6 +109,16 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("artifacts.hash", E, "artifacts_index.json's hash differs from the file's bytes"),
     ("artifacts.size", E, "artifacts_index.json's size differs from the file"),
     ("artifacts.missing", E, "a file listed in artifacts_index.json is absent"),
+    ("artifacts.index_unreadable", E,
+     "artifacts_index.json cannot be read: no artifacts check ran"),
+    ("artifacts.index_missing", W, "artifacts_index.json is absent: no artifacts check ran"),
+    ("artifacts.manifest_changed", W,
+     "manifest.json differs from its indexed hash, not as 12.21 says"),
+    # Entries of the package folder itself (listed, never followed or opened when special).
+    ("file.special", E, "a FIFO, socket or device in the package (never opened)"),
+    ("file.hard_link", L,
+     "a file with more than one hard link (it may be shared with a file outside)"),
+    ("file.name_encoding", W, "a file or folder name that is not UTF-8 (shown escaped)"),
     ("manifest.missing_output", E, "compiler_output_refs lists a file that is absent"),
     ("manifest.schema_version", E, "the manifest and evidence map name different schemas"),
     # The audit itself.

@@ -12,6 +12,7 @@ from aa_review.core.audits._rowrules import ScanConfig
 from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding, Location, Locations, RowTable, Severity
 from aa_review.core.package.layout import SCHEMA_V01, SCHEMA_V02
+from aa_review.core.package.safepath import printable
 
 if TYPE_CHECKING:
     from aa_review.core.audits._files import FileHashes, ScanResult, Wants
@@ -76,7 +77,9 @@ class AuditContext:
             locs = Locations.one(Location(**{k: v for k, v in where.items() if v is not None}))
         if more is not None and len(more):
             locs = Locations.concat([locs, more])
-        return Finding(code=code, severity=severity or info.severity, message=message,
+        # Names and refs may hold bytes that are not UTF-8: shown escaped, never a crash
+        # (Location and Locations make their text printable themselves).
+        return Finding(code=code, severity=severity or info.severity, message=printable(message),
                        locations=locs, quirk=info.quirk, gathered=gathered)
 
     @property
@@ -129,8 +132,8 @@ class AuditContext:
                     and set(wants.needles) <= scan.needles.keys():
                 return scan
         try:
-            path = self.pkg.safe.resolve(rel)
-            return scan_file(path, wants) if path.is_file() else None
+            self.pkg.safe.check(rel)
+            return scan_file(self.pkg.root, rel, wants)
         except (OSError, UnsafeRefError):
             return None
 

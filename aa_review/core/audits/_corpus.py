@@ -12,6 +12,7 @@ from pathlib import Path
 
 from aa_review import __version__
 from aa_review.core.audits._engine import AuditCancelled, audit_package
+from aa_review.core.package.safepath import printable
 from aa_review.core.audits._model import AuditProgress, CorpusEntry, CorpusReport, CorpusTotals
 from aa_review.core.package.layout import EC_DIR
 
@@ -35,8 +36,8 @@ def _audit_one(path: str, checks: list[str] | None, digest: bool) -> CorpusEntry
     except AuditCancelled:
         raise
     except Exception as exc:  # noqa: BLE001 - an unreadable package is a result
-        return CorpusEntry(path=path, error=f"{type(exc).__name__}: {exc}")
-    return CorpusEntry(path=path, report=report.compacted())  # only the rows it names
+        return CorpusEntry(path=printable(path), error=printable(f"{type(exc).__name__}: {exc}"))
+    return CorpusEntry(path=printable(path), report=report.compacted())  # only the rows it names
 
 
 def audit_corpus(folder: Path | str, workers: int | None = None, *,
@@ -77,7 +78,8 @@ def audit_corpus(folder: Path | str, workers: int | None = None, *,
     else:
         _parallel(paths, sel, digest, n, entries, stop, note)
     ordered = [entries[p] for p in paths]
-    return CorpusReport(tool=f"aa-review {__version__}", corpus=str(folder), entries=ordered,
+    return CorpusReport(tool=f"aa-review {__version__}", corpus=printable(str(folder)),
+                        entries=ordered,
                         totals=_totals(ordered, time.perf_counter() - t0, n))
 
 
@@ -104,10 +106,11 @@ def _parallel(paths: list[str], sel: list[str] | None, digest: bool, n: int,
                         entries[p] = fut.result()
                     except BrokenProcessPool:
                         broken = True
-                        entries[p] = CorpusEntry(path=p, error="the audit process died "
+                        entries[p] = CorpusEntry(path=printable(p), error="the audit process died "
                                                  "(out of memory or crashed)")
                     except Exception as exc:  # noqa: BLE001
-                        entries[p] = CorpusEntry(path=p, error=f"{type(exc).__name__}: {exc}")
+                        entries[p] = CorpusEntry(path=printable(p),
+                                                 error=printable(f"{type(exc).__name__}: {exc}"))
                     note()
             # A dead worker breaks the pool: requeue what was in flight and start a new one.
             todo = [p for p in pending.values() if p not in entries] + todo

@@ -21,6 +21,7 @@ from aa_review.core.audits._registry import Check, resolve_selection
 from aa_review.core.audits._rowscan import ScanCancelled, row_workers, scan_rows
 from aa_review.core.findings import Finding
 from aa_review.core.package import LoadCancelled, Package, open_package
+from aa_review.core.package.safepath import printable
 from aa_review.core.package.summary import counts as count_package
 
 __all__ = ["audit_package", "AuditCancelled", "DEFAULT_CAP"]
@@ -143,12 +144,20 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
             emit(AuditProgress("rows", done, total))
             if ctx.hash_job is not None:
                 emit(AuditProgress("hash", *hashed))
-        ctx._rows = scan_rows(pkg, cfg, workers=ctx.workers, cancelled=ctx.cancelled,
-                              progress=rows_progress)
+        try:
+            ctx._rows = scan_rows(pkg, cfg, workers=ctx.workers, cancelled=ctx.cancelled,
+                                  progress=rows_progress)
+        except (ScanCancelled, HashCancelled, AuditCancelled):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the checks that need it retry and report it
+            log.debug("the row pass failed: %s", exc, exc_info=True)
     if want_hash and ctx.hash_job is None:
         start_hash(ctx.hash_threads)
     if want_map:
-        ctx._map = scan_map(pkg.safe)  # Python-bound: here, while hashing runs
+        try:
+            ctx._map = scan_map(pkg.safe)  # Python-bound: here, while hashing runs
+        except Exception as exc:  # noqa: BLE001 - the checks that need it retry and report it
+            log.debug("reading the evidence map's links failed: %s", exc, exc_info=True)
 
 
 def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressFn
@@ -171,7 +180,9 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
         except (AuditCancelled, ScanCancelled, HashCancelled):
             raise
         except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
-            log.exception("check %s failed", check.name)
+            # The finding names the check and the exception; the stack is for debugging.
+            log.warning("check %s failed: %s: %s", check.name, type(exc).__name__, exc)
+            log.debug("check %s failed", check.name, exc_info=True)
             error = f"{type(exc).__name__}: {exc}"
             found.append(ctx.finding("audit.check_failed", f"check {check.name!r} stopped: "
                                      f"{error}; its findings are incomplete"))
@@ -188,7 +199,8 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
 
 def _identity(pkg: Package, ctx: AuditContext, digest: bool) -> Identity:
     m = pkg.docs.manifest
-    return Identity(package_id=pkg.package_id, task_id=pkg.task_id, root=str(pkg.root),
+    return Identity(package_id=pkg.package_id, task_id=pkg.task_id,
+                    root=printable(str(pkg.root)),
                     format_version=pkg.version, schema_versions=pkg.schema_versions(),
                     package_digest=ctx.hashes.digest if digest else None,
                     catalog_derived_from_rows=pkg.catalog_derived,

@@ -11,6 +11,7 @@ Spawned workers import this module, which needs the standard library only.
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import io
@@ -24,7 +25,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from aa_review.core.derive import CONTENT_HASH_LIMIT, content_hash_bytes
-from aa_review.core.package.digest import digest_of, list_package_files
+from aa_review.core.package.digest import Entry, digest_of, list_package
+from aa_review.core.package.safepath import open_beneath, read_beneath
 from aa_review.core.procpool import POOL_UNAVAILABLE, drain, spawn_pool
 
 __all__ = ["FileFacts", "FileHashes", "Wants", "ByteScan", "ScanResult", "scan_file", "hash_file",
@@ -116,10 +118,10 @@ class ByteScan:
                           {n: (h[0], h[1], h[2]) for n, h in self._hits.items()})
 
 
-def scan_file(path: Path | str, wants: Wants) -> ScanResult:
-    """:class:`ByteScan` of a whole file, read in 1 MiB chunks."""
+def scan_file(root: Path | str, rel: str, wants: Wants) -> ScanResult:
+    """:class:`ByteScan` of the whole package file ``rel``, read in 1 MiB chunks."""
     scan = ByteScan(wants)
-    with open(path, "rb") as fh:
+    with os.fdopen(open_beneath(str(root), rel), "rb") as fh:
         while block := fh.read(CHUNK):
             scan.feed(block)
     return scan.result()
@@ -149,6 +151,7 @@ class FileHashes:
 
     files: dict[str, FileFacts] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    listing: list[Entry] = field(default_factory=list)  # every entry, special files too
     digest: str | None = None
     nbytes: int = 0
     compared: int = 0  # bytes found identical to another file's instead of hashed
@@ -175,37 +178,33 @@ def text_hash(data: bytes, byte_hex: str | None = None) -> str:
     return "sha256:" + hashlib.sha256(text).hexdigest()
 
 
-def _no_symlink(path: str, flags: int) -> int:
-    """``open`` opener: a file swapped for a symlink since it was listed is not followed."""
-    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
-
-
-def _finish(path: str, n_total: int, byte_hex: str, plain: bool) -> FileFacts:
+def _finish(root: str, rel: str, n_total: int, byte_hex: str, plain: bool) -> FileFacts:
     """Facts of a file whose bytes hashed to ``byte_hex``; reads it again only when its
     catalog text hash differs from the byte hash (CR or non-ASCII in a small file)."""
     if n_total > CONTENT_HASH_LIMIT:
         return FileFacts(n_total, byte_hex, None)
     if plain:
         return FileFacts(n_total, byte_hex, "sha256:" + byte_hex)
-    with open(path, "rb", opener=_no_symlink) as fh:
-        data = fh.read()
+    data = read_beneath(root, rel, limit=CONTENT_HASH_LIMIT)
     if len(data) != n_total:
-        raise OSError(f"{path} changed while it was being hashed")
+        raise OSError(errno.EAGAIN, "changed while it was being hashed", rel)
     return FileFacts(n_total, byte_hex, text_hash(data, byte_hex))
 
 
-def hash_file(path: Path | str) -> FileFacts:
+def hash_file(root: Path | str, rel: str) -> FileFacts:
     """Hash one file in 1 MiB chunks (hashlib releases the GIL while it works).
 
     The catalog hash of a file up to 2,000,000 bytes equals its byte hash unless it
     holds a CR or non-ASCII bytes (checked chunk by chunk while hot in cache); only
     such files are read again whole for the text-mode hash.
     """
-    return hash_group([str(path)])[0]  # type: ignore[return-value]
+    return hash_group(str(root), [rel])[0]  # type: ignore[return-value]
 
 
-def hash_group(paths: list[str], wants: Wants | None = None) -> list[FileFacts | None]:
-    """Hash ``paths[0]`` and compare the other files (of the same size) with it, chunk by chunk.
+def hash_group(root: str, paths: list[str], wants: Wants | None = None
+               ) -> list[FileFacts | None]:
+    """Hash package file ``paths[0]`` and compare the other files (of the same size) with
+    it, chunk by chunk; every file is opened through :func:`open_beneath` under ``root``.
 
     Returns facts per path: the first file's for every file byte-identical to it, None
     for a file that differs (hash it on its own). Raises OSError when the first file
@@ -220,10 +219,10 @@ def hash_group(paths: list[str], wants: Wants | None = None) -> list[FileFacts |
     n_total, plain = 0, True
     rest: list[tuple[int, io.FileIO]] = []
     differ: set[int] = set()
-    with open(paths[0], "rb", buffering=0, opener=_no_symlink) as fh:
+    with os.fdopen(open_beneath(root, paths[0]), "rb", buffering=0) as fh:
         for i, p in enumerate(paths[1:], 1):
             try:
-                rest.append((i, open(p, "rb", buffering=0, opener=_no_symlink)))
+                rest.append((i, os.fdopen(open_beneath(root, p), "rb", buffering=0)))
             except OSError:
                 differ.add(i)
         try:
@@ -249,7 +248,7 @@ def hash_group(paths: list[str], wants: Wants | None = None) -> list[FileFacts |
                 if i not in differ and other_fh.read(1):
                     differ.add(i)  # it grew while being read
                 other_fh.close()
-    facts = _finish(paths[0], n_total, h.hexdigest(), plain)
+    facts = _finish(root, paths[0], n_total, h.hexdigest(), plain)
     if scan is not None:
         facts = replace(facts, scan=scan.result())
     out: list[FileFacts | None] = [facts]
@@ -263,11 +262,11 @@ Result = list[tuple[str, "FileFacts | None", "str | None"]]
 
 def _job(root: str, rels: list[str], wants: Wants | None) -> Result:
     """Hash one group of package files: ``(rel, facts or None (differs), error)`` each."""
-    paths = [os.path.join(root, r) for r in rels]
     try:
-        facts = hash_group(paths, wants)
+        facts = hash_group(root, rels, wants)
     except OSError as exc:
-        return [(rels[0], None, exc.strerror or str(exc))] + [(r, None, None) for r in rels[1:]]
+        why = getattr(exc, "reason", None) or exc.strerror or str(exc)
+        return [(rels[0], None, why)] + [(r, None, None) for r in rels[1:]]
     return [(r, f if f is None or f.same_as is None else replace(f, same_as=rels[0]), None)
             for r, f in zip(rels, facts)]
 
@@ -305,8 +304,9 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
     facts also carry a :class:`ByteScan` of what they want counted, taken from the bytes
     while they are hashed.
     """
-    entries = list_package_files(root)
-    sizes = {rel: path.stat().st_size for rel, path, is_link in entries if not is_link}
+    listing = list_package(root)
+    entries = listing.entries
+    sizes = {e.rel: e.size for e in entries if e.kind == "file"}
     total = sum(sizes.values())
     n = max(1, threads)
     out: FileHashes | None = None
@@ -324,11 +324,14 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
     if out is None:
         with ThreadPoolExecutor(n) as threads_pool:
             out = _hash_all(threads_pool, root, sizes, full, scans or {}, progress, cancelled)
+    out.listing = entries
+    for e in entries:
+        if e.kind == "error":
+            out.errors[e.rel] = e.detail
     if out.errors or not full:
         return out  # no digest: a file could not be read, or was not hashed
-    out.digest = digest_of(entries, (None if is_link else (out.files[rel].size,
-                                                           out.files[rel].sha256)
-                                     for rel, _, is_link in entries))
+    out.digest = digest_of(entries, ((out.files[e.rel].size, out.files[e.rel].sha256)
+                                     if e.kind == "file" else None for e in entries))
     return out
 
 

@@ -15,8 +15,9 @@ from typing import Any
 import orjson
 
 from aa_review.core.audits._rowjob import link_fingerprint
-from aa_review.core.errors import RecordError
+from aa_review.core.errors import RecordError, UnsafeRefError
 from aa_review.core.package.catalog import MAP_PATH
+from aa_review.core.package.jsondepth import may_be_too_deep, too_deep
 from aa_review.core.package.jsonstream import ObjectStream
 from aa_review.core.package.safepath import PackageRoot
 
@@ -24,6 +25,7 @@ __all__ = ["MapScan", "LinkCols", "scan_map"]
 
 _KEY = b'\n  "row_evidence_links": ['
 _BIG = frozenset({"evidence_catalog", "row_evidence_links"})
+_FAST_MAX = 32 * 1024 * 1024  # a header, link line or tail larger: the streaming reader
 
 
 @dataclass
@@ -83,16 +85,20 @@ class MapScan:
 
 def scan_map(safe: PackageRoot) -> MapScan:
     """Read the links and tail of the evidence map (fast path, else exact streaming)."""
-    path = safe.resolve(MAP_PATH)
-    try:
-        fast = _fast(path)
-    except (ValueError, orjson.JSONDecodeError):
-        fast = None
-    if fast is not None:
-        return fast
     links, tail, has = LinkCols(), {}, False
     try:
-        with open(path, "rb") as fh:
+        with safe.open(MAP_PATH) as fh:
+            try:
+                fast = _fast(fh)
+            except (ValueError, orjson.JSONDecodeError):
+                fast = None
+    except (OSError, UnsafeRefError) as exc:
+        why = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or str(exc)
+        return MapScan(links, tail, has, RecordError(MAP_PATH, None, f"cannot be read ({why})"))
+    if fast is not None:
+        return fast
+    try:
+        with safe.open(MAP_PATH) as fh:
             for key, value in ObjectStream(fh, MAP_PATH).items(_BIG):
                 if key == "row_evidence_links":
                     has = True
@@ -103,14 +109,17 @@ def scan_map(safe: PackageRoot) -> MapScan:
                     tail[key] = value
     except RecordError as exc:
         return MapScan(links, tail, has, exc)
+    except (OSError, UnsafeRefError) as exc:
+        why = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or str(exc)
+        return MapScan(links, tail, has, RecordError(MAP_PATH, None, f"cannot be read ({why})"))
     return MapScan(links, tail, has)
 
 
-def _fast(path: Any) -> MapScan | None:
-    with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+def _fast(fh: Any) -> MapScan | None:
+    with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
         start = mm.find(_KEY)
-        if start < 0:
-            return None
+        if start < 0 or start > _FAST_MAX:
+            return None  # the streaming reader bounds what one value may hold
         # A top-level key only if what precedes it is an open object's members.
         head = orjson.loads(mm[:start + 1] + b'"_": null}')
         if not isinstance(head, dict) or "row_evidence_links" in head:
@@ -127,6 +136,8 @@ def _fast(path: Any) -> MapScan | None:
                 nl = mm.find(b"\n", pos + 1)
                 if nl < 0:
                     return None
+                if nl - pos > _FAST_MAX:
+                    return None
                 raw = mm[pos + 1:nl]
                 line = raw.strip()
                 if not more:
@@ -135,8 +146,13 @@ def _fast(path: Any) -> MapScan | None:
                     end = pos + 1 + raw.index(b"]") + 1
                     break
                 more = line.endswith(b",")
-                links.add(orjson.loads(line[:-1] if more else line))
+                link = orjson.loads(line[:-1] if more else line)
+                if may_be_too_deep(line) and too_deep(link):
+                    return None  # the streaming reader reports it, located
+                links.add(link)
                 pos = nl
+        if len(mm) - end > _FAST_MAX:
+            return None
         rest = mm[end:].strip()
         if rest.startswith(b","):
             tail = orjson.loads(b"{" + rest[1:])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import mmap
+import os
 from array import array
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 import orjson
 
 from aa_review.core.audits._rowrules import RowAuditor, RowHit, ScanConfig
+from aa_review.core.package.safepath import open_beneath
 
 __all__ = ["Part", "Overflow", "init_worker", "run_job", "link_fingerprint"]
 
@@ -66,9 +68,11 @@ def init_worker(cfg: ScanConfig) -> None:
     _AUDITOR = RowAuditor(cfg)
 
 
-def run_job(path: str, data_type: str, positions: array, offsets: array,  # type: ignore[type-arg]
-            lengths: array, auditor: RowAuditor | None = None) -> Part:  # type: ignore[type-arg]
-    """Check the rows at ``offsets`` of ``path`` (they parsed when the package was opened)."""
+def run_job(root: str, rel: str, data_type: str, positions: array,  # type: ignore[type-arg]
+            offsets: array, lengths: array,  # type: ignore[type-arg]
+            auditor: RowAuditor | None = None) -> Part:
+    """Check the rows at ``offsets`` of package file ``rel`` (they parsed when the package
+    was opened); the file is opened through :func:`open_beneath`."""
     aud = auditor or _AUDITOR
     assert aud is not None, "init_worker was not called"
     cap = aud.cfg.cap
@@ -77,7 +81,19 @@ def run_job(path: str, data_type: str, positions: array, offsets: array,  # type
     distinct: dict[str, int] = {}
     hidden: list[int] = []
     fps = array("Q", bytes(8 * len(positions)))
-    with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+    try:
+        fh = os.fdopen(open_beneath(root, rel), "rb")
+        if os.fstat(fh.fileno()).st_size == 0:
+            fh.close()
+            raise OSError(0, "it is empty now")
+    except OSError as exc:  # swapped for a symlink or a FIFO, or emptied, since loading
+        why = getattr(exc, "reason", None) or exc.strerror or str(exc)
+        for pos in positions:
+            _count(pos, [("row.changed_on_disk", None, None, None,
+                          f"the row file can no longer be read ({why}); reopen the "
+                          "package")], hits, counts, groups, cap)
+        return Part(positions, hits, counts, hidden, fps, groups)
+    with fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
         for j, (pos, off, n) in enumerate(zip(positions, offsets, lengths)):
             raw = mm[off:off + n]
             try:

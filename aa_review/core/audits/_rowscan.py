@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 JOB_BYTES = 16 * 1024 * 1024
 PARALLEL_MIN_BYTES = 48 * 1024 * 1024  # below this, starting workers costs more than it saves
 _TYPES = dict(ROW_FILES)
-Job = tuple[str, str, array, array, array]  # type: ignore[type-arg]
+Job = tuple[str, str, str, array, array, array]  # type: ignore[type-arg]
 
 
 class ScanCancelled(Exception):
@@ -66,13 +66,13 @@ def _jobs(pkg: Package) -> list[Job]:
     for code in np.unique(files).tolist():
         sel = order[files == code]
         rel = ix.files[code]
-        path = str(pkg.safe.resolve(rel))
+        root = str(pkg.root)
         cum = np.cumsum(ix.length[sel])
         cuts = np.searchsorted(cum, np.arange(JOB_BYTES, int(cum[-1]) + 1, JOB_BYTES))
         for part in np.split(np.arange(len(sel)), np.unique(cuts[cuts < len(sel)])):
             if len(part):
                 p = sel[part]
-                out.append((path, _TYPES.get(rel, ""), array("q", p.tolist()),
+                out.append((root, rel, _TYPES.get(rel, ""), array("q", p.tolist()),
                             array("q", ix.offset[p].tolist()), array("q", ix.length[p].tolist())))
     return out
 
@@ -100,7 +100,7 @@ def scan_rows(pkg: Package, cfg: ScanConfig, *, workers: int | None = None,
 
     def finish(i: int, part: Part) -> None:
         parts[i] = part
-        done[0] += sum(jobs[i][4])
+        done[0] += sum(jobs[i][5])
         if progress is not None:
             progress(done[0], total)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -19,6 +20,7 @@ from aa_review.core.errors import RecordError, UnsafeRefError
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core._rowscan import RowChunk
 from aa_review.core.package.jsonstream import ObjectStream
+from aa_review.core.package.documents import file_problem
 from aa_review.core.package.layout import EC_DIR
 from aa_review.core.package.safepath import PackageRoot
 from aa_review.core.records import Evidence, EvidenceMapHeader, RowLink
@@ -28,6 +30,9 @@ __all__ = ["MAP_PATH", "read_map_header", "derive_catalog", "iter_map_links",
 
 MAP_PATH = f"{EC_DIR}/source_evidence_map.json"
 _BIG = frozenset({"evidence_catalog", "row_evidence_links"})
+# One value of the map's header (or one catalog entry) over this is refused unread:
+# the compiler writes ids, versions and short refs there.
+MAX_HEADER_VALUE = 16 * 1024 * 1024
 
 
 def read_map_header(safe: PackageRoot, problems: list[Finding]
@@ -37,21 +42,21 @@ def read_map_header(safe: PackageRoot, problems: list[Finding]
     Returns ``(header, None)`` when the map has no catalog (v0.1 packages).
     """
     try:
-        path = safe.resolve(MAP_PATH)
-    except UnsafeRefError as exc:
-        problems.append(Finding(code="input.unsafe_file", severity=Severity.CRITICAL,
-                                location=Location(file=MAP_PATH), message=str(exc)))
-        return None, None
-    if not path.is_file():
+        fh = safe.open(MAP_PATH)
+    except (FileNotFoundError, NotADirectoryError):
         problems.append(Finding(code="input.missing_file", severity=Severity.ERROR,
                                 location=Location(file=MAP_PATH),
                                 message="source_evidence_map.json is missing"))
         return None, None
+    except (OSError, UnsafeRefError) as exc:
+        problems.append(file_problem(MAP_PATH, exc, "evidence map"))
+        return None, None
     head: dict[str, Any] = {}
     catalog: list[Evidence] | None = None
     try:
-        with open(path, "rb") as fh:
-            for key, value in ObjectStream(fh, MAP_PATH).items(_BIG):
+        with fh:
+            for key, value in ObjectStream(fh, MAP_PATH, max_value=MAX_HEADER_VALUE
+                                           ).items(_BIG):
                 if key == "row_evidence_links":
                     break
                 if key == "evidence_catalog":
@@ -70,6 +75,8 @@ def read_map_header(safe: PackageRoot, problems: list[Finding]
         problems.append(Finding(code="input.bad_json", severity=Severity.ERROR,
                                 location=Location(file=exc.path, line=exc.line),
                                 message=exc.message))
+    except OSError as exc:
+        problems.append(file_problem(MAP_PATH, exc, "evidence map"))
     try:
         return EvidenceMapHeader.model_validate(head), catalog
     except ValidationError as exc:
@@ -93,25 +100,25 @@ def _catalog(items: Iterator[Any], problems: list[Finding]) -> list[Evidence]:
 
 
 def iter_map_links(safe: PackageRoot) -> Iterator[RowLink]:
-    """Stream ``row_evidence_links``; raises RecordError on a broken map."""
-    with open(safe.resolve(MAP_PATH), "rb") as fh:
+    """Stream ``row_evidence_links``; raises RecordError on a broken map (the keys after
+    the links are read too, so a map broken there is reported), OSError when it cannot
+    be read."""
+    with safe.open(MAP_PATH) as fh:
         for key, value in ObjectStream(fh, MAP_PATH).items(_BIG):
-            if key == "row_evidence_links":
+            if key == "row_evidence_links" and isinstance(value, Iterator):
                 for item in value:
                     yield RowLink.model_validate(item) if isinstance(item, dict) else \
                         RowLink()
-                return
 
 
 def evidence_for_ref(safe: PackageRoot, ref: str) -> Evidence:
     """The catalog entry the compiler would write for ``ref`` (format 7.1-7.3)."""
     exists, digest = False, None
     try:
-        p = safe.resolve(ref)
-        exists = p.exists()
-        if p.is_file() and p.stat().st_size <= CONTENT_HASH_LIMIT:
-            digest = content_hash_bytes(p.read_bytes())
-    except UnsafeRefError:
+        safe.check(ref)
+        exists = safe.exists(ref)
+        digest = content_hash_bytes(safe.read_bytes(ref, limit=CONTENT_HASH_LIMIT))
+    except (OSError, UnsafeRefError):
         pass
     resolves = exists or ref.startswith(ALWAYS_RESOLVING_PREFIXES)
     return Evidence(evidence_id=evidence_id(ref), ref=ref, evidence_type=evidence_type(ref),
@@ -132,16 +139,24 @@ def live_hash_status(safe: PackageRoot, ev: Evidence) -> str:
     """How the catalog's ``content_hash`` stands against the file on disk right now.
 
     One of ``ok``, ``changed``, ``missing``, ``unsafe ref``, ``no file (prefix)``,
-    ``not hashed (over 2 MB)``, ``unhashable (over 2 MB)``, ``no hash catalogued``.
+    ``not hashed (over 2 MB)``, ``unhashable (over 2 MB)``, ``no hash catalogued``,
+    ``unreadable``.
     """
     try:
-        path = safe.resolve(ev.ref)
+        safe.check(ev.ref)
     except UnsafeRefError:
         return "unsafe ref"
-    if not path.is_file():
+    if safe.is_symlink_out(ev.ref):
+        return "unsafe ref"
+    st = safe.stat(ev.ref)
+    if st is None or not stat.S_ISREG(st.st_mode):
         return "no file (prefix)" if ev.ref.startswith(ALWAYS_RESOLVING_PREFIXES) else "missing"
-    if path.stat().st_size > CONTENT_HASH_LIMIT:
+    if st.st_size > CONTENT_HASH_LIMIT:
         return "unhashable (over 2 MB)" if ev.content_hash else "not hashed (over 2 MB)"
     if not ev.content_hash:
         return "no hash catalogued"
-    return "ok" if content_hash_bytes(path.read_bytes()) == ev.content_hash else "changed"
+    try:
+        data = safe.read_bytes(ev.ref, limit=CONTENT_HASH_LIMIT)
+    except OSError:
+        return "unreadable"
+    return "ok" if content_hash_bytes(data) == ev.content_hash else "changed"

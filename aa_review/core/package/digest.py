@@ -1,24 +1,145 @@
-"""Package digest: one content hash over every file of a package folder."""
+"""Package digest: one content hash over every file of a package folder.
+
+The package is listed through folder descriptors (``scandir`` on a descriptor,
+``lstat`` relative to it): no symlink is followed, no special file (FIFO, socket,
+device) is opened, and paths longer than ``PATH_MAX`` or names that are not UTF-8
+are listed like any other. Files are read through
+:func:`~aa_review.core.package.safepath.open_beneath`.
+
+Worker processes import this module: it needs the standard library only.
+"""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["package_digest", "digest_of", "file_sha256", "list_package_files"]
+from aa_review.core.package.safepath import file_kind, open_beneath
+
+__all__ = ["package_digest", "digest_of", "file_sha256", "list_package_files", "Entry",
+           "Listing", "list_package", "MAX_DEPTH"]
 
 _CHUNK = 1 << 20
 # Folders the compiler's own index skips; they are not part of a package's content.
 _SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "node_modules"})
+MAX_DEPTH = 64  # folders nested deeper are reported, not listed (one descriptor per level)
 
 
-def file_sha256(path: Path) -> str:
-    """Hex SHA-256 of a file's bytes, read in 1 MiB chunks (hashlib drops the GIL)."""
+@dataclass(frozen=True)
+class Entry:
+    """One listed package entry.
+
+    ``kind``: ``file`` (regular), ``link`` (a symlink: ``detail`` is its target text),
+    ``special`` (FIFO, socket, device: ``detail`` names it) or ``error`` (a folder that
+    could not be listed, or is nested too deep: ``detail`` says why).
+    """
+
+    rel: str
+    kind: str
+    size: int = 0
+    nlink: int = 1
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Every entry, sorted by ``rel``; :meth:`files` the regular ones."""
+
+    entries: list[Entry]
+
+    def files(self) -> list[Entry]:
+        return [e for e in self.entries if e.kind == "file"]
+
+    def problems(self) -> list[Entry]:
+        """Entries that are neither regular files nor symlinks."""
+        return [e for e in self.entries if e.kind in ("special", "error")]
+
+
+def list_package(root: Path | str) -> Listing:
+    """List every entry under ``root``, never following a symlink or opening a non-folder."""
+    out: list[Entry] = []
+    top = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
+                  | getattr(os, "O_CLOEXEC", 0))
+    try:
+        _list_dir(top, "", 0, out)
+    finally:
+        os.close(top)
+    out.sort(key=lambda e: e.rel)
+    return Listing(out)
+
+
+_DIR_FLAGS = (os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+              | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+
+
+def _list_dir(fd: int, prefix: str, depth: int, out: list[Entry]) -> None:
+    try:
+        with os.scandir(fd) as it:
+            names = sorted(e.name for e in it)
+    except OSError as exc:
+        out.append(Entry(prefix.rstrip("/") or ".", "error",
+                         detail=f"folder cannot be listed ({exc.strerror or exc})"))
+        return
+    for name in names:
+        rel = prefix + name
+        try:
+            st = os.stat(name, dir_fd=fd, follow_symlinks=False)
+        except OSError as exc:
+            if exc.errno != errno.ENOENT:  # gone since the listing: not part of it
+                out.append(Entry(rel, "error", detail=f"cannot be examined "
+                                 f"({exc.strerror or exc})"))
+            continue
+        mode = st.st_mode
+        if stat.S_ISDIR(mode):
+            if name in _SKIP_DIRS:
+                continue
+            if depth + 1 >= MAX_DEPTH:
+                out.append(Entry(rel, "error", detail=f"folder nested over {MAX_DEPTH} levels "
+                                 "deep; not listed"))
+                continue
+            try:
+                child = os.open(name, _DIR_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                out.append(Entry(rel, "error", detail=f"folder cannot be opened "
+                                 f"({exc.strerror or exc})"))
+                continue
+            try:
+                _list_dir(child, rel + "/", depth + 1, out)
+            finally:
+                os.close(child)
+        elif stat.S_ISLNK(mode):
+            try:
+                target = os.readlink(name, dir_fd=fd)
+            except OSError as exc:
+                target = f"? ({exc.strerror})"
+            out.append(Entry(rel, "link", st.st_size, st.st_nlink, target))
+        elif stat.S_ISREG(mode):
+            out.append(Entry(rel, "file", st.st_size, st.st_nlink))
+        else:
+            out.append(Entry(rel, "special", 0, st.st_nlink, file_kind(mode)))
+
+
+def list_package_files(root: Path) -> list[tuple[str, Path, bool]]:
+    """Regular files and symlinks under ``root`` as ``(relpath, path, is_symlink)``, sorted.
+
+    Symlinks are listed, never followed: a link's target is not package content.
+    Special files and unlistable folders are left out (see :func:`list_package`).
+    """
+    base = Path(root)
+    return [(e.rel, base / e.rel, e.kind == "link") for e in list_package(root).entries
+            if e.kind in ("file", "link")]
+
+
+def file_sha256(root: Path | str, rel: str) -> str:
+    """Hex SHA-256 of package file ``rel``'s bytes, read in 1 MiB chunks (no GIL held)."""
     h = hashlib.sha256()
-    with open(path, "rb", buffering=0) as fh:
+    with os.fdopen(open_beneath(str(root), rel), "rb", buffering=0) as fh:
         buf = bytearray(_CHUNK)
         view = memoryview(buf)
         while n := fh.readinto(buf):
@@ -26,36 +147,18 @@ def file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def list_package_files(root: Path) -> list[tuple[str, Path, bool]]:
-    """Every entry under ``root`` as ``(relpath, path, is_symlink)``, sorted by relpath.
-
-    Symlinks are listed, never followed: a link's target is not package content.
-    """
-    out: list[tuple[str, Path, bool]] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
-        base = Path(dirpath)
-        for d in list(dirnames):
-            if (base / d).is_symlink():
-                dirnames.remove(d)
-                out.append(((base / d).relative_to(root).as_posix(), base / d, True))
-        for name in filenames:
-            p = base / name
-            out.append((p.relative_to(root).as_posix(), p, p.is_symlink()))
-    out.sort(key=lambda t: t[0])
-    return out
-
-
-def digest_of(entries: list[tuple[str, Path, bool]],
-              lines: Iterable[tuple[int, str] | None]) -> str:
-    """The package digest of ``entries`` (:func:`list_package_files`), given per entry its
-    ``(size, hex SHA-256)`` (None for a symlink): the one definition of the digest."""
+def digest_of(entries: list[Entry], facts: Iterable[tuple[int, str] | None]) -> str:
+    """The package digest of ``entries`` (:func:`list_package`), given per entry its
+    ``(size, hex SHA-256)`` (None for anything but a regular file): the one definition
+    of the digest. A symlink contributes its target text, a special file its type."""
     total = hashlib.sha256()
-    for (rel, path, is_link), facts in zip(entries, lines, strict=True):
-        if is_link or facts is None:
-            line = f"{rel}\0link\0{os.readlink(path)}\n"
+    for e, f in zip(entries, facts, strict=True):
+        if e.kind == "link":
+            line = f"{e.rel}\0link\0{e.detail}\n"
+        elif e.kind == "file" and f is not None:
+            line = f"{e.rel}\0{f[0]}\0{f[1]}\n"
         else:
-            line = f"{rel}\0{facts[0]}\0{facts[1]}\n"
+            line = f"{e.rel}\0{e.kind}\0{e.detail}\n"
         total.update(line.encode("utf-8", "surrogateescape"))
     return "sha256:" + total.hexdigest()
 
@@ -66,13 +169,13 @@ def package_digest(
     """``sha256:`` digest over the sorted list of (relative path, size, SHA-256) of every file.
 
     Any change to any file's bytes, or a file added, removed or renamed, changes
-    the digest. A symlink contributes its target text, not the target's bytes.
+    the digest. A symlink contributes its target text, not the target's bytes; a
+    special file (never opened) its type. Raises ``OSError`` when a file cannot be read.
     """
-    entries = list_package_files(root)
+    entries = list_package(root).entries
 
-    def one(entry: tuple[str, Path, bool]) -> tuple[int, str] | None:
-        _, path, is_link = entry
-        return None if is_link else (path.stat().st_size, file_sha256(path))
+    def one(e: Entry) -> tuple[int, str] | None:
+        return (e.size, file_sha256(root, e.rel)) if e.kind == "file" else None
 
     def each() -> Iterator[tuple[int, str] | None]:
         with ThreadPoolExecutor(max_workers=workers) as pool:

@@ -9,8 +9,16 @@ import orjson
 from pydantic import BaseModel, ValidationError
 
 from aa_review.core.findings import Finding, Location, Severity
+from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
 from aa_review.core.package.layout import EC_DIR
-from aa_review.core.package.safepath import PackageRoot
+from aa_review.core.errors import UnsafeRefError
+from aa_review.core.package.safepath import (
+    FileTooLargeError,
+    PackageRoot,
+    SpecialFileError,
+    SymlinkOutError,
+    printable,
+)
 from aa_review.core.records import (
     ArtifactContract,
     CompilerManifest,
@@ -48,30 +56,42 @@ class Documents:
     checklist: PrefinalChecklist | None
 
 
+def file_problem(rel: str, exc: BaseException, what: str = "file") -> Finding:
+    """The located finding for a package file that could not be opened or read."""
+    if isinstance(exc, SymlinkOutError):
+        return Finding(code="input.unsafe_file", severity=Severity.CRITICAL,
+                       location=Location(file=printable(rel)), message=str(exc.reason))
+    if isinstance(exc, SpecialFileError):
+        return Finding(code="input.special_file", severity=Severity.ERROR,
+                       location=Location(file=printable(rel)),
+                       message=f"this {what} is {exc.kind_article}; it was not opened")
+    if isinstance(exc, FileTooLargeError):
+        return Finding(code="input.too_large", severity=Severity.ERROR,
+                       location=Location(file=printable(rel)), message=exc.reason)
+    if isinstance(exc, UnsafeRefError):
+        return Finding(code="input.unsafe_file", severity=Severity.CRITICAL,
+                       location=Location(file=printable(rel)), message=str(exc))
+    reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    return Finding(code="input.unreadable", severity=Severity.ERROR,
+                   location=Location(file=printable(rel)),
+                   message=f"this {what} cannot be read ({reason})")
+
+
 def read_json(safe: PackageRoot, rel: str, problems: list[Finding], *,
               required: bool = True) -> Any | None:
     """Parse one JSON file of the package, turning every failure into a located problem."""
     try:
-        path = safe.resolve(rel)
-    except Exception as exc:
-        problems.append(Finding(code="input.unsafe_file", severity=Severity.CRITICAL,
-                                location=Location(file=rel), message=str(exc)))
-        return None
-    if not path.is_file():
+        data = safe.read_bytes(rel, limit=MAX_DOC_BYTES)
+    except (FileNotFoundError, NotADirectoryError):
         if required:
             problems.append(Finding(code="input.missing_file", severity=Severity.WARNING,
                                     location=Location(file=rel), message="file is missing"))
         return None
-    size = path.stat().st_size
-    if size > MAX_DOC_BYTES:
-        problems.append(Finding(code="input.too_large", severity=Severity.ERROR,
-                                location=Location(file=rel),
-                                message=f"{size:,} bytes is over the {MAX_DOC_BYTES:,}-byte "
-                                "limit for this document; it was not read"))
+    except (OSError, UnsafeRefError) as exc:
+        problems.append(file_problem(rel, exc, "document"))
         return None
-    data = path.read_bytes()
     try:
-        return orjson.loads(data)
+        value = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         code, msg = "input.bad_json", f"not valid JSON: {exc.msg}"
         try:
@@ -84,6 +104,13 @@ def read_json(safe: PackageRoot, rel: str, problems: list[Finding], *,
                                 location=Location(file=rel, line=exc.lineno or None),
                                 message=msg))
         return None
+    if may_be_too_deep(data) and too_deep(value):
+        problems.append(Finding(code="input.too_deep", severity=Severity.ERROR,
+                                location=Location(file=rel),
+                                message=f"nests lists and objects more than {MAX_DEPTH} levels "
+                                "deep; it was not used"))
+        return None
+    return value
 
 
 def _typed(model: type[M], raw: Any, rel: str, problems: list[Finding]) -> M | None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import logging
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aa_review.core.errors import PackageError
+from aa_review.core.errors import PackageError, UnsafeRefError
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core.procpool import POOL_UNAVAILABLE, run_in_processes
 from aa_review.core.package import documents
@@ -96,7 +97,7 @@ def open_package(
         for code, severity, line, message in ch.problems:
             problems.append(Finding(code=code, severity=Severity(severity), message=message,
                                     location=Location(file=files[ch.file_code],
-                                                      line=line + base)))
+                                                      line=line + base if line else None)))
     index = build_index(chunks, files, [e.evidence_id for e in catalog], line_base)
     _check_empty(safe, files, docs, index, problems)
     return Package(root=root, safe=safe, version=version, docs=docs, map_header=header,
@@ -109,17 +110,16 @@ def _plan_jobs(safe: PackageRoot, files: list[str], problems: list[Finding]
     jobs: list[tuple[int, int, int]] = []
     for code, rel in enumerate(files):
         try:
-            p = safe.resolve(rel)
-        except Exception as exc:  # a row file that is a symlink out of the package
-            problems.append(Finding(code="input.unsafe_file", severity=Severity.CRITICAL,
-                                    location=Location(file=rel), message=str(exc)))
-            continue
-        if not p.is_file():
+            with safe.open(rel, buffering=0) as fh:  # the type and size of what is read
+                size = os.fstat(fh.fileno()).st_size
+        except (FileNotFoundError, NotADirectoryError):
             problems.append(Finding(code="input.missing_file", severity=Severity.WARNING,
                                     location=Location(file=rel),
                                     message="row file is missing (the compiler writes all 23)"))
             continue
-        size = p.stat().st_size
+        except (OSError, UnsafeRefError) as exc:  # a symlink out, a FIFO, unreadable
+            problems.append(documents.file_problem(rel, exc, "row file"))
+            continue
         for start, end in split_ranges(size, CHUNK):
             jobs.append((code, start, end))
     # Split a small first job off, so the first rows can be shown immediately.
@@ -145,7 +145,7 @@ def _scan_all(safe: PackageRoot, files: list[str], jobs: list[tuple[int, int, in
 
     def args(job: tuple[int, int, int]) -> tuple[Any, ...]:
         code, start, end = job
-        return (str(safe.path / files[code]), files[code], code, start, end, derive)
+        return (str(safe.path), files[code], code, start, end, derive)
 
     def serially(pending: list[int]) -> None:
         for i in pending:
@@ -197,8 +197,8 @@ def _check_empty(safe: PackageRoot, files: list[str], docs: documents.Documents,
     claimed = (docs.manifest.training_row_counts_by_file if docs.manifest else None) or {}
     for rel in files:
         name = rel.rsplit("/", 1)[1]
-        p = safe.path / rel
-        if claimed.get(name, 0) > 0 and p.is_file() and p.stat().st_size == 0:
+        st = safe.stat(rel) if claimed.get(name, 0) > 0 else None
+        if st is not None and stat.S_ISREG(st.st_mode) and st.st_size == 0:
             problems.append(Finding(
                 code="input.empty_file", severity=Severity.ERROR, location=Location(file=rel),
                 message=f"row file is empty but the manifest counts {claimed[name]} rows in it"))

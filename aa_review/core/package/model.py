@@ -15,7 +15,7 @@ from aa_review.core.findings import Finding
 from aa_review.core.package.catalog import iter_map_links
 from aa_review.core.package.documents import Documents
 from aa_review.core.package.index import RowIndex
-from aa_review.core.package.safepath import PackageRoot
+from aa_review.core.package.safepath import PackageRoot, printable
 from aa_review.core.records import Evidence, EvidenceMapHeader, RowLink
 
 __all__ = ["Package", "LoadProgress"]
@@ -51,8 +51,9 @@ class Package:
 
     @property
     def package_id(self) -> str:
-        """The package root folder's name (the exporter names it after the task)."""
-        return self.root.name
+        """The package root folder's name (the exporter names it after the task); bytes
+        that are not UTF-8 are shown escaped."""
+        return printable(self.root.name)
 
     @property
     def task_id(self) -> str | None:
@@ -79,7 +80,7 @@ class Package:
 
     def read_row_bytes(self, pos: int) -> bytes:
         rel = self.index.files[int(self.index.file[pos])]
-        with open(self.safe.resolve(rel), "rb") as fh:
+        with self.safe.open(rel, buffering=0) as fh:
             fh.seek(int(self.index.offset[pos]))
             return fh.read(int(self.index.length[pos]))
 

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
-from aa_review import __version__
-from aa_review.core.package.digest import package_digest
-from aa_review.core.package.model import Package
+from pydantic import ValidationError
 
-__all__ = ["identity", "counts", "summary"]
+from aa_review import __version__
+from aa_review.core.errors import RecordError, UnsafeRefError
+from aa_review.core.findings import Finding, Location, Severity
+from aa_review.core.package.catalog import MAP_PATH
+from aa_review.core.package.digest import package_digest
+from aa_review.core.package.documents import file_problem
+from aa_review.core.package.model import Package
+from aa_review.core.package.safepath import printable
+
+__all__ = ["identity", "counts", "summary", "read_link_count", "checked_digest"]
 
 
 def identity(pkg: Package, digest: str | None = None) -> dict[str, Any]:
@@ -17,7 +25,7 @@ def identity(pkg: Package, digest: str | None = None) -> dict[str, Any]:
     return {
         "package_id": pkg.package_id,
         "task_id": pkg.task_id,
-        "root": str(pkg.root),
+        "root": printable(str(pkg.root)),
         "format_version": pkg.version,
         "schema_versions": pkg.schema_versions(),
         "package_digest": digest or package_digest(pkg.root),
@@ -25,16 +33,67 @@ def identity(pkg: Package, digest: str | None = None) -> dict[str, Any]:
     }
 
 
-def counts(pkg: Package, *, count_links: bool = True) -> dict[str, Any]:
+def read_link_count(pkg: Package, problems: list[Finding] | None = None) -> int | None:
+    """How many ``row_evidence_links`` the map holds; None (and a located problem in
+    ``problems``) when they cannot be read to the end."""
+    try:
+        return sum(1 for _ in pkg.iter_links())
+    except RecordError as exc:
+        found = Finding(code="input.bad_json", severity=Severity.ERROR,
+                        location=Location(file=exc.path, line=exc.line),
+                        message=f"row_evidence_links cannot be read: {exc.message}")
+    except ValidationError as exc:
+        found = Finding(code="input.bad_field", severity=Severity.ERROR,
+                        location=Location(file=MAP_PATH, key_path="row_evidence_links"),
+                        message=f"a link is unusable: {exc.errors()[0]['msg']}")
+    except (OSError, UnsafeRefError) as exc:
+        found = file_problem(MAP_PATH, exc, "evidence map")
+    if problems is not None:
+        problems.append(found)
+    return None
+
+
+def checked_digest(root: Path, problems: list[Finding]) -> str | None:
+    """The package digest, or None with a located problem for what could not be read.
+
+    A FIFO, socket or device in the package is never opened: it enters the digest
+    by its type, and is a problem too (nothing can be read from it).
+    """
+    from aa_review.core.package.digest import list_package
+
+    try:
+        listing = list_package(root)
+    except OSError as exc:
+        problems.append(Finding(code="input.unreadable", severity=Severity.ERROR,
+                                location=Location(file="."),
+                                message=f"the package folder cannot be listed ({exc.strerror})"))
+        return None
+    for e in listing.problems():
+        if e.kind == "special":
+            problems.append(Finding(code="file.special", severity=Severity.ERROR,
+                                    location=Location(file=printable(e.rel)),
+                                    message=f"a {e.detail} in the package: never opened"))
+        else:
+            problems.append(Finding(code="input.unreadable", severity=Severity.ERROR,
+                                    location=Location(file=printable(e.rel)), message=e.detail))
+    if any(e.kind == "error" for e in listing.entries):
+        return None
+    try:
+        return package_digest(root)
+    except OSError as exc:
+        rel = getattr(exc, "rel", None) or (exc.filename if isinstance(exc.filename, str)
+                                            else ".")
+        problems.append(file_problem(rel, exc))
+        return None
+
+
+def counts(pkg: Package, *, count_links: bool = True, links: int | None = None
+           ) -> dict[str, Any]:
     """Rows by data type and file, evidence by type and visibility, links, problems."""
     ix = pkg.index
     by_file = {f.rsplit("/", 1)[1]: n for f, n in ix.counts_by("file").items()}
-    links: int | None = None
-    if count_links:
-        try:
-            links = sum(1 for _ in pkg.iter_links())
-        except Exception:  # a broken map is reported as a problem by the loader/audit
-            links = None
+    if count_links and links is None:
+        links = read_link_count(pkg)
     return {
         "rows": len(ix),
         "rows_by_data_type": dict(sorted(ix.counts_by("data_type").items())),
@@ -50,9 +109,17 @@ def counts(pkg: Package, *, count_links: bool = True) -> dict[str, Any]:
 
 
 def summary(pkg: Package, digest: str | None = None) -> dict[str, Any]:
+    """Identity, counts and every problem: the loader's, and what could not be read while
+    counting the links and computing the digest (``problems`` empty: all was read)."""
+    problems = list(pkg.problems)
+    links = read_link_count(pkg, problems)
+    if digest is None:
+        digest = checked_digest(pkg.root, problems)
+    c = counts(pkg, count_links=False, links=links)
+    c["loading_problems"] = len(problems)
     return {
         "tool": f"aa-review {__version__}",
-        "identity": identity(pkg, digest),
-        "counts": counts(pkg),
-        "problems": [p.model_dump(mode="json", exclude_defaults=True) for p in pkg.problems],
+        "identity": {**identity(pkg, digest or "unavailable"), "package_digest": digest},
+        "counts": c,
+        "problems": [p.model_dump(mode="json", exclude_defaults=True) for p in problems],
     }

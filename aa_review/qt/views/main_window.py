@@ -192,7 +192,10 @@ class MainWindow(AuditMixin, RecentMixin, QMainWindow):
     def package_digest(self) -> str:
         """The open package's digest (computed once per load)."""
         if self._digest is None and self.package is not None:
-            self._digest = compute_digest(self.package.root)
+            try:
+                self._digest = compute_digest(self.package.root)
+            except OSError:  # a file cannot be read: the audit names it
+                return ""
         return self._digest or ""
 
     def _on_progress(self, p: LoadProgress) -> None:

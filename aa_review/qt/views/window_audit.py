@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from aa_review.core.package.digest import list_package
+from aa_review.core.package.safepath import printable
+
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditProgress, AuditReport
 
@@ -36,7 +39,7 @@ class AuditMixin:
         self.state_label.setText(f"Auditing: {p.stage}…")
 
     def _on_audited(self, report: AuditReport) -> None:
-        if self.package is None or str(self.package.root) != report.identity.root:
+        if self.package is None or printable(str(self.package.root)) != report.identity.root:
             return  # a report for a package no longer open
         self.audit_report = report
         self._digest = report.identity.package_digest or self._digest
@@ -79,10 +82,13 @@ class AuditMixin:
 
 def _size_under(root: Path, limit: int) -> bool:
     """Whether the package's files add up to less than ``limit`` bytes (stops counting early)."""
+    try:  # listed without following symlinks or touching special files
+        sizes = (e.size for e in list_package(root).entries if e.kind == "file")
+    except OSError:
+        return False
     total = 0
-    for p in root.rglob("*"):
-        if p.is_file() and not p.is_symlink():
-            total += p.stat().st_size
-            if total >= limit:
-                return False
+    for size in sizes:
+        total += size
+        if total >= limit:
+            return False
     return True

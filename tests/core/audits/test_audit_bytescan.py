@@ -65,7 +65,8 @@ def test_scans_ride_on_hashing_and_copies_share_them(tmp_path, monkeypatch) -> N
     out = _files.hash_package(tmp_path, threads=2, scans={"copy.jsonl": Wants(lines=True, needles=(NEEDLE,))})
     a, b = out.files["rejected.jsonl"], out.files["copy.jsonl"]
     assert {a.same_as, b.same_as} == {None, "copy.jsonl"}  # hashed once, compared once
-    assert a.scan == b.scan == scan_file(tmp_path / "copy.jsonl", Wants(lines=True, needles=(NEEDLE,)))
+    assert a.scan == b.scan == scan_file(tmp_path, "copy.jsonl",
+                                                Wants(lines=True, needles=(NEEDLE,)))
     assert b.scan is not None and b.scan.lines == 5001
     assert b.scan.needles[NEEDLE] == (1, data.find(NEEDLE), 5001)
 

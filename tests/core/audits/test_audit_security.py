@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import builtins
-import io
-import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from audit_helpers import located
+
+from benchmarks.fuzz._opens import outside, record_opens
 
 from aa_review.core.audits import audit_package, contamination_rows
 from aa_review.core.generator import generate_package
@@ -16,30 +16,14 @@ from aa_review.core.package.catalog import MAP_PATH
 
 
 @pytest.fixture
-def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every path opened while the test runs (builtins/io/os level), resolved."""
-    seen: list[str] = []
-    real_open, real_os_open = builtins.open, os.open
-
-    def spy_open(file, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if isinstance(file, (str, bytes, os.PathLike)):
-            seen.append(os.path.realpath(file))
-        return real_open(file, *args, **kwargs)
-
-    def spy_os_open(path, *args, **kwargs):  # type: ignore[no-untyped-def]
-        seen.append(os.path.realpath(path))
-        return real_os_open(path, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "open", spy_open)
-    monkeypatch.setattr(io, "open", spy_open)
-    monkeypatch.setattr(os, "open", spy_os_open)
-    return seen
+def opened() -> Iterator[list[str]]:
+    """The real path of every file or folder opened while the test runs (from /proc)."""
+    with record_opens() as seen:
+        yield seen
 
 
 def _outside(root: Path, paths: list[str]) -> list[str]:
-    base = os.path.realpath(root.parent)
-    inside = os.path.realpath(root) + os.sep
-    return [p for p in paths if p.startswith(base + os.sep) and not p.startswith(inside)]
+    return outside(root, paths, near=root.parent)
 
 
 def test_symlink_out_is_reported_and_not_followed(tmp_path: Path, opened: list[str]) -> None:

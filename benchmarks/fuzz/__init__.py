@@ -1,0 +1,1 @@
+"""The hostile-package campaign (``./dev fuzz``): mutation operators, the runner, the race."""
