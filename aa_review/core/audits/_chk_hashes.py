@@ -8,7 +8,6 @@ from typing import Any
 
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._files import FileFacts, hash_file
-from aa_review.core.audits._files import _no_symlink as no_symlink
 from aa_review.core.audits._refrules import UNSAFE
 from aa_review.core.audits._registry import register
 from aa_review.core.audits._rowviews import row_findings
@@ -37,7 +36,7 @@ def first_bad_byte(pkg: Package, ref: str) -> tuple[int, int, str] | None:
     """(byte offset, line, what is wrong) of the first byte of ``ref`` that is not valid
     UTF-8, or None when the file decodes (or cannot be read: the hashing says so)."""
     try:
-        with open(pkg.safe.resolve(ref), "rb", opener=no_symlink) as fh:
+        with pkg.safe.open(ref) as fh:  # the one safe opener: no symlink out, no FIFO
             data = fh.read(CONTENT_HASH_LIMIT + 1)
         data.decode("utf-8")
     except UnicodeDecodeError as exc:
