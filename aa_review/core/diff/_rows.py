@@ -1,0 +1,162 @@
+"""Rows matched by stable id over two fingerprints' columns (numpy), then classified."""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from typing import TYPE_CHECKING
+
+import numpy as np
+import xxhash
+
+from aa_review.core.diff._fingerprint import Fingerprint
+from aa_review.core.diff._model import RowList, RowMoves, RowsDiff
+
+if TYPE_CHECKING:
+    from aa_review.core.package import Package
+
+__all__ = ["match_rows", "diff_rows", "longest_increasing"]
+
+_xxh = xxhash.xxh3_64_intdigest
+
+
+def _keys(ids: np.ndarray) -> np.ndarray:
+    """A 64-bit key per row id; a repeated id's k-th copy (k >= 1) gets its own key."""
+    raw = ids.tolist()
+    keys = np.fromiter((_xxh(b) for b in raw), dtype=np.uint64, count=len(raw))
+    if len(keys) < 2:
+        return keys
+    srt = np.sort(keys)
+    dup_vals = np.unique(srt[1:][srt[1:] == srt[:-1]])
+    if len(dup_vals):
+        seen: dict[bytes, int] = {}
+        for i in np.flatnonzero(np.isin(keys, dup_vals)).tolist():
+            k = seen.get(raw[i], 0)
+            seen[raw[i]] = k + 1
+            if k:
+                keys[i] = _xxh(raw[i] + b"\x00#" + str(k).encode())
+    return keys
+
+
+def _exact_match(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Matching by (id, occurrence) with Python dicts: the fallback after a hash collision."""
+    first: dict[tuple[bytes, int], int] = {}
+    count: dict[bytes, int] = {}
+    for i, rid in enumerate(a.tolist()):
+        k = count.get(rid, 0)
+        count[rid] = k + 1
+        first[(rid, k)] = i
+    ia: list[int] = []
+    ib: list[int] = []
+    count.clear()
+    for j, rid in enumerate(b.tolist()):
+        k = count.get(rid, 0)
+        count[rid] = k + 1
+        i = first.get((rid, k))
+        if i is not None:
+            ia.append(i)
+            ib.append(j)
+    return np.asarray(ia, np.int64), np.asarray(ib, np.int64)
+
+
+def match_rows(a: Fingerprint, b: Fingerprint) -> tuple[np.ndarray, np.ndarray]:
+    """Aligned positions ``(ia, ib)`` of the rows with the same id on both sides.
+
+    The k-th row carrying an id on one side matches the k-th carrying it on the other.
+    """
+    ka, kb = _keys(a.row_id), _keys(b.row_id)
+    if len(np.unique(ka)) != len(ka) or len(np.unique(kb)) != len(kb):
+        return _exact_match(a.row_id, b.row_id)
+    _, ia, ib = np.intersect1d(ka, kb, assume_unique=True, return_indices=True)
+    if not np.array_equal(a.row_id[ia], b.row_id[ib]):  # a 64-bit collision across sides
+        return _exact_match(a.row_id, b.row_id)
+    order = np.argsort(ib, kind="stable")  # in the new package's order
+    return ia[order].astype(np.int64), ib[order].astype(np.int64)
+
+
+def longest_increasing(seq: list[int]) -> list[int]:
+    """Indices into ``seq`` of one longest strictly increasing subsequence (earliest ends)."""
+    tails: list[int] = []
+    tails_at: list[int] = []
+    prev = [-1] * len(seq)
+    for i, x in enumerate(seq):
+        k = bisect_left(tails, x)
+        if k == len(tails):
+            tails.append(x)
+            tails_at.append(i)
+        else:
+            tails[k] = x
+            tails_at[k] = i
+        prev[i] = tails_at[k - 1] if k else -1
+    out: list[int] = []
+    i = tails_at[-1] if tails_at else -1
+    while i >= 0:
+        out.append(i)
+        i = prev[i]
+    return out[::-1]
+
+
+def _file_map(a: Fingerprint, b: Fingerprint) -> np.ndarray:
+    """For each file code of ``a``, the code of the same file in ``b`` (-1: none)."""
+    where = {f: i for i, f in enumerate(b.files)}
+    return np.array([where.get(f, -1) for f in a.files], dtype=np.int64) if a.files \
+        else np.empty(0, np.int64)
+
+
+def _out_of_order(fa: np.ndarray, la: np.ndarray, lb: np.ndarray) -> np.ndarray:
+    """Mask of rows (same file on both sides) whose order among the others changed.
+
+    Rows kept in order form a longest increasing run of new lines taken in old line
+    order; the rest moved. Usually the new lines already increase: one comparison.
+    """
+    out = np.zeros(len(fa), dtype=bool)
+    if len(fa) < 2:
+        return out
+    order = np.lexsort((la, fa))
+    f_sorted, b_sorted = fa[order], lb[order]
+    bad = (np.diff(b_sorted) <= 0) & (f_sorted[1:] == f_sorted[:-1])
+    if not bad.any():
+        return out
+    for f in np.unique(f_sorted[1:][bad]).tolist():
+        idx = order[f_sorted == f]
+        keep = longest_increasing(lb[idx].tolist())
+        moved = np.ones(len(idx), dtype=bool)
+        moved[keep] = False
+        out[idx[moved]] = True
+    return out
+
+
+def diff_rows(a: Fingerprint, b: Fingerprint, old_pkg: Package | None,
+              new_pkg: Package | None) -> RowsDiff:
+    """Added, removed, changed and moved rows of ``b`` against ``a``."""
+    from aa_review.core.diff._rowdetail import describe_changes
+
+    ia, ib = match_rows(a, b)
+    only_a = np.ones(len(a), dtype=bool)
+    only_a[ia] = False
+    only_b = np.ones(len(b), dtype=bool)
+    only_b[ib] = False
+    same = a.digest[ia] == b.digest[ib]
+    fmap = _file_map(a, b)
+    file_a = fmap[a.file[ia]] if len(ia) else np.empty(0, np.int64)
+    same_file = file_a == b.file[ib]
+    la, lb = a.line[ia], b.line[ib]
+    reordered = np.zeros(len(ia), dtype=bool)
+    reordered[same_file] = _out_of_order(file_a[same_file], la[same_file], lb[same_file])
+    moved = same & (~same_file | reordered)
+    shifted = same & same_file & ~reordered & (la != lb)
+    shifted_by: dict[str, int] = {}
+    if shifted.any():
+        codes, n = np.unique(b.file[ib][shifted], return_counts=True)
+        shifted_by = {b.files[int(c)]: int(k) for c, k in zip(codes, n)}
+    how = tuple("file" if not sf else "order" for sf in same_file[moved].tolist())
+    changed, reformatted = describe_changes(a, b, ia[~same], ib[~same], old_pkg, new_pkg)
+    return RowsDiff(
+        compared=True,
+        added=RowList.take(b, "new", np.flatnonzero(only_b)),
+        removed=RowList.take(a, "old", np.flatnonzero(only_a)),
+        changed=changed,
+        moved=RowMoves(RowList.take(a, "old", ia[moved]), RowList.take(b, "new", ib[moved]), how),
+        reformatted=RowList.take(b, "new", np.asarray(reformatted, dtype=np.int64)),
+        shifted=shifted_by,
+        unchanged=int(same.sum()),
+    )
