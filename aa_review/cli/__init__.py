@@ -15,6 +15,7 @@ COMMANDS = {
     "audit": "aa_review.cli.audit_cmd",
     "dossier": "aa_review.cli.dossier_cmd",
     "generate": "aa_review.cli.generate_cmd",
+    "diff": "aa_review.cli.diff_cmd",
 }
 
 

@@ -35,11 +35,15 @@ from aa_review.core.diff._model import (
     RowsDiff,
     level_rank,
 )
+from aa_review.core.diff._open import open_pair
+from aa_review.core.diff._query import CHANGE_VALUES, filter_diff
+from aa_review.core.diff._report import DIFF_SCHEMA_ID, to_json, to_text
 
 __all__ = [
     "diff", "fingerprint", "Fingerprint", "FingerprintError", "FINGERPRINT_FORMAT",
     "PackageDiff", "RowsDiff", "RowList", "RowMoves", "RowRef", "RowChange", "Place",
     "EvidenceChange", "EvidenceFacts", "LinksDiff", "ContractChange", "ContractDoc",
     "FieldChange", "FindingsDiff", "LEVELS", "level_rank", "diff_findings", "finding_key",
-    "audit_findings", "changed_paths", "json_equal", "join_key",
+    "audit_findings", "changed_paths", "json_equal", "join_key", "open_pair", "filter_diff",
+    "CHANGE_VALUES", "to_json", "to_text", "DIFF_SCHEMA_ID",
 ]
