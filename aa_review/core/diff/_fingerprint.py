@@ -4,7 +4,8 @@ Per row: its id, the xxh3-64 of its line and of its ``row_content_hash``, its fi
 line, data type and cited evidence set (all numpy columns taken from the index).
 Per evidence item: the catalog entry. Per contract or checklist document: a digest
 and, when small, its parsed content. Saved as one compressed ``.npz`` file (no
-pickled objects), a few MB for 100,000 rows.
+pickled objects; the columns as ``col_<name>``, the rest as JSON in ``meta``), a few MB
+for 100,000 rows.
 """
 
 from __future__ import annotations
@@ -142,7 +143,7 @@ class Fingerprint:
             "findings": list(self.findings) if self.findings is not None else None,
             "extra": self.extra,
         }
-        arrays = {name: getattr(self, name) for name in _ROW_ARRAYS}
+        arrays = {f"col_{name}": getattr(self, name) for name in _ROW_ARRAYS}
         arrays["meta"] = np.frombuffer(orjson.dumps(meta), dtype=np.uint8)
         buf = io.BytesIO()
         np.savez_compressed(buf, **arrays)
@@ -154,7 +155,7 @@ class Fingerprint:
         try:
             with np.load(Path(path), allow_pickle=False) as z:
                 names = set(z.files)
-                missing = ({*_ROW_ARRAYS, "meta"} - names)
+                missing = ({*(f"col_{n}" for n in _ROW_ARRAYS), "meta"} - names)
                 if missing:
                     raise FingerprintError(f"{path}: not an aa-review fingerprint "
                                            f"(missing {', '.join(sorted(missing))})")
@@ -162,7 +163,7 @@ class Fingerprint:
                 if meta_arr.dtype != np.uint8 or meta_arr.size > _MAX_META_BYTES:
                     raise FingerprintError(f"{path}: damaged fingerprint (bad meta)")
                 meta = orjson.loads(meta_arr.tobytes())
-                arrays = {name: z[name] for name in _ROW_ARRAYS}
+                arrays = {name: z[f"col_{name}"] for name in _ROW_ARRAYS}
         except FingerprintError:
             raise
         except FileNotFoundError:

@@ -197,8 +197,8 @@ def derive_package(source: Path, out_dir: Path, changes: ChangeSpec = ChangeSpec
     src = find_root(Path(source))
     pid = package_id or src.name
     root = Path(out_dir) / pid
-    if root.resolve() == src.resolve():
-        raise ValueError("the derived package must go to another folder than its source")
+    if root.resolve() == src.resolve() or src.resolve() in root.resolve().parents:
+        raise ValueError("the derived package must go to a folder outside its source")
     _prepare_root(root)
     _copy_tree(src, root, link_unchanged)
     tree = _Tree(root)

@@ -101,14 +101,18 @@ def _edit_checklist(doc: dict[str, Any]) -> ContractEdit | None:
 
 
 def edit_contracts(tree: _Tree, edits: Sequence[str]) -> list[ContractEdit]:
-    """Apply the named edits (see ``CONTRACT_EDITS``), each at most once, in order."""
+    """Apply the named edits (see ``CONTRACT_EDITS``), each at most once.
+
+    ``output_removed`` goes first, so that it drops an output the source had (not one
+    another edit added) and the other edits are recorded on outputs that remain.
+    """
     out: list[ContractEdit] = []
     docs: dict[str, Any] = {}
     for rel in (OUTPUT, CHECKLIST):
         raw = tree.read(rel)
         if raw is not None:
             docs[rel] = json.loads(raw)
-    for edit in dict.fromkeys(edits):
+    for edit in sorted(dict.fromkeys(edits), key=lambda e: e != "output_removed"):
         if edit == "check_changed":
             doc = docs.get(CHECKLIST)
             rec = _edit_checklist(doc) if isinstance(doc, dict) else None
