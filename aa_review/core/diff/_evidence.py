@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from aa_review.core.diff._fingerprint import EvidenceFacts, Fingerprint
-from aa_review.core.diff._model import EvidenceChange, LinksDiff, RowList
+from aa_review.core.diff._model import EvidenceChange, LinksDiff
 
 __all__ = ["diff_evidence", "cited_counts", "diff_links", "COMPARED_FIELDS"]
 
@@ -111,7 +111,6 @@ def diff_links(b: Fingerprint, changes: Sequence[EvidenceChange]) -> LinksDiff:
     owner = np.repeat(np.arange(n_sets), np.diff(b.set_ptr))
     set_hit = np.zeros(n_sets, dtype=bool)
     set_hit[owner[wanted[b.set_members]]] = True
-    rows = np.flatnonzero(set_hit[b.set_code])
     cited = cited_counts(b)
     by = {b.evidence_ids[p]: cited.get(b.evidence_ids[p], 0) for p in pos}
-    return LinksDiff(RowList.take(b, "new", rows), {k: v for k, v in by.items() if v})
+    return LinksDiff({k: v for k, v in by.items() if v}, b, set_hit)

@@ -6,6 +6,8 @@ import json
 import re
 from typing import Any
 
+import orjson
+
 __all__ = ["json_equal", "changed_paths", "join_key", "join_index"]
 
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -63,22 +65,46 @@ def changed_paths(a: Any, b: Any, prefix: str = "", limit: int = 200) -> list[st
     return out
 
 
+_SCALARS = (str, int, float, type(None))
+_CANON = orjson.OPT_SORT_KEYS
+
+
+def _same(a: Any, b: Any) -> bool:
+    """A fast exact test: True only when ``a`` and ``b`` are surely the same JSON value.
+
+    Python's ``==`` takes ``True == 1``; equal canonical bytes settle containers.
+    False means "look closer" (``1`` against ``1.0`` is settled by :func:`json_equal`).
+    """
+    if a is b:
+        return True
+    ta = type(a)
+    if ta is not type(b):
+        return False
+    if ta in _SCALARS or ta is bool:
+        return bool(a == b)
+    try:
+        return bool(a == b) and orjson.dumps(a, option=_CANON) == orjson.dumps(b, option=_CANON)
+    except TypeError:  # not JSON (no parsed row holds such a value)
+        return False
+
+
 def _walk(a: Any, b: Any, path: str, out: list[str], limit: int) -> None:
-    if len(out) >= limit:
+    if len(out) >= limit or _same(a, b):
         return
     ka, kb = _kind(a), _kind(b)
     if ka == kb == "object":
         for key in list(a) + [k for k in b if k not in a]:
             if key not in a or key not in b:
                 out.append(join_key(path, key))
-            else:
+            elif not _same(a[key], b[key]):
                 _walk(a[key], b[key], join_key(path, key), out, limit)
             if len(out) >= limit:
                 return
         return
     if ka == kb == "array" and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b)):
-            _walk(x, y, join_index(path, i), out, limit)
+            if not _same(x, y):
+                _walk(x, y, join_index(path, i), out, limit)
             if len(out) >= limit:
                 return
         return

@@ -112,7 +112,9 @@ class RowChange:
     ``row_content_hash`` differs, so the row's hashed content changed under an id that
     did not (the compiler seeds ids before sanitizing, format 12.6). The recompute
     pairs are (old, new): whether the stored id / content hash still recompute from
-    the row's fields (None: unknown).
+    the row's fields; None where not checked: the id is checked when a field it is
+    seeded from changed, the content hash (new side) when hashed fields changed while
+    the stored hash did not (a stale hash). The audit checks every row.
     """
 
     row_id: str
@@ -193,10 +195,33 @@ class EvidenceChange:
 
 @dataclass(frozen=True, eq=False)
 class LinksDiff:
-    """Rows of the new package that cite evidence which changed or was removed."""
+    """Rows of the new package that cite evidence which changed or was removed.
 
-    rows: RowList = field(default_factory=lambda: RowList.empty("new"))
+    Often every row (rows commonly cite the whole catalog): the rows are kept as the
+    evidence sets that cite changed evidence, over the new side's columns, and listed
+    on demand (``rows``), not copied.
+    """
+
     by_evidence: dict[str, int] = field(default_factory=dict)
+    fp: Fingerprint | None = None
+    set_hit: np.ndarray | None = None  # per evidence set of ``fp``: cites changed evidence
+    listed: RowList | None = None  # an explicit list (a filtered diff)
+
+    @property
+    def rows(self) -> RowList:
+        if self.listed is not None:
+            return self.listed
+        if self.fp is None or self.set_hit is None:
+            return RowList.empty("new")
+        return RowList.take(self.fp, "new", np.flatnonzero(self.set_hit[self.fp.set_code]))
+
+    def __len__(self) -> int:
+        if self.listed is not None:
+            return len(self.listed)
+        if self.fp is None or self.set_hit is None or not len(self.fp):
+            return 0
+        per_set = np.bincount(self.fp.set_code, minlength=len(self.set_hit))
+        return int(per_set[self.set_hit].sum())
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,8 @@ def filter_diff(d: PackageDiff, query: str, old_pkg: Package | None, new_pkg: Pa
             wanted.append((t.value.lower(), t.negated))
     rest = set_term(query, "change", None) if wanted else query
     r = d.rows
-    linked = set(d.links.rows.pos.tolist())
+    linked_rows = d.links.rows
+    linked = set(linked_rows.pos.tolist())
     kind_of = {int(p): "added" for p in r.added.pos.tolist()}
     kind_of.update({c.new_pos: "changed" for c in r.changed})
     kind_of.update({int(p): "moved" for p in r.moved.new.pos.tolist()})
@@ -74,5 +75,6 @@ def filter_diff(d: PackageDiff, query: str, old_pkg: Package | None, new_pkg: Pa
         moved=r.moved.where(keep(r.moved.new.pos, "new")),
         reformatted=r.reformatted.where(keep(r.reformatted.pos, "new")),
         shifted=r.shifted, unchanged=r.unchanged)
-    links = LinksDiff(d.links.rows.where(keep(d.links.rows.pos, "new")), d.links.by_evidence)
+    links = LinksDiff(d.links.by_evidence,
+                      listed=linked_rows.where(keep(linked_rows.pos, "new")))
     return replace(d, rows=rows, links=links, query=query)

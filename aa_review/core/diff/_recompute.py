@@ -6,7 +6,7 @@ from typing import Any
 
 from aa_review.core import derive
 
-__all__ = ["id_recomputes", "content_hash_recomputes", "SEED_FIELDS"]
+__all__ = ["id_recomputes", "content_hash_recomputes", "hashed_fields", "SEED_FIELDS"]
 
 # The fields the compiler seeds a row id with (format 7.5), before sanitizing (12.6).
 SEED_FIELDS = ("data_type", "source_task_id", "source_trace_id", "source_step_ids",
@@ -37,3 +37,13 @@ def content_hash_recomputes(row: dict[str, Any]) -> bool | None:
         return derive.row_content_hash(row) == stored
     except (TypeError, ValueError):
         return None
+
+
+def hashed_fields(row: dict[str, Any]) -> set[str]:
+    """Top-level fields ``row_content_hash`` covers: those before ``model_training_targets``."""
+    out: set[str] = set()
+    for key in row:
+        if key == "model_training_targets":
+            break
+        out.add(key)
+    return out - {"row_content_hash", "created_at"}

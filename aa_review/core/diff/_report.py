@@ -83,7 +83,7 @@ def to_json(d: PackageDiff, *, fail_on: str = LEVELS[0], tool: str = "aa-review"
                 "old": _evidence(e.old), "new": _evidence(e.new),
             } for e in d.evidence],
         },
-        "links": {"rows": len(d.links.rows), "by_evidence": dict(d.links.by_evidence),
+        "links": {"rows": len(d.links), "by_evidence": dict(d.links.by_evidence),
                   "row_ids": d.links.rows.ids()},
         "contracts": [{
             "document": c.document, "item": c.item, "kind": c.kind,

@@ -9,7 +9,12 @@ import numpy as np
 from aa_review.core.diff._fingerprint import Fingerprint
 from aa_review.core.diff._jsonvalue import changed_paths
 from aa_review.core.diff._model import Place, RowChange
-from aa_review.core.diff._recompute import content_hash_recomputes, id_recomputes
+from aa_review.core.diff._recompute import (
+    SEED_FIELDS,
+    content_hash_recomputes,
+    hashed_fields,
+    id_recomputes,
+)
 from aa_review.core.errors import AAReviewError
 
 if TYPE_CHECKING:
@@ -27,6 +32,10 @@ def _read(pkg: Package | None, pos: int) -> tuple[dict[str, Any] | None, str | N
         return pkg.read_row(pos), None
     except (AAReviewError, OSError) as exc:
         return None, f"could not be read again: {exc}"
+
+
+def _top(path: str) -> str:
+    return path.split(".", 1)[0].split("[", 1)[0]
 
 
 def _evidence(fp: Fingerprint, pos: int) -> list[str]:
@@ -55,6 +64,13 @@ def describe_changes(a: Fingerprint, b: Fingerprint, ia: np.ndarray, ib: np.ndar
                 same_values.append(j)
                 continue
         ev_a, ev_b = _evidence(a, i), _evidence(b, j)
+        # Recomputing costs a json.dumps of the row, so only where it can tell something:
+        # the id when a field it is seeded from changed (else it recomputes as before);
+        # the content hash when hashed fields changed but the stored hash did not.
+        tops = {_top(p) for p in fields or ()}
+        seeded = fields is None or bool(tops & set(SEED_FIELDS))
+        ch_changed = bool(a.content_hash[i] != b.content_hash[j])
+        stale = new_row is not None and not ch_changed and bool(tops & hashed_fields(new_row))
         set_a, set_b = set(ev_a), set(ev_b)
         changes.append(RowChange(
             row_id=b.row_id_str(j),
@@ -63,13 +79,12 @@ def describe_changes(a: Fingerprint, b: Fingerprint, ia: np.ndarray, ib: np.ndar
             new=Place(b.files[int(b.file[j])], int(b.line[j])),
             old_pos=i, new_pos=j,
             fields=fields,
-            content_hash_changed=bool(a.content_hash[i] != b.content_hash[j]),
+            content_hash_changed=ch_changed,
             evidence_added=tuple(e for e in ev_b if e not in set_a),
             evidence_removed=tuple(e for e in ev_a if e not in set_b),
-            id_recomputes=(id_recomputes(old_row, task_a) if old_row else None,
-                           id_recomputes(new_row, task_b) if new_row else None),
-            content_hash_recomputes=(content_hash_recomputes(old_row) if old_row else None,
-                                     content_hash_recomputes(new_row) if new_row else None),
+            id_recomputes=(id_recomputes(old_row, task_a) if old_row and seeded else None,
+                           id_recomputes(new_row, task_b) if new_row and seeded else None),
+            content_hash_recomputes=(None, content_hash_recomputes(new_row) if stale else None),
             note=note_a or note_b,
         ))
     return tuple(changes), same_values

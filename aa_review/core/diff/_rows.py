@@ -19,22 +19,27 @@ __all__ = ["match_rows", "diff_rows", "longest_increasing"]
 _xxh = xxhash.xxh3_64_intdigest
 
 
-def _keys(ids: np.ndarray) -> np.ndarray:
-    """A 64-bit key per row id; a repeated id's k-th copy (k >= 1) gets its own key."""
+def _keys(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A 64-bit key per row id, the order that sorts them, and the sorted keys.
+
+    A repeated id's k-th copy (k >= 1) gets a key of its own; if keys still repeat (two
+    ids with one 64-bit key), the sorted keys show it and the caller matches exactly.
+    """
     raw = ids.tolist()
     keys = np.fromiter((_xxh(b) for b in raw), dtype=np.uint64, count=len(raw))
-    if len(keys) < 2:
-        return keys
-    srt = np.sort(keys)
-    dup_vals = np.unique(srt[1:][srt[1:] == srt[:-1]])
-    if len(dup_vals):
+    order = np.argsort(keys, kind="stable")
+    srt = keys[order]
+    dup = srt[1:] == srt[:-1]
+    if dup.any():
         seen: dict[bytes, int] = {}
-        for i in np.flatnonzero(np.isin(keys, dup_vals)).tolist():
+        for i in np.flatnonzero(np.isin(keys, srt[1:][dup])).tolist():
             k = seen.get(raw[i], 0)
             seen[raw[i]] = k + 1
             if k:
                 keys[i] = _xxh(raw[i] + b"\x00#" + str(k).encode())
-    return keys
+        order = np.argsort(keys, kind="stable")
+        srt = keys[order]
+    return keys, order, srt
 
 
 def _exact_match(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -63,14 +68,20 @@ def match_rows(a: Fingerprint, b: Fingerprint) -> tuple[np.ndarray, np.ndarray]:
 
     The k-th row carrying an id on one side matches the k-th carrying it on the other.
     """
-    ka, kb = _keys(a.row_id), _keys(b.row_id)
-    if len(np.unique(ka)) != len(ka) or len(np.unique(kb)) != len(kb):
+    _, oa, sa = _keys(a.row_id)
+    kb, _, sb = _keys(b.row_id)
+    if (len(sa) > 1 and bool((sa[1:] == sa[:-1]).any())) or \
+            (len(sb) > 1 and bool((sb[1:] == sb[:-1]).any())):
         return _exact_match(a.row_id, b.row_id)
-    _, ia, ib = np.intersect1d(ka, kb, assume_unique=True, return_indices=True)
+    if not len(sa) or not len(kb):
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    at = np.minimum(np.searchsorted(sa, kb), len(sa) - 1)
+    hit = sa[at] == kb
+    ib = np.flatnonzero(hit).astype(np.int64)  # in the new package's order
+    ia = oa[at[hit]].astype(np.int64)
     if not np.array_equal(a.row_id[ia], b.row_id[ib]):  # a 64-bit collision across sides
         return _exact_match(a.row_id, b.row_id)
-    order = np.argsort(ib, kind="stable")  # in the new package's order
-    return ia[order].astype(np.int64), ib[order].astype(np.int64)
+    return ia, ib
 
 
 def longest_increasing(seq: list[int]) -> list[int]:

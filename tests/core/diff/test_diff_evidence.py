@@ -67,6 +67,7 @@ def test_links_list_the_rows_citing_changed_evidence(base: Package, derive) -> N
     assert set(d.links.by_evidence) == changed  # the added item is cited by nobody
     assert all(n == 60 for n in d.links.by_evidence.values())
     assert sorted(d.links.rows.ids()) == sorted(new.index.row_id_str(i) for i in range(60))
+    assert len(d.links) == 60
 
 
 def test_propagated_evidence_change_changes_the_citing_rows(base: Package, derive) -> None:  # type: ignore[no-untyped-def]
