@@ -62,24 +62,28 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from aa_review import __version__
-    from aa_review.core.diff import diff, filter_diff, fingerprint, open_pair, to_json, to_text
+    from aa_review.core.diff import (
+        Fingerprint,
+        audit_findings,
+        diff,
+        filter_diff,
+        fingerprint,
+        open_pair,
+        to_json,
+        to_text,
+    )
 
     old, new = open_pair(args.old, args.new)
-    d = diff(old, new, audit=args.findings)
+    old_pkg = None if isinstance(old, Fingerprint) else old
+    new_findings = audit_findings(new) if args.findings else None
+    old_findings = audit_findings(old_pkg) if args.findings and old_pkg is not None else None
+    d = diff(old, new, old_findings=old_findings, new_findings=new_findings)
     if args.findings and d.findings is None:
         err("findings not compared: the fingerprint OLD was saved without findings")
     if args.query:
-        from aa_review.core.diff import Fingerprint
-
-        d = filter_diff(d, args.query, None if isinstance(old, Fingerprint) else old, new)
+        d = filter_diff(d, args.query, old_pkg, new)
     if args.save_fingerprint:
-        findings = d.findings
-        fp = fingerprint(new)
-        if findings is not None and args.findings:
-            from aa_review.core.diff import audit_findings
-
-            fp = fingerprint(new, findings=audit_findings(new))
-        fp.save(args.save_fingerprint)
+        fingerprint(new, findings=new_findings).save(args.save_fingerprint)
     doc = to_json(d, fail_on=args.fail_on, tool=f"aa-review {__version__}",
                   old_path=str(args.old), new_path=str(args.new))
     if args.json:

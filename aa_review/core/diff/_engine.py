@@ -102,7 +102,7 @@ def diff(old: Package | Fingerprint, new: Package | Fingerprint, *, audit: bool 
                         if ia.get(k) != ib.get(k) and k not in _NOT_A_CHANGE
                         and k != "format_version"}
     findings = None
-    if audit or old_findings is not None or new_findings is not None:
+    if audit or new_findings is not None:
         fa_list = _findings_of(old, old_pkg, old_findings, audit)
         fb_list = _findings_of(new, new_pkg, new_findings, audit)
         if fa_list is not None and fb_list is not None:

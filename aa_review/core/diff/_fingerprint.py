@@ -45,6 +45,7 @@ MAX_KEPT_DOC_BYTES = 1 << 20  # a larger contract document is kept as its digest
 _ROW_ARRAYS = ("row_id", "digest", "content_hash", "file", "line", "data_type", "set_code",
                "set_ptr", "set_members")
 _MAX_META_BYTES = 512 << 20
+_MAX_FILE_BYTES = 16 << 30  # uncompressed: far above any real package's fingerprint
 
 
 class FingerprintError(AAReviewError):
@@ -153,6 +154,9 @@ class Fingerprint:
     def load(cls, path: Path | str) -> Fingerprint:
         """Read a file written by :meth:`save`; raises :class:`FingerprintError`."""
         try:
+            with zipfile.ZipFile(Path(path)) as zf:  # refuse a zip bomb before inflating it
+                if sum(i.file_size for i in zf.infolist()) > _MAX_FILE_BYTES:
+                    raise FingerprintError(f"{path}: too large to be a fingerprint")
             with np.load(Path(path), allow_pickle=False) as z:
                 names = set(z.files)
                 missing = ({*(f"col_{n}" for n in _ROW_ARRAYS), "meta"} - names)
