@@ -130,8 +130,8 @@ class Fingerprint:
         return out
 
     # -- file ------------------------------------------------------------
-    def save(self, path: Path | str) -> None:
-        """Write the fingerprint to ``path`` atomically (a compressed ``.npz``, no pickles)."""
+    def to_bytes(self) -> bytes:
+        """The fingerprint as the bytes :meth:`save` writes (a compressed ``.npz``)."""
         meta = {
             "format": FINGERPRINT_FORMAT,
             "identity": self.identity,
@@ -148,16 +148,37 @@ class Fingerprint:
         arrays["meta"] = np.frombuffer(orjson.dumps(meta), dtype=np.uint8)
         buf = io.BytesIO()
         np.savez_compressed(buf, **arrays)
-        atomic_write(Path(path), lambda fh: fh.write(buf.getbuffer()), mode="wb")
+        return buf.getvalue()
+
+    def save(self, path: Path | str) -> None:
+        """Write the fingerprint to ``path`` atomically (a compressed ``.npz``, no pickles)."""
+        data = self.to_bytes()
+        atomic_write(Path(path), lambda fh: fh.write(data), mode="wb")
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: str = "fingerprint") -> Fingerprint:
+        """Read what :meth:`to_bytes` wrote; raises :class:`FingerprintError`."""
+        return cls._read(io.BytesIO(data), name)
 
     @classmethod
     def load(cls, path: Path | str) -> Fingerprint:
         """Read a file written by :meth:`save`; raises :class:`FingerprintError`."""
         try:
-            with zipfile.ZipFile(Path(path)) as zf:  # refuse a zip bomb before inflating it
+            with open(Path(path), "rb") as fh:
+                return cls._read(fh, str(path))
+        except FileNotFoundError:
+            raise FingerprintError(f"{path}: no such file") from None
+        except IsADirectoryError:
+            raise FingerprintError(f"{path}: a folder, not a fingerprint file") from None
+
+    @classmethod
+    def _read(cls, fh: Any, path: str) -> Fingerprint:
+        try:
+            with zipfile.ZipFile(fh) as zf:  # refuse a zip bomb before inflating it
                 if sum(i.file_size for i in zf.infolist()) > _MAX_FILE_BYTES:
                     raise FingerprintError(f"{path}: too large to be a fingerprint")
-            with np.load(Path(path), allow_pickle=False) as z:
+            fh.seek(0)
+            with np.load(fh, allow_pickle=False) as z:
                 names = set(z.files)
                 missing = ({*(f"col_{n}" for n in _ROW_ARRAYS), "meta"} - names)
                 if missing:
@@ -170,9 +191,8 @@ class Fingerprint:
                 arrays = {name: z[f"col_{name}"] for name in _ROW_ARRAYS}
         except FingerprintError:
             raise
-        except FileNotFoundError:
-            raise FingerprintError(f"{path}: no such file") from None
-        except (OSError, ValueError, zipfile.BadZipFile, orjson.JSONDecodeError, KeyError) as exc:
+        except (OSError, ValueError, zipfile.BadZipFile, orjson.JSONDecodeError, KeyError,
+                EOFError) as exc:
             raise FingerprintError(f"{path}: not a readable aa-review fingerprint ({exc})") \
                 from None
         return _from_parts(meta, arrays, path)

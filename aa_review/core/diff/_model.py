@@ -270,6 +270,25 @@ class PackageDiff:
     old_is_fingerprint: bool = False
     query: str | None = None
 
+    def summary(self) -> dict[str, Any]:
+        """A few numbers for a panel: what changed, by kind, and the most severe level."""
+        r = self.rows
+        return {
+            "changed": self.highest() is not None,
+            "highest": self.highest(),
+            "version_change": self.version_change,
+            "rows": {"compared": r.compared, "added": len(r.added), "removed": len(r.removed),
+                     "changed": len(r.changed),
+                     "same_id_new_content": len(r.same_id_new_content),
+                     "moved": len(r.moved), "reformatted": len(r.reformatted)},
+            "evidence": {k: sum(1 for e in self.evidence if e.kind == k)
+                         for k in ("added", "removed", "changed", "visibility")},
+            "hidden_while_cited": [e.evidence_id for e in self.evidence if e.hidden_while_cited],
+            "rows_citing_changed_evidence": len(self.links),
+            "contracts": len(self.contracts),
+            "identity": sorted(self.identity_changes),
+        }
+
     def levels(self) -> dict[str, int]:
         """How many changes of each level (see :data:`LEVELS`)."""
         out = dict.fromkeys(LEVELS, 0)

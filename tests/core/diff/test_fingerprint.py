@@ -80,3 +80,21 @@ def test_damaged_fingerprint_is_an_error(base: Package, tmp_path: Path, damage: 
         np.savez(path, **arrays)
     with pytest.raises(FingerprintError):
         Fingerprint.load(path)
+
+
+def test_bytes_round_trip_and_summary(base: Package, derive) -> None:  # type: ignore[no-untyped-def]
+    data = fingerprint(base).to_bytes()
+    back = Fingerprint.from_bytes(data)
+    made, new = derive(seed=32, rows_changed=1, evidence_hidden=1)
+    s = diff(back, new).summary()
+    assert s["changed"] and s["highest"] == "visibility"
+    assert s["rows"]["changed"] == 1 and s["rows"]["same_id_new_content"] == 1
+    assert s["hidden_while_cited"] == made.changes.evidence_hidden
+    assert s["rows_citing_changed_evidence"] == len(new.index)
+    with pytest.raises(FingerprintError):
+        Fingerprint.from_bytes(data[: len(data) // 2])
+
+
+def test_a_folder_is_not_a_fingerprint(tmp_path: Path) -> None:
+    with pytest.raises(FingerprintError):
+        Fingerprint.load(tmp_path)
