@@ -112,8 +112,13 @@ def _v(x: Any) -> str:
     return x if isinstance(x, str) else json.dumps(x)
 
 
+def _short(file: str) -> str:
+    # Row files all live under experience_compiler/; the text report leaves that out.
+    return file.removeprefix("experience_compiler/")
+
+
 def _place(p: dict[str, Any]) -> str:
-    return f"{p['file']}:{p['line']}"
+    return f"{_short(p['file'])}:{p['line']}"
 
 
 def _more(lines: list[str], items: list[Any], limit: int, render: Any) -> None:
@@ -196,9 +201,9 @@ def _text_rows(lines: list[str], doc: dict[str, Any], limit: int) -> None:
                  f"{n['shifted']:,} shifted by rows added or removed before them, "
                  f"{n['unchanged']:,} unchanged in content")
     _more(lines, rows["added"], limit,
-          lambda r: f"  added    {r['row_id']}  {r['file']}:{r['line']}")
+          lambda r: f"  added    {r['row_id']}  {_place(r)}")
     _more(lines, rows["removed"], limit,
-          lambda r: f"  removed  {r['row_id']}  {r['file']}:{r['line']}")
+          lambda r: f"  removed  {r['row_id']}  {_place(r)}")
 
     def changed(c: dict[str, Any]) -> str:
         fields = ", ".join(c["fields"]) if c["fields"] is not None else \
@@ -221,7 +226,7 @@ def _text_rows(lines: list[str], doc: dict[str, Any], limit: int) -> None:
           lambda m: f"  moved    {m['row_id']}  {_place(m['old'])} -> {_place(m['new'])}"
           f"  ({'to another file' if m['how'] == 'file' else 'order changed'})")
     _more(lines, rows["reformatted"], limit,
-          lambda r: f"  re-serialized  {r['row_id']}  {r['file']}:{r['line']} (same values)")
+          lambda r: f"  re-serialized  {r['row_id']}  {_place(r)} (same values)")
 
 
 def _text_evidence(lines: list[str], doc: dict[str, Any], limit: int) -> None:
