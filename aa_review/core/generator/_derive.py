@@ -16,7 +16,6 @@ import orjson
 
 from ..package.jsonstream import ObjectStream
 from ..package.layout import EC_DIR, ROW_FILES
-from ..package.loader import find_root
 from ..package.safepath import PackageRoot
 from ._copies import copy_pairs
 from ._derive_contracts import edit_contracts
@@ -194,6 +193,8 @@ def derive_package(source: Path, out_dir: Path, changes: ChangeSpec = ChangeSpec
     and ``artifacts_index.json`` sizes and hashes follow. Files derived from rows
     (process supervision, rollouts...) are left as they were.
     """
+    from ..package.loader import find_root
+
     src = find_root(Path(source))
     pid = package_id or src.name
     root = Path(out_dir) / pid

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..diff import join_key
+from ..diff._jsonvalue import join_key
 from ..package.layout import EC_DIR
 from ._derive_spec import ContractEdit
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import derive
-from ..diff import join_key
+from ..diff._jsonvalue import join_key
 from ..package.safepath import PackageRoot
 from ._derive_spec import ChangeRecord, ChangeSpec
 

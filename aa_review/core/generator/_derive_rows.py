@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 
 from .. import derive
-from ..diff import join_key
+from ..diff._jsonvalue import join_key
 from ..package.layout import ROW_FILES
 from ._derive_evidence import EvidenceEdits
 from ._derive_spec import ChangeRecord, ChangeSpec

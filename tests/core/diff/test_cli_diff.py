@@ -168,3 +168,13 @@ def test_text_report_names_each_section(base_dir: Path, changed: Path) -> None:
     for word in ("rows", "added", "removed", "changed", "moved", "evidence",
                  "MOST SEVERE", "contracts", "counts", "result"):
         assert word in out.stdout
+
+
+def test_query_with_a_fingerprint_takes_change_terms_only(base_dir: Path, changed: Path,
+                                                          tmp_path: Path) -> None:
+    fp = tmp_path / "bound.npz"
+    run(str(base_dir), str(base_dir), "--save-fingerprint", str(fp))
+    ok = run(str(fp), str(changed), "--json", "--query", "change:added")
+    assert ok.returncode == 1 and len(json.loads(ok.stdout)["rows"]["added"]) == 1
+    bad = run(str(fp), str(changed), "--query", "type:training_example")
+    assert bad.returncode == 2 and "fingerprint" in bad.stderr and bad.stdout == ""
