@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from benchmarks._data import bench_dir, stress_package
+from benchmarks.bench_load import best_of
 
 SPEC = dict(evidence_rehashed=2, evidence_hidden=1, evidence_ref_rewritten=1, evidence_removed=1)
 
@@ -89,15 +90,6 @@ def memory(mode: str, a: Path, b: Path) -> dict[str, int]:
         print(out.stderr[-2000:], file=sys.stderr)
         raise SystemExit(2)
     return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def best_of(n: int, fn):  # type: ignore[no-untyped-def]
-    times = []
-    for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
 
 
 def report(name: str, value: float, goal: float, unit: str = "x") -> None:

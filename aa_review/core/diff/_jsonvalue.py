@@ -8,6 +8,8 @@ from typing import Any
 
 import orjson
 
+from aa_review.core.contract_compare import json_type
+
 __all__ = ["json_equal", "changed_paths", "join_key", "join_index"]
 
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -26,17 +28,8 @@ def join_index(prefix: str, index: int) -> str:
 
 def _kind(v: Any) -> str:
     # JSON has one number type: 1 and 1.0 are the same value; true is not 1.
-    if isinstance(v, bool):
-        return "bool"
-    if isinstance(v, (int, float)):
-        return "number"
-    if isinstance(v, str):
-        return "string"
-    if isinstance(v, dict):
-        return "object"
-    if isinstance(v, list):
-        return "array"
-    return "null" if v is None else type(v).__name__
+    t = json_type(v)
+    return "number" if t == "integer" else t
 
 
 def json_equal(a: Any, b: Any) -> bool:
