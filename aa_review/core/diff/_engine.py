@@ -91,8 +91,8 @@ def diff(old: Package | Fingerprint, new: Package | Fingerprint, *, audit: bool 
     version_change = (fa.version, fb.version) if fa.version != fb.version else None
     if version_change:
         rows = RowsDiff(compared=False, reason=(
-            f"format version changed from {fa.version} to {fb.version}: row ids and row "
-            "fields differ between the formats, so rows are compared by counts only"))
+            f"format version changed from {fa.version} to {fb.version}: the row schema differs "
+            "between the formats (in every row), so rows are compared by counts only"))
     else:
         rows = diff_rows(fa, fb, old_pkg, new_pkg)
     evidence = diff_evidence(fa, fb, ref_first=version_change is not None)

@@ -155,7 +155,7 @@ def to_text(doc: dict[str, Any], limit: int = 20) -> str:
         lines.append(f"version   {vc['old']} -> {vc['new']}: compared at the level both share "
                      f"({', '.join(vc['compared'])})")
     for k, v in doc["identity"].items():
-        lines.append(f"identity  {k}: {v['old']} -> {v['new']}")
+        lines.append(f"identity  {k}: {_v(v['old'])} -> {_v(v['new'])}")
     _text_rows(lines, doc, limit)
     _text_evidence(lines, doc, limit)
     _text_contracts(lines, doc, limit)
