@@ -52,8 +52,9 @@ def run(args: argparse.Namespace) -> int:
         err(str(exc))
     except AAReviewError as exc:
         err(str(exc))
-    except OSError as exc:
-        err(f"{exc.filename or ''}: cannot be read ({exc.strerror or exc})".lstrip(": "))
+    except OSError as exc:  # a file that cannot be read, or --save-fingerprint not written
+        where = f"{exc.filename}: " if exc.filename else ""
+        err(f"diff: {where}{exc.strerror or exc}")
     except Exception as exc:  # never a traceback: say what failed, exit 2
         log.debug("diff failed", exc_info=True)
         err(f"diff: could not compare: {type(exc).__name__}: {exc}")

@@ -178,3 +178,9 @@ def test_query_with_a_fingerprint_takes_change_terms_only(base_dir: Path, change
     assert ok.returncode == 1 and len(json.loads(ok.stdout)["rows"]["added"]) == 1
     bad = run(str(fp), str(changed), "--query", "type:training_example")
     assert bad.returncode == 2 and "fingerprint" in bad.stderr and bad.stdout == ""
+
+
+def test_fingerprint_that_cannot_be_written_exits_2(base_dir: Path, tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    out = run(str(base_dir), str(base_dir), "--save-fingerprint", str(tmp_path / "file" / "fp"))
+    assert out.returncode == 2 and out.stderr.startswith("aa-review: diff:")
