@@ -43,7 +43,7 @@ if TYPE_CHECKING:
         level_rank,
     )
     from aa_review.core.diff._open import open_pair
-    from aa_review.core.diff._query import CHANGE_VALUES, filter_diff
+    from aa_review.core.diff._query import CHANGE_VALUES, change_masks, filter_diff
     from aa_review.core.diff._report import DIFF_SCHEMA_ID, to_json, to_text
 
 _WHERE = {
@@ -57,7 +57,7 @@ _WHERE = {
                      "FindingsDiff", "LinksDiff", "PackageDiff", "Place", "RowChange",
                      "RowList", "RowMoves", "RowRef", "RowsDiff", "level_rank"), "_model"),
     "open_pair": "_open",
-    "CHANGE_VALUES": "_query", "filter_diff": "_query",
+    "CHANGE_VALUES": "_query", "filter_diff": "_query", "change_masks": "_query",
     "DIFF_SCHEMA_ID": "_report", "to_json": "_report", "to_text": "_report",
 }
 __all__ = list(_WHERE)

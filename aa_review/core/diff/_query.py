@@ -13,7 +13,7 @@ from aa_review.core.query import QueryError, filter_rows, parse_query, set_term
 if TYPE_CHECKING:
     from aa_review.core.package import Package
 
-__all__ = ["filter_diff", "CHANGE_VALUES"]
+__all__ = ["filter_diff", "change_masks", "CHANGE_VALUES"]
 
 # ``change:`` values: the row's kind of change, and ``linked`` for rows citing changed evidence.
 CHANGE_VALUES = ("added", "removed", "changed", "moved", "reformatted", "linked")
@@ -78,3 +78,18 @@ def filter_diff(d: PackageDiff, query: str, old_pkg: Package | None, new_pkg: Pa
     links = LinksDiff(d.links.by_evidence,
                       listed=linked_rows.where(keep(linked_rows.pos, "new")))
     return replace(d, rows=rows, links=links, query=query)
+
+
+def change_masks(d: PackageDiff, n_old: int, n_new: int) -> dict[str, np.ndarray]:
+    """Per ``change:`` value, a boolean mask over the rows of the package where such rows
+    are: ``removed`` over the old package's ``n_old`` rows, the others over the new
+    package's ``n_new`` (a facet or a ``change:`` query term in a view of either)."""
+    r = d.rows
+    out = {k: np.zeros(n_old if k == "removed" else n_new, dtype=bool) for k in CHANGE_VALUES}
+    out["added"][r.added.pos] = True
+    out["removed"][r.removed.pos] = True
+    out["changed"][[c.new_pos for c in r.changed]] = True
+    out["moved"][r.moved.new.pos] = True
+    out["reformatted"][r.reformatted.pos] = True
+    out["linked"][d.links.rows.pos] = True
+    return out

@@ -180,3 +180,18 @@ def test_colliding_id_hashes_fall_back_to_exact_matching(base: Package, derive, 
     assert [c.row_id for c in slow.rows.changed] == [c.row_id for c in fast.rows.changed]
     assert sorted(slow.rows.added.ids()) == sorted(made.changes.rows_added)
     assert {m[1].row_id for m in slow.rows.moved} == set(made.changes.rows_moved)
+
+
+def test_change_masks_for_a_facet(base: Package, derive) -> None:  # type: ignore[no-untyped-def]
+    from aa_review.core.diff import change_masks
+
+    made, new = derive(seed=9, rows_added=2, rows_removed=1, rows_changed=2, rows_moved=1)
+    d = diff(base, new)
+    m = change_masks(d, len(base.index), len(new.index))
+    ids_new = lambda mask: sorted(new.index.row_id_str(i) for i in mask.nonzero()[0])  # noqa: E731
+    assert ids_new(m["added"]) == sorted(made.changes.rows_added)
+    assert ids_new(m["changed"]) == sorted(made.changes.rows_changed)
+    assert ids_new(m["moved"]) == sorted(made.changes.rows_moved)
+    assert sorted(base.index.row_id_str(i) for i in m["removed"].nonzero()[0]) == \
+        sorted(made.changes.rows_removed)
+    assert not m["linked"].any() and not m["reformatted"].any()
