@@ -63,25 +63,73 @@ def _exact_match(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(ia, np.int64), np.asarray(ib, np.int64)
 
 
-def match_rows(a: Fingerprint, b: Fingerprint) -> tuple[np.ndarray, np.ndarray]:
-    """Aligned positions ``(ia, ib)`` of the rows with the same id on both sides.
+def _ambiguous(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sort order, sorted values, and a mask (in sorted order) of values that repeat."""
+    order = np.argsort(values, kind="stable")
+    srt = values[order]
+    rep = np.zeros(len(srt), dtype=bool)
+    if len(srt) > 1:
+        eq = srt[1:] == srt[:-1]
+        rep[1:] |= eq
+        rep[:-1] |= eq
+    return order, srt, rep
 
-    The k-th row carrying an id on one side matches the k-th carrying it on the other.
+
+def _match_digests(a: Fingerprint, b: Fingerprint) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of rows whose lines are byte-identical (equal digests met once on each side).
+
+    Identical bytes mean the same id; the ids are compared anyway, so that a digest
+    collision, or an index without digests (all 0), only leaves rows to the id stage.
     """
-    _, oa, sa = _keys(a.row_id)
-    kb, _, sb = _keys(b.row_id)
+    oa, sa, rep_a = _ambiguous(a.digest)
+    ob, _, rep_b = _ambiguous(b.digest)
+    keys, where = sa[~rep_a], oa[~rep_a]
+    cand = np.sort(ob[~rep_b])
+    if not len(keys) or not len(cand):
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    at = np.minimum(np.searchsorted(keys, b.digest[cand]), len(keys) - 1)
+    hit = keys[at] == b.digest[cand]
+    ia, ib = where[at[hit]].astype(np.int64), cand[hit].astype(np.int64)
+    same = a.row_id[ia] == b.row_id[ib]
+    return ia[same], ib[same]
+
+
+def _match_ids(ids_a: np.ndarray, ids_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions pairing equal ids; the k-th copy of an id pairs with the k-th."""
+    _, oa, sa = _keys(ids_a)
+    kb, _, sb = _keys(ids_b)
     if (len(sa) > 1 and bool((sa[1:] == sa[:-1]).any())) or \
             (len(sb) > 1 and bool((sb[1:] == sb[:-1]).any())):
-        return _exact_match(a.row_id, b.row_id)
+        return _exact_match(ids_a, ids_b)
     if not len(sa) or not len(kb):
         return np.empty(0, np.int64), np.empty(0, np.int64)
     at = np.minimum(np.searchsorted(sa, kb), len(sa) - 1)
     hit = sa[at] == kb
-    ib = np.flatnonzero(hit).astype(np.int64)  # in the new package's order
+    ib = np.flatnonzero(hit).astype(np.int64)
     ia = oa[at[hit]].astype(np.int64)
-    if not np.array_equal(a.row_id[ia], b.row_id[ib]):  # a 64-bit collision across sides
-        return _exact_match(a.row_id, b.row_id)
+    if not np.array_equal(ids_a[ia], ids_b[ib]):  # a 64-bit collision across sides
+        return _exact_match(ids_a, ids_b)
     return ia, ib
+
+
+def match_rows(a: Fingerprint, b: Fingerprint) -> tuple[np.ndarray, np.ndarray]:
+    """Aligned positions ``(ia, ib)`` of the rows with the same id on both sides, in the
+    new package's order.
+
+    Rows whose lines are byte-identical pair first (numpy only, on the line digests);
+    the rest pair by id, the k-th row carrying an id with the k-th on the other side.
+    """
+    ia1, ib1 = _match_digests(a, b)
+    rest_a = np.ones(len(a), dtype=bool)
+    rest_a[ia1] = False
+    rest_b = np.ones(len(b), dtype=bool)
+    rest_b[ib1] = False
+    pa, pb = np.flatnonzero(rest_a), np.flatnonzero(rest_b)
+    ia2, ib2 = _match_ids(a.row_id[pa], b.row_id[pb])
+    ia = np.concatenate((ia1, pa[ia2])).astype(np.int64)
+    ib = np.concatenate((ib1, pb[ib2])).astype(np.int64)
+    order = np.argsort(ib, kind="stable")
+    return ia[order], ib[order]
 
 
 def longest_increasing(seq: list[int]) -> list[int]:
