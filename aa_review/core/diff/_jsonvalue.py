@@ -59,14 +59,14 @@ def changed_paths(a: Any, b: Any, prefix: str = "", limit: int = 200) -> list[st
 
 
 _SCALARS = (str, int, float, type(None))
-_CANON = orjson.OPT_SORT_KEYS
 
 
 def _same(a: Any, b: Any) -> bool:
     """A fast exact test: True only when ``a`` and ``b`` are surely the same JSON value.
 
-    Python's ``==`` takes ``True == 1``; equal canonical bytes settle containers.
-    False means "look closer" (``1`` against ``1.0`` is settled by :func:`json_equal`).
+    Python's ``==`` takes ``True == 1``; equal serialized bytes settle containers (the
+    same key order is the usual case). False means "look closer": keys reordered, or
+    ``1`` against ``1.0``, are settled by the walk and :func:`json_equal`.
     """
     if a is b:
         return True
@@ -76,7 +76,7 @@ def _same(a: Any, b: Any) -> bool:
     if ta in _SCALARS or ta is bool:
         return bool(a == b)
     try:
-        return bool(a == b) and orjson.dumps(a, option=_CANON) == orjson.dumps(b, option=_CANON)
+        return bool(a == b) and orjson.dumps(a) == orjson.dumps(b)
     except TypeError:  # not JSON (no parsed row holds such a value)
         return False
 

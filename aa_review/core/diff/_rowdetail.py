@@ -52,6 +52,7 @@ def describe_changes(a: Fingerprint, b: Fingerprint, ia: np.ndarray, ib: np.ndar
     """
     changes: list[RowChange] = []
     same_values: list[int] = []
+    cited: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
     task_a = a.identity.get("task_id")
     task_b = b.identity.get("task_id")
     for i, j in zip(ia.tolist(), ib.tolist()):
@@ -63,7 +64,13 @@ def describe_changes(a: Fingerprint, b: Fingerprint, ia: np.ndarray, ib: np.ndar
             if not fields:
                 same_values.append(j)
                 continue
-        ev_a, ev_b = _evidence(a, i), _evidence(b, j)
+        key = (int(a.set_code[i]), int(b.set_code[j]))
+        if key not in cited:  # rows share few distinct evidence sets: compare each pair once
+            ev_a, ev_b = _evidence(a, i), _evidence(b, j)
+            set_a, set_b = set(ev_a), set(ev_b)
+            cited[key] = (tuple(e for e in ev_b if e not in set_a),
+                          tuple(e for e in ev_a if e not in set_b))
+        ev_added, ev_removed = cited[key]
         # Recomputing costs a json.dumps of the row, so only where it can tell something:
         # the id when a field it is seeded from changed (else it recomputes as before);
         # the content hash when hashed fields changed but the stored hash did not.
@@ -71,7 +78,6 @@ def describe_changes(a: Fingerprint, b: Fingerprint, ia: np.ndarray, ib: np.ndar
         seeded = fields is None or bool(tops & set(SEED_FIELDS))
         ch_changed = bool(a.content_hash[i] != b.content_hash[j])
         stale = new_row is not None and not ch_changed and bool(tops & hashed_fields(new_row))
-        set_a, set_b = set(ev_a), set(ev_b)
         changes.append(RowChange(
             row_id=b.row_id_str(j),
             data_type=b.data_types[int(b.data_type[j])],
@@ -80,8 +86,8 @@ def describe_changes(a: Fingerprint, b: Fingerprint, ia: np.ndarray, ib: np.ndar
             old_pos=i, new_pos=j,
             fields=fields,
             content_hash_changed=ch_changed,
-            evidence_added=tuple(e for e in ev_b if e not in set_a),
-            evidence_removed=tuple(e for e in ev_a if e not in set_b),
+            evidence_added=ev_added,
+            evidence_removed=ev_removed,
             id_recomputes=(id_recomputes(old_row, task_a) if old_row and seeded else None,
                            id_recomputes(new_row, task_b) if new_row and seeded else None),
             content_hash_recomputes=(None, content_hash_recomputes(new_row) if stale else None),

@@ -76,22 +76,20 @@ def _ambiguous(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _match_digests(a: Fingerprint, b: Fingerprint) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs of rows whose lines are byte-identical (equal digests met once on each side).
+    """Pairs of rows whose lines are byte-identical (a digest met once on each side).
 
-    Identical bytes mean the same id; the ids are compared anyway, so that a digest
-    collision, or an index without digests (all 0), only leaves rows to the id stage.
+    Identical lines carry the same id. A digest repeated on a side (a repeated line,
+    or an index without digests, all 0) pairs nothing here: the id stage decides.
     """
     oa, sa, rep_a = _ambiguous(a.digest)
-    ob, _, rep_b = _ambiguous(b.digest)
+    ob, sb, rep_b = _ambiguous(b.digest)
     keys, where = sa[~rep_a], oa[~rep_a]
-    cand = np.sort(ob[~rep_b])
-    if not len(keys) or not len(cand):
+    needles, at_b = sb[~rep_b], ob[~rep_b]  # sorted: the search walks both in order
+    if not len(keys) or not len(needles):
         return np.empty(0, np.int64), np.empty(0, np.int64)
-    at = np.minimum(np.searchsorted(keys, b.digest[cand]), len(keys) - 1)
-    hit = keys[at] == b.digest[cand]
-    ia, ib = where[at[hit]].astype(np.int64), cand[hit].astype(np.int64)
-    same = a.row_id[ia] == b.row_id[ib]
-    return ia[same], ib[same]
+    at = np.minimum(np.searchsorted(keys, needles), len(keys) - 1)
+    hit = keys[at] == needles
+    return where[at[hit]].astype(np.int64), at_b[hit].astype(np.int64)
 
 
 def _match_ids(ids_a: np.ndarray, ids_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
