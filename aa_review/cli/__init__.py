@@ -20,6 +20,7 @@ COMMANDS = {
     "keys": "aa_review.cli.keys_cmd",
     "generate": "aa_review.cli.generate_cmd",
     "rows": "aa_review.cli.rows_cmd",
+    "diff": "aa_review.cli.diff_cmd",
 }
 # Listed after the commands above; kept apart so that list reads as what the tool does.
 COMMANDS["completion"] = "aa_review.cli.completion_cmd"

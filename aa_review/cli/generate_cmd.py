@@ -58,6 +58,20 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="write only what opening a package reads (for load benchmarks; not a faithful "
         "package: an audit reports the missing files; no --defect)",
     )
+    p.add_argument(
+        "--derive-from",
+        metavar="PACKAGE",
+        help="instead, write a changed copy of PACKAGE into OUT (same folder name unless "
+        "--package-id), with the changes given by --change, and print what was changed",
+    )
+    p.add_argument(
+        "--change",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="with --derive-from: how many of a change, e.g. rows_changed=3, evidence_hidden=1, "
+        "contract_edits=column_added,output_removed (repeatable; names in docs/diff.md)",
+    )
     p.add_argument("--json", action="store_true", help="print the result as one JSON document")
     p.set_defaults(func=run)
 
@@ -71,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.out:
         err("generate: OUT is required (or use --list-defects)")
         return EXIT_USAGE
+    if args.derive_from or args.change:
+        return _derive(args)
     try:
         if args.corpus is not None:
             if args.corpus < 1:
@@ -131,3 +147,33 @@ def _print_text(r: object) -> None:
             where += f":{d.line}"
         ids = " ".join(x for x in (d.row_id, d.evidence_id, d.ref) if x)
         print(f"  defect {d.name:<24} {where}  {ids}".rstrip(), file=out)
+
+
+def _derive(args: argparse.Namespace) -> int:
+    from aa_review.core.errors import PackageError
+    from aa_review.core.generator import ChangeSpec, derive_package
+    from aa_review.core.generator._derive_spec import parse_change
+
+    if not args.derive_from:
+        err("generate: --change needs --derive-from PACKAGE")
+        return EXIT_USAGE
+    try:
+        spec = ChangeSpec(**dict(parse_change(c) for c in args.change))  # type: ignore[arg-type]
+        made = derive_package(Path(args.derive_from), Path(args.out), spec, seed=args.seed,
+                              package_id=args.package_id)
+    except (ValueError, FileExistsError, PackageError) as exc:
+        err(f"generate: {exc}")
+        return EXIT_USAGE
+    except OSError as exc:
+        err(f"generate: {args.out}: cannot be written ({exc.strerror or exc})")
+        return EXIT_UNUSABLE
+    record = dataclasses.asdict(made.changes)
+    if args.json:
+        emit_json({"root": str(made.root), "source": str(made.source), "changes": record})
+        return EXIT_OK
+    print(f"{made.root}  derived from {made.source}")
+    for name, value in record.items():
+        if value:
+            n = len(value)
+            print(f"  {name:<26} {n}")
+    return EXIT_OK

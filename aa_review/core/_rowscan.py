@@ -1,7 +1,7 @@
 """Scanning one byte range of a JSONL row file into columns (runs in worker processes).
 
 Kept free of numpy and pydantic on purpose: a spawned worker imports only this
-module, the standard library and orjson, so it starts in a few milliseconds.
+module, the standard library, orjson and xxhash, so it starts in a few milliseconds.
 Problems travel back as plain tuples; the loader turns them into findings.
 """
 
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
+import xxhash
 
 from aa_review.core.derive import evidence_id
 from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
@@ -47,6 +48,10 @@ class RowChunk:
     set_code: list[int] = field(default_factory=list)
     confidence: list[float] = field(default_factory=list)
     quality: list[float] = field(default_factory=list)
+    # xxh3-64 of the line's bytes, and of the row's ``row_content_hash`` text (0: none);
+    # what a diff or a fingerprint compares, without reading the rows again.
+    digest: list[int] = field(default_factory=list)
+    content_hash: list[int] = field(default_factory=list)
     sets: list[tuple[str, ...]] = field(default_factory=list)
     refs: dict[str, str] = field(default_factory=dict)  # evidence id -> ref (v0.1 derivation)
     problems: list[Problem] = field(default_factory=list)
@@ -58,6 +63,9 @@ def split_ranges(size: int, target: int) -> list[tuple[int, int]]:
         return [(0, size)]
     edges = list(range(0, size, target)) + [size]
     return list(zip(edges[:-1], edges[1:]))
+
+
+_xxh = xxhash.xxh3_64_intdigest
 
 
 def _float(value: Any) -> float:
@@ -185,5 +193,9 @@ def _scan_mapped(chunk: RowChunk, mm: mmap.mmap, start: int, end: int, size: int
         chunk.set_code.append(code)
         chunk.confidence.append(_float(row.get("confidence")))
         chunk.quality.append(_float(row.get("quality_score")))
+        chunk.digest.append(_xxh(raw))
+        rch = row.get("row_content_hash")
+        chunk.content_hash.append(_xxh(rch.encode("utf-8", "surrogatepass"))
+                                  if isinstance(rch, str) else 0)
         pos = next_pos
     chunk.lines_seen = rel_line

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from ._corpus import generate_corpus
 from ._defects import DEFECT_NAMES, DEFECTS
+from ._derive import derive_package
+from ._derive_spec import CONTRACT_EDITS, ChangeRecord, ChangeSpec, ContractEdit, DerivedPackage
 from ._package import MIN_ROWS, generate_package
 from ._result import GeneratedPackage, InjectedDefect
 
@@ -21,4 +23,10 @@ __all__ = [
     "DEFECTS",
     "DEFECT_NAMES",
     "MIN_ROWS",
+    "derive_package",
+    "ChangeSpec",
+    "ChangeRecord",
+    "ContractEdit",
+    "DerivedPackage",
+    "CONTRACT_EDITS",
 ]

@@ -80,6 +80,10 @@ class RowIndex:
         self.set_code: np.ndarray = columns["set_code"]
         self.confidence: np.ndarray = columns["confidence"]
         self.quality: np.ndarray = columns["quality"]
+        # Per row: xxh3-64 of its line bytes and of its row_content_hash text (0: none).
+        self.digest: np.ndarray = columns.get("digest", np.zeros(len(self.row_id), np.uint64))
+        self.content_hash: np.ndarray = columns.get("content_hash",
+                                                    np.zeros(len(self.row_id), np.uint64))
         self.set_size = np.array([len(s) for s in sets], dtype=np.int32)
         self.n_evidence: np.ndarray = self.set_size[self.set_code] if len(sets) else \
             np.zeros(len(self.row_id), np.int32)
@@ -145,6 +149,10 @@ def _arrays(ch: RowChunk) -> dict[str, np.ndarray]:
         "set_code": np.asarray(ch.set_code, dtype=np.int32),
         "confidence": np.asarray(ch.confidence, dtype=np.float64),
         "quality": np.asarray(ch.quality, dtype=np.float64),
+        "digest": np.asarray(ch.digest, dtype=np.uint64) if len(ch.digest) == len(ch.line)
+        else np.zeros(len(ch.line), np.uint64),
+        "content_hash": np.asarray(ch.content_hash, dtype=np.uint64)
+        if len(ch.content_hash) == len(ch.line) else np.zeros(len(ch.line), np.uint64),
     }
 
 
@@ -175,7 +183,7 @@ def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: l
     task_n: list[str] = []
     cols: dict[str, list[np.ndarray]] = {k: [] for k in (
         "line", "offset", "length", "set_code", "confidence", "quality", "file",
-        "data_type", "task")}
+        "data_type", "task", "digest", "content_hash")}
     row_ids: list[str] = []
     for ch in chunks:
         remap = np.empty(len(ch.sets), dtype=np.int32)
@@ -204,6 +212,8 @@ def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: l
         row_ids.extend(ch.row_id)
     columns = {k: (np.concatenate(v) if v else np.empty(0, np.int64)) for k, v in cols.items()}
     columns["set_code"] = columns["set_code"].astype(np.int32)
+    for k in ("digest", "content_hash"):
+        columns[k] = columns[k].astype(np.uint64)
     columns["row_id"] = np.array([r.encode("utf-8") for r in row_ids], dtype=np.bytes_) \
         if row_ids else np.empty(0, dtype="S1")
     return RowIndex(files=files, data_types=type_n, tasks=task_n, evidence_ids=ev_ids,
