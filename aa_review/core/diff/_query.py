@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from aa_review.core.diff._model import LinksDiff, PackageDiff, RowsDiff
-from aa_review.core.query import QueryError, filter_rows, parse_query, set_term
+from aa_review.core.query import And, Not, QueryError, Term, filter_rows, parse_query, set_term
+from aa_review.core.query._scope import terms_of
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package
@@ -30,12 +31,22 @@ def filter_diff(d: PackageDiff, query: str, old_pkg: Package | None, new_pkg: Pa
     :class:`QueryError` for a query that cannot be understood.
     """
     wanted: list[tuple[str, bool]] = []
-    for t in parse_query(query):
-        if t.field == "change":
+    tree = parse_query(query)
+    top = list(tree.nodes) if isinstance(tree, And) and not tree.grouped else \
+        ([] if tree is None else [tree])
+    for node in top:
+        negated = isinstance(node, Not)
+        t = node.node if isinstance(node, Not) else node
+        if isinstance(t, Term) and t.field == "change":
             if t.op != ":" or t.value.lower() not in CHANGE_VALUES:
                 raise QueryError(query, t.column,
                                  "'change:' takes one of " + ", ".join(CHANGE_VALUES))
-            wanted.append((t.value.lower(), t.negated))
+            wanted.append((t.value.lower(), negated))
+    inner = [t for t in terms_of(tree) if t.field == "change"]
+    if len(inner) > len(wanted):  # under OR or parentheses: say so, never guess
+        raise QueryError(query, inner[0].column, "'change:' terms are ANDed with the rest of "
+                         "the query (change:added type:x, -change:moved); not inside OR or "
+                         "parentheses")
     rest = set_term(query, "change", None) if wanted else query
     r = d.rows
     linked_rows = d.links.rows
