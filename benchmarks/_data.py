@@ -21,7 +21,7 @@ def stress_package(rows: int, seed: int = 1, lean: bool = False) -> Path:
     ``lean`` makes a package of only what opening reads (``pkg_stress_<rows>_lean``),
     for load figures at sizes a full package would not fit on disk; not for audits.
     """
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     pid = f"pkg_stress_{rows}" + ("_lean" if lean else "")
     root = bench_dir() / pid

@@ -58,7 +58,7 @@ def line(label: str, value: str, ratio: float | None = None, goal: str = "") -> 
 def evidence_package(total_mb: int) -> tuple[Path, list[Path]]:
     """A small generated package plus ``total_mb`` of catalogued evidence files."""
     from aa_review.core import derive
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     pid = f"pkg_evidence_{total_mb}mb_v2"
     root = bench_dir() / pid
@@ -226,7 +226,7 @@ def _burn(n: int) -> int:
 
 
 def corpus(count: int, rows: int) -> Path:
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     d = bench_dir() / f"corpus_{count}x{rows}"
     done = bench_dir() / f".corpus_{count}x{rows}.complete"

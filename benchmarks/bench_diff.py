@@ -36,7 +36,7 @@ SPEC = dict(evidence_rehashed=2, evidence_hidden=1, evidence_ref_rewritten=1, ev
 
 def changed_copy(src: Path, rows: int) -> Path:
     """The derived package, made once (beside the source in bench-data/)."""
-    from aa_review.core.generator import ChangeSpec, derive_package
+    from aa_review.generator import ChangeSpec, derive_package
 
     out = bench_dir() / f"{src.name}_changed"
     done = bench_dir() / f".{src.name}_changed.complete"

@@ -85,7 +85,7 @@ def _maps(mb: int) -> dict[str, Path]:
 
 
 def _write_valid(path: Path, d: Path, mb: int) -> None:
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     g = generate_package(d / "src", rows=200, seed=3)
     doc = json.loads((g.root / "experience_compiler/source_evidence_map.json").read_bytes())

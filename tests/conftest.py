@@ -33,9 +33,11 @@ def real_samples_dir() -> Path:
 def generator_version() -> str:
     """A digest of the generator and everything it can import: the Qt-free core."""
     h = hashlib.sha256()
-    core = REPO / "aa_review" / "core"
-    for path in sorted(core.rglob("*.py")):
-        h.update(path.relative_to(core).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    top = REPO / "aa_review"
+    for part in ("core", "generator"):
+        for path in sorted((top / part).rglob("*.py")):
+            h.update(path.relative_to(top).as_posix().encode() + b"\0" + path.read_bytes()
+                     + b"\0")
     return h.hexdigest()[:16]
 
 
@@ -63,7 +65,7 @@ def generated_sample(request: pytest.FixtureRequest,
     Cached per generator version; written into a temporary sibling and renamed, so an
     interrupted run never leaves half a package to be reused.
     """
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     base = _cache_base(request.config, tmp_path_factory)
     home = base / f"{SAMPLE_ID}-{generator_version()}"

@@ -86,7 +86,7 @@ def frozen() -> Path:
 def first_launch(frozen: Path, home: Path) -> tuple[Path, Path]:
     """``aa-review`` with no PATH, as a first-time user starts it: it makes the demo package
     and opens it; ``--screenshot`` saves the window and exits. Returns (demo, PNG)."""
-    from aa_review.core.sample import SAMPLE_PACKAGE_ID, sample_home
+    from aa_review.demo import SAMPLE_PACKAGE_ID, sample_home
 
     shot = home / "window.png"
     proc = _run([str(frozen), "--screenshot", str(shot)], home, timeout=300)
@@ -225,7 +225,7 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
                 timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert _png_size(shot)[0] >= 800
-    from aa_review.core.sample import SAMPLE_PACKAGE_ID, sample_home
+    from aa_review.demo import SAMPLE_PACKAGE_ID, sample_home
 
     with mock.patch.dict(os.environ, _env(tmp_path), clear=True):
         demo = sample_home() / SAMPLE_PACKAGE_ID

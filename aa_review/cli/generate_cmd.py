@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from aa_review.cli._common import EXIT_OK, EXIT_UNUSABLE, emit_json, err
-from aa_review.core.generator import DEFECT_NAMES, DEFECTS, generate_corpus, generate_package
+from aa_review.generator import DEFECT_NAMES, DEFECTS, generate_corpus, generate_package
 
 __all__ = ["register", "run"]
 
@@ -151,8 +151,8 @@ def _print_text(r: object) -> None:
 
 def _derive(args: argparse.Namespace) -> int:
     from aa_review.core.errors import PackageError
-    from aa_review.core.generator import ChangeSpec, derive_package
-    from aa_review.core.generator._derive_spec import parse_change
+    from aa_review.generator import ChangeSpec, derive_package
+    from aa_review.generator._derive_spec import parse_change
 
     if not args.derive_from:
         err("generate: --change needs --derive-from PACKAGE")

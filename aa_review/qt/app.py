@@ -21,7 +21,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from aa_review import __version__
-from aa_review.core.sample import bundled_package, bundled_workspace
+from aa_review.demo import bundled_package, bundled_workspace
 
 if TYPE_CHECKING:
     from aa_review.qt.views.main_window import MainWindow

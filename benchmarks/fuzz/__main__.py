@@ -150,7 +150,7 @@ def main() -> None:
     ap.add_argument("--keep", action="store_true", help="keep every mutant, not only failing ones")
     ap.add_argument("--work", type=Path, default=ROOT / "bench-data" / "fuzz")
     args = ap.parse_args()
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     work = args.work.resolve()
     shutil.rmtree(work, ignore_errors=True)

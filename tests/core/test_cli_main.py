@@ -13,7 +13,7 @@ import pytest
 from aa_review import __version__
 from aa_review.__main__ import main
 from aa_review.cli import main as cli_main
-from aa_review.core.generator import generate_package
+from aa_review.generator import generate_package
 
 
 def run_module(*args: str, stdout: int | None = subprocess.PIPE,

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from aa_review.core.generator import generate_package
+from aa_review.generator import generate_package
 from benchmarks.fuzz import _mutants
 from benchmarks.fuzz._mutants import CLASSES, OPERATORS, apply, plant_bait
 from benchmarks.fuzz._race import race

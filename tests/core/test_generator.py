@@ -15,8 +15,8 @@ import pytest
 
 from aa_review.cli import main as cli_main
 from aa_review.core import derive
-from aa_review.core.generator import DEFECT_NAMES, DEFECTS, generate_corpus, generate_package
-from aa_review.core.generator._copies import copy_pairs
+from aa_review.generator import DEFECT_NAMES, DEFECTS, generate_corpus, generate_package
+from aa_review.generator._copies import copy_pairs
 
 EC = "experience_compiler/"
 MAP = EC + "source_evidence_map.json"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from aa_review.core.package import open_package, package_digest
-from aa_review.core.sample import SAMPLE_PACKAGE_ID, ensure_sample
+from aa_review.demo import SAMPLE_PACKAGE_ID, ensure_sample
 
 
 def test_sample_is_made_once_and_loads_cleanly(tmp_path: Path) -> None:
@@ -21,7 +21,7 @@ def test_sample_is_made_once_and_loads_cleanly(tmp_path: Path) -> None:
 
 
 def test_interrupted_first_run_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
-    import aa_review.core.sample as sample
+    import aa_review.demo as sample
 
     def boom(folder: Path) -> None:
         raise RuntimeError("disk full")

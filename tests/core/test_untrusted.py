@@ -21,7 +21,7 @@ import pytest
 from aa_review.cli import main as cli_main
 from aa_review.core.audits import audit_package
 from aa_review.core.errors import RecordError
-from aa_review.core.generator import generate_package
+from aa_review.generator import generate_package
 from aa_review.core.package import open_package
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.digest import list_package, package_digest

@@ -45,7 +45,7 @@ def test_contract_to_artifact_and_back(window, sample_copy) -> None:
 
 
 def test_tab_agrees_with_the_audit_and_findings_reach_entries(window, tmp_path) -> None:
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     g = generate_package(tmp_path / "gen", rows=40, seed=1, defects=["contract_drift"])
     (d,) = g.defects

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from aa_review.core.dossier import PUBLIC_KEYS, Action
-from aa_review.core.sample import SAMPLE_PACKAGE_ID, ensure_sample
+from aa_review.demo import SAMPLE_PACKAGE_ID, ensure_sample
 
 pytestmark = pytest.mark.gui
 
@@ -241,7 +241,7 @@ def test_g9_selects_what_it_rests_on_in_the_package(window, tmp_path: Path, sett
     filters the rows to those citations and selects the hidden item."""
     import shutil
 
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     home = ensure_sample(tmp_path / "demo")
     bad = generate_package(tmp_path / "gen", rows=80, seed=4, package_id=SAMPLE_PACKAGE_ID,

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.gui
 @pytest.fixture(scope="module")
 def spread(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """Per N, a package whose hidden_cited defect sits in N rows (and a private path in 3)."""
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     out = {}
     for n, rows in ((2, 60), (500, 540)):

@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 from PySide6.QtCore import Qt
 
-from aa_review.core.generator import generate_package
+from aa_review.generator import generate_package
 from aa_review.core.package import open_package
 from aa_review.core.query import filter_rows
 from aa_review.qt.models import RowsTableModel

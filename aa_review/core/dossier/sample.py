@@ -1,4 +1,4 @@
-"""The demo dossier workspace written beside the demo package (see ``aa_review.core.sample``)."""
+"""The demo dossier workspace written beside the demo package (see ``aa_review.demo``)."""
 
 from __future__ import annotations
 

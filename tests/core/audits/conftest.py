@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from aa_review.core.generator import GeneratedPackage, generate_package
+from aa_review.generator import GeneratedPackage, generate_package
 
 MakePackage = Callable[..., GeneratedPackage]
 

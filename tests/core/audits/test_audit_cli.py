@@ -97,7 +97,7 @@ def test_query_filters_findings_and_decides_exit(tmp_path) -> None:
     import subprocess
     import sys
 
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     root = generate_package(tmp_path, rows=60, seed=5, defects=["private_path"]).root
     base = [sys.executable, "-m", "aa_review", "audit", str(root), "--json"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from aa_review.core.audits import audit_package
-from aa_review.core.generator import DEFECT_NAMES
+from aa_review.generator import DEFECT_NAMES
 from aa_review.core.package.catalog import MAP_PATH
 
 from audit_helpers import located as _located

@@ -39,7 +39,7 @@ def test_only_selected_codes_are_reported(make_package) -> None:
 
 
 def test_rows_past_the_listing_limit_are_gathered_not_dropped(tmp_path) -> None:
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     g = generate_package(tmp_path, rows=120, seed=4, defects=["row_hash_mismatch"],
                          defect_rows={"row_hash_mismatch": 20})

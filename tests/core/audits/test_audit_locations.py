@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from aa_review.cli import main
-from aa_review.core.generator import generate_package
+from aa_review.generator import generate_package
 
 # defect spread over N rows -> the code whose findings must locate those N rows
 SPREAD = {"hidden_cited": "link.hidden_cited", "ref_dotdot": "ref.escape",

@@ -44,7 +44,7 @@ def test_process_pool_equals_in_process(make_package, monkeypatch) -> None:
 
 
 def test_groups_past_the_cap_are_gathered_alike_in_any_split(tmp_path, monkeypatch) -> None:
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     g = generate_package(tmp_path, rows=120, seed=4, defects=["row_hash_mismatch"],
                          defect_rows={"row_hash_mismatch": 20})

@@ -35,7 +35,7 @@ def test_schema_names_its_dialect_and_id() -> None:
 def test_real_output_validates_against_the_schema(tmp_path, make_package, capsys) -> None:
     import shutil
 
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     g = generate_package(tmp_path / "one", rows=60, seed=2, defects=["hidden_cited",
                          "row_hash_mismatch"], defect_rows={"hidden_cited": 9,

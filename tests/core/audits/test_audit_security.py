@@ -11,7 +11,7 @@ from audit_helpers import located
 from benchmarks.fuzz._opens import outside, record_opens
 
 from aa_review.core.audits import audit_package, contamination_rows
-from aa_review.core.generator import generate_package
+from aa_review.generator import generate_package
 from aa_review.core.package.catalog import MAP_PATH
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from aa_review.core.generator import ChangeSpec, DerivedPackage, derive_package, generate_package
+from aa_review.generator import ChangeSpec, DerivedPackage, derive_package, generate_package
 from aa_review.core.package import Package, open_package
 
 

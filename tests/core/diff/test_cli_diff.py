@@ -14,7 +14,7 @@ import jsonschema
 import pytest
 
 from aa_review.cli import main
-from aa_review.core.generator import ChangeSpec, derive_package
+from aa_review.generator import ChangeSpec, derive_package
 
 SCHEMA = Path(__file__).resolve().parents[3] / "aa_review/core/diff/diff_report.schema.json"
 

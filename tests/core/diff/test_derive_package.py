@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from aa_review.core.diff import diff
-from aa_review.core.generator import ChangeSpec, derive_package, generate_package
-from aa_review.core.generator._derive_spec import parse_change
+from aa_review.generator import ChangeSpec, derive_package, generate_package
+from aa_review.generator._derive_spec import parse_change
 from aa_review.core.package import open_package
 
 

@@ -155,7 +155,7 @@ def test_repeated_ids_match_in_order(base_dir: Path, base_copy: Path) -> None:
 
 @pytest.mark.parametrize("n", [0, 1])
 def test_rows_of_an_empty_package(tmp_path: Path, n: int) -> None:
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     pkg = generate_package(tmp_path, rows=40, seed=n).root
     for rel in pkg.glob("experience_compiler/*/*.jsonl"):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from aa_review.core.diff import diff
-from aa_review.core.generator import generate_package
+from aa_review.generator import generate_package
 from aa_review.core.package import Package, open_package
 
 

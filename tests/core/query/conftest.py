@@ -7,7 +7,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from aa_review.core.generator import generate_package
+from aa_review.generator import generate_package
 from aa_review.core.package import Package, open_package
 
 # Stored values cycled over the rows; None removes the field. 0.9299999999999999 is

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import derive
+from aa_review.core import derive
 from ._evidence import Evidence
 from ._jsonfast import Raw, dumps_line, enc
 from ._rows_common import RowContext

@@ -8,7 +8,7 @@ import json
 import os
 from typing import Any
 
-from ..contracts import json_type as _type  # the contract vocabulary the auditor reads
+from aa_review.core.contracts import json_type as _type  # the contract vocabulary the auditor reads
 from ._ctx import Ctx
 from ._evidence import Evidence
 

@@ -7,7 +7,7 @@ import string
 from collections.abc import Callable
 from typing import Any
 
-from .. import derive
+from aa_review.core import derive
 from ._copies import copy_pairs
 from ._ctx import Ctx
 from ._defect_targets import Targets

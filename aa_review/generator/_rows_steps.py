@@ -6,7 +6,7 @@ import hashlib
 import json
 from typing import Any
 
-from .. import derive
+from aa_review.core import derive
 from ._jsonfast import Raw
 from ._steps import KINDS
 

@@ -6,8 +6,8 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..diff._jsonvalue import join_key
-from ..package.layout import EC_DIR
+from aa_review.core.diff._jsonvalue import join_key
+from aa_review.core.package.layout import EC_DIR
 from ._derive_spec import ContractEdit
 
 if TYPE_CHECKING:

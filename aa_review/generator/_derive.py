@@ -14,9 +14,9 @@ from typing import Any
 
 import orjson
 
-from ..package.jsonstream import ObjectStream
-from ..package.layout import EC_DIR, ROW_FILES
-from ..package.safepath import PackageRoot
+from aa_review.core.package.jsonstream import ObjectStream
+from aa_review.core.package.layout import EC_DIR, ROW_FILES
+from aa_review.core.package.safepath import PackageRoot
 from ._copies import copy_pairs
 from ._derive_contracts import edit_contracts
 from ._derive_evidence import EvidenceEdits, edit_catalog
@@ -72,7 +72,7 @@ def _copy_tree(src: Path, dst: Path, link: bool) -> None:
 def _link(file: str, row: dict[str, Any], task_id: str | None, visible: set[str],
           inferred: set[str]) -> dict[str, Any]:
     """A row's evidence link (format 6), as the compiler writes it."""
-    from .. import derive
+    from aa_review.core import derive
 
     ids = row.get("source_evidence_ref_ids") or [
         derive.evidence_id(x) for x in row.get("evidence_refs") or [] if isinstance(x, str)]
@@ -193,7 +193,7 @@ def derive_package(source: Path, out_dir: Path, changes: ChangeSpec = ChangeSpec
     and ``artifacts_index.json`` sizes and hashes follow. Files derived from rows
     (process supervision, rollouts...) are left as they were.
     """
-    from ..package.loader import find_root
+    from aa_review.core.package.loader import find_root
 
     src = find_root(Path(source))
     pid = package_id or src.name

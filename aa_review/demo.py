@@ -38,7 +38,7 @@ def ensure_sample(home: Path | None = None) -> Path:
     Returns the folder holding both. Written into a temporary sibling and renamed,
     so an interrupted first run never leaves half a package behind.
     """
-    from aa_review.core.generator import generate_package
+    from aa_review.generator import generate_package
 
     home = Path(home or sample_home())
     if (home / _MARKER).exists():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import derive
+from aa_review.core import derive
 from ._counts import Counts
 from ._ctx import Ctx
 from ._evidence import Evidence

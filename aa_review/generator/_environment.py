@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import derive
+from aa_review.core import derive
 from ._ctx import Ctx
 from ._derived import LOOP_T, derived_base, lineage
 from ._evidence import Evidence

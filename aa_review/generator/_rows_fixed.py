@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import derive
+from aa_review.core import derive
 from ._attempts import SUMMARY
 from ._grading import FEEDBACK_SUMMARY, grader_result, verifier_result
 from ._jsonfast import Raw
