@@ -18,7 +18,7 @@ from aa_review.core.dossier._curves import PowerCurve, power_curve
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
 from aa_review.core.dossier._packages import PackageStatus
 from aa_review.core.dossier._timestamps import format_timestamp
-from aa_review.core.dossier._validator import VALIDATOR_VERSION, CheckRecord, evaluate
+from aa_review.core.dossier._validator import VALIDATOR_VERSION, CheckRecord
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -95,9 +95,9 @@ class PreviewCache:
         Bound packages are re-hashed: a package changed on disk changes the key.
         """
         ws = self.ws
-        parsed = ws._get(dossier_id, revision)
-        packages = ws._packages(parsed)
-        fresh = assess_freshness(parsed, ws.archive, ws._now() if now is None else now, packages)
+        parsed = ws.parsed(dossier_id, revision)
+        packages = ws.package_status(dossier_id, revision)
+        fresh = assess_freshness(parsed, ws.archive, ws.now() if now is None else now, packages)
         head = ws.journal_head()
         return PreviewKey(
             dossier_id=dossier_id,
@@ -117,22 +117,20 @@ class PreviewCache:
         Evaluates only when the key differs from the last evaluation of this
         revision; otherwise the stored record is restamped for ``viewer_id`` and now.
         """
-        now = self.ws._now()
+        now = self.ws.now()
         key = self.key(dossier_id, revision, now)
         held = self._records.get((dossier_id, revision))
         if held is not None and held[0] == key:
             record = held[1].model_copy(update={"checked_by": viewer_id,
                                                 "checked_at": format_timestamp(now)})
             return key.freshness, record
-        parsed = self.ws._get(dossier_id, revision)
-        record = evaluate(parsed, self.ws.archive, self.ws.principals, now, viewer_id,
-                          package_contamination=self.ws._hook, packages=key.packages)
+        _, record = self.ws.evaluate_now(dossier_id, revision, viewer_id, key.packages)
         self._records[(dossier_id, revision)] = (key, record)
         return key.freshness, record
 
     def power_curve(self, dossier_id: str, revision: int) -> PowerCurve | None:
         """:func:`power_curve` of the revision, keyed by the evidence digest (all it reads)."""
-        parsed = self.ws._get(dossier_id, revision)
+        parsed = self.ws.parsed(dossier_id, revision)
         digest = parsed.evidence_digest
         if digest not in self._curves:
             self._curves[digest] = power_curve(parsed)
