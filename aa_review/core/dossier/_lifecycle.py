@@ -44,19 +44,33 @@ class LifecycleWorkspace(WorkspaceBase):
 
     # -- public transitions ----------------------------------------------------------
     def bind(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
-        """T1 ``draft -> evidence_bound``: record the evidence and section digests."""
-        adm = self._admit_fresh(Action.BIND, dossier_id, revision, actor_id)
+        """T1 ``draft -> evidence_bound``: record the evidence and section digests.
+
+        With fingerprint hooks, each bound package found unchanged is fingerprinted
+        and kept beside the revision; the binding and the journal entry name each
+        fingerprint's digest (``package_fingerprints``), so a later diff can say what
+        changed since binding and a swapped fingerprint file is detected.
+        """
+        adm = self._admit(Action.BIND, dossier_id, revision, actor_id)
         if isinstance(adm, TransitionResult):
             return adm
         now, parsed, actor = adm
+        packages = self._packages(parsed)
+        fresh = assess_freshness(parsed, self._archive, now, packages)
+        if fresh.expires:
+            return self._expire(parsed, now, fresh, caused_by=actor)
         raw = copy.deepcopy(parsed.raw)
         raw["state"] = _S.EVIDENCE_BOUND.value
         raw["binding"] = {"evidence_digest": parsed.evidence_digest,
                           "section_digests": section_digests(parsed.evidence_raw),
                           "bound_by": actor.principal_id, "bound_at": format_timestamp(now)}
         plan = parsed.model.evidence.independence_plan
-        payload = {"evidence_digest": parsed.evidence_digest,
-                   "training_side": sorted(plan.training_side()) if plan else []}
+        payload: dict[str, Any] = {"evidence_digest": parsed.evidence_digest,
+                                   "training_side": sorted(plan.training_side()) if plan else []}
+        kept = self._keep_fingerprints(dossier_id, packages)
+        if kept:
+            raw["binding"]["package_fingerprints"] = kept
+            payload["package_fingerprints"] = dict(kept)
         return self._apply(now, parsed, parse_dossier(raw), Action.BIND, actor, payload)
 
     def check(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
@@ -243,17 +257,6 @@ class LifecycleWorkspace(WorkspaceBase):
                                 reason or Refusal.ACTOR_ROLE_NOT_PERMITTED)
         return _Admitted(now, parsed, actor)
 
-    def _admit_fresh(self, action: Action, dossier_id: str, revision: int,
-                     actor_id: str) -> _Admitted | TransitionResult:
-        """:meth:`_admit`, then expire a stale revision instead of applying the action."""
-        adm = self._admit(action, dossier_id, revision, actor_id)
-        if isinstance(adm, TransitionResult):
-            return adm
-        fresh = self._fresh(adm.parsed, adm.now)
-        return self._expire(adm.parsed, adm.now, fresh, caused_by=adm.actor) if fresh.expires \
-            else adm
-
-    # -- effects ---------------------------------------------------------------------
     def _fresh(self, parsed: ParsedDossier, now: datetime) -> Freshness:
         return assess_freshness(parsed, self._archive, now, self._packages(parsed))
 

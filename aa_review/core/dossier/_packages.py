@@ -229,7 +229,7 @@ def _facts_of(facts: PackageFactsProvider | None, pid: str) -> PackageFacts | No
         return None
     try:
         known = facts(pid)
-    except Exception:  # noqa: BLE001 - a failing provider falls back on the locator
+    except Exception:
         log.exception("the package facts provider failed for %s", pid)
         return None
     return known if isinstance(known, PackageFacts) and known.package_id == pid else None

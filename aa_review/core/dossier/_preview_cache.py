@@ -17,6 +17,7 @@ from aa_review.core.dossier._canonical import json_digest
 from aa_review.core.dossier._curves import PowerCurve, power_curve
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
 from aa_review.core.dossier._packages import PackageStatus
+from aa_review.core.dossier._timeline import JournalView, journal_view
 from aa_review.core.dossier._timestamps import format_timestamp
 from aa_review.core.dossier._validator import VALIDATOR_VERSION, CheckRecord
 
@@ -86,6 +87,7 @@ class PreviewCache:
         self.ws = ws
         self._records: dict[tuple[str, int], tuple[PreviewKey, CheckRecord]] = {}
         self._curves: dict[str, PowerCurve | None] = {}
+        self._journal: tuple[Any, JournalView] | None = None
         # "archive" / "principals" -> (the object, kept so identity is meaningful; its digest)
         self._memo: dict[str, tuple[Any, str]] = {}
 
@@ -103,7 +105,7 @@ class PreviewCache:
             dossier_id=dossier_id,
             revision=revision,
             revision_digest=json_digest(parsed.raw),
-            journal_head=None if head is None else (int(head["seq"]), str(head["entry_hash"])),
+            journal_head=_head_key(head),
             archive_digest=self._digest("archive", ws.archive, ws.archive.raw),
             principals_digest=self._digest("principals", ws.principals, ws.principals.raw),
             packages=packages,
@@ -136,10 +138,19 @@ class PreviewCache:
             self._curves[digest] = power_curve(parsed)
         return self._curves[digest]
 
+    def journal_view(self) -> JournalView:
+        """The journal read and verified once per change (a new head, fault or witness)."""
+        ws = self.ws
+        key = (_head_key(ws.journal_head()), ws.journal_fault, ws.witness_status()["status"])
+        if self._journal is None or self._journal[0] != key:
+            self._journal = (key, journal_view(ws.journal_status()))
+        return self._journal[1]
+
     def clear(self) -> None:
         """Forget every stored evaluation (the next preview evaluates again)."""
         self._records.clear()
         self._curves.clear()
+        self._journal = None
         self._memo.clear()
 
     def _digest(self, name: str, obj: Any, raw: Any) -> str:
@@ -148,3 +159,7 @@ class PreviewCache:
         if held is None or held[0] is not obj:
             held = self._memo[name] = (obj, json_digest(raw))
         return held[1]
+
+
+def _head_key(head: dict[str, Any] | None) -> tuple[int, str] | None:
+    return None if head is None else (int(head["seq"]), str(head["entry_hash"]))

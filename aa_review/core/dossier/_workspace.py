@@ -20,6 +20,7 @@ from aa_review.core.dossier._errors import (
     RevisionConflictError,
     WorkspaceError,
 )
+from aa_review.core.dossier._fingerprints import FingerprintHooks
 from aa_review.core.dossier._keys import KeyStore
 from aa_review.core.dossier._lifecycle import LifecycleWorkspace, _training_side
 from aa_review.core.dossier._models_dossier import parse_dossier
@@ -68,6 +69,9 @@ class Workspace(LifecycleWorkspace):
         package id -> :class:`PackageFacts` the caller holds (folder, and digest and
         hidden rows when an audit computed them), consulted before the locator: a
         package whose digest the caller knows is never hashed here.
+    fingerprint_hooks : FingerprintHooks, optional
+        Fingerprint bound packages at binding and compare them later
+        (:meth:`changes_since_binding`); without them nothing is kept.
     projection_dir : str or Path, optional
         Where :meth:`project` writes projections (the folder form uses ``projections/``).
     key_store : KeyStore, optional
@@ -96,6 +100,7 @@ class Workspace(LifecycleWorkspace):
         package_locator: PackageLocator | None = None,
         package_contamination: ContaminationHook | None = None,
         package_facts: PackageFactsProvider | None = None,
+        fingerprint_hooks: FingerprintHooks | None = None,
         key_store: KeyStore | None = None,
         witness_store: WitnessStore | None = None,
     ) -> Workspace:
@@ -120,7 +125,8 @@ class Workspace(LifecycleWorkspace):
         archive = _read_json(folder, "archive.json")
         return cls(principals, archive, clock, folder / "journal.jsonl",
                    package_locator=package_locator, package_contamination=package_contamination,
-                   package_facts=package_facts, key_store=key_store,
+                   package_facts=package_facts, fingerprint_hooks=fingerprint_hooks,
+                   key_store=key_store,
                    witness_store=witness_store, _store=FolderStore(folder))
 
     def reload_archive(self) -> None:

@@ -7,16 +7,18 @@ workspace read-only with a fault that says why.
 from __future__ import annotations
 
 import copy
-import dataclasses
 import logging
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from aa_review.core.dossier._admission import Standing, Step, admission
 from aa_review.core.dossier._archive import Archive, parse_archive
 from aa_review.core.dossier._errors import RevisionNotFoundError, WorkspaceReadOnlyError
+from aa_review.core.dossier._fingerprints import (
+    BoundChanges,
+    FingerprintHooks,
+)
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
 from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile
 from aa_review.core.dossier._keys import KeyStore, Signer
@@ -26,18 +28,16 @@ from aa_review.core.dossier._packages import (
     FactsMemo,
     PackageFactsProvider,
     PackageLocator,
-    PackageState,
     PackageStatus,
     inspect_packages,
 )
 from aa_review.core.dossier._principals import PrincipalRegistry
-from aa_review.core.dossier._states import Refusal
 from aa_review.core.dossier._storage import FolderStore, MemoryStore
-from aa_review.core.dossier._validator import CheckRecord, evaluate
 from aa_review.core.dossier._verify import verify_with
 from aa_review.core.dossier._views import revision_view
 from aa_review.core.dossier._witness import WitnessStore
 from aa_review.core.dossier._workspace_open import OpeningMixin
+from aa_review.core.dossier._workspace_views import ViewsMixin
 from aa_review.core.dossier._workspace_write import WritingMixin
 
 __all__ = ["WorkspaceBase"]
@@ -47,7 +47,7 @@ log = logging.getLogger(__name__)
 Store = MemoryStore | FolderStore
 
 
-class WorkspaceBase(OpeningMixin, WritingMixin):
+class WorkspaceBase(OpeningMixin, WritingMixin, ViewsMixin):
     """State, persistence and journal of a workspace; :class:`Workspace` adds the lifecycle.
 
     On start the journal file is locked (one writer), stray temporary files are
@@ -67,6 +67,7 @@ class WorkspaceBase(OpeningMixin, WritingMixin):
         package_locator: PackageLocator | None = None,
         package_contamination: ContaminationHook | None = None,
         package_facts: PackageFactsProvider | None = None,
+        fingerprint_hooks: FingerprintHooks | None = None,
         projection_dir: str | Path | None = None,
         key_store: KeyStore | None = None,
         witness_store: WitnessStore | None = None,
@@ -80,6 +81,8 @@ class WorkspaceBase(OpeningMixin, WritingMixin):
         self._hook = package_contamination
         self._facts = package_facts
         self._facts_memo = FactsMemo()
+        self._fingerprinter = fingerprint_hooks
+        self._changes_memo: dict[tuple[str, str, str | None], BoundChanges] = {}
         self._store: Store = _store if _store is not None else MemoryStore()
         self._folder_mode = isinstance(self._store, FolderStore)
         self._projection_dir = (Path(projection_dir) if projection_dir is not None
@@ -100,7 +103,7 @@ class WorkspaceBase(OpeningMixin, WritingMixin):
         self._journal.lock()  # raises WorkspaceLockedError: one writer per journal
         try:
             self._load()
-        except Exception as exc:  # noqa: BLE001 - opening falls back to read-only, never raises
+        except Exception as exc:
             log.exception("dossier workspace %s could not be loaded", journal_path)
             self._set_fault(f"WORKSPACE_UNREADABLE: {type(exc).__name__}: {exc}")
 
@@ -155,72 +158,6 @@ class WorkspaceBase(OpeningMixin, WritingMixin):
         """Which freshness rules fire for a revision now (nothing is changed)."""
         parsed = self._get(dossier_id, revision)
         return assess_freshness(parsed, self._archive, self._now(), self._packages(parsed))
-
-    # -- read-only API for views (nothing here writes or journals) -------------------
-    def now(self) -> datetime:
-        """The workspace clock's current time."""
-        return self._clock()
-
-    def parsed(self, dossier_id: str, revision: int) -> ParsedDossier:
-        """The revision as held (raw tree and typed model); shared: read it, never modify it.
-
-        Raises
-        ------
-        RevisionNotFoundError
-        """
-        return self._get(dossier_id, revision)
-
-    def is_superseded(self, dossier_id: str, revision: int) -> bool:
-        """Whether a later revision of the dossier exists."""
-        return self._superseded(dossier_id, revision)
-
-    def standing(self, dossier_id: str, revision: int) -> Standing:
-        """State and who acted on the revision: what admission to a step reads."""
-        return Standing.of(self._get(dossier_id, revision),
-                           self._superseded(dossier_id, revision))
-
-    def admission(self, step: Step, dossier_id: str, revision: int,
-                  actor_id: str) -> Refusal | None:
-        """The refusal ``actor_id`` would get for ``step`` now (None: it would go ahead).
-
-        Exactly the workspace's own decision (:func:`admission`), journaling nothing.
-        Preconditions (T5's passing check) and freshness are left to the attempt.
-        """
-        actor = self._registry.get(actor_id)
-        unable = self.can_act(actor_id) if actor is not None else None  # type: ignore[attr-defined]
-        return admission(step, self.standing(dossier_id, revision), actor,
-                         read_only=self.read_only, unable=unable)
-
-    def package_status(self, dossier_id: str, revision: int) -> tuple[PackageStatus, ...]:
-        """The revision's bound packages as found now.
-
-        Uses the caller's :class:`PackageFacts` when the provider has them (nothing is
-        hashed when their digest is known), else the locator, which hashes each package.
-        """
-        return self._packages(self._get(dossier_id, revision))
-
-    def evaluate_now(self, dossier_id: str, revision: int, viewer_id: str,
-                     packages: tuple[PackageStatus, ...] | None = None
-                     ) -> tuple[Freshness, CheckRecord]:
-        """Freshness and every gate of a revision now, as a check would see them; nothing
-        is written. ``packages``: statuses already taken (:meth:`package_status`)."""
-        parsed = self._get(dossier_id, revision)
-        now = self._now()
-        if packages is None:
-            packages = self._packages(parsed)
-        fresh = assess_freshness(parsed, self._archive, now, packages)
-        record = evaluate(parsed, self._archive, self._registry, now, viewer_id,
-                          package_contamination=self._hook,
-                          packages=self._with_hidden_rows(packages))
-        return fresh, record
-
-    def forget_package_facts(self) -> None:
-        """Hash and audit bound packages again next time (a deliberate re-verification).
-
-        Digests and contamination answers the workspace computed for the caller's
-        facts are dropped; digests the caller gave are still taken as given.
-        """
-        self._facts_memo.clear()
 
     def journal_entries(self) -> list[Any]:
         """Every complete journal entry, read from disk."""
@@ -313,25 +250,6 @@ class WorkspaceBase(OpeningMixin, WritingMixin):
     def _packages(self, parsed: ParsedDossier) -> tuple[PackageStatus, ...]:
         return inspect_packages(parsed.model.evidence.source_packages, self._locator,
                                 self._facts, self._facts_memo)
-
-    def _with_hidden_rows(self, packages: tuple[PackageStatus, ...]) -> tuple[PackageStatus, ...]:
-        """Statuses from the caller's facts, with the contamination hook asked once per facts.
-
-        A status from the locator is left as it is: G9 asks the hook itself.
-        """
-        out = []
-        for status in packages:
-            if status.facts is not None and status.hidden_rows is None and \
-                    self._hook is not None and \
-                    status.state in (PackageState.UNCHANGED, PackageState.CHANGED):
-                try:
-                    rows = self._facts_memo.hidden_rows(status.facts, self._hook)
-                except Exception as exc:  # noqa: BLE001 - G9 then asks the hook and says why
-                    log.warning("contamination audit of %s failed: %s", status.package_id, exc)
-                else:
-                    status = dataclasses.replace(status, hidden_rows=rows)
-            out.append(status)
-        return tuple(out)
 
     def _require_writable(self) -> None:
         if self._fault is not None:
