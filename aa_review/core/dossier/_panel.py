@@ -60,12 +60,15 @@ class Snapshot:
     dossier_id, revision : str, int
     revisions : tuple of int
         Every revision of the dossier, ascending.
+    dossiers : tuple of str
+        Every dossier of the workspace.
     parsed : ParsedDossier
         The revision (shared; read only).
     standing : Standing
     freshness : Freshness
     record : CheckRecord
-        The gates as a check would see them now (nothing is written).
+        The gates as a check would see them now (nothing is written); for an expired
+        revision, the all-``unknown`` record its expiry wrote, which says why.
     principals : PrincipalRegistry
     signable : dict
         principal id -> why it cannot sign here (None: it can).
@@ -85,6 +88,7 @@ class Snapshot:
     dossier_id: str
     revision: int
     revisions: tuple[int, ...]
+    dossiers: tuple[str, ...]
     parsed: ParsedDossier = field(repr=False)
     standing: Standing
     freshness: Freshness
@@ -122,6 +126,8 @@ def take_snapshot(ws: Workspace, dossier_id: str, revision: int,
     parsed = ws.parsed(dossier_id, revision)
     standing = ws.standing(dossier_id, revision)
     fresh, record = cache.preview(dossier_id, revision, "")
+    if standing.state is DossierState.EXPIRED:
+        record = _stored(parsed) or record  # an expired revision shows why it expired (4)
     signable = {p.principal_id: ws.can_act(p.principal_id) for p in ws.principals}
     read_only = ws.read_only
     admissions: dict[tuple[Step, str], Refusal | None] = {}
@@ -139,11 +145,27 @@ def take_snapshot(ws: Workspace, dossier_id: str, revision: int,
     changes = ws.changes_since_binding(dossier_id, revision)
     return Snapshot(
         dossier_id=dossier_id, revision=revision, revisions=tuple(ws.revisions(dossier_id)),
-        parsed=parsed, standing=standing, freshness=fresh, record=record,
+        dossiers=tuple(ws.dossier_ids()), parsed=parsed, standing=standing, freshness=fresh,
+        record=record,
         principals=ws.principals, signable=signable, admissions=admissions,
         read_only_fault=ws.journal_fault, journal=journal, history=tuple(history),
         power=cache.power_curve(dossier_id, revision),
         bounds=tuple(lower_rung_bounds(record, parsed)), changes=tuple(changes))
+
+
+def _stored(parsed: ParsedDossier) -> CheckRecord | None:
+    """The check record written into the revision (None when absent or unreadable)."""
+    from pydantic import ValidationError
+
+    from aa_review.core.dossier._validator import CheckRecord
+
+    check = parsed.raw.get("check")
+    if not isinstance(check, dict):
+        return None
+    try:
+        return CheckRecord.model_validate(check)
+    except ValidationError:
+        return None
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from aa_review.core.dossier._fingerprints import (
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
 from aa_review.core.dossier._models_dossier import ParsedDossier
 from aa_review.core.dossier._packages import PackageState, PackageStatus
+from aa_review.core.dossier._projection import build_projection
 from aa_review.core.dossier._states import Refusal
 from aa_review.core.dossier._validator import CheckRecord, evaluate
 
@@ -46,6 +47,7 @@ class ViewsMixin:
     _changes_memo: Any
     read_only: Any
     can_act: Any
+    journal_head: Any
 
     def now(self) -> datetime:
         """The workspace clock's current time."""
@@ -147,6 +149,13 @@ class ViewsMixin:
             except Exception as exc:  # binding goes ahead; the panel will say none was kept
                 log.warning("no fingerprint of %s was kept: %s", status.package_id, exc)
         return kept
+
+    def projection_preview(self, dossier_id: str, revision: int) -> dict[str, Any]:
+        """What :meth:`project` would publish for the revision as it stands (nothing is
+        written; the id and date of an export are fresh)."""
+        parsed = self._get(dossier_id, revision)
+        return build_projection(parsed.model.state, parsed.model.check, self._now(),
+                                journal_head=self.journal_head())
 
     def forget_package_facts(self) -> None:
         """Hash and audit bound packages again next time (a deliberate re-verification).

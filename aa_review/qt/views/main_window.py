@@ -217,7 +217,7 @@ class MainWindow(AuditMixin, RecentMixin, QMainWindow):
             panel.set_package(pkg)
         self.facets.set_package(pkg)
         self.plots.set_package(pkg)
-        self.dossier.set_package(pkg.root)
+        self.dossier.set_package(pkg.root, package=pkg)
         self.setWindowTitle(f"{pkg.package_id} — aa-review")
         problems = f", {len(pkg.problems)} loading problems" if pkg.problems else ""
         self.state_label.setText(f"{pkg.package_id} ({pkg.version}){problems}")

@@ -50,7 +50,7 @@ class AuditMixin:
                 + (f" By check: {checks}." if checks else ""))
         self.findings.set_findings(list(report.findings), audited=True, summary=text)
         self.facets.set_package(self.package, list(report.findings))
-        self.dossier.set_package(self.package.root, report)
+        self.dossier.set_package(self.package.root, report, package=self.package)
         self._audit_ended(f"{self.package.package_id}: audited, {len(report.findings)} findings "
                           f"at {report.locations:,} locations")
 

@@ -103,7 +103,7 @@ def test_next_step_names_role_conditions_and_who(ws: Any) -> None:
     assert nxt.endswith("p-maint-eve or p-maint-fay.")  # never the agent-kind maintainer
 
 
-@pytest.mark.parametrize("who, step, needs, holds", [
+@pytest.mark.parametrize(("who", "step", "needs", "holds"), [
     ("p-eval-cy", Action.BIND, "role training_research_lead",
      "p-eval-cy holds role independent_evaluator"),
     ("p-agent-gus", Action.EDIT, "role training_research_lead", "p-agent-gus holds role agent"),

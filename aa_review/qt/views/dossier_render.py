@@ -1,0 +1,142 @@
+"""Show a core :class:`~aa_review.core.dossier.PanelState`: the verdict first, then the tabs.
+
+Nothing here decides or reads a file: every word comes from the panel state.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+from aa_review.core import dossier as dz
+from aa_review.qt.views.dossier_tables import STATE_TONE, tone
+
+if TYPE_CHECKING:
+    from aa_review.qt.views.dossier_panel import DossierPanel
+
+__all__ = ["render", "verdict_html"]
+
+_STATUS_TONE = {"pass": "good", "fail": "bad", "unknown": "warn"}
+
+
+def render(panel: DossierPanel, st: dz.PanelState) -> None:
+    """Fill the panel's verdict and tabs from ``st``."""
+    panel.verdict.setText(verdict_html(st))
+    tabs = panel.tabs
+    _gates(tabs, st)
+    _journal(tabs, st)
+    _denials(tabs, st)
+    tabs.history_model.set_rows([(r, s, c, b, sup or "") for r, s, c, b, sup
+                                 in st.snapshot.history])
+    tabs.metrics.setText("\n".join(st.metrics))
+    tabs.plots.show_power(st.snapshot.power)
+    rungs, bounds, useful = st.snapshot.bounds
+    tabs.plots.show_bounds(list(rungs), list(bounds), useful)
+    unmet = len(st.unmet)
+    tabs.setTabText(0, f"Gates ({unmet} unmet)" if unmet else "Gates (all pass)")
+    tabs.setTabText(1, f"Journal ({len(st.timeline)})")
+    tabs.setTabText(2, f"Denial log ({len(st.denials)})")
+    tabs.setTabText(3, f"Revisions ({len(st.snapshot.revisions)})")
+
+
+def _span(text: str, tone_name: str, bold: bool = False) -> str:
+    inner = f"<b>{escape(text)}</b>" if bold else escape(text)
+    return f"<span style='color:{tone(tone_name)}'>{inner}</span>"
+
+
+def verdict_html(st: dz.PanelState) -> str:
+    """The state, the next step, then every unmet gate in one sentence, the dossier-level
+    reasons and what changed in a bound package since binding."""
+    snap = st.snapshot
+    state = st.state.value
+    head = st.headline.split(": ", 1)
+    rest = head[1][len(state):] if len(head) > 1 and head[1].startswith(state) else ""
+    parts = [f"<b>{escape(snap.dossier_id)}</b> revision {snap.revision}: "
+             f"{_span(state, STATE_TONE.get(state, 'muted'), bold=True)}{escape(rest)}"]
+    if st.expired_by:
+        parts.append(_span("Expired: ", "bad", True) + escape(st.expired_by))
+    elif st.stale:
+        parts.append(_span("Stale: ", "bad", True) + "the next step expires this revision: "
+                     + escape("; ".join(r.sentence for r in st.dossier_reasons
+                                        if r.code in snap.freshness.expiring)))
+    nxt = st.next_step
+    parts.append(f"<b>Next:</b> {escape(nxt[6:])}" if nxt.startswith("Next: ")
+                 else f"<b>{escape(nxt)}</b>")
+    items = []
+    expired = st.state is dz.DossierState.EXPIRED  # its "Expired:" line says why
+    for g in () if expired else st.unmet:
+        items.append(f"<b>{g.gate_id} {escape(g.title)}</b> "
+                     f"({_span(g.status.value, _STATUS_TONE[g.status.value])}): "
+                     f"{escape(g.sentence)}")
+    for r in st.dossier_reasons:
+        if st.stale and r.code in snap.freshness.expiring:
+            continue
+        items.append(f"<b>Dossier</b>: {escape(r.sentence)}")
+    for c in snap.changes:
+        lines = "".join(f"<br>&nbsp;&nbsp;– {escape(line)}" for line in c.lines)
+        items.append(f"<b>Changed since binding</b>: {escape(c.message)}{lines}")
+    html = "<br>".join(parts)
+    if items:
+        html += ("<ul style='margin-top:2px; margin-bottom:2px; -qt-list-indent:1'>"
+                 + "".join(f"<li>{i}</li>" for i in items) + "</ul>")
+    else:
+        html += "<br>"
+    grants = _span("Eligible grants nothing: it only permits proposing a human-merged "
+                   "activation amendment.", "muted")
+    return html if st.state is dz.DossierState.ELIGIBLE else html + f"<i>{grants}</i>"
+
+
+def _gates(tabs: object, st: dz.PanelState) -> None:
+    rows, tips, bold = [], [], set()
+    for i, g in enumerate(st.gates):
+        rows.append((g.gate_id, g.status.value, g.title, g.sentence or "—"))
+        tip = f"{g.gate_id} {g.title}: {g.status.value}"
+        if g.reasons:
+            tip += "\n" + "\n".join(f"• {r.sentence}" for r in g.reasons)
+        if g.metrics:
+            tip += f"\nMetrics: {g.metrics}"
+        if g.gate_id == "G9":
+            tip += "\nSelect G9 to see the rows citing hidden evidence in the package views."
+        tips.append(tip)
+        if g.unmet:
+            bold.add(i)
+    model = tabs.gate_model  # type: ignore[attr-defined]
+    model.set_rows(rows, tips, bold)
+    view = tabs.gate_view  # type: ignore[attr-defined]
+    view.resizeColumnToContents(0)
+    view.resizeColumnToContents(1)
+    view.resizeColumnToContents(2)
+
+
+
+def _journal(tabs: object, st: dz.PanelState) -> None:
+    j = st.snapshot.journal
+    label = tabs.journal_status  # type: ignore[attr-defined]
+    label.setText(j.summary)
+    label.setStyleSheet(f"color: {tone('good' if j.valid else 'bad')};"
+                        + ("" if j.valid else " font-weight: bold;"))
+    only = tabs.only_dossier.isChecked()  # type: ignore[attr-defined]
+    entries = list(st.timeline if only else j.entries)
+    if tabs.order_box.currentData() == "newest":  # type: ignore[attr-defined]
+        entries.reverse()
+    rows = [(e.when.removesuffix(" UTC"), f"{e.who} ({e.role})", e.what, e.outcome, e.change,
+             e.signer) for e in entries]
+    tips = [f"#{e.seq} {e.kind}: {e.what}; {e.outcome}. Entry digest {e.entry_hash}"
+            for e in entries]
+    tabs.journal_model.set_rows(rows, tips, payloads=entries)  # type: ignore[attr-defined]
+    view = tabs.journal_view  # type: ignore[attr-defined]
+    view.resizeColumnsToContents()
+    whose = f"of {st.snapshot.dossier_id}" if only else "of every dossier"
+    tabs.journal_count.setText(  # type: ignore[attr-defined]
+        f"{len(entries)} entries {whose} (the journal holds {j.count})")
+
+
+def _denials(tabs: object, st: dz.PanelState) -> None:
+    only = tabs.denials_only_dossier.isChecked()  # type: ignore[attr-defined]
+    entries = st.denials if only else st.snapshot.journal.denials()
+    rows = [(e.when.removesuffix(" UTC"), f"{e.who} ({e.role})",
+             str(e.payload.get("op", "")), str(e.payload.get("target", "")), "denied",
+             dz.humanize_code(str(e.payload.get("reason_code", "")))) for e in entries]
+    tabs.denial_model.set_rows(rows)  # type: ignore[attr-defined]
+    busy_or_nobody = not st.actor_id
+    tabs.attempt_button.setEnabled(not busy_or_nobody)  # type: ignore[attr-defined]
