@@ -486,3 +486,21 @@ def test_changing_the_actor_does_no_package_work_on_the_gui_thread(window, demo:
     assert state(panel) == "evidence_bound" and panel.last_result.outcome.value == "applied"
     assert True not in calls
     panel.close_workspace()
+
+
+def test_a_blocked_decision_says_why_and_can_be_journaled_as_refused(panel) -> None:
+    """T5's precondition: with the bound package no longer verifiable here, deciding
+    eligible is disabled (no dossier-level reason may block), deferring is not."""
+    act(panel, "p-lead-ada", Action.BIND)
+    act(panel, "p-eval-cy", Action.CHECK)
+    panel.set_package_facts(None)  # the window closed the package
+    panel.set_actor("p-maint-eve")
+    eligible = panel.buttons[Action.DECIDE_ELIGIBLE]
+    assert not eligible.isEnabled() and eligible.property("blocked") == "PRECONDITION_UNMET"
+    assert "no dossier-level reason" in eligible.toolTip()
+    assert panel.buttons[Action.DEFER].isEnabled()  # a human may always defer (T4)
+    assert "a decision to defer" in panel.state.next_step
+    result = panel.request_refusal(Action.DECIDE_ELIGIBLE)
+    assert result.reason == "PRECONDITION_UNMET"
+    assert journal(panel)[-1]["kind"] == "transition_refused"
+    assert state(panel) == "independently_checked"

@@ -7,7 +7,13 @@ workspace and the ``aa-review dossier check`` command share.
 
 from __future__ import annotations
 
-from aa_review.core.dossier._admission import AUTHORIZE, Standing, Step, admission
+from aa_review.core.dossier._admission import (
+    AUTHORIZE,
+    Standing,
+    Step,
+    admission,
+    eligible_precondition,
+)
 from aa_review.core.dossier._archive import Archive, parse_archive
 from aa_review.core.dossier._canonical import (
     ZERO_DIGEST,
@@ -132,6 +138,7 @@ __all__ = [
     "StepWords",
     "TimelineEntry",
     "admission",
+    "eligible_precondition",
     "explain",
     "gate_sentence",
     "journal_view",

@@ -426,19 +426,26 @@ def _next_step(snap: Snapshot, unmet: tuple[GateRow, ...], steps: dict[Step, Ste
 
     expires = (" Taking it now expires this revision instead (a freshness rule fires)."
                if snap.freshness.expires else "")
+    names = ", ".join(g.gate_id for g in unmet)
+    would_defer = f" As it stands, {names} would not pass and the check would defer it."
+    only_g8 = [g.gate_id for g in unmet] == ["G8"]
+    if state in (DossierState.DRAFT, DossierState.EVIDENCE_BOUND) and only_g8:
+        # The authorization is a maintainer's sign-off, not an edit (spec 2.4, G8).
+        return offer(AUTHORIZE, "an authorization of the amendment proposal for this "
+                     "evidence", " Without it, G8 would not pass and the check would defer it.")
     if state is DossierState.DRAFT:
         if unmet:
-            names = ", ".join(g.gate_id for g in unmet)
             return offer(Action.EDIT_DRAFT, "edit the draft until every gate passes",
-                         f" As it stands, {names} would not pass and the check would defer it.")
+                         would_defer)
         return offer(Action.BIND, "binding the evidence", expires)
     if state is DossierState.EVIDENCE_BOUND:
-        return offer(Action.CHECK, "an independent check", expires)
+        return offer(Action.CHECK, "an independent check", expires or (would_defer if unmet
+                                                                       else ""))
     if state is DossierState.INDEPENDENTLY_CHECKED:
         if steps[Action.DECIDE_ELIGIBLE].refusal is Refusal.PRECONDITION_UNMET:
             return offer(Action.DEFER, "a decision to defer", " Eligibility is blocked: "
                          "the check no longer stands for this evidence.")
         return offer(Action.DECIDE_ELIGIBLE, "a decision (eligible or deferred)", expires)
     # deferred
-    return offer(Action.EDIT, "an edit of the evidence into a new revision (this one stays "
-                 "deferred and expires)")
+    return offer(Action.EDIT, f"a new revision: an edit of the evidence creates revision "
+                 f"{snap.revisions[-1] + 1} in draft, and this one expires")

@@ -174,7 +174,8 @@ def _what(kind: str, p: Mapping[str, Any], to: Any) -> tuple[str, str]:
         if action == Action.CHECK.value:
             failing = [g for g, s in (p.get("gates") or {}).items() if s != "pass"]
             outcome = "every gate passes" if not failing else \
-                f"{len(failing)} gates not passing: {', '.join(failing)}"
+                f"{len(failing)} gate{'s' if len(failing) > 1 else ''} not passing: " \
+                f"{', '.join(failing)}"
             return what, outcome
         if action == Action.AUTO_DEFER.value:
             gates = ", ".join(p.get("gates_not_passing") or []) or "a dossier-level reason"

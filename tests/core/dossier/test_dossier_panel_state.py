@@ -213,3 +213,26 @@ def test_the_snapshot_is_taken_where_it_is_asked(ws: Any) -> None:
     t.start()
     t.join()
     assert out and dz.panel_state(out[0], "p-lead-ada").steps[Action.BIND].enabled
+
+
+def test_a_deferred_revision_names_the_edit_and_a_lone_g8_names_the_authorization(
+        ws: Any) -> None:
+    """After a deferral the way on is a new revision (7.3); a revision whose only unmet
+    gate is G8 needs a maintainer's authorization (2.4), not an edit."""
+    ws.bind(DIRTY, 1, "p-lead-ada")
+    ws.check(DIRTY, 1, "p-eval-cy")
+    st = state(ws, DIRTY, "p-lead-ada")
+    assert "1 gate not passing: G9" in [e.outcome for e in st.timeline]
+    nxt = st.next_step
+    assert "an edit of the evidence creates revision 2 in draft" in nxt
+    assert "p-lead-ada or p-lead-bo (you can take it)" in nxt
+    ws.edit_evidence(DIRTY, 1, "p-lead-ada", ["dataset_plan", "training_source_items"],
+                     ["item-t1-a", "item-t1-b", "item-t2-a"])
+    st = state(ws, DIRTY, "p-lead-ada")
+    assert st.snapshot.revision == 2 and [g.gate_id for g in st.unmet] == ["G8"]
+    assert st.next_step.startswith("Next: an authorization of the amendment proposal")
+    assert "human_maintainer" in st.next_step and "p-maint-eve or p-maint-fay" in st.next_step
+    assert "(you can take it)" not in st.next_step
+    ws.bind(DIRTY, 2, "p-lead-ada")
+    nxt = state(ws, DIRTY, "p-eval-cy").next_step
+    assert nxt.startswith("Next: an authorization") and "G8 would not pass" in nxt
