@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -105,6 +106,9 @@ class DossierPanel(DossierActions, QWidget):
         grid.setVerticalSpacing(2)
         self.folder_label = QLabel("No workspace")
         self.folder_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # A long path is clipped, never widening the window (the tooltip has it whole).
+        self.folder_label.setSizePolicy(QSizePolicy.Policy.Ignored,
+                                        QSizePolicy.Policy.Preferred)
         open_button = QPushButton("Open Workspace…")
         open_button.clicked.connect(self.choose_workspace)
         self.dossier_box = QComboBox()
@@ -116,8 +120,14 @@ class DossierPanel(DossierActions, QWidget):
         self.actor_button.setToolTip("Choose who you act as: each step is allowed to one role "
                                      "(spec 7.2); the choice is remembered for this workspace")
         self.actor_button.clicked.connect(lambda: self.choose_actor())
+        self.verify_button = QPushButton("Verify again")
+        self.verify_button.setToolTip("Hash and audit the bound packages again (unless the "
+                                      "window's audit knows them), re-read and verify the "
+                                      "journal, and evaluate every gate again")
+        self.verify_button.clicked.connect(lambda: self.refresh())
         grid.addWidget(QLabel("Workspace:"), 0, 0)
-        grid.addWidget(self.folder_label, 0, 1, 1, 4)
+        grid.addWidget(self.folder_label, 0, 1, 1, 3)
+        grid.addWidget(self.verify_button, 0, 4)
         grid.addWidget(open_button, 0, 5)
         grid.addWidget(QLabel("Dossier:"), 1, 0)
         grid.addWidget(self.dossier_box, 1, 1)
@@ -238,9 +248,9 @@ class DossierPanel(DossierActions, QWidget):
         return True
 
     def close_workspace(self) -> None:
-        """Finish the worker's jobs, then release the journal's lock."""
+        """Finish the worker's jobs (and end its thread), then release the journal's lock."""
+        self.worker.stop()
         if self.ws is not None:
-            self.worker.wait_idle()
             self.ws.close()
         self._generation += 1
         self.ws = None

@@ -6,7 +6,9 @@ Nothing here decides or reads a file: every word comes from the panel state.
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtGui import QFontMetrics
 
 from aa_review.core import dossier as dz
 from aa_review.qt.views.dossier_tables import STATE_TONE, tone
@@ -29,9 +31,8 @@ def render(panel: DossierPanel, st: dz.PanelState) -> None:
     tabs.history_model.set_rows([(r, s, c, b, sup or "") for r, s, c, b, sup
                                  in st.snapshot.history])
     tabs.metrics.setText("\n".join(st.metrics))
-    tabs.plots.show_power(st.snapshot.power)
-    rungs, bounds, useful = st.snapshot.bounds
-    tabs.plots.show_bounds(list(rungs), list(bounds), useful)
+    # Plots are drawn when seen: drawing them costs more than the rest of the tab.
+    tabs.plot_later(st.snapshot.power, st.snapshot.bounds)
     unmet = len(st.unmet)
     tabs.setTabText(0, f"Gates ({unmet} unmet)" if unmet else "Gates (all pass)")
     tabs.setTabText(1, f"Journal ({len(st.timeline)})")
@@ -102,10 +103,7 @@ def _gates(tabs: object, st: dz.PanelState) -> None:
             bold.add(i)
     model = tabs.gate_model  # type: ignore[attr-defined]
     model.set_rows(rows, tips, bold)
-    view = tabs.gate_view  # type: ignore[attr-defined]
-    view.resizeColumnToContents(0)
-    view.resizeColumnToContents(1)
-    view.resizeColumnToContents(2)
+    size_columns(tabs.gate_view, rows, 3, bold=True)  # type: ignore[attr-defined]
 
 
 
@@ -124,8 +122,7 @@ def _journal(tabs: object, st: dz.PanelState) -> None:
     tips = [f"#{e.seq} {e.kind}: {e.what}; {e.outcome}. Entry digest {e.entry_hash}"
             for e in entries]
     tabs.journal_model.set_rows(rows, tips, payloads=entries)  # type: ignore[attr-defined]
-    view = tabs.journal_view  # type: ignore[attr-defined]
-    view.resizeColumnsToContents()
+    size_columns(tabs.journal_view, rows, 5)  # type: ignore[attr-defined]
     whose = f"of {st.snapshot.dossier_id}" if only else "of every dossier"
     tabs.journal_count.setText(  # type: ignore[attr-defined]
         f"{len(entries)} entries {whose} (the journal holds {j.count})")
@@ -138,5 +135,25 @@ def _denials(tabs: object, st: dz.PanelState) -> None:
              str(e.payload.get("op", "")), str(e.payload.get("target", "")), "denied",
              dz.humanize_code(str(e.payload.get("reason_code", "")))) for e in entries]
     tabs.denial_model.set_rows(rows)  # type: ignore[attr-defined]
+    size_columns(tabs.denial_view, rows, 5)  # type: ignore[attr-defined]
     busy_or_nobody = not st.actor_id
     tabs.attempt_button.setEnabled(not busy_or_nobody)  # type: ignore[attr-defined]
+
+
+def size_columns(view: Any, rows: list[tuple[Any, ...]], count: int, bold: bool = False) -> None:
+    """Fit the first ``count`` columns to their header and longest text, measured here.
+
+    (``resizeColumnsToContents`` asks the model for every cell through Python: too slow
+    for a long journal on the GUI thread.)
+    """
+    header = view.model().header
+    fm = view.fontMetrics()
+    if bold:
+        font = view.font()
+        font.setBold(True)
+        fm = QFontMetrics(font)
+    hm = view.horizontalHeader().fontMetrics()
+    for c in range(min(count, len(header))):
+        longest = max((str(r[c]) for r in rows), key=len, default="")
+        width = max(fm.horizontalAdvance(longest), hm.horizontalAdvance(header[c]) + 12) + 16
+        view.setColumnWidth(c, min(width, 480))

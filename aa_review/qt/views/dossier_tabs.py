@@ -52,9 +52,12 @@ class DossierTabs(QTabWidget):
         self.addTab(self._denial_tab(), "Denial log")
         self.history_model = ThemedTableModel(HISTORY_HEADER, 1)
         self.addTab(make_table(self.history_model, name="history_view"), "Revisions")
-        self.addTab(self._figures_tab(), "Figures")
+        self.figures = self._figures_tab()
+        self.addTab(self.figures, "Figures")
         # The window must leave the gate table room for all eleven gates (docks yield).
         self.setMinimumHeight(self.gates_height())
+        self._pending_plots: tuple[Any, Any] | None = None
+        self.currentChanged.connect(lambda _i: self._draw_plots())
 
     # -- construction ------------------------------------------------------------------
     def _journal_tab(self) -> QWidget:
@@ -121,7 +124,8 @@ class DossierTabs(QTabWidget):
         row.setColumnStretch(1, 1)
         lay.addLayout(row)
         self.denial_model = ThemedTableModel(DENIAL_HEADER, 4)
-        lay.addWidget(make_table(self.denial_model, name="denial_view"), 1)
+        self.denial_view = make_table(self.denial_model, name="denial_view")
+        lay.addWidget(self.denial_view, 1)
         return tab
 
     def _figures_tab(self) -> QWidget:
@@ -150,6 +154,19 @@ class DossierTabs(QTabWidget):
             return rows + view.horizontalHeader().sizeHint().height() + \
                 self.tabBar().sizeHint().height() + 2 * view.frameWidth() + 14
         return self.height() - view.viewport().height() + rows
+
+    def plot_later(self, power: Any, bounds: Any) -> None:
+        """Draw the power curve and the bounds now if the Figures tab shows, else when it does."""
+        self._pending_plots = (power, bounds)
+        self._draw_plots()
+
+    def _draw_plots(self) -> None:
+        if self._pending_plots is None or self.currentWidget() is not self.figures:
+            return
+        power, (rungs, bounds, useful) = self._pending_plots
+        self._pending_plots = None
+        self.plots.show_power(power)
+        self.plots.show_bounds(list(rungs), list(bounds), useful)
 
     def clear_all(self) -> None:
         for model in (self.gate_model, self.journal_model, self.denial_model,
