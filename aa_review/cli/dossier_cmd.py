@@ -174,13 +174,13 @@ def run_check(args: argparse.Namespace) -> int:
         emit_json(record.to_json())
         for c in changes:  # the CheckRecord is the data; what changed is said beside it
             err(c.message)
-            for line in c.lines:
+            for line in c.more:
                 err(f"  {line}")
     else:
         _print_check(record)
         for c in changes:
             print(f"changed   {c.message}")
-            for line in c.lines:
+            for line in c.more:
                 print(f"          {line}")
     return EXIT_OK if record.eligible_if_decided else EXIT_FINDINGS
 

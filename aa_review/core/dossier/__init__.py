@@ -22,7 +22,7 @@ from aa_review.core.dossier._canonical import (
     json_digest,
 )
 from aa_review.core.dossier._curves import PowerCurve, lower_rung_bounds, power_curve
-from aa_review.core.dossier._denial import DEFERRED_OPERATIONS, denial_reason
+from aa_review.core.dossier._denial import DEFERRED_OPERATIONS, denial_reason, denial_words
 from aa_review.core.dossier._edit import DELETE
 from aa_review.core.dossier._errors import (
     ActorUnavailableError,
@@ -153,6 +153,7 @@ __all__ = [
     "power_curve",
     "USER_ACTIONS",
     "humanize_code",
+    "denial_words",
     "preview_check",
     "PreviewCache",
     "PreviewKey",

@@ -59,6 +59,13 @@ class BoundChanges:
     lines: tuple[str, ...] = ()
     message: str = ""
 
+    @property
+    def more(self) -> tuple[str, ...]:
+        """The lines to show under ``message`` (its own headline is not repeated)."""
+        if self.lines and self.message.endswith(self.lines[0]):
+            return self.lines[1:]
+        return self.lines
+
 
 class FingerprintHooks(Protocol):
     """How the workspace fingerprints a bound package and compares it later."""

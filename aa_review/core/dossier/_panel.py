@@ -435,8 +435,7 @@ def _next_step(snap: Snapshot, unmet: tuple[GateRow, ...], steps: dict[Step, Ste
                      "evidence", " Without it, G8 would not pass and the check would defer it.")
     if state is DossierState.DRAFT:
         if unmet:
-            return offer(Action.EDIT_DRAFT, "edit the draft until every gate passes",
-                         would_defer)
+            return offer(Action.EDIT_DRAFT, "an edit of the draft", would_defer)
         return offer(Action.BIND, "binding the evidence", expires)
     if state is DossierState.EVIDENCE_BOUND:
         return offer(Action.CHECK, "an independent check", expires or (would_defer if unmet
@@ -447,5 +446,5 @@ def _next_step(snap: Snapshot, unmet: tuple[GateRow, ...], steps: dict[Step, Ste
                          "the check no longer stands for this evidence.")
         return offer(Action.DECIDE_ELIGIBLE, "a decision (eligible or deferred)", expires)
     # deferred
-    return offer(Action.EDIT, f"a new revision: an edit of the evidence creates revision "
-                 f"{snap.revisions[-1] + 1} in draft, and this one expires")
+    return offer(Action.EDIT, "an edit of the evidence", f" It creates revision "
+                 f"{snap.revisions[-1] + 1} in draft, and this revision expires.")

@@ -288,7 +288,8 @@ _TEXT: dict[str, tuple[str, str, str]] = {
     "G11_SIDE_EFFECTS_CREATED": (_ENV, "lists work orders, reservations or committed spend",
                                  "a dry run creates nothing"),
     # -- dossier level (section 4, and the bound-package extension of docs/decisions.md)
-    "GATE_NOT_EVALUATED_DOSSIER_EXPIRED": ("the revision", "expired, so no gate was evaluated",
+    "GATE_NOT_EVALUATED_DOSSIER_EXPIRED": ("the revision", "expired (or expires at its next "
+                                           "step), so no gate was evaluated",
                                            "edit the evidence into a new revision"),
     "DOSSIER_EXPIRY_MISSING": (f"{_EV}.expiry.expires_at", "is absent",
                                "set an expiry (without one it can never be eligible)"),
@@ -407,7 +408,7 @@ def explain(code: str, detail: Mapping[str, Any] | None = None) -> ReasonText:
     field, problem, remedy = _TEXT.get(base, ("", base.replace("_", " ").lower(), "see the "
                                               "spec"))
     if suffix and base in _PACKAGE_CODES:
-        field = f"{field} {suffix}"
+        field = f"{field} ({suffix})"
     particulars: list[str] = []
     for key in _DETAIL.get(base, ()):
         particulars.extend(_names((detail or {}).get(key)))

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from aa_review.core.dossier._denial import denial_words
 from aa_review.core.dossier._preview import humanize_code
 from aa_review.core.dossier._states import Action
 from aa_review.core.dossier._steps import STEPS
@@ -153,6 +154,8 @@ def _entry(e: dict[str, Any], sig: Mapping[str, Any] | None) -> TimelineEntry:
     frm, to = e.get("from_state"), e.get("to_state")
     change = "" if frm == to and frm is not None else \
         f"{frm or '∅'} → {to or '∅'}" if (frm or to) else ""
+    if e.get("kind") == "transition_refused":  # the state asked for was not reached
+        change = f"stays {frm}" if frm else ""
     what, outcome = _what(str(e.get("kind")), payload, to)
     signer = f"{sig['signer']} {_SIGNATURE.get(sig['status'], sig['status'])}" \
         if sig and sig.get("signer") else ("not verified" if sig is None else
@@ -194,7 +197,7 @@ def _what(kind: str, p: Mapping[str, Any], to: Any) -> tuple[str, str]:
     if kind == "operation_denied":
         op = str(p.get("op", "")).replace("_", " ")
         return f"asked to {op} ({p.get('target') or 'no target'})", \
-            f"denied: {humanize_code(str(p.get('reason_code', '')))}"
+            f"denied: {denial_words(str(p.get('reason_code', '')))}"
     if kind == "signoff":
         subject = str(p.get("subject"))
         return _SIGNOFFS.get(subject, f"signed off {subject.replace('_', ' ')}"), "applied"

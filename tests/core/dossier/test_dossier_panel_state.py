@@ -188,7 +188,7 @@ def test_timeline_and_denials_are_the_dossiers_own(ws: Any) -> None:
     assert [e.seq for e in st.timeline] == [e["seq"] for e in own]
     refused = st.timeline[-1]
     assert refused.what == "asked for the independent check" and "refused" in refused.outcome
-    assert refused.signer == "p-lead-ada ✓"
+    assert refused.signer == "p-lead-ada ✓" and refused.change == "stays evidence_bound"
     assert [d.payload["op"] for d in st.denials] == ["export_dataset"]
     j = st.snapshot.journal
     assert j.valid and j.count == len(ws.journal_entries())
@@ -224,8 +224,9 @@ def test_a_deferred_revision_names_the_edit_and_a_lone_g8_names_the_authorizatio
     st = state(ws, DIRTY, "p-lead-ada")
     assert "1 gate not passing: G9" in [e.outcome for e in st.timeline]
     nxt = st.next_step
-    assert "an edit of the evidence creates revision 2 in draft" in nxt
-    assert "p-lead-ada or p-lead-bo (you can take it)" in nxt
+    assert nxt == ("Next: an edit of the evidence by a principal with role "
+                   "training_research_lead: p-lead-ada or p-lead-bo (you can take it). It "
+                   "creates revision 2 in draft, and this revision expires.")
     ws.edit_evidence(DIRTY, 1, "p-lead-ada", ["dataset_plan", "training_source_items"],
                      ["item-t1-a", "item-t1-b", "item-t2-a"])
     st = state(ws, DIRTY, "p-lead-ada")
