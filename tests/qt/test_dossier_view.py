@@ -392,6 +392,7 @@ def test_deferred_operation_is_denied_even_when_eligible(panel) -> None:
     rows = panel.denial_model.items
     assert rows and rows[-1][1] == "p-maint-eve (human_maintainer)"
     assert rows[-1][2] == "export_dataset" and rows[-1][4] == "denied"
+    assert rows[-1][5].startswith("activation is deferred")  # the reason in words
     panel.select_dossier("dos-demo-contaminated")  # the log is filtered by dossier
     assert panel.denial_model.rowCount() == 0
     panel.tabs.denials_only_dossier.setChecked(False)
@@ -461,6 +462,7 @@ def test_changing_the_actor_does_no_package_work_on_the_gui_thread(window, demo:
     thread; choosing who acts does none at all."""
     import threading
 
+    import aa_review.core.audits as audit_module
     from aa_review.core.dossier import _packages
 
     monkeypatch.setenv("AA_REVIEW_SYNCHRONOUS", "0")
@@ -468,23 +470,29 @@ def test_changing_the_actor_does_no_package_work_on_the_gui_thread(window, demo:
     real = _packages.package_digest
     monkeypatch.setattr(_packages, "package_digest", lambda root, *a, **k: calls.append(
         threading.current_thread() is threading.main_thread()) or real(root, *a, **k))
-    window.open_package(demo / SAMPLE_PACKAGE_ID)  # synchronous load, no audit: no digest
+    audits: list[bool] = []  # the same for G9's look at the package (no audit yet)
+    real_rows = audit_module.contamination_rows
+    monkeypatch.setattr(audit_module, "contamination_rows", lambda pkg: audits.append(
+        threading.current_thread() is threading.main_thread()) or real_rows(pkg))
+    window.open_package(demo / SAMPLE_PACKAGE_ID)  # loaded in a thread; no audit: no digest
+    qtbot.waitUntil(lambda: window.package is not None and not window.loader.is_running(),
+                    timeout=60_000)
     assert window.open_workspace(demo / "dossier_workspace")
     window.center.setCurrentWidget(window.dossier)
     panel = window.dossier
     prompts(panel)
     qtbot.waitUntil(lambda: not panel.busy and panel.state is not None, timeout=60_000)
-    assert calls == [False]  # hashed once, in the worker
+    assert calls == [False] and audits == [False]  # hashed and audited once, in the worker
     for who in ("p-lead-ada", "p-eval-cy", "p-maint-eve", "p-lead-ada"):
         panel.set_actor(who)
         assert not panel.busy  # nothing was handed to the worker either
-    assert calls == [False]
+    assert calls == [False] and audits == [False]
     assert panel.request(Action.BIND) is None  # asynchronous: the result comes later
     assert panel.busy and not panel.buttons[Action.BIND].isEnabled()
     assert panel.progress_row.isVisibleTo(panel)
     qtbot.waitUntil(lambda: not panel.busy, timeout=60_000)
     assert state(panel) == "evidence_bound" and panel.last_result.outcome.value == "applied"
-    assert True not in calls
+    assert True not in calls and True not in audits
     panel.close_workspace()
 
 

@@ -238,9 +238,9 @@ class DossierActions:
             fault = outcome.get("not_journaled") or outcome.get("journal_fault")
             where = f"It was not journaled ({fault})." if fault else \
                 "The denial is in the journal."
-            self.inform("Denied", f"{step[1].replace('_', ' ')} was denied: "
-                        f"{dz.humanize_code(outcome.get('reason_code', ''))}. {where} Nothing "
-                        "in this app can perform it.")
+            self.inform("Denied", f"{step[1].replace('_', ' ').capitalize()} was denied "
+                        f"({dz.denial_words(outcome.get('reason_code', ''))}). {where} "
+                        "Nothing in this app can perform it.")
             return
         if isinstance(step, tuple) and step[0] == "export":
             if isinstance(outcome, Exception):

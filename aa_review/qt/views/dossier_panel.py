@@ -16,7 +16,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -50,6 +50,22 @@ log = logging.getLogger(__name__)
 
 _BUTTON_ORDER = (dz.Action.BIND, dz.Action.CHECK, dz.Action.DECIDE_ELIGIBLE, dz.Action.DEFER,
                  dz.Action.EDIT, dz.AUTHORIZE)
+
+
+class _VerdictArea(QScrollArea):
+    """The verdict's scroll area; it prefers the height the panel worked out for it."""
+
+    want = 0
+    on_width: Any = None  # called when its width changes: the text's height does too
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        hint = super().sizeHint()
+        return QSize(hint.width(), self.want) if self.want else hint
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width() and self.on_width is not None:
+            self.on_width()
 
 
 class DossierPanel(DossierActions, QWidget):
@@ -87,10 +103,11 @@ class DossierPanel(DossierActions, QWidget):
         self.verdict.setTextFormat(Qt.TextFormat.RichText)
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.verdict.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.verdict_area = QScrollArea()
+        self.verdict_area = _VerdictArea()
         self.verdict_area.setWidgetResizable(True)
         self.verdict_area.setFrameShape(QScrollArea.Shape.NoFrame)
         self.verdict_area.setWidget(self.verdict)
+        self.verdict_area.on_width = self._fit_verdict
         lay.addWidget(self.verdict_area)
         self._build_progress(lay)
         self._build_buttons(lay)
@@ -180,9 +197,17 @@ class DossierPanel(DossierActions, QWidget):
         self.refusal_button.setMenu(self.refusal_menu)
         row.addWidget(self.refusal_button)
         row.addStretch(1)
-        lay.addLayout(row)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.step_row = QWidget()
+        self.step_row.setLayout(row)
+        lay.addWidget(self.step_row)
+        # The full labels' width decides when the short ones are used; the row never
+        # asks for more than the short labels need, so the window can always shrink.
         self._compact: bool | None = None
+        self._label_buttons(compact=False)
+        self._full_width = row.sizeHint().width() + 24
         self._label_buttons(compact=True)
+        self.step_row.setMinimumWidth(row.minimumSize().width())
 
     _SHORT: ClassVar[dict[Any, str]] = {dz.Action.BIND: "Bind", dz.Action.CHECK: "Run check",
               dz.Action.DECIDE_ELIGIBLE: "Eligible", dz.Action.DEFER: "Defer",
@@ -450,7 +475,7 @@ class DossierPanel(DossierActions, QWidget):
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
-        self._label_buttons(compact=self.width() < 1100)
+        self._label_buttons(compact=self.step_row.width() < self._full_width)
         self._fit_verdict()
 
     def changeEvent(self, event: Any) -> None:
@@ -485,6 +510,8 @@ class DossierPanel(DossierActions, QWidget):
         if (height, least) != (area.maximumHeight(), area.minimumHeight()):
             area.setMinimumHeight(least)
             area.setMaximumHeight(height)
+            area.want = height  # preferred: the layout gives it when there is room
+            area.updateGeometry()
 
     def _show_nothing(self, message: str) -> None:
         self.verdict.setText(message)

@@ -60,22 +60,29 @@ def verdict_html(st: dz.PanelState) -> str:
         parts.append(_span("Stale: ", "bad", True) + "the next step expires this revision: "
                      + escape("; ".join(r.sentence for r in st.dossier_reasons
                                         if r.code in snap.freshness.expiring)))
-    nxt = st.next_step
-    parts.append(f"<b>Next:</b> {escape(nxt[6:])}" if nxt.startswith("Next: ")
-                 else f"<b>{escape(nxt)}</b>")
+    lead, sep, tail = st.next_step.partition(": ")  # "Next: …", "Eligible: …"
+    parts.append(f"<b>{escape(lead)}:</b> {escape(tail)}" if sep and len(lead) <= 12
+                 else escape(st.next_step))
     items = []
+    # What changed in a bound package comes first: it is why the revision is stale.
+    for c in snap.changes:
+        lines = "".join(f"<br>&nbsp;&nbsp;– {escape(line)}" for line in c.more)
+        items.append(f"<b>Changed since binding</b>: {escape(c.message)}{lines}")
     expired = st.state is dz.DossierState.EXPIRED  # its "Expired:" line says why
-    for g in () if expired else st.unmet:
-        items.append(f"<b>{g.gate_id} {escape(g.title)}</b> "
-                     f"({_span(g.status.value, _STATUS_TONE[g.status.value])}): "
-                     f"{escape(g.sentence)}")
+    if st.stale and not expired and st.unmet and all(
+            g.status is dz.GateStatus.UNKNOWN for g in st.unmet):
+        # No gate is evaluated for a revision whose next step expires it: one line, not 11.
+        items.append(f"<b>Gates</b>: {_span('unknown', 'warn')}: none is evaluated while a "
+                     "freshness rule fires; the next step expires this revision (spec 4).")
+    else:
+        for g in () if expired else st.unmet:
+            items.append(f"<b>{g.gate_id} {escape(g.title)}</b> "
+                         f"({_span(g.status.value, _STATUS_TONE[g.status.value])}): "
+                         f"{escape(g.sentence)}")
     for r in st.dossier_reasons:
         if st.stale and r.code in snap.freshness.expiring:
             continue
         items.append(f"<b>Dossier</b>: {escape(r.sentence)}")
-    for c in snap.changes:
-        lines = "".join(f"<br>&nbsp;&nbsp;– {escape(line)}" for line in c.lines)
-        items.append(f"<b>Changed since binding</b>: {escape(c.message)}{lines}")
     html = "<br>".join(parts)
     if items:
         html += ("<ul style='margin-top:2px; margin-bottom:2px; -qt-list-indent:1'>"
@@ -84,7 +91,9 @@ def verdict_html(st: dz.PanelState) -> str:
         html += "<br>"
     grants = _span("Eligible grants nothing: it only permits proposing a human-merged "
                    "activation amendment.", "muted")
-    return html if st.state is dz.DossierState.ELIGIBLE else html + f"<i>{grants}</i>"
+    on_the_way = st.state in (dz.DossierState.DRAFT, dz.DossierState.EVIDENCE_BOUND,
+                              dz.DossierState.INDEPENDENTLY_CHECKED)
+    return html + f"<i>{grants}</i>" if on_the_way else html
 
 
 def _gates(tabs: object, st: dz.PanelState) -> None:
@@ -119,10 +128,12 @@ def _journal(tabs: object, st: dz.PanelState) -> None:
         entries.reverse()
     rows = [(e.when.removesuffix(" UTC"), f"{e.who} ({e.role})", e.what, e.outcome, e.change,
              e.signer) for e in entries]
-    tips = [f"#{e.seq} {e.kind}: {e.what}; {e.outcome}. Entry digest {e.entry_hash}"
-            for e in entries]
+    # The whole entry in words (a narrow view elides the longest columns).
+    tips = [f"#{e.seq} {e.kind}: {e.who} ({e.role}) {e.what}; {e.outcome}"
+            + (f"; {e.change}" if e.change else "") + f". Signed by {e.signer}. "
+            f"Entry digest {e.entry_hash}" for e in entries]
     tabs.journal_model.set_rows(rows, tips, payloads=entries)  # type: ignore[attr-defined]
-    size_columns(tabs.journal_view, rows, 5)  # type: ignore[attr-defined]
+    size_columns(tabs.journal_view, rows, 6, shrink=(1, 2, 4))  # type: ignore[attr-defined]
     whose = f"of {st.snapshot.dossier_id}" if only else "of every dossier"
     tabs.journal_count.setText(  # type: ignore[attr-defined]
         f"{len(entries)} entries {whose} (the journal holds {j.count})")
@@ -133,18 +144,21 @@ def _denials(tabs: object, st: dz.PanelState) -> None:
     entries = st.denials if only else st.snapshot.journal.denials()
     rows = [(e.when.removesuffix(" UTC"), f"{e.who} ({e.role})",
              str(e.payload.get("op", "")), str(e.payload.get("target", "")), "denied",
-             dz.humanize_code(str(e.payload.get("reason_code", "")))) for e in entries]
+             dz.denial_words(str(e.payload.get("reason_code", "")))) for e in entries]
     tabs.denial_model.set_rows(rows)  # type: ignore[attr-defined]
     size_columns(tabs.denial_view, rows, 5)  # type: ignore[attr-defined]
     busy_or_nobody = not st.actor_id
     tabs.attempt_button.setEnabled(not busy_or_nobody)  # type: ignore[attr-defined]
 
 
-def size_columns(view: Any, rows: list[tuple[Any, ...]], count: int, bold: bool = False) -> None:
+def size_columns(view: Any, rows: list[tuple[Any, ...]], count: int, bold: bool = False,
+                 shrink: tuple[int, ...] = ()) -> None:
     """Fit the first ``count`` columns to their header and longest text, measured here.
 
     (``resizeColumnsToContents`` asks the model for every cell through Python: too slow
-    for a long journal on the GUI thread.)
+    for a long journal on the GUI thread.) Columns in ``shrink`` give up width, their
+    text elided (the row's tooltip has it whole), when the view is too narrow for all:
+    see :func:`fit_columns`.
     """
     header = view.model().header
     fm = view.fontMetrics()
@@ -153,7 +167,32 @@ def size_columns(view: Any, rows: list[tuple[Any, ...]], count: int, bold: bool 
         font.setBold(True)
         fm = QFontMetrics(font)
     hm = view.horizontalHeader().fontMetrics()
+    widths = []
     for c in range(min(count, len(header))):
         longest = max((str(r[c]) for r in rows), key=len, default="")
         width = max(fm.horizontalAdvance(longest), hm.horizontalAdvance(header[c]) + 12) + 16
-        view.setColumnWidth(c, min(width, 480))
+        widths.append(min(width, 480))
+    view.setProperty("natural_widths", widths)
+    view.setProperty("shrinkable", list(shrink))
+    fit_columns(view)
+
+
+def fit_columns(view: Any) -> None:
+    """Set the measured widths, shrinking the shrinkable columns (not below their header)
+    as far as needed to show every column in the view's width."""
+    widths = list(view.property("natural_widths") or [])
+    shrink = [c for c in (view.property("shrinkable") or []) if c < len(widths)]
+    avail = view.viewport().width()
+    excess = sum(widths) - avail
+    if shrink and excess > 0 and avail > 200:
+        hm = view.horizontalHeader().fontMetrics()
+        header = view.model().header
+        floors = {c: min(widths[c], max(hm.horizontalAdvance(header[c]) + 28, 110))
+                  for c in shrink}
+        room = sum(widths[c] - floors[c] for c in shrink)
+        if room > 0:
+            take = min(excess, room)
+            for c in shrink:
+                widths[c] -= round(take * (widths[c] - floors[c]) / room)
+    for c, w in enumerate(widths):
+        view.setColumnWidth(c, w)

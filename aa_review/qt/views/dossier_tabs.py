@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -34,6 +34,22 @@ GATE_HEADER = ("Gate", "Status", "Title", "What is missing or wrong, and what wo
 JOURNAL_HEADER = ("When (UTC)", "Who (role)", "What", "Outcome", "State change", "Signed by")
 DENIAL_HEADER = ("When (UTC)", "Who (role)", "Operation", "Target", "Decision", "Reason")
 HISTORY_HEADER = ("Revision", "State", "Created", "By", "Supersedes")
+
+
+class _RefitOnResize(QObject):
+    """Fits a table's columns to its width again whenever its viewport is resized."""
+
+    def __init__(self, view: Any) -> None:
+        super().__init__(view)
+        self._view = view
+        view.viewport().installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Resize:
+            from aa_review.qt.views.dossier_render import fit_columns
+
+            fit_columns(self._view)
+        return False
 
 
 class DossierTabs(QTabWidget):
@@ -83,6 +99,8 @@ class DossierTabs(QTabWidget):
         split = QSplitter(Qt.Orientation.Vertical)
         self.journal_model = ThemedTableModel(JOURNAL_HEADER, 3)
         self.journal_view = make_table(self.journal_model, name="journal_view")
+        # Every column in view when the tab is narrow (1366x768): the longest give way.
+        self._fit_journal = _RefitOnResize(self.journal_view)
         self.journal_view.selectionModel().currentRowChanged.connect(
             lambda cur, _p: self._show_entry(cur.row() if cur.isValid() else -1))
         self.entry_detail = QPlainTextEdit()
@@ -150,7 +168,8 @@ class DossierTabs(QTabWidget):
         """
         view = self.gate_view
         rows = view.verticalHeader().defaultSectionSize() * 11
-        if view.viewport().height() <= 0 or self.height() <= 0:
+        # A hidden page is not laid out again: its viewport keeps an old height.
+        if not view.isVisible() or view.viewport().height() <= 0 or self.height() <= 0:
             return rows + view.horizontalHeader().sizeHint().height() + \
                 self.tabBar().sizeHint().height() + 2 * view.frameWidth() + 14
         return self.height() - view.viewport().height() + rows
