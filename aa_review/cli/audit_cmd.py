@@ -34,8 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "audit", help="audit a package (or a folder of packages) for integrity and privacy",
         description="Audit a compiled package: hashes, refs, links, counts, rows, privacy, "
-        "contracts, copies and known compiler quirks. A folder that is not itself a package "
-        "is audited as a corpus: every sub-folder in parallel. Exit 0: nothing at or above "
+        "contracts, copies and known compiler quirks. A whole audit reads every row, the "
+        "evidence map and every file's bytes (hashed for the package digest, always afresh); "
+        "--check reads only what the chosen checks need (no digest). A folder that is not "
+        "itself a package is audited as a corpus: every sub-folder in parallel. Exit 0: "
+        "nothing at or above "
         "--fail-on; 1: findings at or above it; 2: could not evaluate (not a package, "
         "unreadable, a check failed).")
     p.add_argument("path", metavar="PACKAGE|DIR",
@@ -153,7 +156,7 @@ def _print_report(r: AuditReport, fail_on: str) -> None:
     print(f"package   {ident.package_id}  (task {ident.task_id}, format {ident.format_version})")
     for k, v in ident.schema_versions.items():
         print(f"schema    {k:<13}{v}")
-    print(f"digest    {ident.package_digest}")
+    print(f"digest    {ident.package_digest or 'not computed: --check narrows the audit to what its checks read (aa-review info prints the digest)'}")
     print(f"counts    {c.rows} rows, {c.evidence_items} evidence items, {c.links} links")
     print(f"checks    {', '.join(r.checks)}")
     if r.query is not None:

@@ -7,6 +7,7 @@ Problems travel back as plain tuples; the loader turns them into findings.
 
 from __future__ import annotations
 
+import importlib
 import mmap
 import os
 from dataclasses import dataclass, field
@@ -19,7 +20,13 @@ from aa_review.core.derive import evidence_id
 from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
 from aa_review.core.package.safepath import open_beneath
 
-__all__ = ["RowChunk", "Problem", "scan_range", "MAX_LINE_BYTES", "split_ranges"]
+__all__ = ["RowChunk", "Problem", "scan_range", "MAX_LINE_BYTES", "split_ranges", "Visitor"]
+
+# A row visitor: ("module:function", config). ``function(config, relpath)`` returns an
+# object whose ``row(position, row, raw)`` is called for every indexed row of the chunk
+# (position in the chunk) and whose ``finish()`` result travels back in
+# ``RowChunk.visited``: a caller's per-row work done on the one parse of each row.
+Visitor = tuple[str, Any]
 
 # (code, severity, relative line (0: the whole file), message)
 Problem = tuple[str, str, int, str]
@@ -55,6 +62,7 @@ class RowChunk:
     sets: list[tuple[str, ...]] = field(default_factory=list)
     refs: dict[str, str] = field(default_factory=dict)  # evidence id -> ref (v0.1 derivation)
     problems: list[Problem] = field(default_factory=list)
+    visited: Any = None  # what the row visitor returned (see Visitor)
 
 
 def split_ranges(size: int, target: int) -> list[tuple[int, int]]:
@@ -89,12 +97,13 @@ def _line_problem(line_no: int, raw: bytes, at_eof_unterminated: bool,
 
 
 def scan_range(root: str, relpath: str, file_code: int, start: int, end: int,
-               derive_refs: bool) -> RowChunk:
+               derive_refs: bool, visitor: Visitor | None = None) -> RowChunk:
     """Parse every line that starts in ``[start, end)`` of ``relpath`` under ``root``.
 
     Each line becomes a row (columns) or a located problem; nothing is dropped
     silently. ``derive_refs`` also collects evidence id -> ref from the rows'
-    ``evidence_refs`` (for v0.1 packages, which have no catalog).
+    ``evidence_refs`` (for v0.1 packages, which have no catalog). ``visitor`` sees
+    every indexed row (see :data:`Visitor`).
     """
     chunk = RowChunk(file_code=file_code, start=start)
     try:
@@ -111,12 +120,18 @@ def scan_range(root: str, relpath: str, file_code: int, start: int, end: int,
         if size == 0 or start >= size:
             return chunk
         with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            _scan_mapped(chunk, mm, start, end, size, derive_refs)
+            visit = None
+            if visitor is not None:
+                module, name = visitor[0].split(":")
+                visit = getattr(importlib.import_module(module), name)(visitor[1], relpath)
+            _scan_mapped(chunk, mm, start, end, size, derive_refs, visit)
+            if visit is not None:
+                chunk.visited = visit.finish()
     return chunk
 
 
 def _scan_mapped(chunk: RowChunk, mm: mmap.mmap, start: int, end: int, size: int,
-                 derive_refs: bool) -> None:
+                 derive_refs: bool, visit: Any = None) -> None:
     set_codes: dict[tuple[str, ...], int] = {}
     ref_ids_cache: dict[tuple[str, ...], tuple[str, ...]] = {}
     pos = start
@@ -197,5 +212,7 @@ def _scan_mapped(chunk: RowChunk, mm: mmap.mmap, start: int, end: int, size: int
         rch = row.get("row_content_hash")
         chunk.content_hash.append(_xxh(rch.encode("utf-8", "surrogatepass"))
                                   if isinstance(rch, str) else 0)
+        if visit is not None:
+            visit.row(len(chunk.line) - 1, row, raw)
         pos = next_pos
     chunk.lines_seen = rel_line

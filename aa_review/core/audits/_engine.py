@@ -18,9 +18,9 @@ from aa_review.core.audits._gather import list_findings
 from aa_review.core.audits._mapscan import scan_map
 from aa_review.core.audits._model import AuditProgress, AuditReport, CheckSummary, Counts, Identity
 from aa_review.core.audits._registry import Check, resolve_selection
-from aa_review.core.audits._rowscan import ScanCancelled, row_workers, scan_rows
+from aa_review.core.audits._rowscan import ScanCancelled, fused_scan, row_workers, scan_rows
 from aa_review.core.findings import Finding
-from aa_review.core.package import LoadCancelled, Package, open_package
+from aa_review.core.package import LoadCancelled, LoadProgress, Package, open_package
 from aa_review.core.package.safepath import printable
 from aa_review.core.package.summary import counts as count_package
 
@@ -38,7 +38,7 @@ class AuditCancelled(Exception):
 def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | None = None,
                   cancelled: Callable[[], bool] | None = None,
                   checks: Iterable[str] | None = None, workers: int | None = None,
-                  digest: bool = True, cap: int = DEFAULT_CAP,
+                  digest: bool | None = None, cap: int = DEFAULT_CAP,
                   hash_threads: int = 4) -> AuditReport:
     """Audit one package and return its report.
 
@@ -55,7 +55,8 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
     workers
         Worker processes for the row pass of large packages (default: the machine's cores).
     digest
-        Compute the package digest for the identity (hashes every file).
+        Compute the package digest for the identity (hashes every file). Default: for a
+        whole audit only; an audit narrowed by ``checks`` hashes what its checks need.
     cap
         Findings of one code listed one by one; past it, the others are gathered into one
         finding that keeps every one of their locations.
@@ -71,16 +72,36 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
     stop = cancelled or (lambda: False)
     emit = progress or (lambda p: None)
     selected, enabled = resolve_selection(checks)
+    if digest is None:
+        digest = checks is None
+    fused: dict[str, object] = {}
     if isinstance(pkg_or_path, Package):
         pkg = pkg_or_path
     else:
+        def visitor(before: Package) -> tuple[str, object] | None:
+            # Each row is checked by the loader's scan, on its one parse (v0.1 packages,
+            # whose catalog comes from the rows, get a row pass after opening instead).
+            pre = AuditContext(before, enabled=enabled, workers=workers, cap=cap)
+            if before.catalog_derived or not pre.needs_rows():
+                return None
+            fused["cfg"] = cfg = pre.scan_config()
+            fused["ref_facts"] = pre.ref_facts
+            return ("aa_review.core.audits._rowjob:fused_checks", cfg)
+
+        def opening(p: LoadProgress) -> None:  # rows checked as they are read: "rows"
+            emit(AuditProgress("rows" if "cfg" in fused else "open", p.done, p.total))
+
         try:
             pkg = open_package(Path(pkg_or_path), cancelled=stop, workers=workers,
-                               progress=lambda p: emit(AuditProgress("open", p.done, p.total)))
+                               progress=opening, row_visitor=visitor,
+                               visited=lambda v: fused.update(parts=v))
         except LoadCancelled:
             raise AuditCancelled() from None
     ctx = AuditContext(pkg, enabled=enabled, workers=workers, cap=cap,
                        hash_threads=hash_threads, cancelled=stop)
+    if "parts" in fused:
+        ctx.extra["ref_facts"] = fused["ref_facts"]
+        ctx._rows = fused_scan(fused["parts"], len(pkg.index), cap)  # type: ignore[arg-type]
     hashing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aa-audit-hash")
     finished = threading.Event()  # stops a hashing job nobody will wait for
     try:
@@ -110,7 +131,7 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
     it. Progress is reported from this thread.
     """
     pkg, names = ctx.pkg, {c.name for c in selected}
-    rows = ctx.needs_rows() and len(pkg.index) > 0
+    rows = ctx.needs_rows() and len(pkg.index) > 0 and ctx._rows is None
     cfg = ctx.scan_config() if rows else None  # path syscalls, before any thread starts
     want_hash = digest or any(c.hashes for c in selected)
     full = digest or bool(names & {"copies", "files"})  # byte hashes of every file
@@ -158,6 +179,8 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
             ctx._map = scan_map(pkg.safe)  # Python-bound: here, while hashing runs
         except Exception as exc:  # noqa: BLE001 - the checks that need it retry and report it
             log.debug("reading the evidence map's links failed: %s", exc, exc_info=True)
+    if ctx.hash_job is not None:
+        emit(AuditProgress("hash", *hashed))
 
 
 def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressFn

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,8 @@ class ScanConfig:
     ref_facts: dict[str, RefFacts] = field(default_factory=dict)
     rules: frozenset[str] = frozenset()
     cap: int = 200
+    # Tells one audit's configuration from another's after pickling (worker caches).
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)
 
 
 def _empty(v: Any) -> bool:
