@@ -153,8 +153,11 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
     beside = want_map or rows or any(not (c.hashes or c.reads) for c in selected)
 
     def start_hash(threads: int) -> None:
+        # Without the digest and the whole-folder checks, only the files checks read.
+        only = None if full else {e.ref for e in pkg.catalog} | set(scans)
         ctx.hash_job = hashing.submit(
             hash_package, pkg.root, threads=threads, full=full, scans=scans, processes=beside,
+            only=only,
             progress=note, cancelled=lambda: finished.is_set() or ctx.cancelled())
         ctx.on_hash_wait = lambda: emit(AuditProgress("hash", *hashed))
 
