@@ -9,6 +9,7 @@ the standard library, orjson and xxhash.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import mmap
 import os
 from collections.abc import Sequence
@@ -98,8 +99,8 @@ def row_ranges(root: str, rels: Sequence[str], chunk: int) -> list[tuple[str, in
         if not os.path.exists(path):
             continue
         size = os.path.getsize(path)
-        edges = list(range(0, size, chunk)) + [size] if size > chunk else [0, size]
-        out += [(path, a, b) for a, b in zip(edges[:-1], edges[1:], strict=True)]
+        edges = [*range(0, size, chunk), size] if size > chunk else [0, size]
+        out += [(path, a, b) for a, b in itertools.pairwise(edges)]
     return out
 
 

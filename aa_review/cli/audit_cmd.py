@@ -27,6 +27,8 @@ from aa_review.cli._query_arg import add_query_argument
 __all__ = ["register", "run"]
 
 _LEVELS = [s.value for s in Severity]
+_NO_DIGEST = ("not computed: --check narrows the audit to what its checks read "
+              "(aa-review info prints the digest)")
 SHOWN_LOCATIONS = 10  # locations printed per finding in the text output; --json lists all
 
 
@@ -156,7 +158,7 @@ def _print_report(r: AuditReport, fail_on: str) -> None:
     print(f"package   {ident.package_id}  (task {ident.task_id}, format {ident.format_version})")
     for k, v in ident.schema_versions.items():
         print(f"schema    {k:<13}{v}")
-    print(f"digest    {ident.package_digest or 'not computed: --check narrows the audit to what its checks read (aa-review info prints the digest)'}")
+    print(f"digest    {ident.package_digest or _NO_DIGEST}")
     print(f"counts    {c.rows} rows, {c.evidence_items} evidence items, {c.links} links")
     print(f"checks    {', '.join(r.checks)}")
     if r.query is not None:

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, load_or_exit
-from aa_review.core.errors import PackageError
 from aa_review.core.package.hashcache import HashCache
-from aa_review.core.package.loader import find_root
-from aa_review.core.package.summary import count_links_early, summary
+from aa_review.core.package.summary import summary
 
 __all__ = ["register", "run"]
 
@@ -35,17 +32,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    try:  # the links are counted in a thread while the rows are scanned
-        early = count_links_early(find_root(Path(args.package)))
-    except (PackageError, OSError):
-        early = None  # not a package: load_or_exit says why
     pkg = load_or_exit(args.package)
     if pkg is None:
         return EXIT_UNUSABLE
     cache = HashCache(pkg.root)
     if args.verify:
         cache.clear()  # every file is hashed again, and remembered afresh
-    doc = summary(pkg, cache=cache, counted=early.result if early is not None else None)
+    doc = summary(pkg, cache=cache)
     if args.json:
         emit_json(doc)
     else:

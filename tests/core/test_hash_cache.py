@@ -16,8 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from aa_review.core.package import open_package, package_digest
-from aa_review.core.package import hashcache
+from aa_review.core.package import hashcache, open_package, package_digest
 from aa_review.core.package.digest import cached_digest
 from aa_review.core.package.hashcache import HashCache, cache_dir
 from aa_review.core.package.linklines import BadLink, count_links

@@ -15,19 +15,22 @@ from aa_review.core.audits import _checks  # noqa: F401  (registers every check)
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._files import HashCancelled, Wants, hash_package
 from aa_review.core.audits._gather import list_findings
-from aa_review.core.audits._mapscan import scan_map
+from aa_review.core.audits._mapscan import scan_map, scan_map_at
 from aa_review.core.audits._model import AuditProgress, AuditReport, CheckSummary, Counts, Identity
 from aa_review.core.audits._registry import Check, resolve_selection
 from aa_review.core.audits._rowscan import ScanCancelled, fused_scan, row_workers, scan_rows
 from aa_review.core.findings import Finding
 from aa_review.core.package import LoadCancelled, LoadProgress, Package, open_package
+from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.safepath import printable
+from aa_review.core.procpool import POOL_UNAVAILABLE, spawn_pool
 from aa_review.core.package.summary import counts as count_package
 
 __all__ = ["audit_package", "AuditCancelled", "DEFAULT_CAP"]
 
 log = logging.getLogger(__name__)
 DEFAULT_CAP = 200  # findings of one code listed one by one; the rest gathered into one
+_MAP_CHECKS = frozenset({"links", "counts"})  # checks that read the map's links
 ProgressFn = Callable[[AuditProgress], None]
 
 
@@ -178,20 +181,43 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
     if want_hash and ctx.hash_job is None:
         start_hash(ctx.hash_threads)
     if want_map:
-        try:
-            ctx._map = scan_map(pkg.safe)  # Python-bound: here, while hashing runs
-        except Exception as exc:  # noqa: BLE001 - the checks that need it retry and report it
-            log.debug("reading the evidence map's links failed: %s", exc, exc_info=True)
+        _read_map(ctx, big=rows or len(pkg.index) > 0)
     if ctx.hash_job is not None:
         emit(AuditProgress("hash", *hashed))
+
+
+_MAP_IN_PROCESS_BYTES = 16 * 1024 * 1024  # a smaller map is read here: a worker costs more
+
+
+def _read_map(ctx: AuditContext, big: bool) -> None:
+    """Read the evidence map's links off the main process when the map is large (it is
+    Python-bound, and the checks run here meanwhile); here otherwise, or when no worker
+    process can start."""
+    pkg = ctx.pkg
+    st = pkg.safe.stat(MAP_PATH)
+    if big and st is not None and st.st_size >= _MAP_IN_PROCESS_BYTES:
+        try:
+            pool = spawn_pool(1)
+            ctx.map_job = pool.submit(scan_map_at, str(pkg.root))
+            pool.shutdown(wait=False)  # the job still runs; the process ends after it
+            return
+        except POOL_UNAVAILABLE as exc:
+            log.debug("no worker process for the evidence map (%s): reading it here", exc)
+    try:
+        ctx._map = scan_map(pkg.safe)
+    except Exception as exc:  # noqa: BLE001 - the checks that need it retry and report it
+        log.debug("reading the evidence map's links failed: %s", exc, exc_info=True)
 
 
 def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressFn
          ) -> tuple[list[Finding], list[CheckSummary], bool]:
     # Checks that need file hashes run last, while hashing finishes; results are
     # assembled in registration order, so the report does not depend on timing.
+    # Those reading the evidence map's links come after the rest too, while a worker
+    # process reads the map.
     order = sorted(range(len(selected)),
-                   key=lambda i: selected[i].hashes or bool(selected[i].reads))
+                   key=lambda i: (selected[i].hashes or bool(selected[i].reads),
+                                  selected[i].name in _MAP_CHECKS))
     ran: dict[int, tuple[list[Finding], str | None]] = {}
     for n, i in enumerate(order):
         emit(AuditProgress("checks", n, len(selected)))

@@ -21,7 +21,7 @@ from aa_review.core.package.jsondepth import may_be_too_deep, too_deep
 from aa_review.core.package.jsonstream import ObjectStream
 from aa_review.core.package.safepath import PackageRoot
 
-__all__ = ["MapScan", "LinkCols", "scan_map"]
+__all__ = ["MapScan", "LinkCols", "scan_map", "scan_map_at"]
 
 _KEY = b'\n  "row_evidence_links": ['
 _BIG = frozenset({"evidence_catalog", "row_evidence_links"})
@@ -81,6 +81,13 @@ class MapScan:
     tail: dict[str, Any]
     has_links: bool
     error: RecordError | None = None
+
+
+def scan_map_at(root: str) -> MapScan:
+    """:func:`scan_map` of the package folder ``root`` (for a worker process)."""
+    from pathlib import Path
+
+    return scan_map(PackageRoot(Path(root)))
 
 
 def scan_map(safe: PackageRoot) -> MapScan:

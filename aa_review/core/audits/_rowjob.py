@@ -161,7 +161,7 @@ def run_job(root: str, rel: str, data_type: str, positions: array,  # type: igno
             checks.lost(pos, why)
         return checks.finish()
     with fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        for pos, off, n in zip(positions, offsets, lengths):
+        for pos, off, n in zip(positions, offsets, lengths, strict=True):
             raw = mm[off:off + n]
             try:
                 row = orjson.loads(raw)

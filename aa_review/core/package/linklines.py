@@ -14,10 +14,9 @@ import mmap
 from collections.abc import Callable, Iterator
 from typing import IO, Any
 
-from typing_extensions import TypedDict  # pydantic reads only this one before 3.12
-
 import orjson
 from pydantic import TypeAdapter, ValidationError
+from typing_extensions import TypedDict  # pydantic reads only this one before 3.12
 
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.jsonstream import ObjectStream

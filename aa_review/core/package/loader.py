@@ -155,6 +155,7 @@ def _scan_all(safe: PackageRoot, files: list[str], jobs: list[tuple[int, int, in
               visitor: Visitor | None = None) -> list[RowChunk]:
     results: dict[int, RowChunk] = {}
     done = [0]
+    ids = tuple(catalog_ids)
 
     def finish(i: int, chunk: RowChunk) -> None:
         results[i] = chunk
@@ -165,7 +166,7 @@ def _scan_all(safe: PackageRoot, files: list[str], jobs: list[tuple[int, int, in
 
     def args(job: tuple[int, int, int]) -> tuple[Any, ...]:
         code, start, end = job
-        return (str(safe.path), files[code], code, start, end, derive, visitor)
+        return (str(safe.path), files[code], code, start, end, derive, visitor, ids)
 
     def serially(pending: list[int]) -> None:
         for i in pending:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +16,9 @@ from aa_review.core.package.documents import file_problem
 from aa_review.core.package.hashcache import HashCache
 from aa_review.core.package.linklines import BadLink, count_links
 from aa_review.core.package.model import Package
-from aa_review.core.package.safepath import PackageRoot, printable
+from aa_review.core.package.safepath import printable
 
-__all__ = ["identity", "counts", "summary", "read_link_count", "checked_digest",
-           "count_links_early"]
+__all__ = ["identity", "counts", "summary", "read_link_count", "checked_digest"]
 
 
 def identity(pkg: Package, digest: str | None = None) -> dict[str, Any]:
@@ -40,7 +38,7 @@ def read_link_count(pkg: Package, problems: list[Finding] | None = None,
                     counted: Callable[[], int] | None = None) -> int | None:
     """How many ``row_evidence_links`` the map holds (every link's fields validated);
     None (and a located problem in ``problems``) when they cannot be read to the end.
-    ``counted``: the count taken already (see :func:`count_links_early`)."""
+    ``counted``: the count, taken already."""
     try:
         if pkg.catalog_derived:
             return len(pkg.index)  # v0.1: one derived link per row
@@ -59,17 +57,6 @@ def read_link_count(pkg: Package, problems: list[Finding] | None = None,
     if problems is not None:
         problems.append(found)
     return None
-
-
-def count_links_early(path: Path) -> Future[int]:
-    """Start counting the links of the package at ``path`` in a thread, while the package
-    is opened (its row scan runs in worker processes); pass ``.result`` to
-    :func:`summary` as ``counted``."""
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aa-links")
-    try:
-        return pool.submit(lambda: count_links(PackageRoot(Path(path))))
-    finally:
-        pool.shutdown(wait=False)
 
 
 def checked_digest(root: Path, problems: list[Finding], cache: HashCache | None = None
@@ -135,7 +122,7 @@ def summary(pkg: Package, digest: str | None = None, cache: HashCache | None = N
     """Identity, counts and every problem: the loader's, and what could not be read while
     counting the links and computing the digest (``problems`` empty: all was read).
     ``cache``: take unchanged files' hashes from it (see :func:`checked_digest`);
-    ``counted``: the links counted already (see :func:`count_links_early`)."""
+    ``counted``: the links, counted already."""
     problems = list(pkg.problems)
     links = read_link_count(pkg, problems, counted)
     if digest is None:

@@ -25,7 +25,8 @@ def _findings(report):  # type: ignore[no-untyped-def]
     return [(f.code, f.severity, f.message, f.locations.to_json()) for f in report.findings]
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10_000), varied=st.booleans(),
        defects=st.lists(st.sampled_from(_DEFECTS), max_size=3, unique=True))
 def test_one_pass_and_two_passes_agree(tmp_path: Path, seed: int, varied: bool,
@@ -56,3 +57,16 @@ def test_a_large_package_agrees_across_worker_processes(tmp_path: Path, monkeypa
     apart = audit_package(open_package(root, workers=2), digest=False, cap=4, workers=2)
     assert _findings(fused) == _findings(apart)
     assert any(f.gathered for f in fused.findings)  # past the cap: gathered, every row kept
+
+
+def test_the_map_read_in_a_worker_process_gives_the_same_findings(tmp_path: Path,
+                                                                  monkeypatch) -> None:
+    from aa_review.core.audits import _engine
+
+    root = generate_package(tmp_path, rows=120, seed=9, defects=["link_mismatch",
+                                                                 "orphan_evidence_id"]).root
+    here = audit_package(root, digest=False)
+    monkeypatch.setattr(_engine, "_MAP_IN_PROCESS_BYTES", 0)
+    apart = audit_package(root, digest=False)
+    assert _findings(apart) == _findings(here)
+    assert {"link.mismatch", "link.orphan"} <= {f.code for f in apart.findings}
