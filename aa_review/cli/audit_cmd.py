@@ -159,7 +159,8 @@ def _print_report(r: AuditReport, fail_on: str) -> None:
     for k, v in ident.schema_versions.items():
         print(f"schema    {k:<13}{v}")
     print(f"digest    {ident.package_digest or _NO_DIGEST}")
-    print(f"counts    {c.rows} rows, {c.evidence_items} evidence items, {c.links} links")
+    rows = f"{c.rows} rows" if c.rows_read else "rows not read (the checks chosen read none)"
+    print(f"counts    {rows}, {c.evidence_items} evidence items, {c.links} links")
     print(f"checks    {', '.join(r.checks)}")
     if r.query is not None:
         print(f"query     {r.query}")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from aa_review import __version__
 from aa_review.core.audits import _checks  # noqa: F401  (registers every check)
-from aa_review.core.audits._context import AuditContext
+from aa_review.core.audits._context import ROW_RULE_PREFIXES, AuditContext
 from aa_review.core.audits._files import HashCancelled, Wants, hash_package
 from aa_review.core.audits._gather import list_findings
 from aa_review.core.audits._mapscan import scan_map, scan_map_at
@@ -31,6 +31,7 @@ __all__ = ["audit_package", "AuditCancelled", "DEFAULT_CAP"]
 log = logging.getLogger(__name__)
 DEFAULT_CAP = 200  # findings of one code listed one by one; the rest gathered into one
 _MAP_CHECKS = frozenset({"links", "counts"})  # checks that read the map's links
+_NO_ROW_CHECKS = frozenset({"hashes", "contracts", "copies"})  # read no row but by row codes
 ProgressFn = Callable[[AuditProgress], None]
 
 
@@ -94,10 +95,14 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
         def opening(p: LoadProgress) -> None:  # rows checked as they are read: "rows"
             emit(AuditProgress("rows" if "cfg" in fused else "open", p.done, p.total))
 
+        # Checks that read no row (catalog hashes, contracts, copies): the rows are left
+        # on disk.
+        rows = any(c.startswith(ROW_RULE_PREFIXES) for c in enabled) or any(
+            c.name not in _NO_ROW_CHECKS for c in selected)
         try:
             pkg = open_package(Path(pkg_or_path), cancelled=stop, workers=workers,
                                progress=opening, row_visitor=visitor,
-                               visited=lambda v: fused.update(parts=v))
+                               visited=lambda v: fused.update(parts=v), rows=rows)
         except LoadCancelled:
             raise AuditCancelled() from None
     ctx = AuditContext(pkg, enabled=enabled, workers=workers, cap=cap,
@@ -265,4 +270,4 @@ def _counts(pkg: Package, ctx: AuditContext) -> Counts:
         c["links"] = len(pkg.index)
     elif ctx._map is not None and ctx._map.error is None:
         c["links"] = len(ctx._map.links)
-    return Counts(**c)
+    return Counts(**c, rows_read=pkg.rows_read)

@@ -59,6 +59,7 @@ def open_package(
     workers: int | None = None,
     row_visitor: Callable[[Package], Visitor | None] | None = None,
     visited: Callable[[list[tuple[int, Any]]], None] | None = None,
+    rows: bool = True,
 ) -> Package:
     """Open the package at ``path`` (see :func:`find_root`).
 
@@ -77,6 +78,9 @@ def open_package(
         known before its rows are read (documents, catalog, an empty index), it returns
         a :data:`~aa_review.core._rowscan.Visitor` (or None: no visit). Each chunk's
         result goes to ``visited`` as ``(position of its first row, result)``.
+    rows
+        False: read the documents and the catalog only, not the row files (the index is
+        empty and ``Package.rows_read`` False), for work that needs no row.
 
     Raises
     ------
@@ -96,7 +100,7 @@ def open_package(
                          catalog=catalog or [], catalog_derived=catalog is None,
                          index=build_index([], files, [], {}), problems=list(problems))
         visitor = row_visitor(before)
-    jobs = _plan_jobs(safe, files, problems)
+    jobs = _plan_jobs(safe, files, problems) if rows or catalog is None else []
     total = sum(end - start for _, start, end in jobs)
     chunks = _scan_all(safe, files, jobs, total, derive=catalog is None, progress=progress,
                        on_partial=on_partial, cancelled=cancelled, workers=workers,
@@ -118,10 +122,12 @@ def open_package(
                                     location=Location(file=files[ch.file_code],
                                                       line=line + base if line else None)))
     index = build_index(chunks, files, [e.evidence_id for e in catalog], line_base)
-    _check_empty(safe, files, docs, index, problems)
+    rows_read = rows or catalog_derived  # a v0.1 catalog comes from the rows: read them
+    if rows_read:
+        _check_empty(safe, files, docs, index, problems)
     return Package(root=root, safe=safe, version=version, docs=docs, map_header=header,
                    catalog=catalog, catalog_derived=catalog_derived, index=index,
-                   problems=problems)
+                   problems=problems, rows_read=rows_read)
 
 
 def _plan_jobs(safe: PackageRoot, files: list[str], problems: list[Finding]

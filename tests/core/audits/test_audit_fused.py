@@ -70,3 +70,22 @@ def test_the_map_read_in_a_worker_process_gives_the_same_findings(tmp_path: Path
     apart = audit_package(root, digest=False)
     assert _findings(apart) == _findings(here)
     assert {"link.mismatch", "link.orphan"} <= {f.code for f in apart.findings}
+
+
+def test_checks_that_read_no_row_leave_the_rows_on_disk(tmp_path: Path) -> None:
+    """audit --check on the catalog hash codes reads the catalog and the files, not the
+    rows: a broken row line is not even seen, and its findings are the whole audit's."""
+    codes = ["hash.changed", "hash.missing", "hash.not_recorded"]
+    root = generate_package(tmp_path, rows=80, seed=2,
+                            defects=["hash_changed", "malformed_line"]).root
+    narrow = audit_package(root, checks=codes)
+    whole = audit_package(root)
+    assert not narrow.counts.rows_read and narrow.counts.rows == 0
+    assert whole.counts.rows_read and whole.counts.rows > 0
+    assert narrow.identity.package_digest is None and whole.identity.package_digest
+    assert _findings(narrow) == [f for f in _findings(whole) if f[0] in codes]
+    assert {f.code for f in narrow.findings} == {"hash.changed"}
+    assert "input.malformed_line" in {f.code for f in whole.findings}
+    # a code read from the rows brings them back
+    rowwise = audit_package(root, checks=["hash.row_disagrees"])
+    assert rowwise.counts.rows_read and rowwise.counts.rows == whole.counts.rows
