@@ -27,6 +27,8 @@ from aa_review.cli._query_arg import add_query_argument
 __all__ = ["register", "run"]
 
 _LEVELS = [s.value for s in Severity]
+_NO_DIGEST = ("not computed: --check narrows the audit to what its checks read "
+              "(aa-review info prints the digest)")
 SHOWN_LOCATIONS = 10  # locations printed per finding in the text output; --json lists all
 
 
@@ -34,8 +36,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "audit", help="audit a package (or a folder of packages) for integrity and privacy",
         description="Audit a compiled package: hashes, refs, links, counts, rows, privacy, "
-        "contracts, copies and known compiler quirks. A folder that is not itself a package "
-        "is audited as a corpus: every sub-folder in parallel. Exit 0: nothing at or above "
+        "contracts, copies and known compiler quirks. A whole audit reads every row, the "
+        "evidence map and every file's bytes (hashed for the package digest, always afresh); "
+        "--check reads only what the chosen checks need (no digest). A folder that is not "
+        "itself a package is audited as a corpus: every sub-folder in parallel. Exit 0: "
+        "nothing at or above "
         "--fail-on; 1: findings at or above it; 2: could not evaluate (not a package, "
         "unreadable, a check failed).")
     p.add_argument("path", metavar="PACKAGE|DIR",
@@ -153,8 +158,9 @@ def _print_report(r: AuditReport, fail_on: str) -> None:
     print(f"package   {ident.package_id}  (task {ident.task_id}, format {ident.format_version})")
     for k, v in ident.schema_versions.items():
         print(f"schema    {k:<13}{v}")
-    print(f"digest    {ident.package_digest}")
-    print(f"counts    {c.rows} rows, {c.evidence_items} evidence items, {c.links} links")
+    print(f"digest    {ident.package_digest or _NO_DIGEST}")
+    rows = f"{c.rows} rows" if c.rows_read else "rows not read (the checks chosen read none)"
+    print(f"counts    {rows}, {c.evidence_items} evidence items, {c.links} links")
     print(f"checks    {', '.join(r.checks)}")
     if r.query is not None:
         print(f"query     {r.query}")

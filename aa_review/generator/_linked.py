@@ -158,6 +158,8 @@ class Companions:
         self._link_ids = Raw(ev.evidence_ids)
         self._link_visible = Raw(ev.visible_ids)
         self._task_id = ctx.sc.task_id
+        # Varied rows cite their own evidence sets: no template shares a link's ids.
+        self.varied = ctx.variation is not None
 
     def ps(self, r: dict[str, Any]) -> str:
         return self._ps.render(_ps_values(r))
@@ -174,6 +176,9 @@ class Companions:
         rid = r.get("row_id") or r.get("pair_id") or ""
         if not standard:
             return dumps_line(self.link_dict(file, r))
+        if self.varied:
+            whole = {**r, "source_artifact_refs": self._link_artifacts}
+            return dumps_line(self.link_dict(file, whole))
         key = (file, r["data_type"])
         tpl = self._links.get(key)
         if tpl is None:

@@ -290,6 +290,7 @@ def _groups(sizes: dict[str, int], full: bool, scans: dict[str, Wants]
 
 def hash_package(root: Path, *, threads: int = 4, full: bool = True,
                  scans: dict[str, Wants] | None = None, processes: bool = True,
+                 only: set[str] | None = None,
                  progress: Callable[[int, int], None] | None = None,
                  cancelled: Callable[[], bool] = lambda: False) -> FileHashes:
     """Hash every file under ``root`` (symlinks are listed, never followed) and digest them.
@@ -300,13 +301,15 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
     processes, at most one per core, for a large package: they never wait for a GIL
     that checks running beside them hold, but cost a start. ``progress`` is called
     from the calling thread. With ``full=False`` (catalog hashes only) files over
-    2,000,000 bytes are only sized, and there is no digest. ``scans`` names files whose
+    2,000,000 bytes are only sized, and there is no digest; ``only`` then limits the
+    hashing to those files (those a check reads). ``scans`` names files whose
     facts also carry a :class:`ByteScan` of what they want counted, taken from the bytes
     while they are hashed.
     """
     listing = list_package(root)
     entries = listing.entries
-    sizes = {e.rel: e.size for e in entries if e.kind == "file"}
+    sizes = {e.rel: e.size for e in entries if e.kind == "file"
+             and (full or only is None or e.rel in only)}
     total = sum(sizes.values())
     n = max(1, threads)
     out: FileHashes | None = None

@@ -79,6 +79,9 @@ class Counts(BaseModel):
     evidence_by_visibility: dict[str, int] = Field(default_factory=dict)
     links: int | None = None
     loading_problems: int = 0
+    rows_read: bool = Field(True, description="False when the audit's checks needed no row "
+                            "(--check narrowed it): the row files were not read, and the row "
+                            "counts are 0")
 
 
 class CheckSummary(BaseModel):

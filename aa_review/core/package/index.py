@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -91,11 +92,17 @@ class RowIndex:
         self.by_set = np.argsort(self.set_code, kind="stable")
         counts = np.bincount(self.set_code, minlength=len(sets))
         self.set_ptr = np.concatenate(([0], np.cumsum(counts)))
-        members: list[list[int]] = [[] for _ in evidence_ids]
-        for code, s in enumerate(sets):
-            for e in s.tolist():
-                members[e].append(code)
-        self.sets_with = [np.asarray(m, dtype=np.int64) for m in members]
+        # For each evidence item, the codes of the sets holding it, ascending.
+        if sets:
+            flat = np.concatenate(sets).astype(np.int64)
+            owner = np.repeat(np.arange(len(sets), dtype=np.int64), self.set_size)
+            by_item = owner[np.argsort(flat, kind="stable")]
+            bounds = np.concatenate(([0], np.cumsum(np.bincount(flat,
+                                                                minlength=len(evidence_ids)))))
+            self.sets_with = [by_item[bounds[i]:bounds[i + 1]]
+                              for i in range(len(evidence_ids))]
+        else:
+            self.sets_with = [np.zeros(0, np.int64) for _ in evidence_ids]
         self._id_order = np.argsort(self.row_id, kind="stable")
 
     def __len__(self) -> int:
@@ -167,6 +174,18 @@ def _codes(values: list[str], table: dict[str, int], names: list[str]) -> np.nda
     return out
 
 
+def _as_arrays(sets: list[tuple[int, ...]]) -> list[np.ndarray]:
+    """One int32 array per set, as views of one buffer (one allocation, not one per set)."""
+    if not sets:
+        return []
+    sizes = np.fromiter(map(len, sets), dtype=np.int64, count=len(sets))
+    flat = np.fromiter(itertools.chain.from_iterable(sets), dtype=np.int32,
+                       count=int(sizes.sum()))
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    return [flat[a:b] for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
+
+
 def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: list[str],
                 line_base: dict[tuple[int, int], int]) -> RowIndex:
     """Merge scanned chunks (in row order) into one :class:`RowIndex`.
@@ -176,7 +195,6 @@ def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: l
     ev_ids = list(catalog_ids)
     ev_pos = {e: i for i, e in enumerate(ev_ids)}
     set_table: dict[tuple[int, ...], int] = {}
-    sets: list[np.ndarray] = []
     type_t: dict[str, int] = {}
     type_n: list[str] = []
     task_t: dict[str, int] = {}
@@ -185,21 +203,35 @@ def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: l
         "line", "offset", "length", "set_code", "confidence", "quality", "file",
         "data_type", "task", "digest", "content_hash")}
     row_ids: list[str] = []
+    new_sets: list[tuple[int, ...]] = []
     for ch in chunks:
-        remap = np.empty(len(ch.sets), dtype=np.int32)
-        for local, ids in enumerate(ch.sets):
-            pos = []
-            for e in ids:
-                p = ev_pos.get(e)
-                if p is None:
-                    p = ev_pos[e] = len(ev_ids)
-                    ev_ids.append(e)
-                pos.append(p)
-            key = tuple(pos)
+        local_sets = ch.set_pos if ch.set_pos is not None else ch.sets
+        remap = np.empty(len(local_sets), dtype=np.int32)
+        unknown: list[int] = []  # position of each of the chunk's uncatalogued ids
+        for e in ch.unknown:
+            p = ev_pos.get(e)
+            if p is None:
+                p = ev_pos[e] = len(ev_ids)
+                ev_ids.append(e)
+            unknown.append(p)
+        for local, ids in enumerate(local_sets):
+            if ch.set_pos is None:  # ids as text (a synthetic chunk)
+                pos: list[int] = []
+                for e in ids:
+                    p = ev_pos.get(e)  # type: ignore[arg-type]
+                    if p is None:
+                        p = ev_pos[e] = len(ev_ids)  # type: ignore[index]
+                        ev_ids.append(e)  # type: ignore[arg-type]
+                    pos.append(p)
+                key = tuple(pos)
+            elif min(ids, default=0) < 0:
+                key = tuple(unknown[-p - 1] if p < 0 else p for p in ids)  # type: ignore[operator]
+            else:
+                key = ids  # type: ignore[assignment]
             g = set_table.get(key)
             if g is None:
-                g = set_table[key] = len(sets)
-                sets.append(np.asarray(key, dtype=np.int32))
+                g = set_table[key] = len(new_sets)
+                new_sets.append(key)
             remap[local] = g
         arrs = _arrays(ch)
         arrs["line"] += line_base.get((ch.file_code, ch.start), 0)
@@ -210,6 +242,7 @@ def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: l
         for k, v in arrs.items():
             cols[k].append(v)
         row_ids.extend(ch.row_id)
+    sets = _as_arrays(new_sets)
     columns = {k: (np.concatenate(v) if v else np.empty(0, np.int64)) for k, v in cols.items()}
     columns["set_code"] = columns["set_code"].astype(np.int32)
     for k in ("digest", "content_hash"):

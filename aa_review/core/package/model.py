@@ -48,6 +48,8 @@ class Package:
     catalog_derived: bool
     index: RowIndex
     problems: list[Finding] = field(default_factory=list)
+    # False when opened without its rows (an audit whose checks read none): empty index.
+    rows_read: bool = True
 
     @property
     def package_id(self) -> str:

@@ -90,7 +90,7 @@ def test_counts_and_quirks_agree_with_and_without_the_hashing_pass(make_package,
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(AuditContext, "byte_scan", spy)
-        full = audit_package(root, checks=["counts", "quirks"])  # digest: hashing runs
+        full = audit_package(root, checks=["counts", "quirks"], digest=True)  # hashing runs
         alone = audit_package(root, checks=["counts", "quirks"], digest=False)
     assert calls == ["hashed"] * 3 + ["alone"] * 3
 
