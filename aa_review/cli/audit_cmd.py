@@ -9,6 +9,7 @@ from pathlib import Path
 import orjson
 
 from aa_review.cli._common import EXIT_UNUSABLE, err
+from aa_review.cli._query_arg import add_query_argument
 from aa_review.core.audits import (
     AuditProgress,
     AuditReport,
@@ -18,11 +19,10 @@ from aa_review.core.audits import (
     audit_package,
     resolve_selection,
 )
-from aa_review.core.errors import PackageError
 from aa_review.core.findings import Finding, Locations, Severity
 from aa_review.core.package import find_root, open_package
 from aa_review.core.query import QueryError, filter_findings, needs_package
-from aa_review.cli._query_arg import add_query_argument
+from aa_review.core.util.errors import PackageError
 
 __all__ = ["register", "run"]
 

@@ -24,7 +24,7 @@ import numpy as np
 import orjson
 
 from aa_review import __version__
-from aa_review.core.atomic import atomic_write
+from aa_review.core.util.atomic import atomic_write
 
 if TYPE_CHECKING:
     from aa_review.core.findings import Finding

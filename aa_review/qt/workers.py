@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from aa_review.core.errors import AAReviewError
+from aa_review.core.util.errors import AAReviewError
 
 __all__ = ["PackageLoader", "AuditRunner", "synchronous"]
 

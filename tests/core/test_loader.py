@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from aa_review.core.errors import PackageError, UnsafeRefError
 from aa_review.core.package import LoadCancelled, PackageRoot, find_root, open_package
 from aa_review.core.package.layout import EC_DIR, ROW_FILES
+from aa_review.core.util.errors import PackageError, UnsafeRefError
 
 ENV_PAIRS = f"{EC_DIR}/environment/environment_response_pairs.jsonl"
 

@@ -12,12 +12,12 @@ import orjson
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._files import Wants
 from aa_review.core.audits._registry import register
-from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding, Locations
 from aa_review.core.package.documents import DOC_PATHS, read_json
 from aa_review.core.package.layout import EC_DIR
 from aa_review.core.package.model import Package
 from aa_review.core.package.safepath import printable
+from aa_review.core.util.errors import UnsafeRefError
 
 CODES = ("quirk.tdo_compiler_id", "quirk.trajectory_traces_ref", "quirk.dedup_counts",
          "quirk.duplicate_row_rejected", "quirk.uncatalogued_grading", "quirk.bogus_list_ref",

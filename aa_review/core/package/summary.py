@@ -9,13 +9,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from aa_review import __version__
-from aa_review.core.errors import RecordError, UnsafeRefError
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.digest import package_digest
 from aa_review.core.package.documents import file_problem
 from aa_review.core.package.model import Package
 from aa_review.core.package.safepath import printable
+from aa_review.core.util.errors import RecordError, UnsafeRefError
 
 __all__ = ["identity", "counts", "summary", "read_link_count", "checked_digest"]
 
