@@ -57,7 +57,7 @@ def line(label: str, value: str, ratio: float | None = None, goal: str = "") -> 
 # -- hash verification --------------------------------------------------------------
 def evidence_package(total_mb: int) -> tuple[Path, list[Path]]:
     """A small generated package plus ``total_mb`` of catalogued evidence files."""
-    from aa_review.core import derive
+    from aa_review.core.package import derive
     from aa_review.generator import generate_package
 
     pid = f"pkg_evidence_{total_mb}mb_v2"

@@ -21,11 +21,11 @@ from aa_review.core.contract_compare import (
     json_type,
     read_artifact,
 )
-from aa_review.core.derive import normalize_ref
+from aa_review.core.package.derive import normalize_ref
 from aa_review.core.package.documents import read_json
 from aa_review.core.package.layout import EC_DIR
+from aa_review.core.package.records import ContractItem
 from aa_review.core.package.safepath import file_kind
-from aa_review.core.records import ContractItem
 from aa_review.core.util.errors import UnsafeRefError
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from aa_review.core.derive import CONTENT_HASH_LIMIT, content_hash_bytes
+from aa_review.core.package.derive import CONTENT_HASH_LIMIT, content_hash_bytes
 from aa_review.core.package.digest import Entry, digest_of, list_package
 from aa_review.core.package.safepath import open_beneath, read_beneath
 from aa_review.core.util.procpool import POOL_UNAVAILABLE, drain, spawn_pool

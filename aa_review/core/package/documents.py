@@ -11,14 +11,7 @@ from pydantic import BaseModel, ValidationError
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
 from aa_review.core.package.layout import EC_DIR
-from aa_review.core.package.safepath import (
-    FileTooLargeError,
-    PackageRoot,
-    SpecialFileError,
-    SymlinkOutError,
-    printable,
-)
-from aa_review.core.records import (
+from aa_review.core.package.records import (
     ArtifactContract,
     CompilerManifest,
     CompilerReport,
@@ -26,6 +19,13 @@ from aa_review.core.records import (
     OutputContract,
     PrefinalChecklist,
     QualityReport,
+)
+from aa_review.core.package.safepath import (
+    FileTooLargeError,
+    PackageRoot,
+    SpecialFileError,
+    SymlinkOutError,
+    printable,
 )
 from aa_review.core.util.errors import UnsafeRefError
 

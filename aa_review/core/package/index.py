@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aa_review.core._rowscan import RowChunk
+from aa_review.core.package.rowscan import RowChunk
 
 __all__ = ["RowIndex", "RowSet", "build_index"]
 

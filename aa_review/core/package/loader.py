@@ -9,13 +9,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aa_review.core._rowscan import RowChunk, scan_range, split_ranges
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core.package import documents
 from aa_review.core.package.catalog import derive_catalog, read_map_header
 from aa_review.core.package.index import RowIndex, build_index
 from aa_review.core.package.layout import EC_DIR, ROW_FILES
 from aa_review.core.package.model import LoadProgress, Package
+from aa_review.core.package.rowscan import RowChunk, scan_range, split_ranges
 from aa_review.core.package.safepath import PackageRoot
 from aa_review.core.util.errors import PackageError, UnsafeRefError
 from aa_review.core.util.procpool import POOL_UNAVAILABLE, run_in_processes

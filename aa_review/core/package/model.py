@@ -14,8 +14,8 @@ from aa_review.core.findings import Finding
 from aa_review.core.package.catalog import iter_map_links
 from aa_review.core.package.documents import Documents
 from aa_review.core.package.index import RowIndex
+from aa_review.core.package.records import Evidence, EvidenceMapHeader, RowLink
 from aa_review.core.package.safepath import PackageRoot, printable
-from aa_review.core.records import Evidence, EvidenceMapHeader, RowLink
 from aa_review.core.util.errors import RecordError
 
 __all__ = ["Package", "LoadProgress"]

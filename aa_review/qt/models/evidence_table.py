@@ -12,7 +12,7 @@ from aa_review.core.package.catalog import live_hash_status
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package
-    from aa_review.core.records import Evidence
+    from aa_review.core.package.records import Evidence
 
 __all__ = ["EvidenceTableModel"]
 

@@ -16,7 +16,7 @@ from aa_review.core.query import set_term, term_value
 if TYPE_CHECKING:
     from aa_review.core.findings import Finding
     from aa_review.core.package import Package
-    from aa_review.core.records import Evidence
+    from aa_review.core.package.records import Evidence
 
 __all__ = ["FacetsPanel"]
 
