@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from aa_review.core import contracts
-from aa_review.core.contract_compare import is_number
+from aa_review.core.contracts import is_number
 from aa_review.core.package import open_package
 
 CSV = "attempts/revised/artifacts/reconciliation_report.csv"

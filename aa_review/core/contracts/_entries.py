@@ -11,14 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from aa_review.core.contract_compare import (
+from aa_review.core.contracts._compare import (
     COLUMN_KINDS,
     JUDGED_ROWS,
     ArtifactShape,
     Diff,
     DiffKind,
     compare,
-    json_type,
     read_artifact,
 )
 from aa_review.core.package.derive import normalize_ref
@@ -31,9 +30,9 @@ from aa_review.core.util.errors import UnsafeRefError
 if TYPE_CHECKING:
     from aa_review.core.package import Package
 
-__all__ = ["ContractEntry", "ContractedFile", "FileCheck", "Diff", "DiffKind", "Preview",
-           "CheckResult", "contract_entries", "contracted_files", "compare_package", "preview",
-           "checklist", "json_type"]
+__all__ = ["ContractEntry", "ContractedFile", "FileCheck", "Preview", "CheckResult",
+           "contract_entries", "contracted_files", "contract_path", "check_file",
+           "compare_package", "preview", "checklist", "MAX_PREVIEW_BYTES", "TRANSFER_CHECKLIST"]
 
 MAX_PREVIEW_BYTES = 4 * 1024 * 1024  # of a file shown as text (formats other than CSV/JSON)
 TRANSFER_CHECKLIST = f"{EC_DIR}/runtime_learning_package/transfer_checklist.json"
