@@ -102,7 +102,7 @@ def test_rows_view_counts_clears_and_shows_only_the_selection(window, spread,
     assert {window.package.index.row_id_str(rows.model.position(r)) for r in range(2)} == want
     out = tmp_path / "rows.jsonl"  # exporting now writes those rows, and says why
     assert wa.export_view(window, out) == 2
-    from aa_review.core.export import meta_path
+    from aa_review.core.query.export import meta_path
 
     lines = out.read_text().splitlines()
     assert json.loads(meta_path(out).read_text())["query"] == \

@@ -10,7 +10,7 @@ import numpy as np
 from PySide6.QtCore import QByteArray
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from aa_review.core.export import export_rows
+from aa_review.core.query.export import export_rows
 from aa_review.core.session import SESSION_SUFFIX, SessionState, load_session, save_session
 from aa_review.core.util.errors import AAReviewError
 from aa_review.qt.views.palette import PaletteEntry
