@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from aa_review.core import charts
 from aa_review.core.package import open_package
+from aa_review.core.session import charts
 
 pytestmark = pytest.mark.gui
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QItemSelectionModel, QModelIndex
 from PySide6.QtWidgets import QTableView, QVBoxLayout, QWidget
 
-from aa_review.core.selection import Selection, SelectionHub
+from aa_review.core.session import Selection, SelectionHub
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package

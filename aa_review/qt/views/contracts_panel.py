@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from aa_review.core import contracts
-from aa_review.core.selection import Selection, SelectionHub
+from aa_review.core.session import Selection, SelectionHub
 from aa_review.qt.models import JsonTreeModel
 from aa_review.qt.models.artifact_table import ArtifactTableModel
 from aa_review.qt.models.tuple_table import TupleTableModel

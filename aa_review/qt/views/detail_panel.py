@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QTreeView
 
 from aa_review.core.package import Package
-from aa_review.core.selection import Selection, SelectionHub
+from aa_review.core.session import Selection, SelectionHub
 from aa_review.core.util.errors import AAReviewError
 from aa_review.qt.models import JsonTreeModel
 from aa_review.qt.views._linked import Linked

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from PySide6.QtWidgets import QLabel
 
-from collections.abc import Callable
-
 from aa_review.core.package import Package
 from aa_review.core.query import EVIDENCE_FIELDS, FindingsIndex, filter_evidence
-from aa_review.core.selection import Selection, SelectionHub
+from aa_review.core.session import Selection, SelectionHub
 from aa_review.qt.models import EvidenceTableModel, RowsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.query_bar import QueryBar, fields_help

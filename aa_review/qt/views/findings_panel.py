@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QTool
 from aa_review.core.audits import findings_line
 from aa_review.core.findings import distinct_sorted
 from aa_review.core.query import FINDING_FIELDS, FindingsIndex, filter_findings
-from aa_review.core.selection import Selection, SelectionHub
+from aa_review.core.session import Selection, SelectionHub
 from aa_review.qt.models.findings_table import FindingsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.query_bar import QueryBar, fields_help

@@ -21,27 +21,27 @@ from PySide6.QtWidgets import (
 )
 
 from aa_review.core.package import package_digest as compute_digest
-from aa_review.core.selection import SelectionHub
+from aa_review.core.session import SelectionHub
+from aa_review.qt.theme import apply_theme
+from aa_review.qt.views import window_actions as wa
 from aa_review.qt.views.contracts_panel import ContractsPanel
 from aa_review.qt.views.detail_panel import RowDetailPanel
 from aa_review.qt.views.dossier_panel import DossierPanel
 from aa_review.qt.views.evidence_panels import EvidencePanel, EvidenceRowsPanel, RowEvidencePanel
 from aa_review.qt.views.facets_panel import FacetsPanel
 from aa_review.qt.views.findings_panel import FindingsPanel
+from aa_review.qt.views.menus import build_actions
+from aa_review.qt.views.palette import CommandPalette
 from aa_review.qt.views.plots_panel import PlotsPanel
 from aa_review.qt.views.rows_panel import RowsPanel
-from aa_review.qt.theme import apply_theme
-from aa_review.qt.views import window_actions as wa
-from aa_review.qt.views.menus import build_actions
 from aa_review.qt.views.window_audit import AuditMixin
 from aa_review.qt.views.window_recent import RecentMixin
-from aa_review.qt.views.palette import CommandPalette
 from aa_review.qt.watcher import PackageWatcher
 from aa_review.qt.workers import AuditRunner, PackageLoader
 
 if TYPE_CHECKING:
-    from aa_review.core.package import LoadProgress, Package, RowIndex
     from aa_review.core.audits import AuditReport
+    from aa_review.core.package import LoadProgress, Package, RowIndex
     from aa_review.core.session import SessionState
 
 __all__ = ["MainWindow"]

@@ -9,8 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from aa_review.core import charts
-from aa_review.core.selection import Selection, SelectionHub
+from aa_review.core.session import Selection, SelectionHub, charts
 from aa_review.qt.plot_theme import theme_plot
 from aa_review.qt.views.points_plot import PointsPlot
 

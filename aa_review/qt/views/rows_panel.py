@@ -9,7 +9,7 @@ import numpy as np
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton
 
 from aa_review.core.query import ROW_FIELDS, FindingsIndex, filter_rows
-from aa_review.core.selection import Selection, SelectionHub
+from aa_review.core.session import Selection, SelectionHub
 from aa_review.qt.models import RowsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.query_bar import QueryBar, fields_help
