@@ -106,7 +106,7 @@ def test_empty_file_that_should_have_rows(sample_copy: Path) -> None:
 def test_huge_line_reported_not_parsed(sample_copy: Path, monkeypatch) -> None:
     from aa_review.core.package import rowscan
 
-    monkeypatch.setattr(_rowscan, "MAX_LINE_BYTES", 1000)
+    monkeypatch.setattr(rowscan, "MAX_LINE_BYTES", 1000)
     pkg = open_package(sample_copy)
     too_long = [p for p in pkg.problems if p.code == "input.line_too_long"]
     assert too_long and all(p.location.line for p in too_long)

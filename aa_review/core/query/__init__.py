@@ -15,7 +15,7 @@ import numpy as np
 
 from aa_review.core.query._complete import Completion, Suggestion, complete
 from aa_review.core.query._edit import quote, set_term, term_value
-from aa_review.core.query._evidence import EvidenceScope, cited_counts
+from aa_review.core.query._evidence import EvidenceScope
 from aa_review.core.query._fields import (
     EVIDENCE_SPECS,
     FINDING_SPECS,
@@ -44,7 +44,7 @@ __all__ = [
     "check_query", "fields_used",
     "needs_package",
     "complete", "Completion", "Suggestion", "set_term", "term_value", "quote",
-    "DISPLAY_DECIMALS", "format_number", "cited_counts", "check_of",
+    "DISPLAY_DECIMALS", "format_number", "check_of",
 ]
 
 

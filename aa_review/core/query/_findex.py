@@ -137,10 +137,10 @@ class FindingsIndex:
                 row = ix.find_row(str(rid))
                 if row is not None:
                     self.loc_row[k] = row
-        by_ref = {e.ref: i for i, e in enumerate(pkg.catalog)}
-        for attr, lookup in (("evidence_id", ix.evidence_pos), ("ref", by_ref)):
+        for attr, lookup in (("evidence_id", ix.evidence_pos.get),
+                             ("ref", pkg.evidence_of_ref)):
             table, codes = self.location_text(attr)
-            pos = np.array([lookup.get(t, -1) if t else -1 for t in table], dtype=np.int64)
+            pos = np.array([_or_minus(lookup(t)) if t else -1 for t in table], dtype=np.int64)
             if len(codes):
                 found = pos[codes]
                 fill = (self.loc_evidence < 0) & (found >= 0)
@@ -172,6 +172,10 @@ class FindingsIndex:
         loc_mask = np.zeros(self.n_locations, dtype=bool)
         loc_mask[has] = row_mask[self.loc_row[has]]
         return self.findings_at(loc_mask)
+
+
+def _or_minus(pos: int | None) -> int:
+    return -1 if pos is None else pos
 
 
 def _rows_at(ix: RowIndex, file_code: int, lines: np.ndarray) -> np.ndarray:

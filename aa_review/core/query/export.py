@@ -131,11 +131,9 @@ def rows_export(pkg: Package, positions: Iterable[int]) -> Export:
 # -- evidence ------------------------------------------------------------------------
 def evidence_export(pkg: Package, positions: Iterable[int]) -> Export:
     """Evidence positions (``index.evidence_ids``): catalog fields, ``catalogued``, ``cited_by_rows``."""
-    from aa_review.core.query import cited_counts
-
     ix = pkg.index
     pos = np.fromiter((int(p) for p in positions), dtype=np.int64)
-    cited = cited_counts(pkg)
+    cited = pkg.index.cited_counts()
     extras: dict[str, None] = {}
     for e in pkg.catalog:
         extras.update(dict.fromkeys(e.extras()))
