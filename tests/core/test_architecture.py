@@ -76,3 +76,29 @@ def test_core_and_cli_import_without_qt() -> None:
                           text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip().endswith("ok")
+
+
+def test_the_session_tests_pass_with_qt_blocked() -> None:
+    """The review session and the selection hub hold without Qt: their tests run in a
+    process where importing PySide6, shiboken6 or pyqtgraph fails."""
+    script = textwrap.dedent("""
+        import sys
+
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph"):
+                    raise ImportError(f"blocked: {name}")
+                return None
+
+        sys.meta_path.insert(0, Block())
+        import pytest
+        code = pytest.main(["-q", "-p", "no:pytest-qt", "-p", "no:cacheprovider",
+                            "-W", "ignore::pytest.PytestConfigWarning",
+                            "tests/core/session"])
+        assert not any(m.startswith(("PySide6", "pyqtgraph")) for m in sys.modules)
+        sys.exit(code)
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert " passed" in proc.stdout and "failed" not in proc.stdout

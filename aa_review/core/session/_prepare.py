@@ -1,0 +1,238 @@
+"""Work a session needs done off the GUI thread: each function reads, computes and returns.
+
+Nothing here touches a session: a worker calls these on an opened package, then hands
+the result to the session on the GUI thread (``ReviewSession.open``, ``set_audit``,
+``set_digest``, ``set_hashes``). Each is safe to run in any thread on a package no
+one changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from aa_review.core import contracts
+from aa_review.core.package.catalog import live_hash_status
+from aa_review.core.package.digest import digest_of, file_sha256, list_package
+from aa_review.core.query import EvidenceScope, FindingsIndex, FindingsScope, RowsScope
+from aa_review.core.session import charts
+
+if TYPE_CHECKING:
+    from aa_review.core.audits import AuditReport
+    from aa_review.core.package import Package
+    from aa_review.core.session._state import ExportPlan
+
+__all__ = ["PreparedPackage", "PreparedFindings", "ContractsView", "FacetGroup", "Cancelled",
+           "prepare_package", "run_export",
+           "prepare_findings", "live_hash_statuses", "compute_digest", "size_within",
+           "CONTRACT_PREVIEW_ROWS"]
+
+CONTRACT_PREVIEW_ROWS = 200  # data rows kept per CSV/TSV artifact; the comparison judges 5
+
+
+class Cancelled(Exception):
+    """Raised by a function here when its ``cancelled()`` turned true."""
+
+
+def _never() -> bool:
+    return False
+
+
+@dataclass(frozen=True)
+class FacetGroup:
+    """Rows counted per value of one field: clicking a value sets ``field:value``."""
+
+    title: str
+    field: str
+    counts: tuple[tuple[str, int], ...]  # most rows first
+
+
+@dataclass(frozen=True, eq=False)
+class ContractsView:
+    """Every contract entry beside its file, with the comparison the audit makes."""
+
+    entries: tuple[contracts.ContractEntry, ...]
+    previews: tuple[contracts.Preview, ...]
+    checklist: tuple[contracts.CheckResult, ...]
+
+    def entry_named(self, contract: str | None) -> int | None:
+        """The entry a finding's ``contract`` names (its own path or one of its group's:
+        a finding names the first contract stating it, often the transfer checklist's)."""
+        if not contract:
+            return None
+        return next((i for i, e in enumerate(self.entries)
+                     if contract in (e.key, e.path, *e.group)), None)
+
+    def entry_backed_by(self, ref: str | None) -> int | None:
+        """The first entry whose file is ``ref``."""
+        if not ref:
+            return None
+        return next((i for i, e in enumerate(self.entries) if e.artifact_ref == ref), None)
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedFindings:
+    """Findings linked to the rows and evidence of ``package``, with the query scopes over
+    the package that read them (each scope keeps its per-item tables between queries)."""
+
+    package: Package
+    index: FindingsIndex
+    report: AuditReport | None
+    rows: RowsScope
+    evidence: EvidenceScope
+    findings: FindingsScope
+
+
+@dataclass(frozen=True, eq=False)
+class PreparedPackage:
+    """An opened package with everything the views show of it, computed once.
+
+    The scopes are kept so each query reuses their per-item tables.
+    """
+
+    package: Package
+    problems: PreparedFindings
+    rows_by_type: charts.Bars
+    coverage: charts.Bars
+    histograms: dict[str, charts.Histogram]
+    facets: tuple[FacetGroup, ...]
+    contracts: ContractsView
+    rows_citing_hidden: np.ndarray
+    hidden_row_ids: tuple[str, ...]
+    small: bool  # under the size limit given to prepare_package (the automatic audit's)
+
+
+def _rows_citing_by(pkg: Package, attr: str) -> tuple[tuple[str, int], ...]:
+    """For each value of a catalog attribute, how many rows cite an item having it."""
+    by_value: dict[str, list[int]] = {}
+    for pos, e in enumerate(pkg.catalog):
+        by_value.setdefault(str(getattr(e, attr, None) or "?"), []).append(pos)
+    counts = {v: int(np.count_nonzero(pkg.index.citing_mask(items)))
+              for v, items in by_value.items()}
+    return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def _facets(pkg: Package) -> tuple[FacetGroup, ...]:
+    types = pkg.index.counts_by("data_type")
+    return (
+        FacetGroup("Data type", "type",
+                   tuple(sorted(types.items(), key=lambda kv: (-kv[1], kv[0])))),
+        FacetGroup("Cites evidence of type", "evidence.type",
+                   _rows_citing_by(pkg, "evidence_type")),
+        FacetGroup("Cites evidence with visibility", "evidence.visibility",
+                   _rows_citing_by(pkg, "visibility")),
+    )
+
+
+def contracts_view(pkg: Package) -> ContractsView:
+    """Entries, their files and verdicts, and the checklist: one comparison per file."""
+    checks = contracts.compare_package(pkg, keep=CONTRACT_PREVIEW_ROWS)
+    entries = contracts.contract_entries(pkg)
+    return ContractsView(
+        tuple(entries),
+        tuple(contracts.preview(pkg, e, CONTRACT_PREVIEW_ROWS, checks) for e in entries),
+        tuple(contracts.checklist(pkg, checks)))
+
+
+def size_within(root: Path, limit: int) -> bool:
+    """Whether the package's files add up to less than ``limit`` bytes (stops counting early;
+    listed without following symlinks or touching special files)."""
+    try:
+        sizes = (e.size for e in list_package(root).entries if e.kind == "file")
+        total = 0
+        for size in sizes:
+            total += size
+            if total >= limit:
+                return False
+    except OSError:
+        return False
+    return True
+
+
+def prepare_package(pkg: Package, *, size_limit: int = 0,
+                    cancelled: Callable[[], bool] = _never) -> PreparedPackage:
+    """Everything the views show of ``pkg`` before an audit: numbers for the plots, facet
+    counts, the contract comparison, the loading problems linked to rows, the rows
+    citing hidden evidence; and whether it is smaller than ``size_limit`` bytes."""
+    ix = pkg.index
+    ix.row_id_folded()  # warm what the first query and search read
+    ix.cited_counts()
+    problems = prepare_findings(pkg, None)
+    if cancelled():
+        raise Cancelled
+    view = contracts_view(pkg)
+    if cancelled():
+        raise Cancelled
+    hidden = pkg.rows_citing_hidden()
+    names = sorted({ix.row_id_str(int(i)) or f"{ix.files[int(ix.file[i])]}:{int(ix.line[i])}"
+                    for i in hidden})
+    return PreparedPackage(
+        package=pkg, problems=problems, rows_by_type=charts.rows_by_type(pkg),
+        coverage=charts.coverage(pkg),
+        histograms={m: charts.histogram(pkg, m) for m in charts.ROW_MEASURES},
+        facets=_facets(pkg), contracts=view, rows_citing_hidden=hidden,
+        hidden_row_ids=tuple(names),
+        small=size_limit > 0 and size_within(pkg.root, size_limit))
+
+
+def prepare_findings(pkg: Package, report: AuditReport | None) -> PreparedFindings:
+    """The audit's findings (the loading problems when ``report`` is None) linked to the
+    rows and evidence of ``pkg``: one pass over every location, the slow part of showing
+    an audit. The scopes' per-item tables are built here too, not on the first click."""
+    index = FindingsIndex(report.findings if report is not None else pkg.problems, pkg)
+    rows = RowsScope(pkg, index)
+    for attr in ("visibility", "evidence_type", "ref"):
+        rows.evidence_attr(attr)
+    return PreparedFindings(pkg, index, report, rows, EvidenceScope(pkg, index),
+                            FindingsScope(index, pkg))
+
+
+def live_hash_statuses(pkg: Package, cancelled: Callable[[], bool] = _never
+                       ) -> tuple[str, ...]:
+    """Per catalog item, :func:`~aa_review.core.package.catalog.live_hash_status`."""
+    out = []
+    for e in pkg.catalog:
+        if cancelled():
+            raise Cancelled
+        out.append(live_hash_status(pkg.safe, e))
+    return tuple(out)
+
+
+def compute_digest(root: Path, cancelled: Callable[[], bool] = _never) -> str:
+    """The package digest (``digest_of``, its one definition), file by file so that it
+    can stop between files; raises ``OSError`` when a file cannot be read."""
+    entries = list_package(root).entries
+
+    def facts() -> Iterator[tuple[int, str] | None]:
+        for e in entries:
+            if cancelled():
+                raise Cancelled
+            yield (e.size, file_sha256(root, e.rel)) if e.kind == "file" else None
+
+    return digest_of(entries, facts())
+
+
+def run_export(plan: ExportPlan, path: Path, cancelled: Callable[[], bool] = _never
+               ) -> tuple[int, str]:
+    """Write what ``plan`` captured to ``path`` (format from its suffix) with the query and
+    the package digest in the sidecar, computing the digest when it was not known yet.
+    Returns how many items were written and the digest; raises ``OSError`` or
+    ``ValueError``."""
+    from aa_review.core.query import export
+    from aa_review.core.session._state import Scope
+
+    digest = plan.digest or compute_digest(plan.package.root, cancelled)
+    if plan.scope is Scope.ROWS:
+        n = export.export_rows(plan.package, plan.positions, path, query=plan.query,
+                               digest=digest)
+    elif plan.scope is Scope.EVIDENCE:
+        n = export.export_evidence(plan.package, plan.positions, path, query=plan.query,
+                                   digest=digest)
+    else:
+        n = export.export_findings(plan.findings, plan.positions, path, query=plan.query,
+                                   digest=digest, package_id=plan.package.package_id)
+    return n, digest
