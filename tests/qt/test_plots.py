@@ -24,7 +24,7 @@ def test_chart_numbers(sample_copy) -> None:
 
 def test_bar_click_filters_rows(window, sample_copy) -> None:
     window.open_package(sample_copy)
-    labels = charts.rows_by_type(window.package).labels
+    labels = charts.rows_by_type(window.session.package).labels
     i = labels.index("failure_case")
     window.plots._pick_type(i)
     assert window.rows.query.text() == "type:failure_case"
@@ -38,7 +38,7 @@ def test_histogram_range_filters_rows(window, sample_copy) -> None:
     plot.region.setRegion((30, 40))
     plot.region.sigRegionChangeFinished.emit(plot.region)
     lo, hi = plot.region.getRegion()  # clamped to the histogram's range
-    ix = window.package.index
+    ix = window.session.package.index
     expected = np.flatnonzero((ix.n_evidence >= lo) & (ix.n_evidence <= hi))
     assert window.rows.model.rowCount() == len(expected) > 0
     assert window.rows.query.text() == f"evidence>={lo:.4g} evidence<={hi:.4g}"
@@ -47,10 +47,10 @@ def test_histogram_range_filters_rows(window, sample_copy) -> None:
 
 def test_selected_row_marked_by_one_overlay(window, sample_copy) -> None:
     window.open_package(sample_copy)
-    window.hub.update(row=4, source="test")
+    window.session.selection.update(row=4, source="test")
     plot = window.plots.hists["confidence"]
     assert plot.marker.isVisible()
-    assert plot.marker.value() == pytest.approx(float(window.package.index.confidence[4]))
+    assert plot.marker.value() == pytest.approx(float(window.session.package.index.confidence[4]))
     items_before = len(plot.getPlotItem().items)
-    window.hub.update(row=5, source="test")
+    window.session.selection.update(row=5, source="test")
     assert len(plot.getPlotItem().items) == items_before
