@@ -126,7 +126,7 @@ def main() -> None:
             run(f"open the {args.rows:,}-row package", lambda: drv.open(root), drv.opened)
             run("audit it in the window", drv.audit, drv.audited)
             run("type a rows query", drv.type_query, drv.query_typed)
-            run("select a row", drv.select_row, drv.idle)
+            run("select a row", drv.select_row, drv.row_shown)
             run("select an evidence item", drv.select_evidence, drv.idle)
             run("select a finding", drv.select_finding, drv.idle)
             drv.reset_workspace()
