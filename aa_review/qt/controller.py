@@ -228,8 +228,6 @@ class WindowController:
 
     def run_audit(self) -> None:
         """Audit the open package in a worker; its findings replace the loading problems."""
-        from aa_review.core.audits import AuditCancelled, AuditProgress, audit_package
-
         pkg = self.session.package
         if pkg is None:
             return
@@ -237,15 +235,17 @@ class WindowController:
         self.view.show_busy("Auditing…", 0.0)
 
         def work(job: Job) -> PreparedFindings:
+            # Imported here: loading the audit's checks takes longer than a frame.
+            from aa_review.core.audits import AuditCancelled, audit_package
+
             try:
                 report = audit_package(pkg, progress=job.progress, cancelled=job.cancelled)
             except AuditCancelled:
                 raise Cancelled from None
             return prepare_findings(pkg, report)
 
-        def progress(p: Any) -> None:
-            if isinstance(p, AuditProgress):
-                self.view.show_busy(f"Auditing: {p.stage}…", p.fraction)
+        def progress(p: Any) -> None:  # an AuditProgress
+            self.view.show_busy(f"Auditing: {p.stage}…", p.fraction)
 
         def failed(exc: BaseException) -> None:
             log.error("the audit of %s failed", pkg.root, exc_info=exc)

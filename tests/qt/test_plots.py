@@ -54,3 +54,18 @@ def test_selected_row_marked_by_one_overlay(window, sample_copy) -> None:
     items_before = len(plot.getPlotItem().items)
     window.session.selection.update(row=5, source="test")
     assert len(plot.getPlotItem().items) == items_before
+
+
+def test_rows_map_raster_marks_every_point(sample_copy) -> None:
+    pkg = open_package(sample_copy)
+    small = charts.rows_map(pkg)
+    assert small.image is None and len(small.x) == 60  # few points: markers, no raster
+    x = np.arange(20_000, dtype=float)
+    y = np.where(x % 2 == 0, 0.25, 0.75)
+    img = charts.rasterize(x, y, (0.0, 20_000.0, 0.0, 1.0), charts.MAP_SHAPE)
+    assert img.shape == charts.MAP_SHAPE
+    rows_lit = {int(r) for r in np.flatnonzero(img.any(axis=0))}
+    # both values drawn (each grown by one pixel), nothing else
+    want = {int(0.25 * 300), int(0.75 * 300)}
+    assert want <= rows_lit <= want | {w + 1 for w in want}
+    assert img.any(axis=1).all()  # every column of the map has a point

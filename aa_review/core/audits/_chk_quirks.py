@@ -122,6 +122,19 @@ def _newlines(mm: mmap.mmap, start: int, end: int) -> int:
     return n
 
 
+def _find(mm: mmap.mmap, needle: bytes, start: int) -> int:
+    """``mm.find(needle, start)``, a block at a time: one search through hundreds of MB
+    would hold the interpreter (and freeze the window) until it ends."""
+    size = len(mm)
+    while start < size:
+        stop = min(start + _BLOCK + len(needle), size)
+        at = mm.find(needle, start, stop)
+        if at >= 0 or stop == size:
+            return at
+        start = stop - len(needle) + 1  # a needle across the block's end is found next
+    return -1
+
+
 def _lines_with(pkg: Package, ctx: AuditContext, rel: str, wants: Wants
                 ) -> list[tuple[int, str | None]]:
     """(line number, row id) of every line holding the needle of ``wants``.
@@ -152,7 +165,7 @@ def _lines_with(pkg: Package, ctx: AuditContext, rel: str, wants: Wants
                     row = None
                 rid = row.get("row_id") if isinstance(row, dict) else None
                 out.append((line_no, str(rid) if rid else None))
-                prev, at = at, mm.find(needle, end if end >= 0 else len(mm))
+                prev, at = at, _find(mm, needle, end if end >= 0 else len(mm))
     except (OSError, ValueError, UnsafeRefError):
         return out
     return out

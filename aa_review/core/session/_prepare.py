@@ -99,6 +99,7 @@ class PreparedPackage:
     rows_by_type: charts.Bars
     coverage: charts.Bars
     histograms: dict[str, charts.Histogram]
+    rows_map: charts.RowsMap
     facets: tuple[FacetGroup, ...]
     contracts: ContractsView
     rows_citing_hidden: np.ndarray
@@ -174,6 +175,7 @@ def prepare_package(pkg: Package, *, size_limit: int = 0,
         package=pkg, problems=problems, rows_by_type=charts.rows_by_type(pkg),
         coverage=charts.coverage(pkg),
         histograms={m: charts.histogram(pkg, m) for m in charts.ROW_MEASURES},
+        rows_map=charts.rows_map(pkg),
         facets=_facets(pkg), contracts=view, rows_citing_hidden=hidden,
         hidden_row_ids=tuple(names),
         small=size_limit > 0 and size_within(pkg.root, size_limit))

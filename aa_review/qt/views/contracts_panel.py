@@ -126,7 +126,7 @@ class ContractsPanel(Linked):
         if pv.format in ("csv", "tsv"):
             self.table_model.set_preview(pv)
             self.stack.setCurrentWidget(self.table_view)
-        elif pv.format == "json":
+        elif pv.format == "json" and not pv.text:
             self.json_model.set_value(pv.value if pv.value is not None else {})
             self.stack.setCurrentWidget(self.json_view)
         else:

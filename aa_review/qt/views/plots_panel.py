@@ -162,9 +162,7 @@ class PlotsPanel(QWidget):
         self.coverage.show_bars(prepared.coverage, "#7b9e4f")
         for m, w in self.hists.items():
             w.show_hist(prepared.histograms[m])
-        ix = opened.package.index
-        self.points.set_points(np.arange(len(ix)), ix.confidence, "row (package order)",
-                               "confidence")
+        self.points.set_points(prepared.rows_map, "row (package order)", "confidence")
         self.highlight_rows(self.session.result(Scope.ROWS).positions)
 
     def _on_result(self, result: QueryResult) -> None:
