@@ -110,6 +110,9 @@ def _dedup(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
 
 
 _BLOCK = 16 * 1024 * 1024
+# A search holds the interpreter, page faults of a file not yet in memory included: 1 MB
+# at a time keeps each hold within a frame.
+_FIND_BLOCK = 1024 * 1024
 
 
 def _newlines(mm: mmap.mmap, start: int, end: int) -> int:
@@ -127,7 +130,7 @@ def _find(mm: mmap.mmap, needle: bytes, start: int) -> int:
     would hold the interpreter (and freeze the window) until it ends."""
     size = len(mm)
     while start < size:
-        stop = min(start + _BLOCK + len(needle), size)
+        stop = min(start + _FIND_BLOCK + len(needle), size)
         at = mm.find(needle, start, stop)
         if at >= 0 or stop == size:
             return at

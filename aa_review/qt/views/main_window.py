@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from aa_review.core.session import QueryResult, ReviewSession, Scope
+from aa_review.core.util.procpool import set_worker_niceness
 from aa_review.qt.controller import WindowController, decode_layout, encode_layout
 from aa_review.qt.theme import apply_theme
 from aa_review.qt.views.contracts_panel import ContractsPanel
@@ -61,6 +62,7 @@ _DOCKS = (
     ("row_evidence", Qt.DockWidgetArea.RightDockWidgetArea, None),
 )
 _PAGES = {"rows": 0, "contracts": 1, "dossier": 2}
+WORKER_NICENESS = 10
 
 
 class MainWindow(QMainWindow):
@@ -71,6 +73,8 @@ class MainWindow(QMainWindow):
 
     def __init__(self, settings: QSettings) -> None:
         super().__init__()
+        # The worker processes of loading and auditing yield the processor to this window.
+        set_worker_niceness(WORKER_NICENESS)
         self.settings = settings
         self.session = ReviewSession()
         self.runner = ThreadRunner(self)

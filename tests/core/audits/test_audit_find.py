@@ -13,7 +13,7 @@ from aa_review.core.audits import _chk_quirks
 
 @pytest.mark.parametrize("needle", [b"XXZ", b"Z", b"QQQQQ"])
 def test_blockwise_find_equals_one_search(tmp_path, monkeypatch, needle: bytes) -> None:
-    monkeypatch.setattr(_chk_quirks, "_BLOCK", 64)
+    monkeypatch.setattr(_chk_quirks, "_FIND_BLOCK", 64)
     data = bytearray(os.urandom(4000).replace(b"X", b"Y").replace(b"Z", b"Y")
                      .replace(b"Q", b"Y"))
     for pos in (0, 62, 63, 64, 126, 127, 128, 1000, 3997):  # on and across block ends
