@@ -109,10 +109,10 @@ def bench_selection(app: QApplication, package_rows: int) -> None:
         for v in views:
             v.viewport().repaint()
 
-    ix = w.package.index
+    ix = w.session.package.index
     # The floor is the same views repainting with nothing changed, in the state a
     # selection leaves them (populated), not the empty views before the first one.
-    w.hub.update(row=len(ix) // 2, evidence=int(ix.evidence_of_row(len(ix) // 2)[0]),
+    w.session.selection.update(row=len(ix) // 2, evidence=int(ix.evidence_of_row(len(ix) // 2)[0]),
                  source="bench")
     app.processEvents()
     floor = timed(paint)
@@ -120,7 +120,7 @@ def bench_selection(app: QApplication, package_rows: int) -> None:
 
     def select() -> None:
         r = next(picks)
-        w.hub.update(row=r, evidence=int(ix.evidence_of_row(r)[r % 5]), source="bench")
+        w.session.selection.update(row=r, evidence=int(ix.evidence_of_row(r)[r % 5]), source="bench")
         paint()
 
     sel = timed(select)
@@ -133,6 +133,7 @@ def bench_selection(app: QApplication, package_rows: int) -> None:
 
 
 def bench_plots(app: QApplication) -> None:
+    from aa_review.core.session.charts import points_map
     from aa_review.qt.views.points_plot import PointsPlot
 
     rnd = np.random.default_rng(0)
@@ -145,7 +146,7 @@ def bench_plots(app: QApplication) -> None:
     floor = timed(lambda: plot.viewport().repaint())
 
     def draw() -> None:
-        plot.set_points(x, y, "row", "value")
+        plot.set_points(points_map(x, y), "row", "value")  # rasterized here, as when opening
         plot.viewport().repaint()
 
     first = timed(draw, 5)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import logging
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -65,7 +66,7 @@ class Runner(Protocol):
     drops whatever it reports, as a new job on the same lane does.
     """
 
-    def run(self, lane: str, work: Callable[[Job], Any], *, done: Callable[[Any], None],
+    def run(self, lane: str, work: Callable[[Job], Any], *, done: Callable[[Any], object],
             failed: Callable[[BaseException], None] | None = None,
             progress: Callable[[Any], None] | None = None,
             cancelled: Callable[[], None] | None = None) -> None: ...
@@ -391,12 +392,10 @@ class WindowController:
         self.view.refresh_recent(self.recent())
 
     # -- the palette ------------------------------------------------------------------------
-    def palette_entries(self, text: str) -> list[tuple[str, Callable[[], None]]]:
+    def palette_entries(self, text: str) -> list[tuple[str, Callable[[], object]]]:
         """Rows, evidence items and findings named by ``text``, each with what picking does."""
-        out: list[tuple[str, Callable[[], None]]] = []
-        for target in self.session.find(text):
-            out.append((target.label, lambda t=target: self.session.go(t)))
-        return out
+        return [(target.label, partial(self.session.go, target))
+                for target in self.session.find(text)]
 
 
 def encode_layout(state: bytes) -> str:

@@ -15,6 +15,7 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -36,7 +37,7 @@ class _Job:
     """One job: its stop flag, and whether the runner still wants its results."""
 
     lane: str
-    post: Callable[[Callable[[], None]], None]
+    post: Callable[[Callable[[], object]], object]
     stop: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
     on_progress: Callable[[Any], None] | None = None
@@ -61,17 +62,17 @@ class ThreadRunner(QObject):
         self._jobs: dict[str, _Job] = {}
         self._deliver.connect(self._run_callback)
 
-    def _post(self, fn: Callable[[], None]) -> None:
+    def _post(self, fn: Callable[[], object]) -> None:
         try:
             self._deliver.emit(fn)
         except RuntimeError:  # the window is gone: nobody wants the result
             pass
 
     @staticmethod
-    def _run_callback(fn: Callable[[], None]) -> None:
+    def _run_callback(fn: Callable[[], object]) -> None:
         fn()
 
-    def run(self, lane: str, work: Callable[[Any], Any], *, done: Callable[[Any], None],
+    def run(self, lane: str, work: Callable[[Any], Any], *, done: Callable[[Any], object],
             failed: Callable[[BaseException], None] | None = None,
             progress: Callable[[Any], None] | None = None,
             cancelled: Callable[[], None] | None = None) -> None:
@@ -82,7 +83,7 @@ class ThreadRunner(QObject):
                    on_progress=progress)
         self._jobs[lane] = job
 
-        def finish(fn: Callable[[], None]) -> None:
+        def finish(fn: Callable[[], object]) -> None:
             if job.current:
                 job.current = False
                 if self._jobs.get(lane) is job:
@@ -93,11 +94,11 @@ class ThreadRunner(QObject):
             try:
                 result = work(job)
             except Cancelled:
-                outcome: Callable[[], None] = cancelled or (lambda: None)
+                outcome: Callable[[], object] = cancelled or (lambda: None)
             except BaseException as exc:  # the window stays up; the callback says what failed
                 if failed is None:
                     log.error("%s job failed", lane, exc_info=exc)
-                outcome = (lambda e=exc: failed(e)) if failed else (lambda: None)
+                outcome = partial(failed, exc) if failed else (lambda: None)
             else:
                 if job.stop.is_set():
                     outcome = cancelled or (lambda: None)

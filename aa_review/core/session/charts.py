@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from aa_review.core.package import Package
 
 __all__ = ["Bars", "Histogram", "RowsMap", "rows_by_type", "histogram", "coverage", "rows_map",
-           "rasterize", "ROW_MEASURES", "MAX_MARKERS", "MAP_SHAPE"]
+           "points_map", "rasterize", "ROW_MEASURES", "MAX_MARKERS", "MAP_SHAPE"]
 
 MAX_MARKERS = 5000  # above this, points are drawn as a raster image rather than markers
 MAP_SHAPE = (600, 300)  # pixels of that image
@@ -86,13 +86,19 @@ class RowsMap:
 
 
 def rows_map(pkg: Package) -> RowsMap:
+    """Every row of ``pkg`` at (its position, its confidence)."""
     ix = pkg.index
-    x, y = np.arange(len(ix), dtype=float), np.asarray(ix.confidence, dtype=float)
+    return points_map(np.arange(len(ix), dtype=float), ix.confidence)
+
+
+def points_map(x: np.ndarray, y: np.ndarray) -> RowsMap:
+    """Points ``x >= 0`` against ``y``, rasterized when there are many."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     finite = y[~np.isnan(y)]
     y0, y1 = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
     if y1 == y0:
         y0, y1 = y0 - 0.5, y1 + 0.5
-    bounds = (0.0, float(len(x)) if len(x) else 1.0, y0, y1)
+    bounds = (0.0, float(x.max()) + 1 if len(x) else 1.0, y0, y1)
     image = None if len(x) <= MAX_MARKERS else \
         rasterize(x, y, bounds, MAP_SHAPE).astype(np.uint8)
     return RowsMap(x, y, bounds, image)

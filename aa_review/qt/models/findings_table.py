@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -25,14 +25,14 @@ class FindingsTableModel(QAbstractTableModel):
         self._all: list[Finding] = []
         self._shown: list[int] = []
 
-    def set_findings(self, findings: list[Finding], shown: Sequence[int] | None = None) -> None:
+    def set_findings(self, findings: list[Finding], shown: Iterable[int] | None = None) -> None:
         """``findings``, of which the positions ``shown`` (None: all, in order)."""
         self.beginResetModel()
         self._all = list(findings)
         self._shown = list(range(len(self._all))) if shown is None else [int(i) for i in shown]
         self.endResetModel()
 
-    def set_shown(self, shown: Sequence[int] | None) -> None:
+    def set_shown(self, shown: Iterable[int] | None) -> None:
         self.set_findings(self._all, shown)
 
     def finding(self, table_row: int) -> Finding:

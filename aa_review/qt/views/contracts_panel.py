@@ -100,7 +100,7 @@ class ContractsPanel(Linked):
                                    tooltips=[c.detail for c in results])
         self.list_view.resizeColumnsToContents()
         self.check_view.resizeColumnsToContents()
-        self._shown_entry: int | None = None
+        self._shown_entry = None
         self._show(None)
 
     def _picked(self, row: int) -> None:

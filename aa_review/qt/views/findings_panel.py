@@ -156,7 +156,7 @@ class FindingsPanel(Linked):
             button.setEnabled(n > 1)
         self.all_button.setEnabled(rows > 0)
         self.all_button.setText(f"Select all {rows:,} rows" if rows > 1 else "Select its row")
-        if f is None:
+        if f is None or i is None:
             self.where.setText("No finding picked")
             self.where.setToolTip("Picking a finding selects all its rows; the arrows (F8, "
                                   "Shift+F8) step through its locations")

@@ -275,7 +275,7 @@ class MainWindow(QMainWindow):
                 dock.raise_()
         for name, index in _PAGES.items():
             page = self.center.widget(index)
-            if page is view or page.isAncestorOf(view):
+            if page is not None and (page is view or page.isAncestorOf(view)):
                 self.show_page(name)
         view.setFocus()
 

@@ -31,7 +31,7 @@ class QueryBar(QWidget):
 
     applied = Signal(str)
 
-    def __init__(self, placeholder: str, apply: Callable[[str], None], help_text: str = "",
+    def __init__(self, placeholder: str, apply: Callable[[str], object], help_text: str = "",
                  delay_ms: int = 180) -> None:
         super().__init__()
         self._apply = apply
