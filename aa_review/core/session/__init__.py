@@ -49,6 +49,8 @@ from aa_review.core.session._prepare import (
     Cancelled,
     ContractsView,
     FacetGroup,
+    FindingsState,
+    OpenPackage,
     PreparedFindings,
     PreparedPackage,
     compute_digest,
@@ -63,10 +65,8 @@ from aa_review.core.session._saved import SESSION_SUFFIX, SessionState, load_ses
 from aa_review.core.session._selection import Selection, SelectionHub
 from aa_review.core.session._state import (
     ExportPlan,
-    FindingsState,
     GoTo,
     HashStatus,
-    OpenPackage,
     PackageFacts,
     QueryResult,
     Scope,

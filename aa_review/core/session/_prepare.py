@@ -1,9 +1,10 @@
-"""Work a session needs done off the GUI thread: each function reads, computes and returns.
+"""Work a session needs done off the GUI thread, and the values it makes.
 
-Nothing here touches a session: a worker calls these on an opened package, then hands
-the result to the session on the GUI thread (``ReviewSession.open``, ``set_audit``,
-``set_digest``, ``set_hashes``). Each is safe to run in any thread on a package no
-one changes.
+Nothing here touches a session: a worker calls these functions on an opened package,
+then hands the result to the session on the GUI thread (``ReviewSession.open``,
+``set_audit``, ``set_digest``, ``set_hashes``). Each is safe to run in any thread on
+a package no one changes. :class:`OpenPackage` and :class:`FindingsState` are what
+the session then shows of those results, named by its package version.
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ from aa_review.core.package.catalog import live_hash_status
 from aa_review.core.package.digest import digest_of, file_sha256, list_package
 from aa_review.core.query import EvidenceScope, FindingsIndex, FindingsScope, RowsScope
 from aa_review.core.session import charts
+from aa_review.core.session._state import ExportPlan, Scope
 
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditReport
+    from aa_review.core.findings import Finding
     from aa_review.core.package import Package
-    from aa_review.core.session._state import ExportPlan
 
-__all__ = ["PreparedPackage", "PreparedFindings", "ContractsView", "FacetGroup", "Cancelled",
+__all__ = ["PreparedPackage", "PreparedFindings", "OpenPackage", "FindingsState",
+           "ContractsView", "FacetGroup", "Cancelled",
            "prepare_package", "run_export",
            "prepare_findings", "live_hash_statuses", "compute_digest", "size_within",
            "CONTRACT_PREVIEW_ROWS"]
@@ -105,6 +108,63 @@ class PreparedPackage:
     rows_citing_hidden: np.ndarray
     hidden_row_ids: tuple[str, ...]
     small: bool  # under the size limit given to prepare_package (the automatic audit's)
+
+
+@dataclass(frozen=True, eq=False)
+class OpenPackage:
+    """The open package and what was computed from it off the GUI thread.
+
+    Attributes
+    ----------
+    version : int
+        The session's count of opened packages; every other value names it.
+    prepared : PreparedPackage
+        The package with its plots' numbers, facets and contract comparison.
+    """
+
+    version: int
+    prepared: PreparedPackage
+
+    @property
+    def package(self) -> Package:
+        return self.prepared.package
+
+
+@dataclass(frozen=True, eq=False)
+class FindingsState:
+    """The findings shown now: the loading problems, or the audit's once it ran.
+
+    ``index`` links every location to the rows and evidence of the open package.
+    """
+
+    version: int
+    prepared: PreparedFindings
+
+    @property
+    def index(self) -> FindingsIndex:
+        return self.prepared.index
+
+    @property
+    def report(self) -> AuditReport | None:
+        return self.prepared.report
+
+    @property
+    def audited(self) -> bool:
+        return self.report is not None
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.index.findings
+
+    def summary(self) -> str:
+        """The audit's line, word for word the command line's, and the count per check;
+        empty before an audit."""
+        r = self.report
+        if r is None:
+            return ""
+        checks = ", ".join(f"{c.check} {sum(c.codes.values())}" for c in r.summary if c.codes)
+        return (f"Audit: {r.summary_line()}, in {r.seconds:.1f} s."
+                + (f" By check: {checks}." if checks else ""))
 
 
 def _rows_citing_by(pkg: Package, attr: str) -> tuple[tuple[str, int], ...]:
@@ -225,7 +285,6 @@ def run_export(plan: ExportPlan, path: Path, cancelled: Callable[[], bool] = _ne
     Returns how many items were written and the digest; raises ``OSError`` or
     ``ValueError``."""
     from aa_review.core.query import export
-    from aa_review.core.session._state import Scope
 
     digest = plan.digest or compute_digest(plan.package.root, cancelled)
     if plan.scope is Scope.ROWS:

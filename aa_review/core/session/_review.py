@@ -8,14 +8,13 @@ import numpy as np
 from psygnal import Signal, SignalGroup
 
 from aa_review.core.query import QueryError
+from aa_review.core.session._prepare import FindingsState, OpenPackage
 from aa_review.core.session._saved import SessionState
 from aa_review.core.session._selection import Selection, SelectionHub
 from aa_review.core.session._state import (
     ExportPlan,
-    FindingsState,
     GoTo,
     HashStatus,
-    OpenPackage,
     PackageFacts,
     QueryResult,
     Scope,

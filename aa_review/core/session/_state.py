@@ -1,4 +1,4 @@
-"""The values a review session hands to its views: frozen, replaced whole, never changed.
+"""Plain values a review session hands to its views: frozen, replaced whole, never changed.
 
 Every value carries the ``version`` of the package it was computed for (the session
 counts the packages it opens), so a view can never apply row positions of one
@@ -15,14 +15,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from aa_review.core.audits import AuditReport
     from aa_review.core.findings import Finding
     from aa_review.core.package import Package
-    from aa_review.core.query import FindingsIndex, QueryError
-    from aa_review.core.session._prepare import PreparedFindings, PreparedPackage
+    from aa_review.core.query import QueryError
 
-__all__ = ["Scope", "OpenPackage", "PackageFacts", "FindingsState", "QueryResult",
-           "HashStatus", "GoTo", "ExportPlan"]
+__all__ = ["Scope", "PackageFacts", "QueryResult", "HashStatus", "GoTo", "ExportPlan"]
 
 _NONE = np.empty(0, np.int64)
 
@@ -33,26 +30,6 @@ class Scope(enum.StrEnum):
     ROWS = "rows"
     EVIDENCE = "evidence"
     FINDINGS = "findings"
-
-
-@dataclass(frozen=True, eq=False)
-class OpenPackage:
-    """The open package and what was computed from it off the GUI thread.
-
-    Attributes
-    ----------
-    version : int
-        The session's count of opened packages; every other value names it.
-    prepared : PreparedPackage
-        The package with its plots' numbers, facets and contract comparison.
-    """
-
-    version: int
-    prepared: PreparedPackage
-
-    @property
-    def package(self) -> Package:
-        return self.prepared.package
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,43 +62,6 @@ class PackageFacts:
     digest: str | None
     rows_citing_hidden: np.ndarray = field(default_factory=lambda: _NONE)
     hidden_row_ids: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, eq=False)
-class FindingsState:
-    """The findings shown now: the loading problems, or the audit's once it ran.
-
-    ``index`` links every location to the rows and evidence of the open package.
-    """
-
-    version: int
-    prepared: PreparedFindings
-
-    @property
-    def index(self) -> FindingsIndex:
-        return self.prepared.index
-
-    @property
-    def report(self) -> AuditReport | None:
-        return self.prepared.report
-
-    @property
-    def audited(self) -> bool:
-        return self.report is not None
-
-    @property
-    def findings(self) -> list[Finding]:
-        return self.index.findings
-
-    def summary(self) -> str:
-        """The audit's line, word for word the command line's, and the count per check;
-        empty before an audit."""
-        r = self.report
-        if r is None:
-            return ""
-        checks = ", ".join(f"{c.check} {sum(c.codes.values())}" for c in r.summary if c.codes)
-        return (f"Audit: {r.summary_line()}, in {r.seconds:.1f} s."
-                + (f" By check: {checks}." if checks else ""))
 
 
 @dataclass(frozen=True, eq=False)

@@ -24,6 +24,7 @@ from aa_review.core.session import (
 from aa_review.qt.models.findings_table import FindingsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.query_bar import QueryBar, fields_help
+from aa_review.qt.views.shortcuts import SHORTCUTS
 from aa_review.qt.views.tables import make_table
 
 __all__ = ["FindingsPanel"]
@@ -69,8 +70,6 @@ class FindingsPanel(Linked):
         self.where = QLabel("")
         self.where.setObjectName("finding_location")
         self.all_button = QPushButton("Select its rows")
-        from aa_review.qt.views.menus import SHORTCUTS
-
         s = self.session
         for button, name, tip, slot in (
                 (self.prev_button, "finding_previous", "Previous location of the finding",
