@@ -119,3 +119,16 @@ def test_the_next_launch_after_closing_with_findings_raised(qtbot, settings) -> 
         assert not win.findings.visibleRegion().isEmpty()
         assert win.evidence_rows.visibleRegion().isEmpty()
         win.close()
+
+
+def test_rows_shown_while_another_package_loads_select_nothing(window, qtbot, sample_copy,
+                                                               tmp_path) -> None:
+    from aa_review.core.package import open_package
+    from aa_review.generator import generate_package
+
+    window.open_package(sample_copy)  # 60 rows
+    loading = open_package(generate_package(tmp_path / "next", rows=80, seed=2).root)
+    window.show_partial(loading.index)  # its first rows, while it loads
+    _click(qtbot, window.rows.view, 70)
+    assert window.session.selection.current.row is None  # row 70 of a 60-row package
+    assert window.session.package.root == sample_copy

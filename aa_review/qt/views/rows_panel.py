@@ -50,9 +50,14 @@ class RowsPanel(Linked):
         self.model = RowsTableModel(self)
         self.view = make_table(self.model, sortable=True, name="rows_view")
         self.layout_.addWidget(self.view)
-        self._hook_table(self.view, lambda r: session.select_row(self.model.position(r),
-                                                                 self.source))
+        self._hook_table(self.view, self._pick)
         self._show_count()
+
+    def _pick(self, table_row: int) -> None:
+        # While another package loads, its first rows are shown before the session has
+        # it: a click there names no row of the package the session holds.
+        if self.pkg is not None and self.model.row_index is self.pkg.index:
+            self.session.select_row(self.model.position(table_row), self.source)
 
     def show_package(self, opened: OpenPackage | None) -> None:
         result = self.session.result(Scope.ROWS)
