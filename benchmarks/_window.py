@@ -137,9 +137,17 @@ class WindowDriver:
         write_sample_workspace(self._pristine, root)
 
     def reset_workspace(self) -> None:
+        """The pristine workspace again, and a witness store that never saw it: the store
+        remembers journal heads by their first entry, so the copy of a journal the last
+        repeat appended to would be read as cut short (read-only)."""
+        from aa_review.core.dossier._witness import WitnessStore
+
         assert self._pristine is not None
         panel = self.win.dossier
         panel.close_workspace()
+        witness = WitnessStore().folder
+        if self.scratch in witness.parents:  # the run's own data folder, never the user's
+            shutil.rmtree(witness, ignore_errors=True)
         live = self.scratch / "workspace"
         shutil.rmtree(live, ignore_errors=True)
         shutil.copytree(self._pristine, live)

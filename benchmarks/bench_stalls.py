@@ -103,6 +103,8 @@ def main() -> None:
     app = QApplication.instance() or QApplication([])
     meter = StallMeter(app)
     scratch = Path(tempfile.mkdtemp(prefix="aa-review-stalls-"))
+    # The dossier's keys and witnessed journal heads go to this run's folder, not the user's.
+    os.environ["AA_REVIEW_DATA_DIR"] = str(scratch / "data")
     try:
         settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
         settings.setValue("audit/auto", "false")
