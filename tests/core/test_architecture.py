@@ -54,17 +54,24 @@ def test_modules_are_named_for_what_they_hold() -> None:
     assert named - known == set()
 
 
+# The start of a script run in a process where importing Qt fails.
+_NO_QT = textwrap.dedent("""
+    import sys
+
+    class Block:
+        def find_spec(self, name, path=None, target=None):
+            if name.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph"):
+                raise ImportError(f"blocked: {name}")
+            return None
+
+    sys.meta_path.insert(0, Block())
+""")
+
+
 def test_core_and_cli_import_without_qt() -> None:
-    script = textwrap.dedent("""
-        import importlib, pkgutil, sys
+    script = _NO_QT + textwrap.dedent("""
+        import importlib, pkgutil
 
-        class Block:
-            def find_spec(self, name, path=None, target=None):
-                if name.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph"):
-                    raise ImportError(f"blocked: {name}")
-                return None
-
-        sys.meta_path.insert(0, Block())
         import aa_review.core, aa_review.cli
         for pkg in (aa_review.core, aa_review.cli):
             for mod in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
@@ -81,16 +88,7 @@ def test_core_and_cli_import_without_qt() -> None:
 def test_the_session_tests_pass_with_qt_blocked() -> None:
     """The review session and the selection hub hold without Qt: their tests run in a
     process where importing PySide6, shiboken6 or pyqtgraph fails."""
-    script = textwrap.dedent("""
-        import sys
-
-        class Block:
-            def find_spec(self, name, path=None, target=None):
-                if name.split(".")[0] in ("PySide6", "shiboken6", "pyqtgraph"):
-                    raise ImportError(f"blocked: {name}")
-                return None
-
-        sys.meta_path.insert(0, Block())
+    script = _NO_QT + textwrap.dedent("""
         import pytest
         code = pytest.main(["-q", "-p", "no:pytest-qt", "-p", "no:cacheprovider",
                             "-W", "ignore::pytest.PytestConfigWarning",

@@ -108,12 +108,17 @@ def test_results_for_a_package_no_longer_open_are_ignored(audited: Any,
     assert s.report is None and s.digest is None
 
 
-def test_a_finding_selects_its_rows_and_nothing_it_does_not_name(audited: Any,
-                                                                 defects: Any) -> None:
+def _audited_session(audited: Any) -> ReviewSession:
     prepared, findings = audited
     s = ReviewSession()
     s.open(prepared)
     s.set_audit(findings)
+    return s
+
+
+def test_a_finding_selects_its_rows_and_nothing_it_does_not_name(audited: Any,
+                                                                 defects: Any) -> None:
+    s = _audited_session(audited)
     fs = s.findings.findings
     hidden = next(i for i, f in enumerate(fs) if f.code == "link.hidden_cited")
     want = {r["row_id"] for r in next(d for d in defects.defects
@@ -147,10 +152,7 @@ def test_a_finding_selects_its_rows_and_nothing_it_does_not_name(audited: Any,
 
 
 def test_a_row_among_those_selected_together_keeps_them(audited: Any) -> None:
-    prepared, findings = audited
-    s = ReviewSession()
-    s.open(prepared)
-    s.set_audit(findings)
+    s = _audited_session(audited)
     hidden = next(i for i, f in enumerate(s.findings.findings) if f.code == "link.hidden_cited")
     s.select_finding(hidden)
     rows = s.selection.current.rows
@@ -165,10 +167,7 @@ def test_a_row_among_those_selected_together_keeps_them(audited: Any) -> None:
 
 def test_only_selected_rows_and_findings_about_the_selection(audited: Any,
                                                              defects: Any) -> None:
-    prepared, findings = audited
-    s = ReviewSession()
-    s.open(prepared)
-    s.set_audit(findings)
+    s = _audited_session(audited)
     fs = s.findings.findings
     hidden = next(i for i, f in enumerate(fs) if f.code == "link.hidden_cited")
     s.select_finding(hidden)
@@ -195,10 +194,7 @@ def test_only_selected_rows_and_findings_about_the_selection(audited: Any,
 
 
 def test_show_hidden_evidence_is_the_g9_view(audited: Any, defects: Any) -> None:
-    prepared, findings = audited
-    s = ReviewSession()
-    s.open(prepared)
-    s.set_audit(findings)
+    s = _audited_session(audited)
     n = s.show_hidden_evidence()
     want = {r["row_id"] for r in next(d for d in defects.defects
                                       if d.name == "hidden_cited").rows}
