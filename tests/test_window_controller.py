@@ -31,14 +31,16 @@ class Runner:
         self.stopped: set[str] = set()
 
     class _Job:
-        def __init__(self, stop: Callable[[], bool]) -> None:
-            self._stop = stop
+        def __init__(self, stop: Callable[[], bool],
+                     report: Callable[[Any], None] | None) -> None:
+            self._stop, self._report = stop, report
 
         def cancelled(self) -> bool:
             return self._stop()
 
         def progress(self, value: Any) -> None:
-            pass
+            if self._report is not None:
+                self._report(value)
 
     def run(self, lane: str, work: Callable[[Any], Any], *, done: Callable[[Any], None],
             failed: Callable[[BaseException], None] | None = None,
@@ -49,7 +51,7 @@ class Runner:
 
         def body() -> None:
             try:
-                result = work(self._Job(lambda: lane in self.stopped))
+                result = work(self._Job(lambda: lane in self.stopped, progress))
             except Cancelled:
                 if cancelled:
                     cancelled()
@@ -273,3 +275,14 @@ def test_palette_entries_jump_through_the_session(parts, sample_copy) -> None:
     assert label == f"Go to row {rid}"
     run()
     assert s.selection.current.row == 12
+
+
+def test_the_window_audits_in_a_process_of_its_own(sample_copy) -> None:
+    session, view, runner, prefs = ReviewSession(), Mock(), Runner(), Prefs()
+    prefs["audit/auto"] = "true"
+    c = WindowController(session, view, runner, prefs, audit_niceness=0)
+    c.open(sample_copy)
+    assert session.report is not None and session.findings.audited
+    assert session.digest == package_digest(sample_copy)
+    shown = [call.args[0] for call in view.show_busy.call_args_list]
+    assert any(text.startswith("Auditing: ") for text in shown)

@@ -24,6 +24,7 @@ from aa_review.core.session import (
     Scope,
     Selection,
     SessionState,
+    audit_in_process,
     compute_digest,
     live_hash_statuses,
     load_session,
@@ -124,8 +125,11 @@ class WindowController:
     """The window's commands over one :class:`ReviewSession`."""
 
     def __init__(self, session: ReviewSession, view: WindowView, runner: Runner,
-                 prefs: Prefs) -> None:
+                 prefs: Prefs, *, audit_niceness: int | None = None) -> None:
+        """``audit_niceness``: audit in a process of its own, that many steps nicer than
+        this one (the window does; None audits in the runner's thread)."""
         self.session = session
+        self.audit_niceness = audit_niceness
         self.view = view
         self.runner = runner
         self.prefs = prefs
@@ -235,7 +239,13 @@ class WindowController:
         self.runner.cancel(DIGEST)  # the audit computes the digest itself
         self.view.show_busy("Auditing…", 0.0)
 
+        niceness = self.audit_niceness
+
         def work(job: Job) -> PreparedFindings:
+            if niceness is not None:
+                report = audit_in_process(pkg.root, progress=job.progress,
+                                          cancelled=job.cancelled, niceness=niceness)
+                return prepare_findings(pkg, report)
             # Imported here: loading the audit's checks takes longer than a frame.
             from aa_review.core.audits import AuditCancelled, audit_package
 

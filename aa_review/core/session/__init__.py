@@ -33,7 +33,8 @@ Intents
 
 Slow work, off the GUI thread
     A worker runs :func:`prepare_package` (after ``open_package``),
-    :func:`prepare_findings` (after ``audit_package``), :func:`compute_digest`,
+    :func:`prepare_findings` (after ``audit_package``, or :func:`audit_in_process`,
+    which keeps the audit out of the window's interpreter), :func:`compute_digest`,
     :func:`live_hash_statuses` or :func:`run_export`, and hands the result to
     ``open``, ``set_audit``, ``set_digest(version, digest)`` or
     ``set_hashes(version, statuses)`` on the GUI thread; results for a package no
@@ -53,6 +54,7 @@ from aa_review.core.session._prepare import (
     OpenPackage,
     PreparedFindings,
     PreparedPackage,
+    audit_in_process,
     compute_digest,
     live_hash_statuses,
     prepare_findings,
@@ -77,7 +79,7 @@ __all__ = [
     "QueryResult", "HashStatus", "GoTo", "ExportPlan",
     "PreparedPackage", "PreparedFindings", "ContractsView", "FacetGroup", "Cancelled",
     "prepare_package", "prepare_findings", "live_hash_statuses", "compute_digest",
-    "run_export", "size_within", "CONTRACT_PREVIEW_ROWS",
+    "run_export", "audit_in_process", "size_within", "CONTRACT_PREVIEW_ROWS",
     "Selection", "SelectionHub", "SessionState", "save_session", "load_session",
     "SESSION_SUFFIX",
 ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PreparedPackage", "PreparedFindings", "OpenPackage", "FindingsState",
            "ContractsView", "FacetGroup", "Cancelled",
-           "prepare_package", "run_export",
+           "prepare_package", "run_export", "audit_in_process",
            "prepare_findings", "live_hash_statuses", "compute_digest", "size_within",
            "CONTRACT_PREVIEW_ROWS"]
 
@@ -297,3 +297,89 @@ def run_export(plan: ExportPlan, path: Path, cancelled: Callable[[], bool] = _ne
         n = export.export_findings(plan.findings, plan.positions, path, query=plan.query,
                                    digest=digest, package_id=plan.package.package_id)
     return n, digest
+
+
+def audit_in_process(root: Path, *, progress: Callable[[object], None] | None = None,
+                     cancelled: Callable[[], bool] = _never, niceness: int = 0,
+                     poll_s: float = 0.1) -> AuditReport:
+    """Audit the package at ``root`` in a process of its own and return its report.
+
+    The audit runs Python for seconds at a time over files of hundreds of MB; in a
+    thread of the window's process it would hold the interpreter (through every page
+    fault of a file not yet in memory) while the window waits for it. In its own
+    process (``niceness`` steps nicer) the window only receives the report. Progress
+    arrives as the audit's ``AuditProgress``; ``cancelled()`` is polled every
+    ``poll_s`` seconds and stops the audit (:class:`Cancelled`).
+
+    Raises
+    ------
+    Cancelled
+        When ``cancelled()`` turned true.
+    RuntimeError
+        When the audit failed in its process (the message says why) or the process
+        ended without a report.
+    """
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    stop = ctx.Event()
+    proc = ctx.Process(target=_audit_child, args=(str(root), send, stop, niceness),
+                       name="aa-review-audit")
+    proc.start()
+    send.close()
+    try:
+        while True:
+            if cancelled():
+                raise Cancelled
+            if receive.poll(poll_s):
+                try:
+                    kind, value = receive.recv()
+                except EOFError:
+                    raise RuntimeError("the audit process ended without a report") from None
+                if kind == "progress":
+                    if progress is not None:
+                        progress(value)
+                elif kind == "done":
+                    return value  # type: ignore[no-any-return]
+                elif kind == "cancelled":
+                    raise Cancelled
+                else:
+                    raise RuntimeError(str(value))
+            elif not proc.is_alive():
+                raise RuntimeError(f"the audit process ended without a report (exit code "
+                                   f"{proc.exitcode})")
+    finally:
+        stop.set()
+        receive.close()
+        proc.join(timeout=10)
+        if proc.is_alive():
+            proc.terminate()
+            proc.join(timeout=5)
+
+
+def _audit_child(root: str, send: object, stop: object, niceness: int) -> None:
+    """The audit's process: open the package, audit it, send the compacted report."""
+    import os
+
+    from aa_review.core.audits import AuditCancelled, audit_package
+    from aa_review.core.package import LoadCancelled, open_package
+
+    conn: Any = send
+    halt: Any = stop
+    if niceness:
+        try:
+            os.nice(niceness)
+        except (AttributeError, OSError):
+            pass
+    try:
+        pkg = open_package(Path(root), cancelled=halt.is_set)
+        report = audit_package(pkg, progress=lambda p: conn.send(("progress", p)),
+                               cancelled=halt.is_set)
+        conn.send(("done", report.compacted()))
+    except (AuditCancelled, LoadCancelled):
+        conn.send(("cancelled", None))
+    except Exception as exc:  # noqa: BLE001 - the window says what failed
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()

@@ -42,7 +42,7 @@ from aa_review.qt.views.palette import CommandPalette, PaletteEntry
 from aa_review.qt.views.plots_panel import PlotsPanel
 from aa_review.qt.views.rows_panel import RowsPanel
 from aa_review.qt.watcher import PackageWatcher
-from aa_review.qt.workers import ThreadRunner
+from aa_review.qt.workers import ThreadRunner, synchronous
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package, RowIndex
@@ -78,7 +78,11 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.session = ReviewSession()
         self.runner = ThreadRunner(self)
-        self.controller = WindowController(self.session, self, self.runner, settings)
+        # The audit runs in a process of its own, out of this window's interpreter (tests
+        # run it in their thread, AA_REVIEW_SYNCHRONOUS).
+        self.controller = WindowController(
+            self.session, self, self.runner, settings,
+            audit_niceness=None if synchronous() else WORKER_NICENESS)
         self.watcher = PackageWatcher(self)
         self.watcher.changed.connect(self.controller.on_disk_change)
         self.setWindowTitle("aa-review")
