@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from aa_review.core._rowscan import RowChunk
 from aa_review.core.package.index import RowIndex, build_index
 from aa_review.core.package.layout import ROW_FILES
-from aa_review.core.records import Evidence
+from aa_review.core.package.records import Evidence
+from aa_review.core.package.rowscan import RowChunk
 
 __all__ = ["synthetic_index", "FakePackage"]
 

@@ -47,7 +47,7 @@ CATALOG_HASH_CODES = ["hash.changed", "hash.missing", "hash.unhashable", "hash.n
 # -- hash verification --------------------------------------------------------------
 def evidence_package(total_mb: int) -> Path:
     """A small generated package plus ``total_mb`` of catalogued evidence files."""
-    from aa_review.core import derive
+    from aa_review.core.package import derive
     from aa_review.generator import generate_package
 
     pid = f"pkg_evidence_{total_mb}mb_v2"
@@ -91,7 +91,7 @@ def evidence_package(total_mb: int) -> Path:
 
 def catalogued_files(pkg) -> list[Path]:  # type: ignore[no-untyped-def]
     """The files the catalog hash check hashes: catalogued, existing, <= 2,000,000 bytes."""
-    from aa_review.core.derive import CONTENT_HASH_LIMIT
+    from aa_review.core.package.derive import CONTENT_HASH_LIMIT
 
     out = []
     for e in pkg.catalog:
@@ -233,7 +233,7 @@ def corpus(count: int, rows: int) -> Path:
 
 def bench_corpus(args: argparse.Namespace, rep: Report) -> None:
     from aa_review.core.audits import audit_corpus
-    from aa_review.core.procpool import spawn_pool
+    from aa_review.core.util.procpool import spawn_pool
 
     n = args.workers or os.cpu_count() or 1
     folder = corpus(args.packages, args.corpus_rows)

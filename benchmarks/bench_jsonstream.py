@@ -38,7 +38,7 @@ else:
     spec = importlib.util.spec_from_file_location("old_jsonstream", module)
     mod = importlib.util.module_from_spec(spec); spec.loader.exec_module(mod)
     ObjectStream = mod.ObjectStream
-from aa_review.core.errors import RecordError
+from aa_review.core.util.errors import RecordError
 before = hwm()
 t = time.perf_counter()
 links = catalog = 0

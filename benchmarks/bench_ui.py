@@ -109,17 +109,17 @@ def bench_selection(app: QApplication, package_rows: int) -> None:
         for v in views:
             v.viewport().repaint()
 
-    ix = w.package.index
+    ix = w.session.package.index
     # The floor is the same views repainting with nothing changed, in the state a
     # selection leaves them (populated), not the empty views before the first one.
-    w.hub.update(row=len(ix) // 2, evidence=int(ix.evidence_of_row(len(ix) // 2)[0]),
+    w.session.selection.update(row=len(ix) // 2, evidence=int(ix.evidence_of_row(len(ix) // 2)[0]),
                  source="bench")
     app.processEvents()
     picks = iter(range(0, len(ix), max(1, len(ix) // 50)))
 
     def select() -> None:
         r = next(picks)
-        w.hub.update(row=r, evidence=int(ix.evidence_of_row(r)[r % 5]), source="bench")
+        w.session.selection.update(row=r, evidence=int(ix.evidence_of_row(r)[r % 5]), source="bench")
         paint()
 
     # In turns, as often each, best of each: the machine's other work hits both alike.
@@ -140,6 +140,7 @@ def bench_selection(app: QApplication, package_rows: int) -> None:
 
 
 def bench_plots(app: QApplication) -> None:
+    from aa_review.core.session.charts import points_map
     from aa_review.qt.views.points_plot import PointsPlot
 
     rnd = np.random.default_rng(0)
@@ -152,7 +153,7 @@ def bench_plots(app: QApplication) -> None:
     floor = timed(lambda: plot.viewport().repaint())
 
     def draw() -> None:
-        plot.set_points(x, y, "row", "value")
+        plot.set_points(points_map(x, y), "row", "value")  # rasterized here, as when opening
         plot.viewport().repaint()
 
     first = timed(draw, 5)

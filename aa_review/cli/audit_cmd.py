@@ -9,6 +9,7 @@ from pathlib import Path
 import orjson
 
 from aa_review.cli._common import EXIT_UNUSABLE, err
+from aa_review.cli._query_arg import add_query_argument
 from aa_review.core.audits import (
     AuditProgress,
     AuditReport,
@@ -18,11 +19,16 @@ from aa_review.core.audits import (
     audit_package,
     resolve_selection,
 )
-from aa_review.core.errors import PackageError
 from aa_review.core.findings import Finding, Locations, Severity
 from aa_review.core.package import find_root, open_package
-from aa_review.core.query import QueryError, filter_findings, needs_package
-from aa_review.cli._query_arg import add_query_argument
+from aa_review.core.query import (
+    QueryError,
+    filter_corpus,
+    filter_findings,
+    filter_report,
+    needs_package,
+)
+from aa_review.core.util.errors import PackageError
 
 __all__ = ["register", "run"]
 
@@ -110,8 +116,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_UNUSABLE
     if args.query.strip():
         # Findings, summary and every count; row fields read the package (opened once).
-        doc = doc.filtered(args.query, pkg) if isinstance(doc, AuditReport) else \
-            doc.filtered(args.query)
+        doc = filter_report(doc, args.query, pkg) if isinstance(doc, AuditReport) else \
+            filter_corpus(doc, args.query)
     if args.json:
         _emit_json(doc)
     elif isinstance(doc, AuditReport):

@@ -164,7 +164,7 @@ def _print_text(r: object) -> None:
 
 
 def _derive(args: argparse.Namespace) -> int:
-    from aa_review.core.errors import PackageError
+    from aa_review.core.util.errors import PackageError
     from aa_review.generator import ChangeSpec, derive_package
     from aa_review.generator._derive_spec import parse_change
 

@@ -8,7 +8,8 @@ import shutil
 from collections.abc import Callable
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
+
 from ._ctx import Ctx
 from ._defect_targets import Targets
 from ._defects_rows import by_place, spread_rows

@@ -8,9 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aa_review.core import derive
 from aa_review.core.diff._jsonvalue import join_key
+from aa_review.core.package import derive
 from aa_review.core.package.safepath import PackageRoot
+
 from ._derive_spec import ChangeRecord, ChangeSpec
 
 __all__ = ["EvidenceEdits", "edit_catalog"]

@@ -11,9 +11,10 @@ from typing import Any
 
 import orjson
 
-from aa_review.core import derive
 from aa_review.core.diff._jsonvalue import join_key
+from aa_review.core.package import derive
 from aa_review.core.package.layout import ROW_FILES
+
 from ._derive_evidence import EvidenceEdits
 from ._derive_spec import ChangeRecord, ChangeSpec
 

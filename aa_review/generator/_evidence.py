@@ -6,7 +6,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
+
 from ._attempts import INPUT_REFS, attempt_refs
 from ._ctx import Ctx
 from ._loops import ITERATIONS

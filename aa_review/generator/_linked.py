@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
+
 from ._evidence import Evidence
 from ._jsonfast import Raw, dumps_line, enc
 from ._rows_common import RowContext

@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
+
 from ._attempts import write_attempts
 from ._clock import Clock
 from ._compile import ROUNDS, run_rounds

@@ -6,7 +6,8 @@ import hashlib
 import json
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
+
 from ._jsonfast import Raw
 from ._steps import KINDS
 

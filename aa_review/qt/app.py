@@ -83,16 +83,15 @@ def _screenshot_when_loaded(app: QCoreApplication, window: MainWindow, out: Path
         window.close()
         app.exit(0 if saved else 1)
 
-    def failed(path: str, message: str) -> None:
-        # The window's own warning box is modal; exit() ends its event loop as well.
+    def failed(_title: str, message: str) -> None:
+        # Instead of the window's modal warning box: say why, and exit.
         log.error("no screenshot: %s", message)
         window.close()
         app.exit(1)
 
-    loader = window.loader
-    loader.loaded.connect(lambda _pkg: QTimer.singleShot(0, grab))
-    loader.failed.connect(failed)
-    loader.cancelled.connect(lambda path: failed(path, f"loading {path} was cancelled"))
+    window.warn = failed  # type: ignore[method-assign]
+    window.session.events.package_changed.connect(
+        lambda opened: QTimer.singleShot(0, grab) if opened is not None else None)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from aa_review.core.errors import AAReviewError
 from aa_review.core.session import SessionState, load_session, save_session
+from aa_review.core.util.errors import AAReviewError
 
 
 def test_session_round_trip_relative(sample_copy: Path, tmp_path: Path) -> None:

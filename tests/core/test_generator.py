@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from aa_review.cli import main as cli_main
-from aa_review.core import derive
+from aa_review.core.package import derive
 from aa_review.generator import DEFECT_NAMES, DEFECTS, generate_corpus, generate_package
 from aa_review.generator._copies import copy_pairs
 

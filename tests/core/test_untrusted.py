@@ -20,8 +20,6 @@ import pytest
 
 from aa_review.cli import main as cli_main
 from aa_review.core.audits import audit_package
-from aa_review.core.errors import RecordError
-from aa_review.generator import generate_package
 from aa_review.core.package import open_package
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.digest import list_package, package_digest
@@ -33,6 +31,8 @@ from aa_review.core.package.safepath import (
     SymlinkOutError,
     printable,
 )
+from aa_review.core.util.errors import RecordError
+from aa_review.generator import generate_package
 from benchmarks.fuzz._mutants import deep_file
 from benchmarks.fuzz._opens import outside, record_opens
 

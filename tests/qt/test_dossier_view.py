@@ -259,7 +259,7 @@ def test_g9_selects_what_it_rests_on_in_the_package(window, tmp_path: Path, sett
     panel.gate_view.setCurrentIndex(panel.gate_model.index(8, 0))
     assert window.rows.query.text() == "evidence.visibility:hidden_excluded"
     assert window.rows.model.rowCount() > 0
-    ev = window.package.evidence_at(window.hub.current.evidence)
+    ev = window.session.package.evidence_at(window.session.selection.current.evidence)
     assert ev is not None and ev.visibility == "hidden_excluded"
     panel.close_workspace()
 

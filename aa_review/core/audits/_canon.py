@@ -19,7 +19,7 @@ from json.encoder import encode_basestring_ascii as _enc_str  # type: ignore[att
 from typing import Any
 
 from aa_review.core.audits._rowdiff import RowDiff, Step
-from aa_review.core.derive import PAIR_TYPES, safe_id
+from aa_review.core.package.derive import PAIR_TYPES, safe_id
 
 __all__ = ["Canon", "key_prefix", "id_from_seed", "sha256_text", "enc"]
 

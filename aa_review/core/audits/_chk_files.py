@@ -14,11 +14,11 @@ import orjson
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._refrules import classify_ref
 from aa_review.core.audits._registry import register
-from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding
 from aa_review.core.package.documents import DOC_PATHS, read_json
 from aa_review.core.package.model import Package
 from aa_review.core.package.safepath import printable
+from aa_review.core.util.errors import UnsafeRefError
 
 CODES = ("manifest.missing_output", "manifest.schema_version", "artifacts.hash",
          "artifacts.size", "artifacts.missing", "artifacts.index_unreadable",

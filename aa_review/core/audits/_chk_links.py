@@ -13,9 +13,9 @@ from aa_review.core.audits._registry import register
 from aa_review.core.audits._rowscan import Gathered
 from aa_review.core.audits._rowviews import row_findings
 from aa_review.core.audits._undo import undo_ref_sanitizer
-from aa_review.core.derive import evidence_id, visibility
 from aa_review.core.findings import Finding
 from aa_review.core.package.catalog import MAP_PATH
+from aa_review.core.package.derive import evidence_id
 from aa_review.core.package.model import Package
 
 CODES = ("link.orphan", "link.uncited", "link.hidden_cited", "link.mismatch",
@@ -24,8 +24,7 @@ CODES = ("link.orphan", "link.uncited", "link.hidden_cited", "link.mismatch",
 
 def hidden_positions(pkg: Package) -> list[int]:
     """Catalog positions of hidden material (by the catalog's word or by the ref itself)."""
-    return [i for i, e in enumerate(pkg.catalog)
-            if e.visibility == "hidden_excluded" or visibility(e.ref) == "hidden_excluded"]
+    return pkg.hidden_evidence().tolist()
 
 
 @register("links", "Row-evidence links", CODES)

@@ -10,9 +10,9 @@ import numpy as np
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._registry import register
 from aa_review.core.audits._rowviews import row_findings
-from aa_review.core.derive import ALWAYS_RESOLVING_PREFIXES, evidence_type, visibility
 from aa_review.core.findings import Finding, Location, Locations, Severity
 from aa_review.core.package.catalog import MAP_PATH
+from aa_review.core.package.derive import ALWAYS_RESOLVING_PREFIXES, evidence_type, visibility
 from aa_review.core.package.model import Package
 
 CODES = ("ref.absolute", "ref.escape", "ref.symlink_out", "ref.unresolved", "ref.not_normalized",

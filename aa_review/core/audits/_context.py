@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 from aa_review.core.audits._codes import code_info
 from aa_review.core.audits._refrules import RefFacts, ref_facts
 from aa_review.core.audits._rowrules import ScanConfig
-from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding, Location, Locations, RowTable, Severity
 from aa_review.core.package.layout import SCHEMA_V01, SCHEMA_V02
 from aa_review.core.package.safepath import printable
+from aa_review.core.util.errors import UnsafeRefError
 
 if TYPE_CHECKING:
     from aa_review.core.audits._files import FileHashes, ScanResult, Wants

@@ -23,7 +23,7 @@ from aa_review.core.findings import Finding
 from aa_review.core.package import LoadCancelled, LoadProgress, Package, open_package
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.safepath import printable
-from aa_review.core.procpool import POOL_UNAVAILABLE, spawn_pool
+from aa_review.core.util.procpool import POOL_UNAVAILABLE, spawn_pool
 from aa_review.core.package.summary import counts as count_package
 
 __all__ = ["audit_package", "AuditCancelled", "DEFAULT_CAP"]

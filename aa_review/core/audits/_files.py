@@ -24,10 +24,10 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from aa_review.core.derive import CONTENT_HASH_LIMIT, content_hash_bytes
+from aa_review.core.package.derive import CONTENT_HASH_LIMIT, content_hash_bytes
 from aa_review.core.package.digest import Entry, digest_of, list_package
 from aa_review.core.package.safepath import open_beneath, read_beneath
-from aa_review.core.procpool import POOL_UNAVAILABLE, drain, spawn_pool
+from aa_review.core.util.procpool import POOL_UNAVAILABLE, drain, spawn_pool
 
 __all__ = ["FileFacts", "FileHashes", "Wants", "ByteScan", "ScanResult", "scan_file", "hash_file",
            "hash_group", "hash_package", "text_hash", "HashCancelled"]

@@ -11,7 +11,7 @@ from aa_review.core.audits._privacy import PrivacyScanner
 from aa_review.core.audits._privacy_lists import SANITIZED_MARKERS
 from aa_review.core.audits._refrules import RefFacts, RefRules
 from aa_review.core.audits._rowdiff import RowDiff, Step
-from aa_review.core.derive import evidence_id
+from aa_review.core.package.derive import evidence_id
 
 __all__ = ["ScanConfig", "RowAuditor", "RowHit", "CORE_TYPES"]
 

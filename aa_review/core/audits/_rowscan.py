@@ -22,7 +22,7 @@ from aa_review.core.audits._rowrules import RowAuditor, RowHit, ScanConfig
 from aa_review.core.findings import distinct_sorted
 from aa_review.core.package.layout import ROW_FILES
 from aa_review.core.package.model import Package
-from aa_review.core.procpool import POOL_UNAVAILABLE, run_in_processes
+from aa_review.core.util.procpool import POOL_UNAVAILABLE, run_in_processes
 
 __all__ = ["RowScan", "Gathered", "scan_rows", "row_workers", "ScanCancelled",
            "link_fingerprint", "fused_scan"]

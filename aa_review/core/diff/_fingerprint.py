@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import orjson
 
-from aa_review.core.atomic import atomic_write
-from aa_review.core.errors import AAReviewError
 from aa_review.core.package.documents import DOC_PATHS, read_json
 from aa_review.core.package.layout import EC_DIR
+from aa_review.core.util.atomic import atomic_write
+from aa_review.core.util.errors import AAReviewError
 
 if TYPE_CHECKING:
     from aa_review.core.findings import Finding

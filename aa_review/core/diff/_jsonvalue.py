@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from aa_review.core.contract_compare import json_type
+from aa_review.core.contracts import json_type
 
 __all__ = ["json_equal", "changed_paths", "join_key", "join_index"]
 

@@ -15,7 +15,7 @@ from aa_review.core.diff._recompute import (
     hashed_fields,
     id_recomputes,
 )
-from aa_review.core.errors import AAReviewError
+from aa_review.core.util.errors import AAReviewError
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package

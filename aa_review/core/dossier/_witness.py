@@ -15,9 +15,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from aa_review.core.atomic import atomic_write
 from aa_review.core.dossier._canonical import is_digest
 from aa_review.core.dossier._keys import private_dir, user_data_dir
+from aa_review.core.util.atomic import atomic_write
 
 __all__ = ["WitnessError", "WitnessStore"]
 

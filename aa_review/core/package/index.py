@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aa_review.core._rowscan import RowChunk
+from aa_review.core.package.rowscan import RowChunk
 
 __all__ = ["RowIndex", "RowSet", "build_index"]
 
@@ -117,6 +117,33 @@ class RowIndex:
         """Rows that cite an evidence item (by position in ``evidence_ids``)."""
         codes = self.sets_with[evidence]
         return RowSet(self.by_set, self.set_ptr[codes], self.set_ptr[codes + 1])
+
+    def citing_mask(self, evidence: np.ndarray | list[int]) -> np.ndarray:
+        """Boolean mask over the rows: True for rows citing any of the ``evidence`` positions.
+
+        Goes through the distinct evidence sets, so it costs one pass over the rows
+        however many items are asked for.
+        """
+        set_hit = np.zeros(len(self.sets), dtype=bool)
+        for e in np.asarray(evidence, dtype=np.int64).tolist():
+            set_hit[self.sets_with[e]] = True
+        return set_hit[self.set_code] if len(self.sets) else np.zeros(len(self), dtype=bool)
+
+    def cited_counts(self) -> np.ndarray:
+        """How many rows cite each evidence position (computed once, then kept).
+
+        The one place this count is made: the evidence table, its ``cited`` query
+        field and the exports all read it.
+        """
+        counts = getattr(self, "_cited", None)
+        if counts is None:
+            rows_per_set = np.diff(self.set_ptr)
+            counts = np.zeros(len(self.evidence_ids), dtype=np.int64)
+            if len(self.sets):
+                members = np.concatenate(self.sets).astype(np.int64)
+                np.add.at(counts, members, np.repeat(rows_per_set, self.set_size))
+            self._cited = counts
+        return counts
 
     def find_row(self, row_id: str) -> int | None:
         """Position of the first row with this id, or None."""

@@ -96,7 +96,7 @@ def _walk(mm: mmap.mmap, on_line: Callable[[bytes], None]) -> dict[str, Any]:
 
 
 class _Link(TypedDict, total=False):
-    """The fields of a link and their types, as :class:`~aa_review.core.records.RowLink`
+    """The fields of a link and their types, as :class:`~aa_review.core.package.records.RowLink`
     reads them (the same lax rules; other keys are allowed)."""
 
     row_id: str | None
@@ -148,7 +148,7 @@ class _Counter:
 
 def count_links(safe: PackageRoot) -> int:
     """How many ``row_evidence_links`` the map holds, every one's fields validated as
-    :class:`~aa_review.core.records.RowLink` reads them, without an object per link.
+    :class:`~aa_review.core.package.records.RowLink` reads them, without an object per link.
 
     Raises
     ------

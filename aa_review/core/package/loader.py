@@ -9,16 +9,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aa_review.core.errors import PackageError, UnsafeRefError
 from aa_review.core.findings import Finding, Location, Severity
-from aa_review.core.procpool import POOL_UNAVAILABLE, run_in_processes
 from aa_review.core.package import documents
-from aa_review.core._rowscan import RowChunk, Visitor, scan_range, split_ranges
 from aa_review.core.package.catalog import derive_catalog, read_map_header
 from aa_review.core.package.index import RowIndex, build_index
 from aa_review.core.package.layout import EC_DIR, ROW_FILES
 from aa_review.core.package.model import LoadProgress, Package
+from aa_review.core.package.rowscan import RowChunk, Visitor, scan_range, split_ranges
 from aa_review.core.package.safepath import PackageRoot
+from aa_review.core.util.errors import PackageError, UnsafeRefError
+from aa_review.core.util.procpool import POOL_UNAVAILABLE, run_in_processes
 
 __all__ = ["open_package", "find_root", "LoadCancelled"]
 
@@ -76,7 +76,7 @@ def open_package(
     row_visitor
         Per-row work to do on the one parse of each row: called with the package as
         known before its rows are read (documents, catalog, an empty index), it returns
-        a :data:`~aa_review.core._rowscan.Visitor` (or None: no visit). Each chunk's
+        a :data:`~aa_review.core.package.rowscan.Visitor` (or None: no visit). Each chunk's
         result goes to ``visited`` as ``(position of its first row, result)``.
     rows
         False: read the documents and the catalog only, not the row files (the index is

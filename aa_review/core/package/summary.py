@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from aa_review import __version__
-from aa_review.core.errors import RecordError, UnsafeRefError
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.digest import cached_digest, package_digest
@@ -17,6 +16,7 @@ from aa_review.core.package.hashcache import HashCache
 from aa_review.core.package.linklines import BadLink, count_links
 from aa_review.core.package.model import Package
 from aa_review.core.package.safepath import printable
+from aa_review.core.util.errors import RecordError, UnsafeRefError
 
 __all__ = ["identity", "counts", "summary", "read_link_count", "checked_digest"]
 

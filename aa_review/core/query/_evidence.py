@@ -19,14 +19,7 @@ if TYPE_CHECKING:
     from aa_review.core.findings import Finding
     from aa_review.core.package import Package
 
-__all__ = ["EvidenceScope", "cited_counts"]
-
-
-def cited_counts(pkg: Package) -> np.ndarray:
-    """How many rows cite each evidence position."""
-    ix = pkg.index
-    per_set = np.diff(ix.set_ptr)
-    return np.array([int(per_set[s].sum()) for s in ix.sets_with], dtype=np.int64)
+__all__ = ["EvidenceScope"]
 
 
 def _flag(v: object) -> int:
@@ -59,7 +52,7 @@ class EvidenceScope(Scope):
         }
         self.confidence = np.array([e.confidence if e and e.confidence is not None else np.nan
                                     for e in items], dtype=float)
-        self.cited = cited_counts(pkg) if cited is None else np.asarray(cited)
+        self.cited = pkg.index.cited_counts() if cited is None else np.asarray(cited)
 
     def __len__(self) -> int:
         return len(self.ids)

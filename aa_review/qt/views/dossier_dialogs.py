@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from aa_review.core import dossier as dz
-from aa_review.core.atomic import atomic_write
+from aa_review.core.util.atomic import atomic_write
 
 __all__ = ["EditEvidenceDialog", "ProjectionDialog"]
 

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from aa_review.core.export import (
+from aa_review.core.findings import Finding, Location, Severity
+from aa_review.core.query import filter_findings, filter_rows
+from aa_review.core.query.export import (
     evidence_export,
     export_evidence,
     export_findings,
@@ -20,8 +22,6 @@ from aa_review.core.export import (
     rows_export,
     write_export,
 )
-from aa_review.core.findings import Finding, Location, Severity
-from aa_review.core.query import filter_findings, filter_rows
 
 from .oracles import row_id
 

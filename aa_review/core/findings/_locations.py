@@ -16,7 +16,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import core_schema
 
-from aa_review.core.text import printable
+from aa_review.core.util.text import printable
 
 if TYPE_CHECKING:
     from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler

@@ -7,16 +7,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
-from aa_review.core._locations import (
-    LOCATION_FIELDS,
-    Location,
-    Locations,
-    RowTable,
-    distinct_sorted,
-)
+from aa_review.core.findings._locations import Location, Locations
 
-__all__ = ["Severity", "Location", "Locations", "RowTable", "Finding", "LOCATION_FIELDS",
-           "distinct_sorted"]
+__all__ = ["Severity", "Finding"]
 
 
 class Severity(str, enum.Enum):

@@ -16,7 +16,7 @@ from typing import Any
 import orjson
 import xxhash
 
-from aa_review.core.derive import evidence_id
+from aa_review.core.package.derive import evidence_id
 from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
 from aa_review.core.package.safepath import open_beneath
 

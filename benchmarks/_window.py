@@ -1,0 +1,186 @@
+"""Drives the review window offscreen for benchmarks: the user actions, and when each is done.
+
+Every action is what a user does (a key, a click on a table row, a button); every
+``done`` predicate says when the window has shown the result, so a benchmark can
+measure the whole action, including work it hands to other threads.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+__all__ = ["WindowDriver"]
+
+QUERY = "type:environment_response_pair confidence<0.7"
+KEY_INTERVAL_MS = 40
+
+
+class WindowDriver:
+    """One MainWindow at a time, with a dossier workspace bound to the package it opens."""
+
+    def __init__(self, app: QApplication, settings: QSettings, scratch: Path) -> None:
+        self.app = app
+        self.settings = settings
+        self.scratch = scratch
+        self.win: Any = None
+        self._pristine: Path | None = None
+        self._typed_at: float | None = None
+        self._clicks = 0
+        self._new_window()
+
+    # -- window ---------------------------------------------------------------
+    def _new_window(self) -> None:
+        from aa_review.qt.app import create_window
+
+        self.win = create_window(self.settings)
+        self.win.resize(1600, 1000)
+        self.win.show()
+        self.app.processEvents()
+
+    def close_package(self) -> None:
+        """Start again from an empty window (the next open is a first open)."""
+        if self.win is not None:
+            self.win.close()
+            self.win.deleteLater()
+            self.app.processEvents()
+        self._new_window()
+
+    def close(self) -> None:
+        if self.win is not None:
+            self.win.close()
+            self.app.processEvents()
+
+    def idle(self) -> bool:
+        return True
+
+    # -- package ----------------------------------------------------------------
+    def open(self, root: Path) -> None:
+        self._root = root
+        self.win.open_package(root)
+
+    def opened(self) -> bool:
+        pkg = self.win.session.package
+        return (pkg is not None and Path(pkg.root) == Path(self._root)
+                and not self.win.controller.busy("load")
+                and self.win.rows.model.row_index is pkg.index
+                and self.win.rows.model.rowCount() > 0)
+
+    def audit(self) -> None:
+        self.win.controller.run_audit()
+
+    def audited(self) -> bool:
+        return self.win.session.report is not None and not self.win.controller.busy("audit")
+
+    def type_query(self) -> None:
+        edit = self.win.rows.query.edit
+        edit.setFocus()
+        edit.clear()
+        self._typed_at = None
+        keys = list(QUERY)
+
+        # One key, then the next one a key interval later: timers set all at once may fire
+        # out of order after a stall, and the query typed would not be QUERY.
+        def next_key() -> None:
+            if keys:
+                QTest.keyClick(edit, keys.pop(0))
+                QTimer.singleShot(KEY_INTERVAL_MS, next_key)
+            else:
+                self._typed_at = time.perf_counter()
+
+        QTimer.singleShot(0, next_key)
+
+    def query_typed(self) -> bool:
+        # The bar waits for typing to pause, then filters; give it that pause and a frame.
+        return (self._typed_at is not None
+                and time.perf_counter() - self._typed_at > 0.4
+                and self.win.rows.query.text() == QUERY
+                and self.win.session.query("rows") == QUERY)
+
+    def _click_row(self, view: Any, row: int) -> None:
+        model = view.model()
+        if model.rowCount() == 0:
+            return
+        index = model.index(row % model.rowCount(), 0)
+        view.scrollTo(index)
+        rect = view.visualRect(index)
+        QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+
+    def select_row(self) -> None:
+        self._clicks += 1
+        self._click_row(self.win.rows.view, 3 + self._clicks)
+
+    def row_shown(self) -> bool:
+        """The row detail shows the selected row (it is read in a worker)."""
+        return "reading…" not in self.win.detail.title.text()
+
+    def select_evidence(self) -> None:
+        self._clicks += 1
+        self._click_row(self.win.evidence.view, self._clicks)
+
+    def select_finding(self) -> None:
+        self._clicks += 1
+        self._click_row(self.win.findings.view, self._clicks)
+
+    # -- dossier ------------------------------------------------------------------
+    def prepare_workspace(self, root: Path) -> None:
+        """A demo workspace whose dossiers bind ``root``, kept pristine for every repeat."""
+        from aa_review.core.dossier.sample import write_sample_workspace
+
+        self._pristine = self.scratch / "workspace-pristine"
+        write_sample_workspace(self._pristine, root)
+
+    def reset_workspace(self) -> None:
+        """The pristine workspace again, and a witness store that never saw it: the store
+        remembers journal heads by their first entry, so the copy of a journal the last
+        repeat appended to would be read as cut short (read-only)."""
+        from aa_review.core.dossier._witness import WitnessStore
+
+        assert self._pristine is not None
+        panel = self.win.dossier
+        panel.close_workspace()
+        witness = WitnessStore().folder
+        if self.scratch in witness.parents:  # the run's own data folder, never the user's
+            shutil.rmtree(witness, ignore_errors=True)
+        live = self.scratch / "workspace"
+        shutil.rmtree(live, ignore_errors=True)
+        shutil.copytree(self._pristine, live)
+        panel.confirm = lambda *_a, **_k: True
+        panel.inform = lambda *_a, **_k: None
+        self.win.center.setCurrentIndex(0)
+        self.app.processEvents()
+        self.win.open_workspace(live)
+        self._set_actor("p-lead-ada")
+        self.app.processEvents()
+
+    def _set_actor(self, principal: str) -> None:
+        box = self.win.dossier.actor_box
+        box.setCurrentIndex(box.findData(principal))
+
+    def show_dossier(self) -> None:
+        self.win.center.setCurrentWidget(self.win.dossier)
+
+    def dossier_idle(self) -> bool:
+        return not getattr(self.win.dossier, "busy", False)
+
+    def dossier_shown(self) -> bool:
+        return self.win.dossier.isVisible() and self.dossier_idle()
+
+    def change_actor(self) -> None:
+        self._set_actor("p-eval-cy")
+
+    def bind(self) -> None:
+        from aa_review.core import dossier as dz
+
+        self.win.dossier.request(dz.Action.BIND)
+
+    def check(self) -> None:
+        from aa_review.core import dossier as dz
+
+        self.win.dossier.request(dz.Action.CHECK)
