@@ -3,6 +3,11 @@
 It is written to the user's data folder, not inside the installed program: the
 dossier workspace beside it is meant to be stepped through its states, which
 writes a journal. Generation is deterministic, so every user gets the same bytes.
+
+The demo is varied (rows cite subsets of a 64-item catalog, scores spread, a few
+rows under the compiler's score threshold) and carries a few defects, so that every
+linked view and every severity shows something on first run. No row cites hidden
+evidence: the demo dossier binds this package, and its ready dossier must pass G9.
 """
 
 from __future__ import annotations
@@ -14,12 +19,15 @@ from pathlib import Path
 
 from aa_review import __version__
 
-__all__ = ["SAMPLE_PACKAGE_ID", "SAMPLE_ROWS", "SAMPLE_SEED", "sample_home", "ensure_sample",
-           "bundled_package", "bundled_workspace"]
+__all__ = ["SAMPLE_PACKAGE_ID", "SAMPLE_ROWS", "SAMPLE_SEED", "SAMPLE_DEFECTS", "sample_home",
+           "ensure_sample", "bundled_package", "bundled_workspace", "generate_demo"]
 
 SAMPLE_PACKAGE_ID = "pkg_demo_invoice_reconciliation"
 SAMPLE_ROWS = 120
 SAMPLE_SEED = 7
+# One finding or more of each severity: a secret (critical), an edited row and an edited
+# evidence file (error), a contract column holding text (warning); the quirks are low.
+SAMPLE_DEFECTS = ("secret_token", "row_hash_mismatch", "hash_changed", "contract_drift")
 _MARKER = ".aa-review-sample-complete"
 
 
@@ -38,15 +46,13 @@ def ensure_sample(home: Path | None = None) -> Path:
     Returns the folder holding both. Written into a temporary sibling and renamed,
     so an interrupted first run never leaves half a package behind.
     """
-    from aa_review.generator import generate_package
-
     home = Path(home or sample_home())
     if (home / _MARKER).exists():
         return home
     home.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".sample-", dir=home.parent))
     try:
-        generate_package(tmp, rows=SAMPLE_ROWS, seed=SAMPLE_SEED, package_id=SAMPLE_PACKAGE_ID)
+        generate_demo(tmp)
         _write_workspace(tmp)
         (tmp / _MARKER).write_text(f"aa-review {__version__}\n")
         if home.exists():
@@ -56,6 +62,17 @@ def ensure_sample(home: Path | None = None) -> Path:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return home
+
+
+def generate_demo(folder: Path) -> Path:
+    """Write the demo package into ``folder`` (its root is ``folder/SAMPLE_PACKAGE_ID``)."""
+    from aa_review.generator import Variation, generate_package
+
+    # Hidden items are catalogued but never cited (hidden_every=0): see the module docstring.
+    variation = Variation(items=64, hidden=2, hidden_every=0, low_score_every=40)
+    return generate_package(folder, rows=SAMPLE_ROWS, seed=SAMPLE_SEED,
+                            package_id=SAMPLE_PACKAGE_ID, defects=SAMPLE_DEFECTS,
+                            variation=variation).root
 
 
 def _write_workspace(folder: Path) -> None:

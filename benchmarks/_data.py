@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["bench_dir", "stress_package"]
+__all__ = ["bench_dir", "stress_package", "add_data_arguments"]
 
 
 def bench_dir() -> Path:
@@ -15,15 +15,20 @@ def bench_dir() -> Path:
     return d
 
 
-def stress_package(rows: int, seed: int = 1, lean: bool = False) -> Path:
-    """A clean generated package of ``rows`` rows, made once and reused.
+def stress_package(rows: int, seed: int = 1, lean: bool = False, varied: bool = True) -> Path:
+    """A generated package of ``rows`` rows, made once and reused.
 
-    ``lean`` makes a package of only what opening reads (``pkg_stress_<rows>_lean``),
-    for load figures at sizes a full package would not fit on disk; not for audits.
+    ``varied`` (the default) makes the rows differ as real data does: each trace step's
+    rows cite a subset of a 400-item catalog (12 items hidden, cited now and then),
+    scores spread (``pkg_varied_<rows>``; see ``aa_review.generator.Variation``).
+    ``varied=False`` is the degenerate case compiler 0.2.1 writes, every row citing the
+    same 33 items with the same scores (``pkg_stress_<rows>``), kept as a labelled extra.
+    ``lean`` makes a package of only what opening reads (``..._lean``), for load figures
+    at sizes a full package would not fit on disk; not for audits.
     """
-    from aa_review.generator import generate_package
+    from aa_review.generator import VARIED, generate_package
 
-    pid = f"pkg_stress_{rows}" + ("_lean" if lean else "")
+    pid = ("pkg_varied_" if varied else "pkg_stress_") + str(rows) + ("_lean" if lean else "")
     root = bench_dir() / pid
     done = bench_dir() / f".{pid}.complete"
     if not done.exists():
@@ -32,6 +37,15 @@ def stress_package(rows: int, seed: int = 1, lean: bool = False) -> Path:
             import shutil
 
             shutil.rmtree(root)
-        generate_package(bench_dir(), rows=rows, seed=seed, package_id=pid, lean=lean)
+        generate_package(bench_dir(), rows=rows, seed=seed, package_id=pid, lean=lean,
+                         variation=VARIED if varied else None)
         done.write_text("ok\n")
     return root
+
+
+def add_data_arguments(parser: object) -> None:
+    """``--degenerate``: the labelled extra case (every row alike), instead of varied data."""
+    parser.add_argument(  # type: ignore[attr-defined]
+        "--degenerate", action="store_true",
+        help="use the degenerate package compiler 0.2.1 writes (every row cites the same 33 "
+        "items with the same scores) instead of the varied one; a labelled extra case")

@@ -67,32 +67,42 @@ class WindowDriver:
         self.win.open_package(root)
 
     def opened(self) -> bool:
-        pkg = self.win.package
+        pkg = self.win.session.package
         return (pkg is not None and Path(pkg.root) == Path(self._root)
-                and not self.win.loader.is_running()
+                and not self.win.controller.busy("load")
+                and self.win.rows.model.row_index is pkg.index
                 and self.win.rows.model.rowCount() > 0)
 
     def audit(self) -> None:
-        self.win.run_audit()
+        self.win.controller.run_audit()
 
     def audited(self) -> bool:
-        return self.win.audit_report is not None and not self.win.auditor.is_running()
+        return self.win.session.report is not None and not self.win.controller.busy("audit")
 
     def type_query(self) -> None:
         edit = self.win.rows.query.edit
         edit.setFocus()
         edit.clear()
         self._typed_at = None
-        for i, ch in enumerate(QUERY):
-            QTimer.singleShot(KEY_INTERVAL_MS * i, lambda ch=ch: QTest.keyClick(edit, ch))
-        QTimer.singleShot(KEY_INTERVAL_MS * len(QUERY),
-                          lambda: setattr(self, "_typed_at", time.perf_counter()))
+        keys = list(QUERY)
+
+        # One key, then the next one a key interval later: timers set all at once may fire
+        # out of order after a stall, and the query typed would not be QUERY.
+        def next_key() -> None:
+            if keys:
+                QTest.keyClick(edit, keys.pop(0))
+                QTimer.singleShot(KEY_INTERVAL_MS, next_key)
+            else:
+                self._typed_at = time.perf_counter()
+
+        QTimer.singleShot(0, next_key)
 
     def query_typed(self) -> bool:
         # The bar waits for typing to pause, then filters; give it that pause and a frame.
         return (self._typed_at is not None
                 and time.perf_counter() - self._typed_at > 0.4
-                and self.win.rows.query.text() == QUERY)
+                and self.win.rows.query.text() == QUERY
+                and self.win.session.query("rows") == QUERY)
 
     def _click_row(self, view: Any, row: int) -> None:
         model = view.model()
@@ -106,6 +116,10 @@ class WindowDriver:
     def select_row(self) -> None:
         self._clicks += 1
         self._click_row(self.win.rows.view, 3 + self._clicks)
+
+    def row_shown(self) -> bool:
+        """The row detail shows the selected row (it is read in a worker)."""
+        return "reading…" not in self.win.detail.title.text()
 
     def select_evidence(self) -> None:
         self._clicks += 1

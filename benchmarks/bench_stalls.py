@@ -33,9 +33,9 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import numpy as np  # noqa: E402
-from PySide6.QtCore import QEventLoop, QSettings, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+import numpy as np
+from PySide6.QtCore import QEventLoop, QSettings, QTimer
+from PySide6.QtWidgets import QApplication
 
 GOAL_MS = 100.0
 
@@ -103,6 +103,8 @@ def main() -> None:
     app = QApplication.instance() or QApplication([])
     meter = StallMeter(app)
     scratch = Path(tempfile.mkdtemp(prefix="aa-review-stalls-"))
+    # The dossier's keys and witnessed journal heads go to this run's folder, not the user's.
+    os.environ["AA_REVIEW_DATA_DIR"] = str(scratch / "data")
     try:
         settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
         settings.setValue("audit/auto", "false")
@@ -126,7 +128,7 @@ def main() -> None:
             run(f"open the {args.rows:,}-row package", lambda: drv.open(root), drv.opened)
             run("audit it in the window", drv.audit, drv.audited)
             run("type a rows query", drv.type_query, drv.query_typed)
-            run("select a row", drv.select_row, drv.idle)
+            run("select a row", drv.select_row, drv.row_shown)
             run("select an evidence item", drv.select_evidence, drv.idle)
             run("select a finding", drv.select_finding, drv.idle)
             drv.reset_workspace()

@@ -55,6 +55,8 @@ def _demo_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["AA_REVIEW_SAMPLE_DIR"] = str(tmp_path_factory.mktemp("demo") / "sample")
     # Private keys and witnessed journal heads too: never the user's own key store.
     os.environ["AA_REVIEW_DATA_DIR"] = str(tmp_path_factory.mktemp("data") / "aa-review")
+    # The file hash cache of `aa-review info`: never the user's cache folder.
+    os.environ["AA_REVIEW_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache") / "aa-review")
 
 
 @pytest.fixture(scope="session")

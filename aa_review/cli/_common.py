@@ -11,8 +11,8 @@ from typing import Any, BinaryIO, TextIO
 
 import orjson
 
-from aa_review.core.errors import PackageError
 from aa_review.core.package import Package, open_package
+from aa_review.core.util.errors import PackageError
 
 __all__ = ["emit_json", "load_or_exit", "EXIT_OK", "EXIT_FINDINGS", "EXIT_UNUSABLE", "err",
            "pipe_guard"]

@@ -9,6 +9,7 @@ from pathlib import Path
 import orjson
 
 from aa_review.cli._common import EXIT_UNUSABLE, err
+from aa_review.cli._query_arg import add_query_argument
 from aa_review.core.audits import (
     AuditProgress,
     AuditReport,
@@ -18,15 +19,22 @@ from aa_review.core.audits import (
     audit_package,
     resolve_selection,
 )
-from aa_review.core.errors import PackageError
 from aa_review.core.findings import Finding, Locations, Severity
 from aa_review.core.package import find_root, open_package
-from aa_review.core.query import QueryError, filter_findings, needs_package
-from aa_review.cli._query_arg import add_query_argument
+from aa_review.core.query import (
+    QueryError,
+    filter_corpus,
+    filter_findings,
+    filter_report,
+    needs_package,
+)
+from aa_review.core.util.errors import PackageError
 
 __all__ = ["register", "run"]
 
 _LEVELS = [s.value for s in Severity]
+_NO_DIGEST = ("not computed: --check narrows the audit to what its checks read "
+              "(aa-review info prints the digest)")
 SHOWN_LOCATIONS = 10  # locations printed per finding in the text output; --json lists all
 
 
@@ -34,8 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "audit", help="audit a package (or a folder of packages) for integrity and privacy",
         description="Audit a compiled package: hashes, refs, links, counts, rows, privacy, "
-        "contracts, copies and known compiler quirks. A folder that is not itself a package "
-        "is audited as a corpus: every sub-folder in parallel. Exit 0: nothing at or above "
+        "contracts, copies and known compiler quirks. A whole audit reads every row, the "
+        "evidence map and every file's bytes (hashed for the package digest, always afresh); "
+        "--check reads only what the chosen checks need (no digest). A folder that is not "
+        "itself a package is audited as a corpus: every sub-folder in parallel. Exit 0: "
+        "nothing at or above "
         "--fail-on; 1: findings at or above it; 2: could not evaluate (not a package, "
         "unreadable, a check failed).")
     p.add_argument("path", metavar="PACKAGE|DIR",
@@ -105,8 +116,8 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_UNUSABLE
     if args.query.strip():
         # Findings, summary and every count; row fields read the package (opened once).
-        doc = doc.filtered(args.query, pkg) if isinstance(doc, AuditReport) else \
-            doc.filtered(args.query)
+        doc = filter_report(doc, args.query, pkg) if isinstance(doc, AuditReport) else \
+            filter_corpus(doc, args.query)
     if args.json:
         _emit_json(doc)
     elif isinstance(doc, AuditReport):
@@ -153,8 +164,9 @@ def _print_report(r: AuditReport, fail_on: str) -> None:
     print(f"package   {ident.package_id}  (task {ident.task_id}, format {ident.format_version})")
     for k, v in ident.schema_versions.items():
         print(f"schema    {k:<13}{v}")
-    print(f"digest    {ident.package_digest}")
-    print(f"counts    {c.rows} rows, {c.evidence_items} evidence items, {c.links} links")
+    print(f"digest    {ident.package_digest or _NO_DIGEST}")
+    rows = f"{c.rows} rows" if c.rows_read else "rows not read (the checks chosen read none)"
+    print(f"counts    {rows}, {c.evidence_items} evidence items, {c.links} links")
     print(f"checks    {', '.join(r.checks)}")
     if r.query is not None:
         print(f"query     {r.query}")

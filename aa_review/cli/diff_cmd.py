@@ -7,8 +7,8 @@ import logging
 import sys
 
 from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, err
-from aa_review.core.errors import AAReviewError
 from aa_review.core.query import QueryError, parse_query
+from aa_review.core.util.errors import AAReviewError
 
 __all__ = ["register", "run"]
 

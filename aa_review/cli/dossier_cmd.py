@@ -193,7 +193,7 @@ def _bound_changes(dossier_file: str, parsed: Any, packages: Any,
     beside the revision file (a workspace keeps ``fingerprints/<hex>.npz`` next to it);
     it is used only when its bytes still have the digest the binding records.
     """
-    from aa_review.core.dossier_hooks import DiffFingerprints
+    from aa_review.core.session.dossier_hooks import DiffFingerprints
 
     kept = kept_fingerprints(parsed.raw)
     beside = Path(dossier_file).resolve().parent / "fingerprints"

@@ -10,8 +10,15 @@ from typing import TYPE_CHECKING
 
 from aa_review.cli._common import EXIT_OK, EXIT_UNUSABLE, err, load_or_exit
 from aa_review.cli._query_arg import add_query_argument
-from aa_review.core.export import ALL, FORMATS, export_to_file, meta_of, rows_export, write_export
 from aa_review.core.query import QueryError, RowsScope, fields_used, format_number
+from aa_review.core.query.export import (
+    ALL,
+    FORMATS,
+    export_to_file,
+    meta_of,
+    rows_export,
+    write_export,
+)
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package

@@ -14,6 +14,7 @@ from ._derive import derive_package
 from ._derive_spec import CONTRACT_EDITS, ChangeRecord, ChangeSpec, ContractEdit, DerivedPackage
 from ._package import MIN_ROWS, generate_package
 from ._result import GeneratedPackage, InjectedDefect
+from ._variation import VARIED, Variation
 
 __all__ = [
     "generate_package",
@@ -29,4 +30,6 @@ __all__ = [
     "ContractEdit",
     "DerivedPackage",
     "CONTRACT_EDITS",
+    "Variation",
+    "VARIED",
 ]

@@ -73,6 +73,7 @@ class Ctx:
     version: str
     text_hooks: dict[str, Callable[[str], str]] = field(default_factory=dict)
     state: dict[str, Any] = field(default_factory=dict)
+    variation: Any = None  # a _variation.Variation: rows cite subsets, scores spread
 
     @property
     def v(self) -> Versions:

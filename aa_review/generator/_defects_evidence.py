@@ -8,7 +8,8 @@ import shutil
 from collections.abc import Callable
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
+
 from ._ctx import Ctx
 from ._defect_targets import Targets
 from ._defects_rows import by_place, spread_rows
@@ -25,7 +26,7 @@ _MAP_HEAD = 5  # "{", three header keys, '"evidence_catalog": ['
 
 def map_line(facts: dict[str, Any], ref: str) -> int:
     """1-based line of a catalog entry in the evidence map."""
-    return _MAP_HEAD + 1 + facts["catalog_refs"].index(ref)
+    return _MAP_HEAD + 1 + int(facts["catalog_refs"].index(ref))
 
 
 def _record(

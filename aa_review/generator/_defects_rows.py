@@ -7,7 +7,8 @@ import string
 from collections.abc import Callable
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
+
 from ._copies import copy_pairs
 from ._ctx import Ctx
 from ._defect_targets import Targets

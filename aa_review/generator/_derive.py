@@ -17,6 +17,7 @@ import orjson
 from aa_review.core.package.jsonstream import ObjectStream
 from aa_review.core.package.layout import EC_DIR, ROW_FILES
 from aa_review.core.package.safepath import PackageRoot
+
 from ._copies import copy_pairs
 from ._derive_contracts import edit_contracts
 from ._derive_evidence import EvidenceEdits, edit_catalog
@@ -72,7 +73,7 @@ def _copy_tree(src: Path, dst: Path, link: bool) -> None:
 def _link(file: str, row: dict[str, Any], task_id: str | None, visible: set[str],
           inferred: set[str]) -> dict[str, Any]:
     """A row's evidence link (format 6), as the compiler writes it."""
-    from aa_review.core import derive
+    from aa_review.core.package import derive
 
     ids = row.get("source_evidence_ref_ids") or [
         derive.evidence_id(x) for x in row.get("evidence_refs") or [] if isinstance(x, str)]

@@ -8,9 +8,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aa_review.core import derive
 from aa_review.core.diff._jsonvalue import join_key
+from aa_review.core.package import derive
 from aa_review.core.package.safepath import PackageRoot
+
 from ._derive_spec import ChangeRecord, ChangeSpec
 
 __all__ = ["EvidenceEdits", "edit_catalog"]
@@ -64,7 +65,7 @@ def _rehash_file(safe: PackageRoot, ref: str, n: int,
     """Change an evidence file (a key added to a JSON object, a line to text); its new hash."""
     try:
         path = safe.resolve(ref)
-    except Exception:
+    except Exception:  # noqa: BLE001 - a ref that cannot be resolved is left unchanged
         return None
     if not path.is_file() or path.is_symlink() or path.stat().st_size > derive.CONTENT_HASH_LIMIT:
         return None

@@ -5,7 +5,8 @@ from __future__ import annotations
 import shutil
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
+
 from ._ctx import Ctx
 from ._derived import LOOP_T, TTP, derived_base, lineage
 from ._evidence import Evidence

@@ -6,7 +6,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
+
 from ._attempts import INPUT_REFS, attempt_refs
 from ._ctx import Ctx
 from ._loops import ITERATIONS
@@ -118,7 +119,7 @@ def assemble_evidence(
                 artifact.append(norm)
     grading = [r for r in _GRADING if ctx.path(r).exists()]
     loops = _loop_refs(ctx)
-    refs: list[str] = []
+    refs = []
     for ref in ["task/task_intake_spec.json", "rubric/rubric.json", *artifact, *grading, *loops]:
         if ref not in refs:
             refs.append(ref)

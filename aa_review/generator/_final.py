@@ -13,6 +13,7 @@ from ._linked import Companions
 from ._rows_common import FIXED_TYPES, ROW_TYPES, RowContext, file_of
 from ._sink import LineSink
 from ._step_render import StepRenderer, generic_line
+from ._variation import VARIED_KEYS, RowVariety
 
 __all__ = ["FinalSink", "primary_path", "ROW_FILES"]
 
@@ -62,11 +63,28 @@ class FinalSink:
         self.n_links = 0
         self.n_with_ids = 0
         self.orphans: dict[str, None] = {}
+        self.variety: RowVariety | None = None
+        if ctx.variation is not None:
+            plan = ctx.plan
+            self._base_steps = len(plan.baseline)
+            self.variety = RowVariety(
+                ctx.variation, ev, len(plan.baseline) + len(plan.revised), ctx.seed
+            )
+            sr.varied = VARIED_KEYS
+        self._n_fixed = 0
 
     def fixed(self, row: dict[str, Any]) -> None:
+        if self.variety is not None:  # fixed rows cite the compiler's refs; scores spread
+            row.update(self.variety.scores(f"fixed:{self._n_fixed}:{row['data_type']}"))
+        self._n_fixed += 1
         self._emit(file_of(row["data_type"]), None, row)
 
     def step(self, t: str, attempt: str, vals: dict[str, Any], kind: str) -> None:
+        if self.variety is not None:
+            n = vals["source_step_ids"][0]
+            pos = n - 2 + (self._base_steps if attempt != "baseline" else 0)
+            vals.update(self.variety.step_fields(pos))
+            vals.update(self.variety.scores(f"{attempt}:{n}:{t}:{vals['row_id']}"))
         self._emit(file_of(t), (t, attempt, kind), vals)
 
     def _emit(self, file: str, step: tuple[str, str, str] | None, data: dict[str, Any]) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
+
 from ._evidence import Evidence
 from ._jsonfast import Raw, dumps_line, enc
 from ._rows_common import RowContext
@@ -22,7 +23,7 @@ def _meta(*key: Any) -> Raw:
     out = _META.get(key)
     if out is None:
         names = ("environment_domain", "interaction_surface", "tool_or_surface")[: len(key)]
-        out = _META[key] = Raw(dict(zip(names, key)))
+        out = _META[key] = Raw(dict(zip(names, key, strict=True)))
     return out
 
 
@@ -158,6 +159,8 @@ class Companions:
         self._link_ids = Raw(ev.evidence_ids)
         self._link_visible = Raw(ev.visible_ids)
         self._task_id = ctx.sc.task_id
+        # Varied rows cite their own evidence sets: no template shares a link's ids.
+        self.varied = ctx.variation is not None
 
     def ps(self, r: dict[str, Any]) -> str:
         return self._ps.render(_ps_values(r))
@@ -174,6 +177,9 @@ class Companions:
         rid = r.get("row_id") or r.get("pair_id") or ""
         if not standard:
             return dumps_line(self.link_dict(file, r))
+        if self.varied:
+            whole = {**r, "source_artifact_refs": self._link_artifacts}
+            return dumps_line(self.link_dict(file, whole))
         key = (file, r["data_type"])
         tpl = self._links.get(key)
         if tpl is None:

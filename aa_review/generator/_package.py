@@ -10,7 +10,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
+
 from ._attempts import write_attempts
 from ._clock import Clock
 from ._compile import ROUNDS, run_rounds
@@ -36,6 +37,7 @@ from ._runtime import write_runtime_package
 from ._scenario import make_scenario
 from ._skill import write_skill_pack
 from ._source import write_task_side
+from ._variation import Variation, extra_evidence
 
 __all__ = ["generate_package", "fixed_row_count", "MIN_ROWS"]
 
@@ -96,6 +98,7 @@ def generate_package(
     defects: Sequence[str] = (),
     lean: bool = False,
     defect_rows: Mapping[str, int] | None = None,
+    variation: Variation | None = None,
 ) -> GeneratedPackage:
     """Write a compiled package into ``out_dir/<package_id>/``.
 
@@ -138,6 +141,12 @@ def generate_package(
         runtime or round-log files, no rejected rows and no artifacts_index.json, so an
         audit reports those files missing. Its rows, catalog and links are the same as
         the full package's of the same arguments. Cannot be combined with ``defects``.
+    variation : Variation, optional
+        Make the rows differ as the compiler's do not (see :mod:`._variation`): a
+        catalog of ``variation.items`` items (extra evidence files, some hidden), each
+        trace step's rows citing a subset of it, scores spread per row. None (the
+        default) writes what compiler 0.2.1 writes: every row cites every ref, one set
+        of scores per round.
 
     Returns
     -------
@@ -156,7 +165,8 @@ def generate_package(
     _prepare_root(root)
     sc = make_scenario(pkg, seed, rows, version)
     plan = plan_traces(rows - fixed_row_count(rows), seed)
-    ctx = Ctx(root=root, sc=sc, plan=plan, clock=Clock(seed), seed=seed, version=version)
+    ctx = Ctx(root=root, sc=sc, plan=plan, clock=Clock(seed), seed=seed, version=version,
+              variation=variation)
     counts = count_rows(sc, plan)
     hooks = plan_defects(list(defects), ctx, counts, dict(defect_rows or {}))
     phase = _Phases(pkg)
@@ -164,9 +174,13 @@ def generate_package(
     stats = write_attempts(ctx)
     write_grading(ctx)
     write_loops(ctx)
-    ctx.state["required_tools"] = sorted(stats.tools)  # type: ignore[attr-defined]
+    ctx.state["required_tools"] = sorted(stats.tools)
     phase("source package")
-    ev = assemble_evidence(ctx, hooks.extras, hooks.id_override, frozenset(hooks.hash_any_size))
+    extras = list(hooks.extras)
+    if variation is not None:
+        base = assemble_evidence(ctx, extras, hooks.id_override)
+        extras += extra_evidence(ctx, variation, len(base.catalog))
+    ev = assemble_evidence(ctx, extras, hooks.id_override, frozenset(hooks.hash_any_size))
     avg = round(Scores(ROUNDS).quality, 4)
     with tempfile.TemporaryDirectory(prefix=".aa_gen_", dir=out_dir) as tmp:
         final = run_rounds(ctx, ev, hooks, Path(tmp), counts.total, lean=lean)
@@ -199,7 +213,7 @@ def generate_package(
         fin(facts)
     if not lean:
         write_artifacts_index(ctx, stats, dict(copy_pairs()), hooks.touched)
-    missing = [n for n, r in zip(defects, hooks.records) if r is None]
+    missing = [n for n, r in zip(defects, hooks.records, strict=True) if r is None]
     if missing:
         raise RuntimeError(f"defects {missing} found no place to go in this package")
     phase("artifacts index")

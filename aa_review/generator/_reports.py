@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
+
 from ._counts import Counts
 from ._ctx import Ctx
 from ._evidence import Evidence
-from ._reports_more import AUDIT_FIELDS, TRAINING_USES, write_indexes
+from ._indexes import AUDIT_FIELDS, TRAINING_USES, write_indexes
 from ._rows_common import ROW_TYPES, SURFACE_TYPES, Scores, file_of
 
 __all__ = ["write_reports", "COMPILE_T"]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
 from aa_review.core.package.layout import FIXED_TYPES, SURFACE_TYPES
+
 from ._ctx import Ctx
 from ._evidence import Evidence
 from ._jsonfast import Raw

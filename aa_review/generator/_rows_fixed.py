@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
+
 from ._attempts import SUMMARY
 from ._grading import FEEDBACK_SUMMARY, grader_result, verifier_result
 from ._jsonfast import Raw

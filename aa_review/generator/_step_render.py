@@ -56,6 +56,8 @@ class StepRenderer:
         self._ids: dict[tuple[str, str], StepIds] = {}
         self._tpl: dict[tuple[str, str, str, str], RowTemplate] = {}
         self.check = bool(os.environ.get("AA_REVIEW_GENERATOR_CHECK"))
+        # Keys that vary per row in a varied package (see _variation); values come in ``vals``.
+        self.varied: frozenset[str] = frozenset()
 
     def row_id(self, t: str, attempt: str, n: int) -> str:
         ids = self._ids.get((t, attempt))
@@ -91,7 +93,7 @@ class StepRenderer:
         row = self.rc.common(vals["source_trace_id"], vals["source_step_ids"], rejection)
         extras: dict[str, Any] = {}
         for k, v in vals.items():
-            if k in ("row_id", "source_step_ids", "source_trace_id"):
+            if k in ("row_id", "source_step_ids", "source_trace_id", "evidence_confidence"):
                 continue
             if k in (
                 "rollout_group_id",
@@ -108,7 +110,7 @@ class StepRenderer:
             row["training_use_cases"] = USE_CASES[t]
         row["quality_signal_source"] = "apprentice_self_judge"
         row["source_trace_ref"] = vals["source_trace_id"]
-        row["evidence_confidence"] = self.rc.scores.confidence
+        row["evidence_confidence"] = vals.get("evidence_confidence", self.rc.scores.confidence)
         row["row_content_hash"] = None
         row["model_training_targets"] = TARGETS[t]
         row.update(extras)
@@ -129,7 +131,10 @@ class StepRenderer:
                     if k not in _SURFACE_CONST and v is not None and not isinstance(v, Raw)
                 } | {"source_step_ids", "row_id"}
             variable.discard("source_trace_id")
-            tpl = self._tpl[key] = RowTemplate(proto, variable)
+            variable |= self.varied
+            tpl = self._tpl[key] = RowTemplate(
+                proto, variable, sorted_keys=self.varied & {"source_content_hashes"}
+            )
         out = tpl.render(vals)
         if self.check:
             assert out == generic_line(self.full(t, vals)), f"template drift in {t}"

@@ -29,10 +29,17 @@ class RowTemplate:
         for hashed rows. Pass :class:`Raw` values for dicts that repeat.
     hashed : bool
         Whether rows carry a ``row_content_hash`` (the 23 training-row files do).
+    sorted_keys : set of str
+        Variable keys whose values may hold dicts whose keys are not in sorted order
+        (encoded again with ``sort_keys`` for the hash seed, whatever ``proto`` holds).
     """
 
     def __init__(
-        self, proto: dict[str, Any], variable: set[str] | frozenset[str], hashed: bool = True
+        self,
+        proto: dict[str, Any],
+        variable: set[str] | frozenset[str],
+        hashed: bool = True,
+        sorted_keys: frozenset[str] = frozenset(),
     ) -> None:
         var = set(variable) & set(proto)
         if hashed:
@@ -40,7 +47,7 @@ class RowTemplate:
         self.hashed = hashed
         self._line, self._line_slots = _layout([(k, k in var, enc(v)) for k, v in proto.items()])
         self._vars = [k for k in proto if k in var and k != "row_content_hash"]
-        self._sorted = [k for k in self._vars if not _flat(proto[k])]
+        self._sorted = [k for k in self._vars if k in sorted_keys or not _flat(proto[k])]
         self._hash: list[str] = []
         self._hash_slots: list[tuple[int, str]] = []
         if hashed:

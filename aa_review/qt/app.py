@@ -8,7 +8,7 @@ import sys
 import traceback
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -83,16 +83,15 @@ def _screenshot_when_loaded(app: QCoreApplication, window: MainWindow, out: Path
         window.close()
         app.exit(0 if saved else 1)
 
-    def failed(path: str, message: str) -> None:
-        # The window's own warning box is modal; exit() ends its event loop as well.
+    def failed(_title: str, message: str) -> None:
+        # Instead of the window's modal warning box: say why, and exit.
         log.error("no screenshot: %s", message)
         window.close()
         app.exit(1)
 
-    loader = window.loader
-    loader.loaded.connect(lambda _pkg: QTimer.singleShot(0, grab))
-    loader.failed.connect(failed)
-    loader.cancelled.connect(lambda path: failed(path, f"loading {path} was cancelled"))
+    setattr(window, "warn", failed)  # noqa: B010 - replaces a method on this instance
+    window.session.events.package_changed.connect(
+        lambda opened: QTimer.singleShot(0, grab) if opened is not None else None)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         if syslibs.report():  # Qt would abort the process: say what to install instead
             return 2
     qInstallMessageHandler(_qt_message)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = cast(QApplication, QApplication.instance() or QApplication(sys.argv[:1]))
     app.setApplicationName("aa-review")
     app.setOrganizationName("aa-review")
     app.setApplicationVersion(__version__)
@@ -126,4 +125,4 @@ def main(argv: list[str] | None = None) -> int:
         # The demo: the sample package and, beside it, a dossier workspace to step through.
         window.open_package(bundled_package())
         window.open_workspace(bundled_workspace())
-    return app.exec()
+    return int(app.exec())

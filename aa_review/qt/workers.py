@@ -1,4 +1,12 @@
-"""Work off the GUI thread: package loading and auditing, with progress and Cancel."""
+"""Work off the GUI thread: named lanes of jobs, their results delivered on the GUI thread.
+
+In the style of superqt's ``thread_worker``: a job is a plain function of a
+:class:`Job` (``cancelled()``, ``progress(value)``); the runner calls it in a thread
+and hands its result, its progress, its failure or its cancellation back to
+callbacks that run on the GUI thread. A new job on a lane supersedes the one
+before: that one is asked to stop and whatever it returns is dropped, so the
+window never waits for it.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +14,15 @@ import logging
 import os
 import threading
 from collections.abc import Callable
-from pathlib import Path
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
-from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtCore import QObject, Signal
 
-from aa_review.core.errors import AAReviewError
+from aa_review.core.session import Cancelled
 
-__all__ = ["PackageLoader", "AuditRunner", "synchronous"]
+__all__ = ["ThreadRunner", "synchronous"]
 
 log = logging.getLogger(__name__)
 
@@ -23,106 +32,108 @@ def synchronous() -> bool:
     return os.environ.get("AA_REVIEW_SYNCHRONOUS") == "1"
 
 
-class _Thread(QThread):
-    def __init__(self, fn: Callable[[], None], parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._fn = fn
+@dataclass
+class _Job:
+    """One job: its stop flag, and whether the runner still wants its results."""
 
-    def run(self) -> None:  # runs in the worker thread
-        self._fn()
+    lane: str
+    post: Callable[[Callable[[], object]], object]
+    stop: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
+    on_progress: Callable[[Any], None] | None = None
+    current: bool = True
+
+    def cancelled(self) -> bool:
+        return self.stop.is_set()
+
+    def progress(self, value: Any) -> None:
+        if self.on_progress is not None and self.current:
+            cb = self.on_progress
+            self.post(lambda: cb(value) if self.current else None)
 
 
-class _Runner(QObject):
-    """One job at a time in a worker thread; a new job cancels and waits for the last one.
+class ThreadRunner(QObject):
+    """Runs jobs in daemon threads, one lane at a time each (see the module docstring)."""
 
-    Subclasses emit their own signals from ``_work``; Qt delivers them in the GUI
-    thread (queued connections).
-    """
+    _deliver = Signal(object)  # a callable, run on the GUI thread
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._cancel = threading.Event()
-        self._thread: _Thread | None = None
+        self._jobs: dict[str, _Job] = {}
+        self._deliver.connect(self._run_callback)
 
-    def is_running(self) -> bool:
-        return self._thread is not None and self._thread.isRunning()
+    def _post(self, fn: Callable[[], object]) -> None:
+        try:
+            self._deliver.emit(fn)
+        except RuntimeError:  # the window is gone: nobody wants the result
+            pass
 
-    def _start(self, work: Callable[[threading.Event], None]) -> None:
-        self.cancel()
-        self.wait()
-        self._cancel = threading.Event()
-        cancel = self._cancel
-        if synchronous():
-            work(cancel)
-            return
-        self._thread = _Thread(lambda: work(cancel), self)
-        self._thread.start()
+    @staticmethod
+    def _run_callback(fn: Callable[[], object]) -> None:
+        fn()
 
-    def cancel(self) -> None:
-        self._cancel.set()
+    def run(self, lane: str, work: Callable[[Any], Any], *, done: Callable[[Any], object],
+            failed: Callable[[BaseException], None] | None = None,
+            progress: Callable[[Any], None] | None = None,
+            cancelled: Callable[[], None] | None = None) -> None:
+        """Run ``work(job)`` on ``lane``; then ``done(result)``, ``failed(exc)`` or
+        ``cancelled()`` on the GUI thread (``progress(value)`` meanwhile)."""
+        self.cancel(lane)
+        job = _Job(lane, self._post if not synchronous() else lambda fn: fn(),
+                   on_progress=progress)
+        self._jobs[lane] = job
 
-    def wait(self, ms: int = 60000) -> None:
-        if self._thread is not None:
-            self._thread.wait(ms)
-            self._thread = None
+        def finish(fn: Callable[[], object]) -> None:
+            if job.current:
+                job.current = False
+                if self._jobs.get(lane) is job:
+                    del self._jobs[lane]
+                fn()
 
-
-class PackageLoader(_Runner):
-    """Loads one package at a time."""
-
-    progress = Signal(object)   # LoadProgress
-    partial = Signal(object)    # RowIndex of the first rows
-    loaded = Signal(object)     # Package
-    failed = Signal(str, str)   # path, message
-    cancelled = Signal(str)     # path
-
-    def load(self, path: Path) -> None:
-        from aa_review.core.package import LoadCancelled, open_package
-
-        def work(cancel: threading.Event) -> None:
+        def body() -> None:
             try:
-                pkg = open_package(path, progress=self.progress.emit,
-                                   on_partial=self.partial.emit, cancelled=cancel.is_set)
-            except LoadCancelled:
-                self.cancelled.emit(str(path))
-            except AAReviewError as exc:
-                self.failed.emit(str(path), str(exc))
-            except OSError as exc:
-                self.failed.emit(str(path), f"{path}: cannot be read ({exc})")
-            except Exception as exc:  # keep the window alive; the log has the traceback
-                log.exception("loading %s failed", path)
-                self.failed.emit(str(path), f"{path}: unexpected error: {exc!r}")
+                result = work(job)
+            except Cancelled:
+                outcome: Callable[[], object] = cancelled or (lambda: None)
+            except BaseException as exc:  # the window stays up; the callback says what failed
+                if failed is None:
+                    log.error("%s job failed", lane, exc_info=exc)
+                outcome = partial(failed, exc) if failed else (lambda: None)
             else:
-                pkg.index.row_id_folded()  # warm the free-text search off the GUI thread
-                if cancel.is_set():
-                    self.cancelled.emit(str(path))
+                if job.stop.is_set():
+                    outcome = cancelled or (lambda: None)
                 else:
-                    self.loaded.emit(pkg)
+                    outcome = lambda: done(result)  # noqa: E731
+            job.post(lambda: finish(outcome))
 
-        self._start(work)
+        if synchronous():
+            body()
+            return
+        job.thread = threading.Thread(target=body, name=f"aa-review-{lane}", daemon=True)
+        job.thread.start()
 
+    def stop(self, lane: str) -> None:
+        """Ask the job on ``lane`` to stop; it reports ``cancelled()`` once it has."""
+        job = self._jobs.get(lane)
+        if job is not None:
+            job.stop.set()
 
-class AuditRunner(_Runner):
-    """Runs the core audit of an opened package."""
+    def cancel(self, lane: str) -> None:
+        """Ask the job on ``lane`` to stop and drop its results (no callback runs)."""
+        job = self._jobs.pop(lane, None)
+        if job is not None:
+            job.stop.set()
+            job.current = False
 
-    progress = Signal(object)   # AuditProgress
-    finished = Signal(object)   # AuditReport
-    failed = Signal(str)
-    cancelled = Signal()
+    def is_running(self, lane: str) -> bool:
+        return lane in self._jobs
 
-    def run(self, pkg: Any) -> None:
-        from aa_review.core.audits import AuditCancelled, audit_package
-
-        def work(cancel: threading.Event) -> None:
-            try:
-                report = audit_package(pkg, progress=self.progress.emit,
-                                       cancelled=cancel.is_set)
-            except AuditCancelled:
-                self.cancelled.emit()
-            except Exception as exc:  # the log has the traceback; the window stays up
-                log.exception("audit of %s failed", getattr(pkg, "root", pkg))
-                self.failed.emit(f"The audit could not finish: {exc}")
-            else:
-                self.finished.emit(report)
-
-        self._start(work)
+    def shutdown(self, wait_s: float = 30.0, lanes: tuple[str, ...] = ()) -> None:
+        """Stop every job; wait up to ``wait_s`` for those on ``lanes`` (they hold worker
+        processes or files) to end."""
+        jobs = list(self._jobs.values())
+        for job in jobs:
+            self.cancel(job.lane)
+        for job in jobs:
+            if job.lane in lanes and job.thread is not None:
+                job.thread.join(wait_s)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from aa_review.core import contracts
-from aa_review.core.contract_compare import is_number
+from aa_review.core.contracts import is_number
 from aa_review.core.package import open_package
 
 CSV = "attempts/revised/artifacts/reconciliation_report.csv"
@@ -114,7 +114,7 @@ def test_thousands_separators_and_file_lines(sample_copy: Path) -> None:
     _set_cell(lines, 1, "amount", '"4,648.26"')  # quoted: the delimiter is a comma
     _set_cell(lines, 3, "amount", "lots")
     # a blank line is no data row; the bad cell is on file line 5, data row 2
-    path.write_text("\n".join(lines[:3] + [""] + lines[3:]) + "\n")
+    path.write_text("\n".join([*lines[:3], "", *lines[3:]]) + "\n")
     pkg = open_package(sample_copy)
     pv = contracts.preview(pkg, _entry(pkg, CSV))
     assert [(d.kind, d.field, d.line, d.row) for d in pv.diffs] == [
@@ -136,3 +136,28 @@ def test_integer_is_a_number_and_not_compared_entries(sample_copy: Path) -> None
     assert len(first) == 2 and all(e.artifact_ref is None for e in first)
     pv = contracts.preview(pkg, first[0])
     assert not pv.compared and not pv.ok and pv.status == "not compared"
+
+
+def test_large_json_artifacts_are_compared_in_a_worker_process(sample_copy: Path,
+                                                               monkeypatch) -> None:
+    """Parsing holds the interpreter: a large JSON artifact is compared in another process,
+    with the same verdict, and its parsed value is not brought back."""
+    from aa_review.core.contracts import _entries
+
+    path = sample_copy / JSON
+    doc = json.loads(path.read_text())
+    doc.pop(next(iter(doc)))  # a contracted key goes missing
+    path.write_text(json.dumps(doc))
+    pkg = open_package(sample_copy)
+    here = {c.file.ref: c for c in contracts.compare_package(pkg)}
+    monkeypatch.setattr(_entries, "LARGE_JSON", 0)  # every JSON artifact counts as large
+    there = {c.file.ref: c for c in contracts.compare_package(pkg)}
+    assert list(there) == list(here)
+    for ref, check in there.items():
+        assert check.diffs == here[ref].diffs, ref
+        if check.file.format == "json":
+            assert check.shape.value is None and check.shape.value_dropped > 0
+            assert here[ref].shape.value is not None
+    assert any(d.kind == contracts.DiffKind.MISSING_KEY for d in there[JSON].diffs)
+    pv = contracts.preview(pkg, _entry(pkg, JSON), checks=list(there.values()))
+    assert "compared with its contract in full" in pv.text and not pv.ok

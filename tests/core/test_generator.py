@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from aa_review.cli import main as cli_main
-from aa_review.core import derive
+from aa_review.core.package import derive
 from aa_review.generator import DEFECT_NAMES, DEFECTS, generate_corpus, generate_package
 from aa_review.generator._copies import copy_pairs
 
@@ -490,7 +490,7 @@ def test_lean_package_opens_like_the_full_one(tmp_path: Path,
     assert (ib.files, ib.data_types, ib.tasks, ib.evidence_ids) == \
         (ia.files, ia.data_types, ia.tasks, ia.evidence_ids)
     assert len(ib.sets) == len(ia.sets) and all(np.array_equal(x, y)
-                                                for x, y in zip(ia.sets, ib.sets))
+                                                for x, y in zip(ia.sets, ib.sets, strict=True))
     for col in ("row_id", "file", "data_type", "task", "line", "offset", "length", "set_code",
                 "confidence", "quality"):
         assert np.array_equal(getattr(ib, col), getattr(ia, col)), col
@@ -499,3 +499,47 @@ def test_lean_package_opens_like_the_full_one(tmp_path: Path,
     assert cli_main(["generate", str(tmp_path / "cli"), "--rows", "40", "--lean"]) == 0
     assert "40 rows" in capsys.readouterr().out
     assert not (tmp_path / "cli" / "pkg_recon_s0_n40" / "tdo").exists()
+
+
+def test_varied_package_keeps_every_invariant_but_the_hidden_items_it_cites(
+        tmp_path: Path) -> None:
+    """Rows cite subsets of a larger catalog and spread their scores; ids, hashes, links,
+    counts and copies still hold, and the only broken rule is the one asked for."""
+    from aa_review.generator import Variation
+
+    var = Variation(items=150, hidden=4, hidden_every=7)
+    root = generate_package(tmp_path, rows=400, seed=3, variation=var).root
+    found = problems(root)
+    assert found and {kind for kind, _ in found} == {"hidden_cited"}
+    catalog = load(root, MAP)["evidence_catalog"]
+    assert len(catalog) == 150 and sum(e["visibility"] != "visible" for e in catalog) == 4
+    m = load(root, EC + "compiler_manifest.json")
+    rows = [r for f in m["training_row_counts_by_file"] for r in load_jsonl(root, primary(f))]
+    sets = [tuple(r["source_evidence_ref_ids"]) for r in rows]
+    assert len(set(sets)) > 50 and max(map(len, sets)) < len(catalog)
+    assert len({len(s) for s in sets}) > 10  # sizes vary too
+    hidden = {e["evidence_id"] for e in catalog if e["visibility"] != "visible"}
+    citing = [s for s in sets if hidden & set(s)]
+    assert 0 < len(citing) < len(rows) // 4
+    quality = [r["quality_score"] for r in rows]
+    assert len(set(quality)) > len(rows) // 2 and min(quality) >= 0.65  # no low scores asked
+    assert all(r["evidence_confidence"] == r["confidence"] for r in rows)
+    assert all(len(str(q)) <= 6 for q in quality)  # rounded: no float noise in the files
+
+
+def test_varied_package_audits_as_asked(tmp_path: Path) -> None:
+    from aa_review.core.audits import audit_package
+    from aa_review.generator import Variation
+
+    var = Variation(items=90, hidden=2, hidden_every=5, low_score_every=10)
+    root = generate_package(tmp_path, rows=200, seed=4, variation=var).root
+    report = audit_package(root)
+    codes = {f.code for f in report.findings if not f.quirk}
+    assert codes == {"link.hidden_cited", "row.low_score"}
+    # v0.1: no catalog; the catalog derived from the rows is what they cite
+    old = generate_package(tmp_path / "old", rows=200, seed=4, version="v0.1",
+                           variation=Variation(items=90, hidden=0, hidden_every=0))
+    from aa_review.core.package import open_package
+
+    pkg = open_package(old.root)
+    assert pkg.problems == [] and len(pkg.index.sets) > 10

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from aa_review.core.errors import PackageError, UnsafeRefError
 from aa_review.core.package import LoadCancelled, PackageRoot, find_root, open_package
 from aa_review.core.package.layout import EC_DIR, ROW_FILES
+from aa_review.core.util.errors import PackageError, UnsafeRefError
 
 ENV_PAIRS = f"{EC_DIR}/environment/environment_response_pairs.jsonl"
 
@@ -104,9 +104,9 @@ def test_empty_file_that_should_have_rows(sample_copy: Path) -> None:
 
 
 def test_huge_line_reported_not_parsed(sample_copy: Path, monkeypatch) -> None:
-    from aa_review.core import _rowscan
+    from aa_review.core.package import rowscan
 
-    monkeypatch.setattr(_rowscan, "MAX_LINE_BYTES", 1000)
+    monkeypatch.setattr(rowscan, "MAX_LINE_BYTES", 1000)
     pkg = open_package(sample_copy)
     too_long = [p for p in pkg.problems if p.code == "input.line_too_long"]
     assert too_long and all(p.location.line for p in too_long)
@@ -170,7 +170,7 @@ def test_row_file_symlink_out_is_never_opened(sample_copy: Path, tmp_path: Path)
     assert len(pkg.index) == 40
 
 
-@pytest.mark.parametrize("ref, reason", [
+@pytest.mark.parametrize(("ref", "reason"), [
     ("/etc/passwd", "absolute"), ("../outside.txt", "climbs"), ("a/../../b", "climbs"),
     ("C:/x", "absolute"), ("", "empty"),
 ])

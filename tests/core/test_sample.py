@@ -33,3 +33,24 @@ def test_interrupted_first_run_leaves_nothing(tmp_path: Path, monkeypatch) -> No
         pass
     assert not (tmp_path / "c").exists()
     assert [p.name for p in tmp_path.iterdir()] == []
+
+
+def test_demo_varies_so_every_linked_view_shows_something(tmp_path: Path) -> None:
+    """Rows cite subsets of the catalog, scores spread, and the audit has findings of
+    every severity; no row cites hidden evidence (the demo dossier binds this package)."""
+    import numpy as np
+
+    from aa_review.core.audits import audit_package
+
+    pkg = open_package(ensure_sample(tmp_path / "v") / SAMPLE_PACKAGE_ID)
+    ix = pkg.index
+    assert len(ix.sets) > 10 and int(ix.set_size.max()) < len(pkg.catalog)
+    assert len(np.unique(ix.confidence)) > 60 and len(np.unique(ix.quality)) > 60
+    assert float(ix.confidence.min()) < 0.7 < 0.9 < float(ix.confidence.max())
+    hidden = {i for i, e in enumerate(pkg.catalog) if e.visibility == "hidden_excluded"}
+    cited = set(np.concatenate(ix.sets).tolist())
+    assert hidden and not hidden & cited
+    assert cited == set(range(len(pkg.catalog))) - hidden  # every other item is cited
+    report = audit_package(pkg)
+    assert {f.severity.value for f in report.findings} == {"critical", "error", "warning", "low"}
+    assert not any(f.code == "link.hidden_cited" for f in report.findings)

@@ -20,8 +20,6 @@ import pytest
 
 from aa_review.cli import main as cli_main
 from aa_review.core.audits import audit_package
-from aa_review.core.errors import RecordError
-from aa_review.generator import generate_package
 from aa_review.core.package import open_package
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.digest import list_package, package_digest
@@ -33,6 +31,8 @@ from aa_review.core.package.safepath import (
     SymlinkOutError,
     printable,
 )
+from aa_review.core.util.errors import RecordError
+from aa_review.generator import generate_package
 from benchmarks.fuzz._mutants import deep_file
 from benchmarks.fuzz._opens import outside, record_opens
 
@@ -218,7 +218,7 @@ def test_a_huge_header_value_is_refused_after_reading_about_its_limit() -> None:
 def test_a_syntax_error_near_the_start_stops_the_reading_there() -> None:
     links = b",".join(b'{"row_id": "r%d"}' % i for i in range(200_000))
     body = _Counting(b'{"a": 1, "row_evidence_links": [{"row_id": @}, ' + links + b"]}")
-    with pytest.raises(RecordError, match="invalid JSON"):
+    with pytest.raises(RecordError, match="invalid JSON"):  # noqa: PT012 - the error comes while streaming
         for key, value in ObjectStream(body, MAP_PATH, chunk=64 << 10).items(
                 frozenset({"row_evidence_links"})):
             if key == "row_evidence_links":

@@ -26,7 +26,7 @@ def _help_menu_actions(window) -> list:
 
 
 def test_about_dialog_shows_versions_and_settings_path(window, settings, tmp_path: Path) -> None:
-    assert window.act_about in _help_menu_actions(window)
+    assert window.commands.about in _help_menu_actions(window)
     seen: dict[str, str] = {}
 
     def read_and_close() -> None:
@@ -36,7 +36,7 @@ def test_about_dialog_shows_versions_and_settings_path(window, settings, tmp_pat
         box.accept()
 
     QTimer.singleShot(0, read_and_close)
-    window.act_about.trigger()  # modal: returns once read_and_close() closed it
+    window.commands.about.trigger()  # modal: returns once read_and_close() closed it
     assert seen["title"] == "About aa-review"
     text = seen["text"]
     assert f"aa-review {__version__}" in text

@@ -27,7 +27,7 @@ def test_audit_finding_selects_its_row(window, sample_copy: Path, settings) -> N
     rid = _inject_private_path(sample_copy)
     settings.setValue("audit/auto", "true")
     window.open_package(sample_copy)
-    report = window.audit_report
+    report = window.session.report
     assert report is not None
     codes = {f.code for f in report.findings}
     assert "privacy.private_path" in codes
@@ -36,8 +36,8 @@ def test_audit_finding_selects_its_row(window, sample_copy: Path, settings) -> N
     panel.query.set_text("code:privacy.private_path")
     assert panel.model.rowCount() >= 1
     panel.view.setCurrentIndex(panel.model.index(0, 0))
-    sel = window.hub.current
-    assert sel.finding is not None and window.package.index.row_id_str(sel.row) == rid
+    sel = window.session.selection.current
+    assert sel.finding is not None and window.session.package.index.row_id_str(sel.row) == rid
     assert window.rows.model.position(window.rows.view.currentIndex().row()) == sel.row
     assert window.detail.title.text().startswith(rid)
     # the rows query can use the audit: rows with privacy findings
@@ -53,14 +53,14 @@ def test_audit_finding_selects_its_row(window, sample_copy: Path, settings) -> N
 def test_only_selection_filter(window, sample_copy: Path) -> None:
     rid = _inject_private_path(sample_copy)
     window.open_package(sample_copy)
-    window.run_audit()
-    row = window.package.index.find_row(rid)
-    window.hub.select(row=row, source="test")
+    window.controller.run_audit()
+    row = window.session.package.index.find_row(rid)
+    window.session.selection.select(row=row, source="test")
     window.findings.only_selection.setChecked(True)
     shown = [window.findings.model.finding(r) for r in range(window.findings.model.rowCount())]
     assert shown and all(f.location.row_id == rid or f.location.line for f in shown)
     assert any(f.code == "privacy.private_path" for f in shown)
-    window.hub.select(row=0, source="test")
+    window.session.selection.select(row=0, source="test")
     shown = [window.findings.model.finding(r) for r in range(window.findings.model.rowCount())]
     assert all(f.code != "privacy.private_path" for f in shown)
 
@@ -69,10 +69,10 @@ def test_evidence_query_and_live_hash(window, sample_copy: Path) -> None:
     changed = sample_copy / "attempts/revised/artifacts/vendor_totals.csv"
     changed.write_text(changed.read_text() + "extra,1\n")
     window.open_package(sample_copy)
-    window.run_audit()
+    window.controller.run_audit()
     ev = window.evidence
     ev.query.set_text("finding:hash")
-    shown = [window.package.evidence_at(ev.model.position(r)).ref
+    shown = [window.session.package.evidence_at(ev.model.position(r)).ref
              for r in range(ev.model.rowCount())]
     assert shown == ["attempts/revised/artifacts/vendor_totals.csv"]
     col = ev.model.columns.index("hash_now")

@@ -10,8 +10,6 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QPalette
 
-from aa_review.qt.views import window_actions as wa
-
 pytestmark = pytest.mark.gui
 
 
@@ -19,10 +17,12 @@ def test_export_filtered_view(window, sample_copy: Path, tmp_path: Path) -> None
     window.open_package(sample_copy)
     window.rows.query.set_text("type:evaluation_example")
     out = tmp_path / "rows.csv"
-    assert wa.export_view(window, out) == 6
+    window.controller.export(out)
     meta = json.loads((tmp_path / "rows.csv.meta.json").read_text())
-    assert meta["query"] == "type:evaluation_example"
-    assert meta["package_digest"] == window.package_digest()
+    assert meta["query"] == "type:evaluation_example" and meta["count"] == 6
+    from aa_review.core.package import package_digest
+
+    assert meta["package_digest"] == package_digest(sample_copy) == window.session.digest
     data = list(csv.DictReader(out.read_text().splitlines()))  # no comment lines
     assert len(data) == 6 and {d["data_type"] for d in data} == {"evaluation_example"}
 
@@ -30,18 +30,18 @@ def test_export_filtered_view(window, sample_copy: Path, tmp_path: Path) -> None
 def test_session_round_trip(window, sample_copy: Path, tmp_path: Path, settings, qtbot) -> None:
     window.open_package(sample_copy)
     window.rows.query.set_text("type:*_event")
-    window.hub.select(row=3, evidence=5, source="test")
+    window.session.selection.select(row=3, evidence=5, source="test")
     window.center.setCurrentIndex(1)
-    path = wa.save_session_as(window, tmp_path / "s.aareview.json")
+    path = window.controller.save_session(tmp_path / "s.aareview.json")
     from aa_review.qt.app import create_window
 
     other = create_window(settings)
     qtbot.addWidget(other)
     other.show()
-    other.reopen_last_session()
-    assert other.package is not None and other.package.root.resolve() == sample_copy.resolve()
+    other.controller.reopen_last_session()
+    assert other.session.package is not None and other.session.package.root.resolve() == sample_copy.resolve()
     assert other.rows.query.text() == "type:*_event"
-    assert other.hub.current.row == 3 and other.hub.current.evidence == 5
+    assert other.session.selection.current.row == 3 and other.session.selection.current.evidence == 5
     assert other.center.currentIndex() == 1
     assert path is not None and path.exists()
 
@@ -51,11 +51,11 @@ def test_palette_runs_actions_and_goes_to_ids(window, sample_copy: Path, qtbot) 
     palette = window.show_palette()
     labels = [e.label for e in palette.entries]
     assert any(label.startswith("Export Filtered Rows") for label in labels)
-    rid = window.package.index.row_id_str(12)
+    rid = window.session.package.index.row_id_str(12)
     qtbot.keyClicks(palette.edit, rid)
     assert palette.entries[0].label == f"Go to row {rid}"
     qtbot.keyClick(palette.edit, Qt.Key.Key_Return)
-    assert window.hub.current.row == 12
+    assert window.session.selection.current.row == 12
     palette = window.show_palette()
     qtbot.keyClicks(palette.edit, "filter rows")
     qtbot.keyClick(palette.edit, Qt.Key.Key_Return)
@@ -68,7 +68,7 @@ def test_dark_theme_applies_and_is_remembered(window, settings) -> None:
     window.set_theme("dark")
     base = QApplication.instance().palette().color(QPalette.ColorRole.Base)
     assert base.lightness() < 60
-    assert settings.value("theme") == "dark" and window.theme_actions["dark"].isChecked()
+    assert settings.value("theme") == "dark" and window.commands.theme["dark"].isChecked()
     window.set_theme("light")
     assert QApplication.instance().palette().color(QPalette.ColorRole.Base).lightness() > 200
 
@@ -76,12 +76,12 @@ def test_dark_theme_applies_and_is_remembered(window, settings) -> None:
 def test_reload_on_disk_change_keeps_view_state(window, sample_copy: Path, qtbot) -> None:
     window.open_package(sample_copy)
     window.rows.query.set_text("type:environment_response_pair")
-    rid = window.package.index.row_id_str(30)
-    window.hub.select(row=30, source="test")
+    rid = window.session.package.index.row_id_str(30)
+    window.session.selection.select(row=30, source="test")
     env = sample_copy / "experience_compiler/environment/environment_response_pairs.jsonl"
     lines = env.read_bytes().split(b"\n")
     env.write_bytes(b"\n".join(lines[1:]))  # the first row disappears
-    qtbot.waitUntil(lambda: len(window.package.index) == 59, timeout=5000)
+    qtbot.waitUntil(lambda: len(window.session.package.index) == 59, timeout=5000)
     assert window.rows.query.text() == "type:environment_response_pair"
     assert window.rows.model.rowCount() == 19
-    assert window.package.index.row_id_str(window.hub.current.row) == rid
+    assert window.session.package.index.row_id_str(window.session.selection.current.row) == rid

@@ -22,9 +22,9 @@ def test_contract_to_artifact_and_back(window, sample_copy) -> None:
     row = next(i for i, e in enumerate(panel.entries) if e.artifact_ref == CSV
                and e.kind == "output")
     panel.list_view.setCurrentIndex(panel.list_model.index(row, 0))
-    sel = window.hub.current
+    sel = window.session.selection.current
     assert sel.contract == panel.entries[row].key
-    ev = window.package.evidence_at(sel.evidence)
+    ev = window.session.package.evidence_at(sel.evidence)
     assert ev is not None and ev.ref == CSV
     # the artifact is shown as a table with the bad cell marked
     assert panel.stack.currentWidget() is panel.table_view
@@ -36,9 +36,9 @@ def test_contract_to_artifact_and_back(window, sample_copy) -> None:
     assert tm.data(tm.index(0, col), Qt.ItemDataRole.BackgroundRole) is None
     assert panel.diff_model.items[0][0] == "non_numeric"
     # selecting another evidence item that backs a contract selects that entry
-    other = next(i for i, e in enumerate(window.package.catalog)
+    other = next(i for i, e in enumerate(window.session.package.catalog)
                  if e.ref == "attempts/revised/artifacts/vendor_totals.csv")
-    window.hub.update(evidence=other, source="test")
+    window.session.selection.update(evidence=other, source="test")
     cur = panel.list_view.currentIndex().row()
     assert panel.entries[cur].artifact_ref == "attempts/revised/artifacts/vendor_totals.csv"
     assert [c[1] for c in panel.check_model.items] == ["pass"] * 4
@@ -50,9 +50,9 @@ def test_tab_agrees_with_the_audit_and_findings_reach_entries(window, tmp_path) 
     g = generate_package(tmp_path / "gen", rows=40, seed=1, defects=["contract_drift"])
     (d,) = g.defects
     window.open_package(g.root)
-    window.run_audit()
+    window.controller.run_audit()
     panel = window.contracts
-    numeric = [f for f in window.audit_report.findings if f.code == "contract.numeric"]
+    numeric = [f for f in window.session.report.findings if f.code == "contract.numeric"]
     assert numeric and {f.location.file for f in numeric} == {d.ref}
     for i, (e, p) in enumerate(zip(panel.entries, panel.previews, strict=True)):
         assert p.ok is (e.artifact_ref != d.ref), (e.key, p.status)
@@ -62,7 +62,8 @@ def test_tab_agrees_with_the_audit_and_findings_reach_entries(window, tmp_path) 
             assert color is not None and color.color().name() == "#c62828"
     assert [c[1] for c in panel.check_model.items] == ["pass"] * 4
     # the finding names the transfer checklist's contract: the tab shows an entry of that file
-    window.findings.navigate(window.findings.findings.index(numeric[0]))
+    window.session.select_finding(window.session.findings.findings.index(numeric[0]), 0,
+                                  "findings")
     row = panel.list_view.currentIndex().row()
     assert panel.entries[row].artifact_ref == d.ref
     assert numeric[0].location.contract in panel.entries[row].group

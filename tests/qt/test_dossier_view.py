@@ -375,7 +375,7 @@ def test_g9_selects_what_it_rests_on_in_the_package(window, tmp_path: Path, sett
     panel.gate_view.setCurrentIndex(panel.gate_model.index(0, 0))
     assert window.rows.query.text() == "evidence.visibility:hidden_excluded"
     assert window.rows.model.rowCount() > 0
-    ev = window.package.evidence_at(window.hub.current.evidence)
+    ev = window.session.package.evidence_at(window.session.selection.current.evidence)
     assert ev is not None and ev.visibility == "hidden_excluded"
     panel.close_workspace()
 
@@ -475,8 +475,8 @@ def test_changing_the_actor_does_no_package_work_on_the_gui_thread(window, demo:
     monkeypatch.setattr(audit_module, "contamination_rows", lambda pkg: audits.append(
         threading.current_thread() is threading.main_thread()) or real_rows(pkg))
     window.open_package(demo / SAMPLE_PACKAGE_ID)  # loaded in a thread; no audit: no digest
-    qtbot.waitUntil(lambda: window.package is not None and not window.loader.is_running(),
-                    timeout=60_000)
+    qtbot.waitUntil(lambda: window.session.package is not None
+                    and not window.controller.busy("load"), timeout=60_000)
     assert window.open_workspace(demo / "dossier_workspace")
     window.center.setCurrentWidget(window.dossier)
     panel = window.dossier

@@ -27,9 +27,9 @@ def spread(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 def _open(window: Any, root: Path) -> Any:
     window.open_package(root)
-    window.run_audit()
-    assert window.audit_report is not None
-    return window.audit_report
+    window.controller.run_audit()
+    assert window.session.report is not None
+    return window.session.report
 
 
 def _table_codes(panel: Any) -> list[str]:
@@ -37,7 +37,7 @@ def _table_codes(panel: Any) -> list[str]:
 
 
 def _marked_ids(window: Any) -> set[str]:
-    ix = window.package.index
+    ix = window.session.package.index
     return {ix.row_id_str(int(p)) for p in window.rows.model.marked_positions()}
 
 
@@ -64,11 +64,11 @@ def test_selecting_a_finding_selects_all_its_rows(window, qtbot, spread, n: int)
     assert sum(map(int, by_check.values())) == len(report.findings)
     # picking it selects its n rows in the Rows view, the first one current
     panel.view.setCurrentIndex(panel.model.index(table_row, 0))
-    sel = window.hub.current
+    sel = window.session.selection.current
     assert sel.rows is not None and len(sel.rows) == n == window.rows.model.marked_count
     assert _marked_ids(window) == want
-    first = window.package.index.row_id_str(sel.row)
-    assert first == min(want, key=lambda rid: window.package.index.find_row(rid))
+    first = window.session.package.index.row_id_str(sel.row)
+    assert first == min(want, key=lambda rid: window.session.package.index.find_row(rid))
     assert window.rows.selected_label.text().startswith(f"{n:,} row")
     assert panel.where.text() == f"Location 1 of {n:,}"
     assert first in panel.where.toolTip() and first in window.statusBar().currentMessage()
@@ -76,20 +76,18 @@ def test_selecting_a_finding_selects_all_its_rows(window, qtbot, spread, n: int)
     seen = [sel.row]
     for _ in range(min(n, 4) - 1):
         panel.next_button.click()
-        seen.append(window.hub.current.row)
+        seen.append(window.session.selection.current.row)
     assert len(set(seen)) == min(n, 4) and window.rows.model.marked_count == n
     qtbot.keyClick(panel.view, Qt.Key.Key_F8, Qt.KeyboardModifier.ShiftModifier)
-    assert window.hub.current.row == seen[-2]
+    assert window.session.selection.current.row == seen[-2]
     assert panel.where.text() == f"Location {len(seen) - 1} of {n:,}"
     current = window.rows.view.currentIndex().row()
-    assert window.rows.model.position(current) == window.hub.current.row
+    assert window.rows.model.position(current) == window.session.selection.current.row
 
 
 def test_rows_view_counts_clears_and_shows_only_the_selection(window, spread,
                                                                tmp_path: Path) -> None:
     import json
-
-    from aa_review.qt.views import window_actions as wa
 
     g = spread[2]
     want = {r["row_id"] for r in next(d for d in g.defects if d.name == "hidden_cited").rows}
@@ -99,10 +97,10 @@ def test_rows_view_counts_clears_and_shows_only_the_selection(window, spread,
         "link.hidden_cited"), 0))
     rows.only_selected.setChecked(True)
     assert rows.model.rowCount() == 2
-    assert {window.package.index.row_id_str(rows.model.position(r)) for r in range(2)} == want
+    assert {window.session.package.index.row_id_str(rows.model.position(r)) for r in range(2)} == want
     out = tmp_path / "rows.jsonl"  # exporting now writes those rows, and says why
-    assert wa.export_view(window, out) == 2
-    from aa_review.core.export import meta_path
+    window.controller.export(out)
+    from aa_review.core.query.export import meta_path
 
     lines = out.read_text().splitlines()
     assert json.loads(meta_path(out).read_text())["query"] == \
@@ -118,7 +116,7 @@ def test_rows_view_counts_clears_and_shows_only_the_selection(window, spread,
     outside = next(r for r in range(rows.model.rowCount())
                    if not rows.model.is_marked(rows.model.position(r)))
     rows.view.setCurrentIndex(rows.model.index(outside, 0))
-    assert window.hub.current.rows is None and rows.model.marked_count == 0
+    assert window.session.selection.current.rows is None and rows.model.marked_count == 0
     assert not rows.clear_selected.isEnabled()
     panel.all_button.click()
     assert rows.model.marked_count == 2 and _marked_ids(window) == want
@@ -136,9 +134,9 @@ def test_query_and_only_selection_use_every_location(window, spread) -> None:
     codes = _table_codes(panel)
     assert "privacy.private_path" in codes and "Shown:" in panel.summary.text()
     panel.query.set_text("")
-    row = window.package.index.find_row(sorted(
+    row = window.session.package.index.find_row(sorted(
         {r["row_id"] for r in next(d for d in g.defects if d.name == "hidden_cited").rows})[-1])
-    window.hub.select(row=row, source="test")
+    window.session.selection.select(row=row, source="test")
     panel.only_selection.setChecked(True)
     assert "link.hidden_cited" in _table_codes(panel)
     panel.only_selection.setChecked(False)

@@ -131,8 +131,8 @@ def test_actions_carry_their_declared_keys(window) -> None:
         want = (QKeySequence.keyBindings(spec) if isinstance(spec, Std)
                 else [QKeySequence(spec)])
         assert by_name[name].shortcuts() == want, name
-    assert window.act_audit.shortcut().toString() == "Ctrl+Shift+R"
-    assert window.act_reload.shortcut().toString() == "F5"  # this (offscreen) scheme's
+    assert window.commands.audit.shortcut().toString() == "Ctrl+Shift+R"
+    assert window.commands.reload.shortcut().toString() == "F5"  # this (offscreen) scheme's
 
 
 def test_audit_and_reload_keys_reach_their_actions(window, qtbot, sample_copy) -> None:
@@ -140,8 +140,8 @@ def test_audit_and_reload_keys_reach_their_actions(window, qtbot, sample_copy) -
     window.activateWindow()
     qtbot.waitUntil(lambda: window.isActiveWindow())
     fired: list[str] = []
-    window.act_audit.triggered.connect(lambda: fired.append("audit"))
-    window.act_reload.triggered.connect(lambda: fired.append("reload"))
+    window.commands.audit.triggered.connect(lambda: fired.append("audit"))
+    window.commands.reload.triggered.connect(lambda: fired.append("reload"))
     ctrl, shift = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
     qtbot.keyClick(window.rows.view, Qt.Key.Key_R, modifier=ctrl | shift)
     assert fired == ["audit"]

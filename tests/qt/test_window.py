@@ -18,13 +18,13 @@ def _click_row(qtbot, view, row: int) -> None:
 
 def test_open_and_navigate_row_evidence_rows(window, sample_copy: Path, qtbot) -> None:
     window.open_package(sample_copy)
-    pkg = window.package
+    pkg = window.session.package
     assert pkg is not None and window.rows.model.rowCount() == 60
     assert window.count_label.text() == "60 of 60 rows"
     # row -> the evidence it cites
     _click_row(qtbot, window.rows.view, 4)
     row_pos = window.rows.model.position(4)
-    assert window.hub.current.row == row_pos
+    assert window.session.selection.current.row == row_pos
     cited = pkg.read_row(row_pos)["source_evidence_ref_ids"]
     ev_model = window.row_evidence.model
     assert [ev_model.data(ev_model.index(r, 0)) for r in range(ev_model.rowCount())] == cited
@@ -32,7 +32,7 @@ def test_open_and_navigate_row_evidence_rows(window, sample_copy: Path, qtbot) -
     # evidence -> the rows citing it
     _click_row(qtbot, window.row_evidence.view, 2)
     ev_pos = pkg.index.evidence_pos[cited[2]]
-    assert window.hub.current.evidence == ev_pos
+    assert window.session.selection.current.evidence == ev_pos
     citing = window.evidence_rows.model
     expected = {i for i in range(60) if cited[2] in pkg.read_row(i)["source_evidence_ref_ids"]}
     assert {citing.position(r) for r in range(citing.rowCount())} == expected
@@ -41,11 +41,11 @@ def test_open_and_navigate_row_evidence_rows(window, sample_copy: Path, qtbot) -
     # rows -> back to a row; the main rows view follows
     _click_row(qtbot, window.evidence_rows.view, 7)
     new_row = citing.position(7)
-    assert window.hub.current.row == new_row
+    assert window.session.selection.current.row == new_row
     assert window.rows.model.position(window.rows.view.currentIndex().row()) == new_row
     # history
-    window.act_back.trigger()
-    assert window.hub.current.row == row_pos
+    window.commands.back.trigger()
+    assert window.session.selection.current.row == row_pos
 
 
 def test_query_and_facets_filter_rows(window, sample_copy: Path, qtbot) -> None:
@@ -53,7 +53,7 @@ def test_query_and_facets_filter_rows(window, sample_copy: Path, qtbot) -> None:
     window.rows.query.set_text("type:failure_case")
     assert window.rows.model.rowCount() == 3
     assert window.count_label.text() == "3 of 60 rows"
-    rid = window.package.index.row_id_str(10)
+    rid = window.session.package.index.row_id_str(10)
     qtbot.keyClicks(window.rows.query.edit, f' "{rid[-8:]}"')
     qtbot.waitUntil(lambda: window.rows.model.rowCount() == 0)  # failure_case AND that id
     window.rows.query.set_text(f'"{rid[-8:]}"')
@@ -78,15 +78,15 @@ def test_query_and_facets_filter_rows(window, sample_copy: Path, qtbot) -> None:
 
 def test_recent_packages_remembered(window, sample_copy: Path, settings, qtbot) -> None:
     window.open_package(sample_copy)
-    assert window.recent()[0] == str(sample_copy)
+    assert window.controller.recent()[0] == str(sample_copy)
     from aa_review.qt.app import create_window
 
     second = create_window(settings)
     qtbot.addWidget(second)
-    actions = second.recent_menu.actions()
+    actions = second.commands.recent_menu.actions()
     assert actions and str(sample_copy) in actions[0].text()
     actions[0].trigger()
-    assert second.package is not None and second.package.root == sample_copy
+    assert second.session.package is not None and second.session.package.root == sample_copy
 
 
 def test_drop_folder_opens_it(window, sample_copy: Path) -> None:
@@ -95,7 +95,7 @@ def test_drop_folder_opens_it(window, sample_copy: Path) -> None:
     event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime,
                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
     window.dropEvent(event)
-    assert window.package is not None and window.package.root == sample_copy
+    assert window.session.package is not None and window.session.package.root == sample_copy
 
 
 def test_not_a_package_shows_message(window, tmp_path: Path, monkeypatch) -> None:
@@ -105,7 +105,7 @@ def test_not_a_package_shows_message(window, tmp_path: Path, monkeypatch) -> Non
     monkeypatch.setattr(QMessageBox, "warning", lambda *a: shown.append(a[2]))
     window.open_package(tmp_path)
     assert shown and "not a compiled package" in shown[0] and str(tmp_path) in shown[0]
-    assert window.package is None
+    assert window.session.package is None
 
 
 def test_loading_problems_listed(window, sample_copy: Path) -> None:

@@ -15,17 +15,22 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from json.encoder import encode_basestring_ascii as _enc_str  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii as _enc_str
 from typing import Any
 
 from aa_review.core.audits._rowdiff import RowDiff, Step
-from aa_review.core.derive import PAIR_TYPES, safe_id
+from aa_review.core.package.derive import PAIR_TYPES, safe_id
 
 __all__ = ["Canon", "key_prefix", "id_from_seed", "sha256_text", "enc"]
 
 _KEYS: dict[str, str] = {}
 _DROPPED = frozenset({"row_content_hash", "created_at"})
 _CONST = {"accepted": "false", "rejection_reason": "null"}
+
+
+# json.dumps(value, sort_keys=True) builds a JSONEncoder per call; one kept encoder
+# without the cycle check (a parsed row has no cycles) writes the same text faster.
+_SORTED = json.JSONEncoder(sort_keys=True, check_circular=False).encode
 
 
 def key_prefix(key: str) -> str:
@@ -40,7 +45,7 @@ def enc(value: Any) -> str:
     """``json.dumps(value, sort_keys=True)``, with the common scalars done directly."""
     t = type(value)
     if t is str:
-        return _enc_str(value)  # type: ignore[no-any-return]
+        return _enc_str(value)
     if t is int:
         return int.__repr__(value)
     if t is float:
@@ -56,7 +61,10 @@ def enc(value: Any) -> str:
             return "[" + int.__repr__(value[0]) + "]"
     elif t is dict and not value:
         return "{}"
-    return json.dumps(value, sort_keys=True)
+    return _SORTED(value)
+
+
+_FLAT = frozenset({str, type(None)})
 
 
 def _str_leaves(value: Any) -> bool:
@@ -64,9 +72,11 @@ def _str_leaves(value: Any) -> bool:
     if t is str or value is None:
         return True
     if t is list:
-        return all(_str_leaves(v) for v in value)
+        # Lists of strings (ref and id lists) are checked at C speed; others walked.
+        return set(map(type, value)) <= _FLAT or all(_str_leaves(v) for v in value)
     if t is dict:
-        return all(_str_leaves(v) for v in value.values())
+        vals = value.values()
+        return set(map(type, vals)) <= _FLAT or all(_str_leaves(v) for v in vals)
     return False
 
 

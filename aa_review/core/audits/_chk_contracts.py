@@ -9,8 +9,14 @@ from aa_review.core.audits._checklist import evaluate_checklist
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._refrules import classify_ref
 from aa_review.core.audits._registry import register
-from aa_review.core.contract_compare import COLUMN_KINDS, ArtifactShape, Diff, DiffKind
-from aa_review.core.contracts import FileCheck, compare_package
+from aa_review.core.contracts import (
+    COLUMN_KINDS,
+    ArtifactShape,
+    Diff,
+    DiffKind,
+    FileCheck,
+    compare_package,
+)
 from aa_review.core.findings import Finding, Locations
 from aa_review.core.package.documents import DOC_PATHS
 from aa_review.core.package.model import Package

@@ -14,11 +14,11 @@ import orjson
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._refrules import classify_ref
 from aa_review.core.audits._registry import register
-from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding
 from aa_review.core.package.documents import DOC_PATHS, read_json
 from aa_review.core.package.model import Package
 from aa_review.core.package.safepath import printable
+from aa_review.core.util.errors import UnsafeRefError
 
 CODES = ("manifest.missing_output", "manifest.schema_version", "artifacts.hash",
          "artifacts.size", "artifacts.missing", "artifacts.index_unreadable",
@@ -43,8 +43,8 @@ def check_files(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         for i, ref in enumerate(m.compiler_output_refs or []):
             if not isinstance(ref, str) or pkg.safe.exists(ref):
                 continue
-            where = dict(file=DOC_PATHS["manifest"], key_path=f"compiler_output_refs[{i}]",
-                         ref=ref)
+            where: dict[str, Any] = {"file": DOC_PATHS["manifest"], "key_path": f"compiler_output_refs[{i}]",
+                         "ref": ref}
             if ref.endswith(_RECIPE):
                 if ctx.on("quirk.recipe_absent"):
                     yield ctx.finding("quirk.recipe_absent", "compiler_recipe.json is listed but "
@@ -135,7 +135,7 @@ def _index(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         ref = e.get("package_relative_path") or e.get("artifact_ref")
         if not isinstance(ref, str) or e.get("artifact_missing") is True:
             continue
-        where: dict[str, Any] = dict(file=INDEX, key_path=f"[{i}]", ref=ref)
+        where: dict[str, Any] = {"file": INDEX, "key_path": f"[{i}]", "ref": ref}
         code, why = classify_ref(pkg.safe, ref)
         if code in ("ref.absolute", "ref.escape", "ref.symlink_out"):
             if ctx.on("artifacts.missing"):

@@ -11,10 +11,10 @@ from aa_review.core.audits._files import FileFacts, hash_file
 from aa_review.core.audits._refrules import UNSAFE
 from aa_review.core.audits._registry import register
 from aa_review.core.audits._rowviews import row_findings
-from aa_review.core.derive import CONTENT_HASH_LIMIT
-from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding
+from aa_review.core.package.derive import CONTENT_HASH_LIMIT
 from aa_review.core.package.model import Package
+from aa_review.core.util.errors import UnsafeRefError
 
 _HASH_RE = re.compile(r"sha256:[0-9a-f]{64}")
 CODES = ("hash.changed", "hash.missing", "hash.unhashable", "hash.not_recorded",
@@ -59,8 +59,8 @@ def check_hashes(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
             yield ctx.finding("hash.unreadable", f"cannot be read ({why}); no package digest "
                               "can be computed", file=rel)
     for i, e in enumerate(pkg.catalog):
-        where: dict[str, Any] = dict(file=e.ref, evidence_id=e.evidence_id, ref=e.ref,
-                                     key_path=f"evidence_catalog[{i}].content_hash")
+        where: dict[str, Any] = {"file": e.ref, "evidence_id": e.evidence_id, "ref": e.ref,
+                                     "key_path": f"evidence_catalog[{i}].content_hash"}
         if ctx.ref_facts[e.ref][0] in UNSAFE:
             continue  # never opened; the refs check reports it
         recorded = e.content_hash

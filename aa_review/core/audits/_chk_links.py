@@ -13,9 +13,9 @@ from aa_review.core.audits._registry import register
 from aa_review.core.audits._rowscan import Gathered
 from aa_review.core.audits._rowviews import row_findings
 from aa_review.core.audits._undo import undo_ref_sanitizer
-from aa_review.core.derive import evidence_id, visibility
 from aa_review.core.findings import Finding
 from aa_review.core.package.catalog import MAP_PATH
+from aa_review.core.package.derive import evidence_id
 from aa_review.core.package.model import Package
 
 CODES = ("link.orphan", "link.uncited", "link.hidden_cited", "link.mismatch",
@@ -24,8 +24,8 @@ CODES = ("link.orphan", "link.uncited", "link.hidden_cited", "link.mismatch",
 
 def hidden_positions(pkg: Package) -> list[int]:
     """Catalog positions of hidden material (by the catalog's word or by the ref itself)."""
-    return [i for i, e in enumerate(pkg.catalog)
-            if e.visibility == "hidden_excluded" or visibility(e.ref) == "hidden_excluded"]
+    positions: list[int] = pkg.hidden_evidence().tolist()
+    return positions
 
 
 @register("links", "Row-evidence links", CODES)
@@ -38,9 +38,9 @@ def check_links(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     for i, e in enumerate(pkg.catalog):
         want = evidence_id(e.ref)
         if e.evidence_id != want:
-            where: dict[str, Any] = dict(
-                file=MAP_PATH, key_path=f"evidence_catalog[{i}].evidence_id",
-                evidence_id=e.evidence_id, ref=e.ref)
+            where: dict[str, Any] = {
+                "file": MAP_PATH, "key_path": f"evidence_catalog[{i}].evidence_id",
+                "evidence_id": e.evidence_id, "ref": e.ref}
             if undo_ref_sanitizer(e.ref, e.evidence_id):
                 if ctx.on("quirk.id_before_sanitize"):
                     yield ctx.finding("quirk.id_before_sanitize", "the id hashes the ref as it "

@@ -12,12 +12,12 @@ import orjson
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._files import Wants
 from aa_review.core.audits._registry import register
-from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding, Locations
 from aa_review.core.package.documents import DOC_PATHS, read_json
 from aa_review.core.package.layout import EC_DIR
 from aa_review.core.package.model import Package
 from aa_review.core.package.safepath import printable
+from aa_review.core.util.errors import UnsafeRefError
 
 CODES = ("quirk.tdo_compiler_id", "quirk.trajectory_traces_ref", "quirk.dedup_counts",
          "quirk.duplicate_row_rejected", "quirk.uncatalogued_grading", "quirk.bogus_list_ref",
@@ -110,6 +110,9 @@ def _dedup(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
 
 
 _BLOCK = 16 * 1024 * 1024
+# A search holds the interpreter, page faults of a file not yet in memory included: 1 MB
+# at a time keeps each hold within a frame.
+_FIND_BLOCK = 1024 * 1024
 
 
 def _newlines(mm: mmap.mmap, start: int, end: int) -> int:
@@ -120,6 +123,19 @@ def _newlines(mm: mmap.mmap, start: int, end: int) -> int:
         n += int(np.count_nonzero(view == 10))
         del view  # the mmap cannot close while a view of it lives
     return n
+
+
+def _find(mm: mmap.mmap, needle: bytes, start: int) -> int:
+    """``mm.find(needle, start)``, a block at a time: one search through hundreds of MB
+    would hold the interpreter (and freeze the window) until it ends."""
+    size = len(mm)
+    while start < size:
+        stop = min(start + _FIND_BLOCK + len(needle), size)
+        at = mm.find(needle, start, stop)
+        if at >= 0 or stop == size:
+            return at
+        start = stop - len(needle) + 1  # a needle across the block's end is found next
+    return -1
 
 
 def _lines_with(pkg: Package, ctx: AuditContext, rel: str, wants: Wants
@@ -152,7 +168,7 @@ def _lines_with(pkg: Package, ctx: AuditContext, rel: str, wants: Wants
                     row = None
                 rid = row.get("row_id") if isinstance(row, dict) else None
                 out.append((line_no, str(rid) if rid else None))
-                prev, at = at, mm.find(needle, end if end >= 0 else len(mm))
+                prev, at = at, _find(mm, needle, end if end >= 0 else len(mm))
     except (OSError, ValueError, UnsafeRefError):
         return out
     return out

@@ -10,9 +10,9 @@ import numpy as np
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._registry import register
 from aa_review.core.audits._rowviews import row_findings
-from aa_review.core.derive import ALWAYS_RESOLVING_PREFIXES, evidence_type, visibility
 from aa_review.core.findings import Finding, Location, Locations, Severity
 from aa_review.core.package.catalog import MAP_PATH
+from aa_review.core.package.derive import ALWAYS_RESOLVING_PREFIXES, evidence_type, visibility
 from aa_review.core.package.model import Package
 
 CODES = ("ref.absolute", "ref.escape", "ref.symlink_out", "ref.unresolved", "ref.not_normalized",
@@ -32,8 +32,8 @@ def check_refs(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     (validator rule 2)."""
     seen: dict[str, int] = {}
     for i, e in enumerate(pkg.catalog):
-        where: dict[str, Any] = dict(file=MAP_PATH, key_path=f"evidence_catalog[{i}]",
-                                     evidence_id=e.evidence_id, ref=e.ref)
+        where: dict[str, Any] = {"file": MAP_PATH, "key_path": f"evidence_catalog[{i}]",
+                                     "evidence_id": e.evidence_id, "ref": e.ref}
         if e.evidence_id in seen and ctx.on("evidence.duplicate"):
             first = seen[e.evidence_id]
             yield ctx.finding("evidence.duplicate", f"evidence id also catalogued at entry "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
@@ -9,10 +10,10 @@ from typing import TYPE_CHECKING, Any
 from aa_review.core.audits._codes import code_info
 from aa_review.core.audits._refrules import RefFacts, ref_facts
 from aa_review.core.audits._rowrules import ScanConfig
-from aa_review.core.errors import UnsafeRefError
 from aa_review.core.findings import Finding, Location, Locations, RowTable, Severity
 from aa_review.core.package.layout import SCHEMA_V01, SCHEMA_V02
 from aa_review.core.package.safepath import printable
+from aa_review.core.util.errors import UnsafeRefError
 
 if TYPE_CHECKING:
     from aa_review.core.audits._files import FileHashes, ScanResult, Wants
@@ -21,6 +22,8 @@ if TYPE_CHECKING:
     from aa_review.core.package.model import Package
 
 __all__ = ["AuditContext", "ROW_RULE_CODES"]
+
+log = logging.getLogger(__name__)
 
 # Codes the row pass produces: running it is needed when any of these is enabled.
 ROW_RULE_PREFIXES = ("row.", "privacy.", "quirk.private_re_overmatch", "quirk.token_substring",
@@ -50,6 +53,7 @@ class AuditContext:
         self.hash_job: Future[FileHashes] | None = None  # hashing started by the engine
         self.on_hash_wait: Callable[[], None] = lambda: None  # ticks while waiting for it
         self._map: MapScan | None = None
+        self.map_job: Future[MapScan] | None = None  # the map read in a worker process
         self._rows: RowScan | None = None
         self.extra: dict[str, Any] = {}
         self._row_table: RowTable | None = None
@@ -139,6 +143,12 @@ class AuditContext:
 
     @property
     def map(self) -> MapScan:
+        if self._map is None and self.map_job is not None:
+            job, self.map_job = self.map_job, None
+            try:
+                self._map = job.result()
+            except Exception as exc:  # noqa: BLE001 - the worker died: read it here
+                log.debug("reading the evidence map in a worker failed: %s", exc)
         if self._map is None:
             from aa_review.core.audits._mapscan import scan_map
 
@@ -161,7 +171,7 @@ class AuditContext:
         if facts is None:
             facts = self.extra["ref_facts"] = {e.ref: ref_facts(self.pkg.safe, e.ref)
                                                for e in self.pkg.catalog}
-        return facts  # type: ignore[no-any-return]
+        return facts
 
     def needs_rows(self) -> bool:
         return any(c.startswith(ROW_RULE_PREFIXES) for c in self.enabled)

@@ -12,22 +12,26 @@ from pathlib import Path
 
 from aa_review import __version__
 from aa_review.core.audits import _checks  # noqa: F401  (registers every check)
-from aa_review.core.audits._context import AuditContext
+from aa_review.core.audits._context import ROW_RULE_PREFIXES, AuditContext
 from aa_review.core.audits._files import HashCancelled, Wants, hash_package
 from aa_review.core.audits._gather import list_findings
-from aa_review.core.audits._mapscan import scan_map
+from aa_review.core.audits._mapscan import scan_map, scan_map_at
 from aa_review.core.audits._model import AuditProgress, AuditReport, CheckSummary, Counts, Identity
 from aa_review.core.audits._registry import Check, resolve_selection
-from aa_review.core.audits._rowscan import ScanCancelled, row_workers, scan_rows
+from aa_review.core.audits._rowscan import ScanCancelled, fused_scan, row_workers, scan_rows
 from aa_review.core.findings import Finding
-from aa_review.core.package import LoadCancelled, Package, open_package
+from aa_review.core.package import LoadCancelled, LoadProgress, Package, open_package
+from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.safepath import printable
 from aa_review.core.package.summary import counts as count_package
+from aa_review.core.util.procpool import POOL_UNAVAILABLE, spawn_pool
 
 __all__ = ["audit_package", "AuditCancelled", "DEFAULT_CAP"]
 
 log = logging.getLogger(__name__)
 DEFAULT_CAP = 200  # findings of one code listed one by one; the rest gathered into one
+_MAP_CHECKS = frozenset({"links", "counts"})  # checks that read the map's links
+_NO_ROW_CHECKS = frozenset({"hashes", "contracts", "copies"})  # read no row but by row codes
 ProgressFn = Callable[[AuditProgress], None]
 
 
@@ -38,7 +42,7 @@ class AuditCancelled(Exception):
 def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | None = None,
                   cancelled: Callable[[], bool] | None = None,
                   checks: Iterable[str] | None = None, workers: int | None = None,
-                  digest: bool = True, cap: int = DEFAULT_CAP,
+                  digest: bool | None = None, cap: int = DEFAULT_CAP,
                   hash_threads: int = 4) -> AuditReport:
     """Audit one package and return its report.
 
@@ -55,7 +59,8 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
     workers
         Worker processes for the row pass of large packages (default: the machine's cores).
     digest
-        Compute the package digest for the identity (hashes every file).
+        Compute the package digest for the identity (hashes every file). Default: for a
+        whole audit only; an audit narrowed by ``checks`` hashes what its checks need.
     cap
         Findings of one code listed one by one; past it, the others are gathered into one
         finding that keeps every one of their locations.
@@ -71,16 +76,40 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
     stop = cancelled or (lambda: False)
     emit = progress or (lambda p: None)
     selected, enabled = resolve_selection(checks)
+    if digest is None:
+        digest = checks is None
+    fused: dict[str, object] = {}
     if isinstance(pkg_or_path, Package):
         pkg = pkg_or_path
     else:
+        def visitor(before: Package) -> tuple[str, object] | None:
+            # Each row is checked by the loader's scan, on its one parse (v0.1 packages,
+            # whose catalog comes from the rows, get a row pass after opening instead).
+            pre = AuditContext(before, enabled=enabled, workers=workers, cap=cap)
+            if before.catalog_derived or not pre.needs_rows():
+                return None
+            fused["cfg"] = cfg = pre.scan_config()
+            fused["ref_facts"] = pre.ref_facts
+            return ("aa_review.core.audits._rowjob:fused_checks", cfg)
+
+        def opening(p: LoadProgress) -> None:  # rows checked as they are read: "rows"
+            emit(AuditProgress("rows" if "cfg" in fused else "open", p.done, p.total))
+
+        # Checks that read no row (catalog hashes, contracts, copies): the rows are left
+        # on disk.
+        rows = any(c.startswith(ROW_RULE_PREFIXES) for c in enabled) or any(
+            c.name not in _NO_ROW_CHECKS for c in selected)
         try:
             pkg = open_package(Path(pkg_or_path), cancelled=stop, workers=workers,
-                               progress=lambda p: emit(AuditProgress("open", p.done, p.total)))
+                               progress=opening, row_visitor=visitor,
+                               visited=lambda v: fused.update(parts=v), rows=rows)
         except LoadCancelled:
             raise AuditCancelled() from None
     ctx = AuditContext(pkg, enabled=enabled, workers=workers, cap=cap,
                        hash_threads=hash_threads, cancelled=stop)
+    if "parts" in fused:
+        ctx.extra["ref_facts"] = fused["ref_facts"]
+        ctx._rows = fused_scan(fused["parts"], len(pkg.index), cap)  # type: ignore[arg-type]
     hashing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aa-audit-hash")
     finished = threading.Event()  # stops a hashing job nobody will wait for
     try:
@@ -110,7 +139,7 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
     it. Progress is reported from this thread.
     """
     pkg, names = ctx.pkg, {c.name for c in selected}
-    rows = ctx.needs_rows() and len(pkg.index) > 0
+    rows = ctx.needs_rows() and len(pkg.index) > 0 and ctx._rows is None
     cfg = ctx.scan_config() if rows else None  # path syscalls, before any thread starts
     want_hash = digest or any(c.hashes for c in selected)
     full = digest or bool(names & {"copies", "files"})  # byte hashes of every file
@@ -132,8 +161,11 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
     beside = want_map or rows or any(not (c.hashes or c.reads) for c in selected)
 
     def start_hash(threads: int) -> None:
+        # Without the digest and the whole-folder checks, only the files checks read.
+        only = None if full else {e.ref for e in pkg.catalog} | set(scans)
         ctx.hash_job = hashing.submit(
             hash_package, pkg.root, threads=threads, full=full, scans=scans, processes=beside,
+            only=only,
             progress=note, cancelled=lambda: finished.is_set() or ctx.cancelled())
         ctx.on_hash_wait = lambda: emit(AuditProgress("hash", *hashed))
 
@@ -149,23 +181,48 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
                                   progress=rows_progress)
         except (ScanCancelled, HashCancelled, AuditCancelled):
             raise
-        except Exception as exc:  # noqa: BLE001 - the checks that need it retry and report it
+        except Exception as exc:  # the checks that need it retry and report it
             log.debug("the row pass failed: %s", exc, exc_info=True)
     if want_hash and ctx.hash_job is None:
         start_hash(ctx.hash_threads)
     if want_map:
+        _read_map(ctx, big=rows or len(pkg.index) > 0)
+    if ctx.hash_job is not None:
+        emit(AuditProgress("hash", *hashed))
+
+
+_MAP_IN_PROCESS_BYTES = 16 * 1024 * 1024  # a smaller map is read here: a worker costs more
+
+
+def _read_map(ctx: AuditContext, big: bool) -> None:
+    """Read the evidence map's links off the main process when the map is large (it is
+    Python-bound, and the checks run here meanwhile); here otherwise, or when no worker
+    process can start."""
+    pkg = ctx.pkg
+    st = pkg.safe.stat(MAP_PATH)
+    if big and st is not None and st.st_size >= _MAP_IN_PROCESS_BYTES:
         try:
-            ctx._map = scan_map(pkg.safe)  # Python-bound: here, while hashing runs
-        except Exception as exc:  # noqa: BLE001 - the checks that need it retry and report it
-            log.debug("reading the evidence map's links failed: %s", exc, exc_info=True)
+            pool = spawn_pool(1)
+            ctx.map_job = pool.submit(scan_map_at, str(pkg.root))
+            pool.shutdown(wait=False)  # the job still runs; the process ends after it
+            return
+        except POOL_UNAVAILABLE as exc:
+            log.debug("no worker process for the evidence map (%s): reading it here", exc)
+    try:
+        ctx._map = scan_map(pkg.safe)
+    except Exception as exc:  # the checks that need it retry and report it
+        log.debug("reading the evidence map's links failed: %s", exc, exc_info=True)
 
 
 def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressFn
          ) -> tuple[list[Finding], list[CheckSummary], bool]:
     # Checks that need file hashes run last, while hashing finishes; results are
     # assembled in registration order, so the report does not depend on timing.
+    # Those reading the evidence map's links come after the rest too, while a worker
+    # process reads the map.
     order = sorted(range(len(selected)),
-                   key=lambda i: selected[i].hashes or bool(selected[i].reads))
+                   key=lambda i: (selected[i].hashes or bool(selected[i].reads),
+                                  selected[i].name in _MAP_CHECKS))
     ran: dict[int, tuple[list[Finding], str | None]] = {}
     for n, i in enumerate(order):
         emit(AuditProgress("checks", n, len(selected)))
@@ -179,7 +236,7 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
                                    if ctx.on(f.code) or check.name == "input"), ctx.cap)
         except (AuditCancelled, ScanCancelled, HashCancelled):
             raise
-        except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
+        except Exception as exc:  # one broken check must not hide the others
             # The finding names the check and the exception; the stack is for debugging.
             log.warning("check %s failed: %s: %s", check.name, type(exc).__name__, exc)
             log.debug("check %s failed", check.name, exc_info=True)
@@ -213,4 +270,4 @@ def _counts(pkg: Package, ctx: AuditContext) -> Counts:
         c["links"] = len(pkg.index)
     elif ctx._map is not None and ctx._map.error is None:
         c["links"] = len(ctx._map.links)
-    return Counts(**c)
+    return Counts(**c, rows_read=pkg.rows_read)

@@ -24,10 +24,10 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPool
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from aa_review.core.derive import CONTENT_HASH_LIMIT, content_hash_bytes
+from aa_review.core.package.derive import CONTENT_HASH_LIMIT, content_hash_bytes
 from aa_review.core.package.digest import Entry, digest_of, list_package
 from aa_review.core.package.safepath import open_beneath, read_beneath
-from aa_review.core.procpool import POOL_UNAVAILABLE, drain, spawn_pool
+from aa_review.core.util.procpool import POOL_UNAVAILABLE, drain, spawn_pool
 
 __all__ = ["FileFacts", "FileHashes", "Wants", "ByteScan", "ScanResult", "scan_file", "hash_file",
            "hash_group", "hash_package", "text_hash", "HashCancelled"]
@@ -265,10 +265,10 @@ def _job(root: str, rels: list[str], wants: Wants | None) -> Result:
     try:
         facts = hash_group(root, rels, wants)
     except OSError as exc:
-        why = getattr(exc, "reason", None) or exc.strerror or str(exc)
+        why: str = getattr(exc, "reason", None) or exc.strerror or str(exc)
         return [(rels[0], None, why)] + [(r, None, None) for r in rels[1:]]
     return [(r, f if f is None or f.same_as is None else replace(f, same_as=rels[0]), None)
-            for r, f in zip(rels, facts)]
+            for r, f in zip(rels, facts, strict=True)]
 
 
 def _groups(sizes: dict[str, int], full: bool, scans: dict[str, Wants]
@@ -290,6 +290,7 @@ def _groups(sizes: dict[str, int], full: bool, scans: dict[str, Wants]
 
 def hash_package(root: Path, *, threads: int = 4, full: bool = True,
                  scans: dict[str, Wants] | None = None, processes: bool = True,
+                 only: set[str] | None = None,
                  progress: Callable[[int, int], None] | None = None,
                  cancelled: Callable[[], bool] = lambda: False) -> FileHashes:
     """Hash every file under ``root`` (symlinks are listed, never followed) and digest them.
@@ -300,13 +301,15 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
     processes, at most one per core, for a large package: they never wait for a GIL
     that checks running beside them hold, but cost a start. ``progress`` is called
     from the calling thread. With ``full=False`` (catalog hashes only) files over
-    2,000,000 bytes are only sized, and there is no digest. ``scans`` names files whose
+    2,000,000 bytes are only sized, and there is no digest; ``only`` then limits the
+    hashing to those files (those a check reads). ``scans`` names files whose
     facts also carry a :class:`ByteScan` of what they want counted, taken from the bytes
     while they are hashed.
     """
     listing = list_package(root)
     entries = listing.entries
-    sizes = {e.rel: e.size for e in entries if e.kind == "file"}
+    sizes = {e.rel: e.size for e in entries if e.kind == "file"
+             and (full or only is None or e.rel in only)}
     total = sum(sizes.values())
     n = max(1, threads)
     out: FileHashes | None = None

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
 
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._mapscan import LinkCols
@@ -117,48 +120,72 @@ def _many(n: int, one: str, many: str) -> str:
 
 def _fields(pkg: Package, ctx: AuditContext, links: LinkCols, rows_of: list[int]
             ) -> Iterator[tuple[int, int, tuple[str, ...]]]:
-    """(link, row position, what disagrees) for each link whose fields disagree with its row."""
+    """(link, row position, what disagrees) for each link whose fields disagree with its row.
+
+    Compared column by column over all links at once; each distinct pair of id lists is
+    compared once, and only disagreeing links are looked at one by one.
+    """
     ix = pkg.index
     rows_fp = ctx.rows.fingerprints if ctx.needs_rows() else None
-    names = [f.rsplit("/", 1)[1] for f in ix.files]
-    files, types, tasks = ix.file.tolist(), ix.data_type.tolist(), ix.task.tolist()
-    set_codes = ix.set_code.tolist()
+    at = np.asarray(rows_of, dtype=np.int64)
+    li = np.nonzero(at >= 0)[0]
+    if not len(li):
+        return
+    pos = at[li]
+
+    def obj(values: Any) -> np.ndarray:
+        return np.asarray(values, dtype=object)
+
+    names = obj([f.rsplit("/", 1)[1] for f in ix.files])
+    bad_file = obj(links.row_file)[li] != names[ix.file[pos]]
+    bad_type = obj(links.data_type)[li] != obj(ix.data_types)[ix.data_type[pos]]
+    bad_task = obj(links.task)[li] != obj(ix.tasks)[ix.task[pos]]
+    sc = ix.set_code[pos].astype(np.int64)
+    n_sets = max(1, len(ix.sets))
     cat_vis = [e.visibility for e in pkg.catalog]
-    ids_ok: dict[tuple[int, int], bool] = {}
-    vis_ok: dict[tuple[int, int, int], tuple[bool, bool]] = {}
-    for i, pos in enumerate(rows_of):
-        if pos < 0:
-            continue
+
+    def cited(code: int, keep: str | None = None) -> tuple[str, ...]:
+        return tuple(ix.evidence_ids[p] for p in ix.sets[code].tolist()
+                     if keep is None or (p < len(cat_vis) and cat_vis[p] == keep))
+
+    pair = np.asarray(links.ids, dtype=np.int64)[li] * n_sets + sc
+    uniq, inv = np.unique(pair, return_inverse=True)
+    ok = np.array([links.id_sets[int(k) // n_sets] == cited(int(k) % n_sets)
+                   for k in uniq.tolist()], dtype=bool)
+    bad_ids = ~ok[inv]
+    n_id_sets = max(1, len(links.id_sets))
+    vpair = (np.asarray(links.visible, dtype=np.int64)[li] * n_id_sets
+             + np.asarray(links.inferred, dtype=np.int64)[li]) * n_sets + sc
+    vuniq, vinv = np.unique(vpair, return_inverse=True)
+    vis_ok, inf_ok = [], []
+    for k in vuniq.tolist():
+        code, rest = k % n_sets, k // n_sets
+        vis_ok.append(links.id_sets[rest // n_id_sets] == cited(code, "visible"))
+        inf_ok.append(links.id_sets[rest % n_id_sets] == cited(code, "inferred"))
+    bad_vis = ~np.asarray(vis_ok, dtype=bool)[vinv]
+    bad_inf = ~np.asarray(inf_ok, dtype=bool)[vinv]
+    if rows_fp is not None:
+        mine = rows_fp[pos]
+        theirs = np.asarray(links.fingerprint, dtype=np.uint64)[li]
+        bad_fp = (mine != 0) & (mine != theirs)
+    else:
+        bad_fp = np.zeros(len(li), dtype=bool)
+    any_bad = bad_file | bad_type | bad_task | bad_ids | bad_vis | bad_inf | bad_fp
+    for j in np.nonzero(any_bad)[0].tolist():
+        i, p = int(li[j]), int(pos[j])
         bad: list[str] = []
-        if links.row_file[i] != names[files[pos]]:
+        if bad_file[j]:
             bad.append(f"row_file {links.row_file[i]!r}")
-        if links.data_type[i] != ix.data_types[types[pos]]:
+        if bad_type[j]:
             bad.append(f"data_type {links.data_type[i]!r}")
-        if links.task[i] != ix.tasks[tasks[pos]]:
+        if bad_task[j]:
             bad.append(f"source_task_id {links.task[i]!r}")
-        sc = set_codes[pos]
-        key = (links.ids[i], sc)
-        ok = ids_ok.get(key)
-        if ok is None:
-            actual = tuple(ix.evidence_ids[p] for p in ix.sets[sc].tolist())
-            ok = ids_ok[key] = links.id_sets[links.ids[i]] == actual
-        if not ok:
+        if bad_ids[j]:
             bad.append("evidence_ref_ids")
-        vkey = (links.visible[i], links.inferred[i], sc)
-        vis = vis_ok.get(vkey)
-        if vis is None:
-            cited = ix.sets[sc].tolist()
-            want_v = tuple(ix.evidence_ids[p] for p in cited
-                           if p < len(cat_vis) and cat_vis[p] == "visible")
-            want_i = tuple(ix.evidence_ids[p] for p in cited
-                           if p < len(cat_vis) and cat_vis[p] == "inferred")
-            vis = vis_ok[vkey] = (links.id_sets[links.visible[i]] == want_v,
-                                  links.id_sets[links.inferred[i]] == want_i)
-        if not vis[0]:
+        if bad_vis[j]:
             bad.append("visible_evidence_ref_ids")
-        if not vis[1]:
+        if bad_inf[j]:
             bad.append("inferred_evidence_ref_ids")
-        if rows_fp is not None and rows_fp[pos] and int(rows_fp[pos]) != links.fingerprint[i]:
+        if bad_fp[j]:
             bad.append("source_trace_id/source_step_ids/source_artifact_refs")
-        if bad:
-            yield i, pos, tuple(bad)
+        yield i, p, tuple(bad)

@@ -8,24 +8,22 @@ always a token boundary.
 
 from __future__ import annotations
 
-import mmap
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from aa_review.core.audits._rowjob import link_fingerprint
-from aa_review.core.errors import RecordError, UnsafeRefError
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.jsondepth import may_be_too_deep, too_deep
 from aa_review.core.package.jsonstream import ObjectStream
+from aa_review.core.package.linklines import NotLineLayout, walk_link_lines
 from aa_review.core.package.safepath import PackageRoot
+from aa_review.core.util.errors import RecordError, UnsafeRefError
 
-__all__ = ["MapScan", "LinkCols", "scan_map"]
+__all__ = ["MapScan", "LinkCols", "scan_map", "scan_map_at"]
 
-_KEY = b'\n  "row_evidence_links": ['
 _BIG = frozenset({"evidence_catalog", "row_evidence_links"})
-_FAST_MAX = 32 * 1024 * 1024  # a header, link line or tail larger: the streaming reader
 
 
 @dataclass
@@ -83,9 +81,17 @@ class MapScan:
     error: RecordError | None = None
 
 
+def scan_map_at(root: str) -> MapScan:
+    """:func:`scan_map` of the package folder ``root`` (for a worker process)."""
+    from pathlib import Path
+
+    return scan_map(PackageRoot(Path(root)))
+
+
 def scan_map(safe: PackageRoot) -> MapScan:
     """Read the links and tail of the evidence map (fast path, else exact streaming)."""
-    links, tail, has = LinkCols(), {}, False
+    links, has = LinkCols(), False
+    tail: dict[str, Any] = {}
     try:
         with safe.open(MAP_PATH) as fh:
             try:
@@ -116,48 +122,17 @@ def scan_map(safe: PackageRoot) -> MapScan:
 
 
 def _fast(fh: Any) -> MapScan | None:
-    with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        start = mm.find(_KEY)
-        if start < 0 or start > _FAST_MAX:
-            return None  # the streaming reader bounds what one value may hold
-        # A top-level key only if what precedes it is an open object's members.
-        head = orjson.loads(mm[:start + 1] + b'"_": null}')
-        if not isinstance(head, dict) or "row_evidence_links" in head:
-            return None
-        links = LinkCols()
-        pos = start + len(_KEY)  # just after "["
-        if mm[pos:pos + 1] == b"]":
-            end = pos + 1
-        else:
-            more = True
-            while True:
-                if mm[pos:pos + 1] != b"\n":
-                    return None
-                nl = mm.find(b"\n", pos + 1)
-                if nl < 0:
-                    return None
-                if nl - pos > _FAST_MAX:
-                    return None
-                raw = mm[pos + 1:nl]
-                line = raw.strip()
-                if not more:
-                    if line not in (b"]", b"],"):
-                        return None
-                    end = pos + 1 + raw.index(b"]") + 1
-                    break
-                more = line.endswith(b",")
-                link = orjson.loads(line[:-1] if more else line)
-                if may_be_too_deep(line) and too_deep(link):
-                    return None  # the streaming reader reports it, located
-                links.add(link)
-                pos = nl
-        if len(mm) - end > _FAST_MAX:
-            return None
-        rest = mm[end:].strip()
-        if rest.startswith(b","):
-            tail = orjson.loads(b"{" + rest[1:])
-        elif rest == b"}":
-            tail = {}
-        else:
-            return None
-        return MapScan(links, tail, True) if isinstance(tail, dict) else None
+    """The links in the compiler's one-per-line layout; None: read the map exactly."""
+    links = LinkCols()
+
+    def on_line(line: bytes) -> None:
+        link = orjson.loads(line)
+        if may_be_too_deep(line) and too_deep(link):
+            raise NotLineLayout("a link nests too deep")  # the exact reader locates it
+        links.add(link)
+
+    try:
+        tail = walk_link_lines(fh, on_line)
+    except NotLineLayout:
+        return None
+    return MapScan(links, tail, True)

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 from aa_review.core.findings import Finding, Severity, distinct_sorted
-
-if TYPE_CHECKING:
-    from aa_review.core.package import Package
 
 __all__ = [
     "AuditProgress",
@@ -79,6 +75,9 @@ class Counts(BaseModel):
     evidence_by_visibility: dict[str, int] = Field(default_factory=dict)
     links: int | None = None
     loading_problems: int = 0
+    rows_read: bool = Field(True, description="False when the audit's checks needed no row "
+                            "(--check narrowed it): the row files were not read, and the row "
+                            "counts are 0")
 
 
 class CheckSummary(BaseModel):
@@ -204,23 +203,13 @@ class AuditReport(BaseModel):
         return Tally(findings=len(self.findings), locations=self.locations,
                      by_severity=dict(self.by_severity))
 
-    def filtered(self, query: str, pkg: Package | None = None) -> AuditReport:
-        """The report keeping the findings ``query`` matches, every count recounted.
+    def keeping(self, keep: set[int], query: str) -> AuditReport:
+        """The report keeping the findings at positions ``keep``, every count recounted.
 
-        Row fields in ``query`` (``type:x``: findings about rows of that type) read the
-        audited package: ``pkg`` when given, else it is opened from ``identity.root``.
-
-        Raises
-        ------
-        QueryError
-            When the query cannot be read.
+        ``query`` says why they were kept (the query language's
+        :func:`~aa_review.core.query.filter_report` chooses them); it is added to any
+        query the report was already filtered with.
         """
-        from aa_review.core.package import open_package
-        from aa_review.core.query import filter_findings, needs_package
-
-        if pkg is None and needs_package(query):
-            pkg = open_package(Path(self.identity.root))
-        keep = set(filter_findings(self.findings, query, pkg))
         summary, kept, start = [], [], 0
         for s in self.summary:  # findings are listed check by check, in summary order
             n = sum(s.codes.values())
@@ -333,10 +322,9 @@ class CorpusReport(BaseModel):
         codes = [e.exit_code(fail_on) for e in self.entries]
         return max(codes, default=0)
 
-    def filtered(self, query: str) -> CorpusReport:
-        """Every package's report filtered by ``query``, and the totals recounted."""
-        entries = [e if e.report is None else e.model_copy(
-            update={"report": e.report.filtered(query)}) for e in self.entries]
+    def with_entries(self, entries: list[CorpusEntry], query: str) -> CorpusReport:
+        """The corpus with ``entries`` (each package's report filtered by ``query``), the
+        totals recounted."""
         totals = CorpusTotals.of(entries, seconds=self.totals.seconds,
                                  workers=self.totals.workers)
         text = query if self.query is None else f"{self.query} {query}"

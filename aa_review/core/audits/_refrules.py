@@ -9,8 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aa_review.core.derive import evidence_id, normalize_ref, visibility
-from aa_review.core.errors import UnsafeRefError
+from aa_review.core.package.derive import evidence_id, normalize_ref, visibility
+from aa_review.core.util.errors import UnsafeRefError
 
 if TYPE_CHECKING:
     from aa_review.core.package.safepath import PackageRoot

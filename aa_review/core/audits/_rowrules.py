@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,7 +11,7 @@ from aa_review.core.audits._privacy import PrivacyScanner
 from aa_review.core.audits._privacy_lists import SANITIZED_MARKERS
 from aa_review.core.audits._refrules import RefFacts, RefRules
 from aa_review.core.audits._rowdiff import RowDiff, Step
-from aa_review.core.derive import evidence_id
+from aa_review.core.package.derive import evidence_id
 
 __all__ = ["ScanConfig", "RowAuditor", "RowHit", "CORE_TYPES"]
 
@@ -23,6 +24,7 @@ _MIN_SCORE = 0.65
 _REF_LISTS = ("evidence_refs", "source_artifact_refs", "source_evaluation_refs",
               "visible_input_refs")
 
+_MEMO = 100_000  # refs whose evidence id is remembered (a row cites a few dozen)
 # (code, key path, ref, evidence id, message)
 RowHit = tuple[str, str | None, str | None, str | None, str]
 
@@ -39,6 +41,8 @@ class ScanConfig:
     ref_facts: dict[str, RefFacts] = field(default_factory=dict)
     rules: frozenset[str] = frozenset()
     cap: int = 200
+    # Tells one audit's configuration from another's after pickling (worker caches).
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)
 
 
 def _empty(v: Any) -> bool:
@@ -58,13 +62,15 @@ class RowAuditor:
         self._step: Step | None = None
         self._ids_cache: tuple[Any, list[str], list[RowHit]] | None = None
         self._hash_cache: tuple[Any, list[RowHit]] | None = None
+        self._ids_of: dict[str, str] = {}  # ref -> evidence id: rows cite the catalog's refs
 
     def check(self, row: dict[str, Any], data_type: str) -> tuple[list[RowHit], bool]:
         """Hits for one row, and whether it cites hidden evidence by ref.
 
         Values equal to the previous row's (same keys) reuse that row's results.
         """
-        on, hits = self.on, []
+        on = self.on
+        hits: list[RowHit] = []
         step = self._step = self.diff.step(row)
         get = row.get
         if "row.data_type" in on and get("data_type") != data_type:
@@ -193,7 +199,16 @@ class RowAuditor:
         if cached is not None and cached[0] == refs:
             want = cached[1]
         else:
-            want = [evidence_id(r) for r in refs if isinstance(r, str)]
+            ids_of = self._ids_of
+            want = []
+            for r in refs:
+                if isinstance(r, str):
+                    i = ids_of.get(r)
+                    if i is None:
+                        i = evidence_id(r)
+                        if len(ids_of) < _MEMO:
+                            ids_of[r] = i
+                    want.append(i)
         out: list[RowHit] = []
         if ids != want:
             known = set(want)

@@ -10,15 +10,22 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from aa_review.core.audits._rowjob import Part, Where, init_worker, link_fingerprint, run_job
+from aa_review.core.audits._rowjob import (
+    Part,
+    Where,
+    init_worker,
+    link_fingerprint,
+    run_job,
+    shifted,
+)
 from aa_review.core.audits._rowrules import RowAuditor, RowHit, ScanConfig
 from aa_review.core.findings import distinct_sorted
 from aa_review.core.package.layout import ROW_FILES
 from aa_review.core.package.model import Package
-from aa_review.core.procpool import POOL_UNAVAILABLE, run_in_processes
+from aa_review.core.util.procpool import POOL_UNAVAILABLE, run_in_processes
 
 __all__ = ["RowScan", "Gathered", "scan_rows", "row_workers", "ScanCancelled",
-           "link_fingerprint"]
+           "link_fingerprint", "fused_scan"]
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +130,12 @@ def scan_rows(pkg: Package, cfg: ScanConfig, *, workers: int | None = None,
     return _merge(list(parts.values()), len(pkg.index), cfg.cap)
 
 
+def fused_scan(parts: list[tuple[int, Part]], n_rows: int, cap: int) -> RowScan:
+    """The row pass's result from the loader's fused scan: per chunk, the position of its
+    first row in the package and what its rows' checks found (chunk positions)."""
+    return _merge([shifted(part, first) for first, part in parts], n_rows, cap)
+
+
 def _merge(parts: list[Part], n_rows: int, cap: int) -> RowScan:
     """Join the jobs' results; the first ``cap`` groups of a code (by first row) stay groups,
     whichever job found them, and the rest of the code's hits are gathered."""
@@ -162,5 +175,12 @@ def _gather(pieces: list[tuple[np.ndarray, np.ndarray, list[Where]]]) -> Gathere
         code_parts.append(remap[codes] if len(codes) == len(positions)
                           else np.full(len(positions), remap[0], np.int32))
     positions = np.concatenate(pos_parts)
-    order = np.argsort(positions, kind="stable")
-    return Gathered(positions[order], np.concatenate(code_parts)[order], list(table))
+    codes = np.concatenate(code_parts)
+    # By row, then by (key path, ref, evidence id): the same order however the rows were
+    # split into jobs (a row's hits may come from several of them).
+    listed = list(table)
+    rank = np.empty(len(listed), np.int64)
+    rank[sorted(range(len(listed)), key=lambda i: tuple(v or "" for v in listed[i]))] = \
+        np.arange(len(listed))
+    order = np.lexsort((rank[codes], positions))
+    return Gathered(positions[order], codes[order], listed)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from aa_review.core.audits._privacy_lists import SANITIZED_MARKERS
-from aa_review.core.derive import evidence_id
+from aa_review.core.package.derive import evidence_id
 
 __all__ = ["undo_ref_sanitizer"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from aa_review.core import derive
+from aa_review.core.package import derive
 
 __all__ = ["id_recomputes", "content_hash_recomputes", "hashed_fields", "SEED_FIELDS"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aa_review.core.errors import AAReviewError
+from aa_review.core.util.errors import AAReviewError
 
 __all__ = [
     "ArchiveSchemaError",

@@ -8,7 +8,7 @@ recorded in the binding and the signed journal entry. Later, the diff of that
 fingerprint against the package as it is now says exactly what changed.
 
 The dossier core does not compare packages itself: the caller gives
-:class:`FingerprintHooks` (``aa_review.core.dossier_hooks.DiffFingerprints`` uses
+:class:`FingerprintHooks` (``aa_review.core.session.dossier_hooks.DiffFingerprints`` uses
 ``aa_review.core.diff``).
 """
 

@@ -10,9 +10,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from aa_review.core.atomic import atomic_write, fsync_dir
 from aa_review.core.dossier._canonical import is_digest, json_digest
 from aa_review.core.dossier._errors import WorkspaceError
+from aa_review.core.util.atomic import atomic_write, fsync_dir
 
 __all__ = ["FolderStore", "MemoryStore", "atomic_write_json", "dossier_folder_name", "fsync_dir"]
 

@@ -15,9 +15,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from aa_review.core.atomic import atomic_write
 from aa_review.core.dossier._canonical import is_digest
 from aa_review.core.dossier._keys import private_dir, user_data_dir
+from aa_review.core.util.atomic import atomic_write
 
 __all__ = ["WitnessError", "WitnessStore"]
 
@@ -86,7 +86,7 @@ class WitnessStore:
         if rec is None:
             return None
         genesis = rec.get("genesis_hash")
-        if not is_digest(genesis):
+        if not isinstance(genesis, str) or not is_digest(genesis):
             raise WitnessError(f"{self._path_file(journal_path)}: not a witness record")
         found = self.record(genesis)
         return {"genesis_hash": genesis,

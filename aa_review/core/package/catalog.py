@@ -8,7 +8,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from aa_review.core.derive import (
+from aa_review.core.findings import Finding, Location, Severity
+from aa_review.core.package.derive import (
     ALWAYS_RESOLVING_PREFIXES,
     CONTENT_HASH_LIMIT,
     content_hash_bytes,
@@ -16,14 +17,13 @@ from aa_review.core.derive import (
     evidence_type,
     visibility,
 )
-from aa_review.core.errors import RecordError, UnsafeRefError
-from aa_review.core.findings import Finding, Location, Severity
-from aa_review.core._rowscan import RowChunk
-from aa_review.core.package.jsonstream import ObjectStream
 from aa_review.core.package.documents import file_problem
+from aa_review.core.package.jsonstream import ObjectStream
 from aa_review.core.package.layout import EC_DIR
+from aa_review.core.package.records import Evidence, EvidenceMapHeader, RowLink
+from aa_review.core.package.rowscan import RowChunk
 from aa_review.core.package.safepath import PackageRoot
-from aa_review.core.records import Evidence, EvidenceMapHeader, RowLink
+from aa_review.core.util.errors import RecordError, UnsafeRefError
 
 __all__ = ["MAP_PATH", "read_map_header", "derive_catalog", "iter_map_links",
            "evidence_for_ref", "live_hash_status"]

@@ -15,15 +15,20 @@ import errno
 import hashlib
 import os
 import stat
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from aa_review.core.package.safepath import file_kind, open_beneath
 
+if TYPE_CHECKING:
+    from aa_review.core.package.hashcache import HashCache, Stamp
+
 __all__ = ["package_digest", "digest_of", "file_sha256", "list_package_files", "Entry",
-           "Listing", "list_package", "MAX_DEPTH"]
+           "Listing", "list_package", "MAX_DEPTH", "cached_digest"]
 
 _CHUNK = 1 << 20
 # Folders the compiler's own index skips; they are not part of a package's content.
@@ -45,6 +50,8 @@ class Entry:
     size: int = 0
     nlink: int = 1
     detail: str = ""
+    # (device, inode, size, mtime_ns, ctime_ns) of a regular file, for the hash cache
+    stamp: tuple[int, int, int, int, int] | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -120,7 +127,7 @@ def _list_dir(fd: int, prefix: str, depth: int, out: list[Entry]) -> None:
                 target = f"? ({exc.strerror})"
             out.append(Entry(rel, "link", st.st_size, st.st_nlink, target))
         elif stat.S_ISREG(mode):
-            out.append(Entry(rel, "file", st.st_size, st.st_nlink))
+            out.append(Entry(rel, "file", st.st_size, st.st_nlink, stamp=_stamp(st)))
         else:
             out.append(Entry(rel, "special", 0, st.st_nlink, file_kind(mode)))
 
@@ -136,15 +143,26 @@ def list_package_files(root: Path) -> list[tuple[str, Path, bool]]:
             if e.kind in ("file", "link")]
 
 
+def _stamp(st: os.stat_result) -> Stamp:
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
 def file_sha256(root: Path | str, rel: str) -> str:
     """Hex SHA-256 of package file ``rel``'s bytes, read in 1 MiB chunks (no GIL held)."""
+    return _sha256_stamped(root, rel)[0]
+
+
+def _sha256_stamped(root: Path | str, rel: str) -> tuple[str, Stamp | None]:
+    """Hex SHA-256 of ``rel`` and the stamp it kept while read (None: it changed meanwhile)."""
     h = hashlib.sha256()
     with os.fdopen(open_beneath(str(root), rel), "rb", buffering=0) as fh:
+        before = _stamp(os.fstat(fh.fileno()))
         buf = bytearray(_CHUNK)
         view = memoryview(buf)
         while n := fh.readinto(buf):
             h.update(view[:n])
-    return h.hexdigest()
+        after = _stamp(os.fstat(fh.fileno()))
+    return h.hexdigest(), before if before == after else None
 
 
 def digest_of(entries: list[Entry], facts: Iterable[tuple[int, str] | None]) -> str:
@@ -185,3 +203,39 @@ def package_digest(
                 yield facts
 
     return digest_of(entries, each())
+
+
+def cached_digest(root: Path, cache: HashCache, workers: int = 4) -> str:
+    """:func:`package_digest`, taking each file's SHA-256 from ``cache`` when its device,
+    inode, size and times are unchanged, and hashing (and remembering) the others.
+
+    Not a check against tampering: see :mod:`aa_review.core.package.hashcache`.
+    Raises ``OSError`` when a file cannot be read.
+    """
+    entries = list_package(root).entries
+    facts: list[tuple[int, str] | None] = [None] * len(entries)
+    todo: list[int] = []
+    for i, e in enumerate(entries):
+        if e.kind != "file":
+            continue
+        known = cache.get(e.rel, e.stamp)
+        if known is not None:
+            facts[i] = (e.size, known)
+        else:
+            todo.append(i)
+
+    def one(i: int) -> tuple[int, str, Stamp | None, int]:
+        started = time.time_ns()
+        digest, stamp = _sha256_stamped(root, entries[i].rel)
+        return i, digest, stamp, started
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for i, digest, stamp, started in pool.map(one, todo):
+            e = entries[i]
+            # The size the listing saw goes into the digest, as package_digest does;
+            # a file that changed since the listing is not remembered.
+            facts[i] = (e.size, digest)
+            cache.put(e.rel, stamp if stamp == e.stamp else None, digest, started)
+    cache.keep_only({e.rel for e in entries if e.kind == "file"})
+    cache.save()
+    return digest_of(entries, facts)

@@ -11,15 +11,7 @@ from pydantic import BaseModel, ValidationError
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
 from aa_review.core.package.layout import EC_DIR
-from aa_review.core.errors import UnsafeRefError
-from aa_review.core.package.safepath import (
-    FileTooLargeError,
-    PackageRoot,
-    SpecialFileError,
-    SymlinkOutError,
-    printable,
-)
-from aa_review.core.records import (
+from aa_review.core.package.records import (
     ArtifactContract,
     CompilerManifest,
     CompilerReport,
@@ -28,6 +20,14 @@ from aa_review.core.records import (
     PrefinalChecklist,
     QualityReport,
 )
+from aa_review.core.package.safepath import (
+    FileTooLargeError,
+    PackageRoot,
+    SpecialFileError,
+    SymlinkOutError,
+    printable,
+)
+from aa_review.core.util.errors import UnsafeRefError
 
 __all__ = ["Documents", "read_documents", "read_json", "detect_version", "DOC_PATHS"]
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from aa_review.core._rowscan import RowChunk
+from aa_review.core.package.rowscan import RowChunk
 
 __all__ = ["RowIndex", "RowSet", "build_index"]
 
@@ -24,26 +26,27 @@ class RowSet:
     source: np.ndarray
     starts: np.ndarray
     stops: np.ndarray
+    _cum: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_cum", np.concatenate(([0], np.cumsum(self.stops - self.starts))))
 
     def __len__(self) -> int:
-        return int(self._cum[-1])  # type: ignore[attr-defined]
+        return int(self._cum[-1])
 
     def __getitem__(self, pos: int) -> int:
         if pos < 0:
             pos += len(self)
         if not 0 <= pos < len(self):
             raise IndexError(pos)
-        seg = int(np.searchsorted(self._cum, pos, side="right")) - 1  # type: ignore[attr-defined]
-        return int(self.source[self.starts[seg] + pos - self._cum[seg]])  # type: ignore[attr-defined]
+        seg = int(np.searchsorted(self._cum, pos, side="right")) - 1
+        return int(self.source[self.starts[seg] + pos - self._cum[seg]])
 
     def to_array(self) -> np.ndarray:
         """All row positions, sorted."""
         if len(self.starts) == 1:
             return self.source[self.starts[0]:self.stops[0]]
-        parts = [self.source[a:b] for a, b in zip(self.starts, self.stops)]
+        parts = [self.source[a:b] for a, b in zip(self.starts, self.stops, strict=True)]
         return np.sort(np.concatenate(parts)) if parts else np.empty(0, np.int64)
 
 
@@ -91,11 +94,17 @@ class RowIndex:
         self.by_set = np.argsort(self.set_code, kind="stable")
         counts = np.bincount(self.set_code, minlength=len(sets))
         self.set_ptr = np.concatenate(([0], np.cumsum(counts)))
-        members: list[list[int]] = [[] for _ in evidence_ids]
-        for code, s in enumerate(sets):
-            for e in s.tolist():
-                members[e].append(code)
-        self.sets_with = [np.asarray(m, dtype=np.int64) for m in members]
+        # For each evidence item, the codes of the sets holding it, ascending.
+        if sets:
+            flat = np.concatenate(sets).astype(np.int64)
+            owner = np.repeat(np.arange(len(sets), dtype=np.int64), self.set_size)
+            by_item = owner[np.argsort(flat, kind="stable")]
+            bounds = np.concatenate(([0], np.cumsum(np.bincount(flat,
+                                                                minlength=len(evidence_ids)))))
+            self.sets_with = [by_item[bounds[i]:bounds[i + 1]]
+                              for i in range(len(evidence_ids))]
+        else:
+            self.sets_with = [np.zeros(0, np.int64) for _ in evidence_ids]
         self._id_order = np.argsort(self.row_id, kind="stable")
 
     def __len__(self) -> int:
@@ -110,6 +119,33 @@ class RowIndex:
         """Rows that cite an evidence item (by position in ``evidence_ids``)."""
         codes = self.sets_with[evidence]
         return RowSet(self.by_set, self.set_ptr[codes], self.set_ptr[codes + 1])
+
+    def citing_mask(self, evidence: np.ndarray | list[int]) -> np.ndarray:
+        """Boolean mask over the rows: True for rows citing any of the ``evidence`` positions.
+
+        Goes through the distinct evidence sets, so it costs one pass over the rows
+        however many items are asked for.
+        """
+        set_hit = np.zeros(len(self.sets), dtype=bool)
+        for e in np.asarray(evidence, dtype=np.int64).tolist():
+            set_hit[self.sets_with[e]] = True
+        return set_hit[self.set_code] if len(self.sets) else np.zeros(len(self), dtype=bool)
+
+    def cited_counts(self) -> np.ndarray:
+        """How many rows cite each evidence position (computed once, then kept).
+
+        The one place this count is made: the evidence table, its ``cited`` query
+        field and the exports all read it.
+        """
+        counts = getattr(self, "_cited", None)
+        if counts is None:
+            rows_per_set = np.diff(self.set_ptr)
+            counts = np.zeros(len(self.evidence_ids), dtype=np.int64)
+            if len(self.sets):
+                members = np.concatenate(self.sets).astype(np.int64)
+                np.add.at(counts, members, np.repeat(rows_per_set, self.set_size))
+            self._cited = counts
+        return counts
 
     def find_row(self, row_id: str) -> int | None:
         """Position of the first row with this id, or None."""
@@ -132,13 +168,13 @@ class RowIndex:
         return folded
 
     def row_id_str(self, row: int) -> str:
-        return self.row_id[row].decode("utf-8", "replace")
+        return str(self.row_id[row].decode("utf-8", "replace"))
 
     def counts_by(self, column: str) -> dict[str, int]:
         """Row counts per data type (``data_type``), file (``file``) or task (``task``)."""
         table = {"data_type": self.data_types, "file": self.files, "task": self.tasks}[column]
         counts = np.bincount(getattr(self, column), minlength=len(table))
-        return {name: int(c) for name, c in zip(table, counts)}
+        return {name: int(c) for name, c in zip(table, counts, strict=True)}
 
 
 def _arrays(ch: RowChunk) -> dict[str, np.ndarray]:
@@ -167,6 +203,18 @@ def _codes(values: list[str], table: dict[str, int], names: list[str]) -> np.nda
     return out
 
 
+def _as_arrays(sets: list[tuple[int, ...]]) -> list[np.ndarray]:
+    """One int32 array per set, as views of one buffer (one allocation, not one per set)."""
+    if not sets:
+        return []
+    sizes = np.fromiter(map(len, sets), dtype=np.int64, count=len(sets))
+    flat = np.fromiter(itertools.chain.from_iterable(sets), dtype=np.int32,
+                       count=int(sizes.sum()))
+    ends = np.cumsum(sizes)
+    starts = ends - sizes
+    return [flat[a:b] for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
+
+
 def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: list[str],
                 line_base: dict[tuple[int, int], int]) -> RowIndex:
     """Merge scanned chunks (in row order) into one :class:`RowIndex`.
@@ -176,7 +224,6 @@ def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: l
     ev_ids = list(catalog_ids)
     ev_pos = {e: i for i, e in enumerate(ev_ids)}
     set_table: dict[tuple[int, ...], int] = {}
-    sets: list[np.ndarray] = []
     type_t: dict[str, int] = {}
     type_n: list[str] = []
     task_t: dict[str, int] = {}
@@ -185,21 +232,35 @@ def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: l
         "line", "offset", "length", "set_code", "confidence", "quality", "file",
         "data_type", "task", "digest", "content_hash")}
     row_ids: list[str] = []
+    new_sets: list[tuple[int, ...]] = []
     for ch in chunks:
-        remap = np.empty(len(ch.sets), dtype=np.int32)
-        for local, ids in enumerate(ch.sets):
-            pos = []
-            for e in ids:
-                p = ev_pos.get(e)
-                if p is None:
-                    p = ev_pos[e] = len(ev_ids)
-                    ev_ids.append(e)
-                pos.append(p)
-            key = tuple(pos)
+        local_sets: Sequence[Any] = ch.set_pos if ch.set_pos is not None else ch.sets
+        remap = np.empty(len(local_sets), dtype=np.int32)
+        unknown: list[int] = []  # position of each of the chunk's uncatalogued ids
+        for e in ch.unknown:
+            p = ev_pos.get(e)
+            if p is None:
+                p = ev_pos[e] = len(ev_ids)
+                ev_ids.append(e)
+            unknown.append(p)
+        for local, ids in enumerate(local_sets):
+            if ch.set_pos is None:  # ids as text (a synthetic chunk)
+                pos: list[int] = []
+                for e in ids:
+                    p = ev_pos.get(e)
+                    if p is None:
+                        p = ev_pos[e] = len(ev_ids)
+                        ev_ids.append(e)
+                    pos.append(p)
+                key = tuple(pos)
+            elif min(ids, default=0) < 0:
+                key = tuple(unknown[-p - 1] if p < 0 else p for p in ids)
+            else:
+                key = ids
             g = set_table.get(key)
             if g is None:
-                g = set_table[key] = len(sets)
-                sets.append(np.asarray(key, dtype=np.int32))
+                g = set_table[key] = len(new_sets)
+                new_sets.append(key)
             remap[local] = g
         arrs = _arrays(ch)
         arrs["line"] += line_base.get((ch.file_code, ch.start), 0)
@@ -210,6 +271,7 @@ def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: l
         for k, v in arrs.items():
             cols[k].append(v)
         row_ids.extend(ch.row_id)
+    sets = _as_arrays(new_sets)
     columns = {k: (np.concatenate(v) if v else np.empty(0, np.int64)) for k, v in cols.items()}
     columns["set_code"] = columns["set_code"].astype(np.int32)
     for k in ("digest", "content_hash"):

@@ -25,8 +25,8 @@ from typing import IO, Any, NoReturn
 
 import orjson
 
-from aa_review.core.errors import RecordError
 from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
+from aa_review.core.util.errors import RecordError
 
 __all__ = ["ObjectStream", "DEFAULT_MAX_VALUE"]
 

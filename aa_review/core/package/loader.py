@@ -9,16 +9,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from aa_review.core.errors import PackageError, UnsafeRefError
 from aa_review.core.findings import Finding, Location, Severity
-from aa_review.core.procpool import POOL_UNAVAILABLE, run_in_processes
 from aa_review.core.package import documents
-from aa_review.core._rowscan import RowChunk, scan_range, split_ranges
 from aa_review.core.package.catalog import derive_catalog, read_map_header
 from aa_review.core.package.index import RowIndex, build_index
 from aa_review.core.package.layout import EC_DIR, ROW_FILES
 from aa_review.core.package.model import LoadProgress, Package
+from aa_review.core.package.rowscan import RowChunk, Visitor, scan_range, split_ranges
 from aa_review.core.package.safepath import PackageRoot
+from aa_review.core.util.errors import PackageError, UnsafeRefError
+from aa_review.core.util.procpool import POOL_UNAVAILABLE, run_in_processes
 
 __all__ = ["open_package", "find_root", "LoadCancelled"]
 
@@ -57,6 +57,9 @@ def open_package(
     on_partial: Callable[[RowIndex], None] | None = None,
     cancelled: Callable[[], bool] = lambda: False,
     workers: int | None = None,
+    row_visitor: Callable[[Package], Visitor | None] | None = None,
+    visited: Callable[[list[tuple[int, Any]]], None] | None = None,
+    rows: bool = True,
 ) -> Package:
     """Open the package at ``path`` (see :func:`find_root`).
 
@@ -70,6 +73,14 @@ def open_package(
         Polled between chunks; when it returns True, :class:`LoadCancelled` is raised.
     workers
         Worker processes for large packages (default: the machine's cores, at most 4).
+    row_visitor
+        Per-row work to do on the one parse of each row: called with the package as
+        known before its rows are read (documents, catalog, an empty index), it returns
+        a :data:`~aa_review.core.package.rowscan.Visitor` (or None: no visit). Each chunk's
+        result goes to ``visited`` as ``(position of its first row, result)``.
+    rows
+        False: read the documents and the catalog only, not the row files (the index is
+        empty and ``Package.rows_read`` False), for work that needs no row.
 
     Raises
     ------
@@ -83,11 +94,23 @@ def open_package(
     header, catalog = read_map_header(safe, problems)
     version = documents.detect_version(docs, header)
     files = [rel for rel, _ in ROW_FILES]
-    jobs = _plan_jobs(safe, files, problems)
+    visitor = None
+    if row_visitor is not None:
+        before = Package(root=root, safe=safe, version=version, docs=docs, map_header=header,
+                         catalog=catalog or [], catalog_derived=catalog is None,
+                         index=build_index([], files, [], {}), problems=list(problems))
+        visitor = row_visitor(before)
+    jobs = _plan_jobs(safe, files, problems) if rows or catalog is None else []
     total = sum(end - start for _, start, end in jobs)
     chunks = _scan_all(safe, files, jobs, total, derive=catalog is None, progress=progress,
                        on_partial=on_partial, cancelled=cancelled, workers=workers,
-                       catalog_ids=[e.evidence_id for e in catalog or []])
+                       catalog_ids=[e.evidence_id for e in catalog or []], visitor=visitor)
+    if visitor is not None and visited is not None:
+        firsts, n = [], 0
+        for ch in chunks:
+            firsts.append((n, ch.visited))
+            n += len(ch.line)
+        visited([(first, result) for first, result in firsts if result is not None])
     catalog_derived = catalog is None
     if catalog is None:
         catalog = derive_catalog(safe, chunks)
@@ -99,10 +122,12 @@ def open_package(
                                     location=Location(file=files[ch.file_code],
                                                       line=line + base if line else None)))
     index = build_index(chunks, files, [e.evidence_id for e in catalog], line_base)
-    _check_empty(safe, files, docs, index, problems)
+    rows_read = rows or catalog_derived  # a v0.1 catalog comes from the rows: read them
+    if rows_read:
+        _check_empty(safe, files, docs, index, problems)
     return Package(root=root, safe=safe, version=version, docs=docs, map_header=header,
                    catalog=catalog, catalog_derived=catalog_derived, index=index,
-                   problems=problems)
+                   problems=problems, rows_read=rows_read)
 
 
 def _plan_jobs(safe: PackageRoot, files: list[str], problems: list[Finding]
@@ -132,9 +157,11 @@ def _plan_jobs(safe: PackageRoot, files: list[str], problems: list[Finding]
 def _scan_all(safe: PackageRoot, files: list[str], jobs: list[tuple[int, int, int]],
               total: int, *, derive: bool, progress: Callable[[LoadProgress], None] | None,
               on_partial: Callable[[RowIndex], None] | None, cancelled: Callable[[], bool],
-              workers: int | None, catalog_ids: list[str]) -> list[RowChunk]:
+              workers: int | None, catalog_ids: list[str],
+              visitor: Visitor | None = None) -> list[RowChunk]:
     results: dict[int, RowChunk] = {}
     done = [0]
+    ids = tuple(catalog_ids)
 
     def finish(i: int, chunk: RowChunk) -> None:
         results[i] = chunk
@@ -145,7 +172,7 @@ def _scan_all(safe: PackageRoot, files: list[str], jobs: list[tuple[int, int, in
 
     def args(job: tuple[int, int, int]) -> tuple[Any, ...]:
         code, start, end = job
-        return (str(safe.path), files[code], code, start, end, derive)
+        return (str(safe.path), files[code], code, start, end, derive, visitor, ids)
 
     def serially(pending: list[int]) -> None:
         for i in pending:

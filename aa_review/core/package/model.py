@@ -8,17 +8,21 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import orjson
 
-from aa_review.core.errors import RecordError
 from aa_review.core.findings import Finding
 from aa_review.core.package.catalog import iter_map_links
+from aa_review.core.package.derive import visibility
 from aa_review.core.package.documents import Documents
 from aa_review.core.package.index import RowIndex
+from aa_review.core.package.records import Evidence, EvidenceMapHeader, RowLink
 from aa_review.core.package.safepath import PackageRoot, printable
-from aa_review.core.records import Evidence, EvidenceMapHeader, RowLink
+from aa_review.core.util.errors import RecordError
 
-__all__ = ["Package", "LoadProgress"]
+__all__ = ["Package", "LoadProgress", "HIDDEN"]
+
+HIDDEN = "hidden_excluded"  # the visibility of grader-only material (format section 7)
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,8 @@ class Package:
     catalog_derived: bool
     index: RowIndex
     problems: list[Finding] = field(default_factory=list)
+    # False when opened without its rows (an audit whose checks read none): empty index.
+    rows_read: bool = True
 
     @property
     def package_id(self) -> str:
@@ -65,6 +71,37 @@ class Package:
     @cached_property
     def evidence_by_id(self) -> dict[str, Evidence]:
         return {e.evidence_id: e for e in self.catalog}
+
+    @cached_property
+    def _ref_positions(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for i, e in enumerate(self.catalog):
+            out.setdefault(e.ref, i)
+        return out
+
+    def evidence_of_ref(self, ref: str | None) -> int | None:
+        """Position of the first catalog item with this ref, None when there is none.
+
+        The one place a ref is looked up: findings, contract entries and the palette
+        all name evidence by ref.
+        """
+        return None if not ref else self._ref_positions.get(ref)
+
+    def hidden_evidence(self) -> np.ndarray:
+        """Catalog positions of hidden material, by the catalog's visibility or by the ref
+        itself (format section 7: a hidden path is hidden whatever the catalog says)."""
+        hidden = getattr(self, "_hidden", None)
+        if hidden is None:
+            hidden = np.array([i for i, e in enumerate(self.catalog)
+                               if e.visibility == HIDDEN or visibility(e.ref) == HIDDEN],
+                              dtype=np.int64)
+            self._hidden = hidden
+        return hidden
+
+    def rows_citing_hidden(self) -> np.ndarray:
+        """Positions of the rows citing a hidden catalog item, sorted (from the index alone:
+        the audit also reads refs a row lists outside its evidence ids)."""
+        return np.flatnonzero(self.index.citing_mask(self.hidden_evidence()))
 
     def evidence_at(self, pos: int) -> Evidence | None:
         """Catalog entry at an index position, None for ids the catalog lacks."""

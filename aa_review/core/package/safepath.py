@@ -22,8 +22,8 @@ from collections import deque
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
-from aa_review.core.errors import UnsafeRefError
-from aa_review.core.text import printable  # re-exported: callers import it from here
+from aa_review.core.util.errors import UnsafeRefError
+from aa_review.core.util.text import printable  # re-exported: callers import it from here
 
 __all__ = ["PackageRoot", "open_beneath", "read_beneath", "stat_beneath", "PackageFileError",
            "SymlinkOutError", "SpecialFileError", "FileTooLargeError", "file_kind", "printable"]

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from aa_review import __version__
-from aa_review.core.errors import RecordError, UnsafeRefError
 from aa_review.core.findings import Finding, Location, Severity
 from aa_review.core.package.catalog import MAP_PATH
-from aa_review.core.package.digest import package_digest
+from aa_review.core.package.digest import cached_digest, package_digest
 from aa_review.core.package.documents import file_problem
+from aa_review.core.package.hashcache import HashCache
+from aa_review.core.package.linklines import BadLink, count_links
 from aa_review.core.package.model import Package
 from aa_review.core.package.safepath import printable
+from aa_review.core.util.errors import RecordError, UnsafeRefError
 
 __all__ = ["identity", "counts", "summary", "read_link_count", "checked_digest"]
 
@@ -33,19 +34,24 @@ def identity(pkg: Package, digest: str | None = None) -> dict[str, Any]:
     }
 
 
-def read_link_count(pkg: Package, problems: list[Finding] | None = None) -> int | None:
-    """How many ``row_evidence_links`` the map holds; None (and a located problem in
-    ``problems``) when they cannot be read to the end."""
+def read_link_count(pkg: Package, problems: list[Finding] | None = None,
+                    counted: Callable[[], int] | None = None) -> int | None:
+    """How many ``row_evidence_links`` the map holds (every link's fields validated);
+    None (and a located problem in ``problems``) when they cannot be read to the end.
+    ``counted``: the count, taken already."""
     try:
-        return sum(1 for _ in pkg.iter_links())
+        if pkg.catalog_derived:
+            return len(pkg.index)  # v0.1: one derived link per row
+        return counted() if counted is not None else count_links(pkg.safe)
     except RecordError as exc:
         found = Finding(code="input.bad_json", severity=Severity.ERROR,
                         location=Location(file=exc.path, line=exc.line),
                         message=f"row_evidence_links cannot be read: {exc.message}")
-    except ValidationError as exc:
+    except BadLink as exc:
         found = Finding(code="input.bad_field", severity=Severity.ERROR,
-                        location=Location(file=MAP_PATH, key_path="row_evidence_links"),
-                        message=f"a link is unusable: {exc.errors()[0]['msg']}")
+                        location=Location(file=MAP_PATH,
+                                          key_path=f"row_evidence_links[{exc.index}]"),
+                        message=f"a link is unusable: {exc.message}")
     except (OSError, UnsafeRefError) as exc:
         found = file_problem(MAP_PATH, exc, "evidence map")
     if problems is not None:
@@ -53,11 +59,14 @@ def read_link_count(pkg: Package, problems: list[Finding] | None = None) -> int 
     return None
 
 
-def checked_digest(root: Path, problems: list[Finding]) -> str | None:
+def checked_digest(root: Path, problems: list[Finding], cache: HashCache | None = None
+                   ) -> str | None:
     """The package digest, or None with a located problem for what could not be read.
 
     A FIFO, socket or device in the package is never opened: it enters the digest
-    by its type, and is a problem too (nothing can be read from it).
+    by its type, and is a problem too (nothing can be read from it). With ``cache``,
+    files whose device, inode, size and times are unchanged are not read again (see
+    :mod:`~aa_review.core.package.hashcache`: not a check against tampering).
     """
     from aa_review.core.package.digest import list_package
 
@@ -79,7 +88,7 @@ def checked_digest(root: Path, problems: list[Finding]) -> str | None:
     if any(e.kind == "error" for e in listing.entries):
         return None
     try:
-        return package_digest(root)
+        return cached_digest(root, cache) if cache is not None else package_digest(root)
     except OSError as exc:
         rel = getattr(exc, "rel", None) or (exc.filename if isinstance(exc.filename, str)
                                             else ".")
@@ -108,13 +117,16 @@ def counts(pkg: Package, *, count_links: bool = True, links: int | None = None
     }
 
 
-def summary(pkg: Package, digest: str | None = None) -> dict[str, Any]:
+def summary(pkg: Package, digest: str | None = None, cache: HashCache | None = None,
+            counted: Callable[[], int] | None = None) -> dict[str, Any]:
     """Identity, counts and every problem: the loader's, and what could not be read while
-    counting the links and computing the digest (``problems`` empty: all was read)."""
+    counting the links and computing the digest (``problems`` empty: all was read).
+    ``cache``: take unchanged files' hashes from it (see :func:`checked_digest`);
+    ``counted``: the links, counted already."""
     problems = list(pkg.problems)
-    links = read_link_count(pkg, problems)
+    links = read_link_count(pkg, problems, counted)
     if digest is None:
-        digest = checked_digest(pkg.root, problems)
+        digest = checked_digest(pkg.root, problems, cache)
     c = counts(pkg, count_links=False, links=links)
     c["loading_problems"] = len(problems)
     return {

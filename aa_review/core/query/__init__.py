@@ -15,7 +15,7 @@ import numpy as np
 
 from aa_review.core.query._complete import Completion, Suggestion, complete
 from aa_review.core.query._edit import quote, set_term, term_value
-from aa_review.core.query._evidence import EvidenceScope, cited_counts
+from aa_review.core.query._evidence import EvidenceScope
 from aa_review.core.query._fields import (
     EVIDENCE_SPECS,
     FINDING_SPECS,
@@ -26,6 +26,7 @@ from aa_review.core.query._fields import (
 from aa_review.core.query._findex import FindingsIndex, locations_of
 from aa_review.core.query._findings import FindingsScope, check_of
 from aa_review.core.query._numbers import DISPLAY_DECIMALS, format_number
+from aa_review.core.query._reports import filter_corpus, filter_report
 from aa_review.core.query._rows import RowsScope
 from aa_review.core.query._scope import Scope
 from aa_review.core.query._syntax import And, Node, Not, Or, QueryError, Term, parse_query
@@ -39,10 +40,11 @@ __all__ = [
     "Scope", "RowsScope", "EvidenceScope", "FindingsScope", "FindingsIndex", "locations_of",
     "FieldSpec", "Kind", "ROW_SPECS", "EVIDENCE_SPECS", "FINDING_SPECS",
     "ROW_FIELDS", "EVIDENCE_FIELDS", "FINDING_FIELDS",
-    "filter_rows", "filter_evidence", "filter_findings", "check_query", "fields_used",
+    "filter_rows", "filter_evidence", "filter_findings", "filter_report", "filter_corpus",
+    "check_query", "fields_used",
     "needs_package",
     "complete", "Completion", "Suggestion", "set_term", "term_value", "quote",
-    "DISPLAY_DECIMALS", "format_number", "cited_counts", "check_of",
+    "DISPLAY_DECIMALS", "format_number", "check_of",
 ]
 
 

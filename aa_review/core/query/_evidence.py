@@ -19,14 +19,7 @@ if TYPE_CHECKING:
     from aa_review.core.findings import Finding
     from aa_review.core.package import Package
 
-__all__ = ["EvidenceScope", "cited_counts"]
-
-
-def cited_counts(pkg: Package) -> np.ndarray:
-    """How many rows cite each evidence position."""
-    ix = pkg.index
-    per_set = np.diff(ix.set_ptr)
-    return np.array([int(per_set[s].sum()) for s in ix.sets_with], dtype=np.int64)
+__all__ = ["EvidenceScope"]
 
 
 def _flag(v: object) -> int:
@@ -59,14 +52,15 @@ class EvidenceScope(Scope):
         }
         self.confidence = np.array([e.confidence if e and e.confidence is not None else np.nan
                                     for e in items], dtype=float)
-        self.cited = cited_counts(pkg) if cited is None else np.asarray(cited)
+        self.cited = pkg.index.cited_counts() if cited is None else np.asarray(cited)
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def text_mask(self, value: str) -> np.ndarray:
-        return match_table(self.ids, value, Kind.TEXT, ":") | \
+        mask: np.ndarray = match_table(self.ids, value, Kind.TEXT, ":") | \
             match_table(self.text["ref"], value, Kind.TEXT, ":")
+        return mask
 
     def field_mask(self, spec: FieldSpec, term: Term, query: str) -> np.ndarray:
         name = spec.name
@@ -86,7 +80,7 @@ class EvidenceScope(Scope):
         if spec.name in ("type", "visibility"):
             return [(k, n) for k, n in Counter(self.text[spec.name]).most_common() if k]
         if spec.name == "id":
-            return [(e, int(n)) for e, n in zip(self.ids, self.cited)]
+            return [(e, int(n)) for e, n in zip(self.ids, self.cited, strict=True)]
         if spec.name == "finding" and self.findings is not None:
             return self.findings.code_counts()
         return super().values(spec)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from aa_review.core.findings import Finding, Location
+from aa_review.core.findings import Finding, Location, distinct_sorted
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package, RowIndex
@@ -61,10 +61,13 @@ class FindingsIndex:
         # locations: never one Python object per location.
         sizes = np.fromiter((len(f.locations) for f in fs), dtype=np.int64, count=len(fs))
         self.owner = np.repeat(np.arange(len(fs), dtype=np.int64), sizes)
+        # Finding i's locations are entries start[i] to start[i + 1] of every column.
+        self.start = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
+        self._rows_of: dict[int, np.ndarray] = {}
         self._values: dict[str, list[object]] = {
             name: [v for f in fs for v in f.locations.values(name)]
             for name in ("file", "line", *_TEXT_FIELDS)}
-        self.file_table, self.file = _categorical([v or "" for v in self._values["file"]])
+        self.file_table, self.file = _categorical([str(v or "") for v in self._values["file"]])
         self.line = np.array([np.nan if v is None else v for v in self._values["line"]],
                              dtype=float)
         self._text: dict[str, tuple[list[str], np.ndarray]] = {}
@@ -77,10 +80,54 @@ class FindingsIndex:
     def __len__(self) -> int:
         return len(self.findings)
 
+    # -- one finding: where it points --------------------------------------------------
+    def location_count(self, i: int) -> int:
+        """How many locations finding ``i`` has."""
+        return int(self.start[i + 1] - self.start[i])
+
+    def rows_of_finding(self, i: int) -> np.ndarray:
+        """Row positions (in the linked package) that finding ``i`` locates, sorted, each once."""
+        got = self._rows_of.get(i)
+        if got is None:
+            rows = self.loc_row[self.start[i]:self.start[i + 1]]
+            got = self._rows_of[i] = distinct_sorted(rows[rows >= 0])
+        return got
+
+    def row_at(self, i: int, k: int) -> int | None:
+        """The row of location ``k`` of finding ``i``, None when it names no row of the package."""
+        pos = int(self.loc_row[self.start[i] + k])
+        return None if pos < 0 else pos
+
+    def evidence_at(self, i: int, k: int) -> int | None:
+        """The evidence item (by id, else by ref) of location ``k`` of finding ``i``."""
+        pos = int(self.loc_evidence[self.start[i] + k])
+        return None if pos < 0 else pos
+
+    def contract_at(self, i: int, k: int) -> str | None:
+        """The contract entry location ``k`` of finding ``i`` names, if any."""
+        value = self._values["contract"][int(self.start[i]) + k]
+        return str(value) if value else None
+
+    def about(self, *, row: int | None = None, evidence: int | None = None,
+              contract: str | None = None) -> np.ndarray:
+        """Positions of the findings with a location at ``row``, at ``evidence`` (by id or
+        by ref) or naming ``contract``, in order."""
+        at = np.zeros(self.n_locations, dtype=bool)
+        if row is not None:
+            at |= self.loc_row == row
+        if evidence is not None:
+            at |= self.loc_evidence == evidence
+            item = self.pkg.evidence_at(evidence) if self.pkg is not None else None
+            if item is not None:  # a location naming the item's ref besides another id
+                at |= self._text_is("ref", item.ref)
+        if contract:
+            at |= self._text_is("contract", contract)
+        return np.flatnonzero(self.findings_at(at))
+
     def code_counts(self) -> list[tuple[str, int | None]]:
         """Each code present, with its number of findings, most frequent first."""
         counts = np.bincount(self.code, minlength=len(self.code_table))
-        return by_count([(c, int(n)) for c, n in zip(self.code_table, counts)])
+        return by_count([(c, int(n)) for c, n in zip(self.code_table, counts, strict=True)])
 
     @property
     def n_locations(self) -> int:
@@ -93,6 +140,11 @@ class FindingsIndex:
             got = self._text[attr] = _categorical([str(v) if v is not None else ""
                                                    for v in self._values[attr]])
         return got
+
+    def _text_is(self, attr: str, value: str) -> np.ndarray:
+        table, codes = self.location_text(attr)
+        return codes == table.index(value) if value in table else \
+            np.zeros(self.n_locations, dtype=bool)
 
     def haystack(self) -> list[str]:
         """Per finding, the lower-cased code and message (free text also searches every
@@ -117,7 +169,7 @@ class FindingsIndex:
         and line (one sorted lookup per file), else by row id. Evidence by id, else ref."""
         ix = pkg.index
         start = 0
-        for f, n in zip(self.findings, sizes.tolist()):
+        for f, n in zip(self.findings, sizes.tolist(), strict=True):
             table = f.locations.table
             if table is not None and table.row_id is ix.row_id and table.keys is None:
                 self.loc_row[start:start + n] = f.locations.rows_per_location()
@@ -137,10 +189,10 @@ class FindingsIndex:
                 row = ix.find_row(str(rid))
                 if row is not None:
                     self.loc_row[k] = row
-        by_ref = {e.ref: i for i, e in enumerate(pkg.catalog)}
-        for attr, lookup in (("evidence_id", ix.evidence_pos), ("ref", by_ref)):
-            table, codes = self.location_text(attr)
-            pos = np.array([lookup.get(t, -1) if t else -1 for t in table], dtype=np.int64)
+        for attr, lookup in (("evidence_id", ix.evidence_pos.get),
+                             ("ref", pkg.evidence_of_ref)):
+            names, codes = self.location_text(attr)
+            pos = np.array([_or_minus(lookup(t)) if t else -1 for t in names], dtype=np.int64)
             if len(codes):
                 found = pos[codes]
                 fill = (self.loc_evidence < 0) & (found >= 0)
@@ -172,6 +224,10 @@ class FindingsIndex:
         loc_mask = np.zeros(self.n_locations, dtype=bool)
         loc_mask[has] = row_mask[self.loc_row[has]]
         return self.findings_at(loc_mask)
+
+
+def _or_minus(pos: int | None) -> int:
+    return -1 if pos is None else pos
 
 
 def _rows_at(ix: RowIndex, file_code: int, lines: np.ndarray) -> np.ndarray:

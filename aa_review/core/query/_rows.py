@@ -69,11 +69,7 @@ class RowsScope(Scope):
 
     def citing_any(self, wanted: np.ndarray) -> np.ndarray:
         """Rows citing any evidence item in the mask (through the distinct evidence sets)."""
-        ix = self.ix
-        set_hit = np.zeros(len(ix.sets), dtype=bool)
-        for e in np.flatnonzero(wanted).tolist():
-            set_hit[ix.sets_with[e]] = True
-        return set_hit[ix.set_code] if len(ix.sets) else np.zeros(len(ix), dtype=bool)
+        return self.ix.citing_mask(np.flatnonzero(wanted))
 
     def field_mask(self, spec: FieldSpec, term: Term, query: str) -> np.ndarray:
         ix, name, v = self.ix, spec.name, term.value
@@ -108,9 +104,7 @@ class RowsScope(Scope):
             attr = "visibility" if spec.name == "evidence.visibility" else "evidence_type"
             return [(k, n) for k, n in Counter(self.evidence_attr(attr)).most_common() if k]
         if spec.name == "evidence":
-            per_set = np.diff(ix.set_ptr)
-            return [(e, int(per_set[ix.sets_with[i]].sum()))
-                    for i, e in enumerate(ix.evidence_ids)]
+            return [(e, int(n)) for e, n in zip(ix.evidence_ids, ix.cited_counts(), strict=True)]
         if spec.name == "finding" and self.findings is not None:
             return self.findings.code_counts()
         return super().values(spec)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from aa_review.core.errors import AAReviewError
+from aa_review.core.util.errors import AAReviewError
 
 __all__ = ["QueryError", "Term", "Not", "And", "Or", "Node", "parse_query", "OPERATORS",
            "tokenize", "Token"]

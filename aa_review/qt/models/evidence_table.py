@@ -8,11 +8,8 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from aa_review.core.package.catalog import live_hash_status
-
 if TYPE_CHECKING:
     from aa_review.core.package import Package
-    from aa_review.core.records import Evidence
 
 __all__ = ["EvidenceTableModel"]
 
@@ -24,8 +21,9 @@ Index = QModelIndex | QPersistentModelIndex
 class EvidenceTableModel(QAbstractTableModel):
     """Catalog items (and ids rows cite that the catalog lacks) as a table.
 
-    Columns are the catalog's fields, any unknown field found in the catalog,
-    and how many rows cite the item.
+    Columns are the catalog's fields, any unknown field found in the catalog, how the
+    catalogued hash stands against the file now (``hash_now``: computed in the
+    background by the session, "checking…" until then) and how many rows cite the item.
     """
 
     def __init__(self, parent: Any = None) -> None:
@@ -34,7 +32,7 @@ class EvidenceTableModel(QAbstractTableModel):
         self._positions: np.ndarray | None = None
         self._columns: list[str] = list(_FIXED)
         self._cited: np.ndarray = np.zeros(0, np.int64)
-        self._live: dict[int, str] = {}
+        self._hashes: tuple[str, ...] | None = None
 
     def set_package(self, pkg: Package | None) -> None:
         self.beginResetModel()
@@ -46,22 +44,22 @@ class EvidenceTableModel(QAbstractTableModel):
                 for k in e.extras():
                     if k not in extra:
                         extra.append(k)
-            ix = pkg.index
-            per_set = np.diff(ix.set_ptr)
-            self._cited = np.array([int(per_set[s].sum()) for s in ix.sets_with], dtype=np.int64)
+            self._cited = pkg.index.cited_counts()
         self._columns = [*_FIXED, "hash_now", *extra, "cited_by_rows"]
-        self._live: dict[int, str] = {}
+        self._hashes = None
         self.endResetModel()
 
-    def _hash_now(self, pos: int, item: Evidence) -> str:
-        """The file's hash against the catalog, computed when first shown and kept."""
-        status = self._live.get(pos)
-        if status is None and self._pkg is not None:
-            status = self._live[pos] = live_hash_status(self._pkg.safe, item)
-        return status or ""
+    def set_hashes(self, statuses: tuple[str, ...] | None) -> None:
+        """The live hash status of every catalog item (None: not known yet)."""
+        self._hashes = statuses
+        if self.rowCount():
+            col = self._columns.index("hash_now")
+            self.dataChanged.emit(self.index(0, col), self.index(self.rowCount() - 1, col))
 
-    def cited_counts(self) -> np.ndarray:
-        return self._cited
+    def _hash_now(self, pos: int) -> str:
+        if self._hashes is None:
+            return "checking…"
+        return self._hashes[pos] if pos < len(self._hashes) else ""
 
     def set_positions(self, positions: np.ndarray | None) -> None:
         self.beginResetModel()
@@ -106,7 +104,7 @@ class EvidenceTableModel(QAbstractTableModel):
             if item is None or (item.visibility or "") == "hidden_excluded":
                 return QBrush(QColor("#c62828"))
             if name == "hash_now" and item is not None:
-                status = self._hash_now(pos, item)
+                status = self._hash_now(pos)
                 return QBrush(QColor("#2e7d32" if status == "ok" else "#c62828"
                                      if status in ("changed", "missing", "unsafe ref",
                                                    "unhashable (over 2 MB)") else "#607d8b"))
@@ -116,7 +114,7 @@ class EvidenceTableModel(QAbstractTableModel):
         if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return None
         if name == "hash_now":
-            return self._hash_now(pos, item) if item is not None else ""
+            return self._hash_now(pos) if item is not None else ""
         if name == "cited_by_rows":
             return int(self._cited[pos]) if pos < len(self._cited) else 0
         if item is None:

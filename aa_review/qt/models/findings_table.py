@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -24,16 +25,15 @@ class FindingsTableModel(QAbstractTableModel):
         self._all: list[Finding] = []
         self._shown: list[int] = []
 
-    def set_findings(self, findings: list[Finding], shown: list[int] | None = None) -> None:
+    def set_findings(self, findings: list[Finding], shown: Iterable[int] | None = None) -> None:
+        """``findings``, of which the positions ``shown`` (None: all, in order)."""
         self.beginResetModel()
         self._all = list(findings)
-        self._shown = list(range(len(self._all))) if shown is None else list(shown)
+        self._shown = list(range(len(self._all))) if shown is None else [int(i) for i in shown]
         self.endResetModel()
 
-    def set_shown(self, shown: list[int]) -> None:
-        self.beginResetModel()
-        self._shown = list(shown)
-        self.endResetModel()
+    def set_shown(self, shown: Iterable[int] | None) -> None:
+        self.set_findings(self._all, shown)
 
     def finding(self, table_row: int) -> Finding:
         return self._all[self._shown[table_row]]

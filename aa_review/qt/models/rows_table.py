@@ -34,6 +34,7 @@ class RowsTableModel(QAbstractTableModel):
         self._index: RowIndex | None = None
         self._positions: np.ndarray | RowSet | None = None
         self._marked: np.ndarray | None = None
+        self._marked_from: np.ndarray | None = None
         self._n_marked = 0
 
     # -- feeding ---------------------------------------------------------
@@ -41,7 +42,7 @@ class RowsTableModel(QAbstractTableModel):
                   ) -> None:
         self.beginResetModel()
         if index is not self._index:
-            self._marked, self._n_marked = None, 0
+            self._marked, self._marked_from, self._n_marked = None, None, 0
         self._index = index
         self._positions = positions
         self.endResetModel()
@@ -54,12 +55,17 @@ class RowsTableModel(QAbstractTableModel):
             pos = np.asarray(positions, dtype=np.int64)
             mask = np.zeros(n, dtype=bool)
             mask[pos[(pos >= 0) & (pos < n)]] = True
-        self._marked = mask
+        self._marked, self._marked_from = mask, positions
         self._n_marked = 0 if mask is None else int(np.count_nonzero(mask))
         if self.rowCount():
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(self.rowCount() - 1, len(ROW_COLUMNS) - 1),
                                   [Qt.ItemDataRole.BackgroundRole])
+
+    @property
+    def marked(self) -> np.ndarray | None:
+        """The positions last given to :meth:`set_marked` (the same object)."""
+        return self._marked_from
 
     @property
     def marked_count(self) -> int:

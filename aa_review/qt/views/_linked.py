@@ -1,4 +1,9 @@
-"""Base of the linked views: follow the SelectionHub, never echo our own selection."""
+"""Base of the panels: follow the review session, never echo our own selection.
+
+A panel shows what the session holds and sends it intents. It keeps the ``version``
+of the package it shows and ignores a value computed for another one, so it never
+indexes one package's rows with another's positions.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QItemSelectionModel, QModelIndex
 from PySide6.QtWidgets import QTableView, QVBoxLayout, QWidget
 
-from aa_review.core.selection import Selection, SelectionHub
+from aa_review.core.session import OpenPackage, QueryResult, ReviewSession, Selection
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package
@@ -16,10 +21,11 @@ __all__ = ["Linked", "select_table_row"]
 
 
 def select_table_row(view: QTableView, table_row: int | None) -> None:
-    """Select and scroll to ``table_row`` without emitting a user selection."""
+    """Select and scroll to ``table_row`` without emitting a user selection; None clears."""
     sm = view.selectionModel()
     if table_row is None:
-        sm.clearSelection()
+        if sm.hasSelection() or sm.currentIndex().isValid():
+            sm.clear()
         return
     idx = view.model().index(table_row, 0)
     if sm.currentIndex() == idx and sm.isRowSelected(table_row):
@@ -33,29 +39,59 @@ def select_table_row(view: QTableView, table_row: int | None) -> None:
 
 
 class Linked(QWidget):
-    """A panel bound to the hub; ``_syncing`` guards against echoing our own selection."""
+    """A panel bound to a session; ``_syncing`` guards against echoing our own selection.
+
+    Subclasses override :meth:`show_package` (a package opened or closed),
+    :meth:`show_result` (a query result for this version) and :meth:`follow`
+    (the selection changed).
+    """
 
     source = ""
 
-    def __init__(self, hub: SelectionHub, title: str) -> None:
+    def __init__(self, session: ReviewSession, title: str) -> None:
         super().__init__()
-        self.hub = hub
+        self.session = session
         self.pkg: Package | None = None
+        self.version = 0
         self._syncing = False
         self.setWindowTitle(title)
         self.layout_ = QVBoxLayout(self)
         self.layout_.setContentsMargins(4, 4, 4, 4)
-        hub.changed.connect(self._on_hub)
+        session.events.package_changed.connect(self._on_package)
+        session.events.query_changed.connect(self._on_result)
+        session.selection.changed.connect(self._on_selection)
 
-    def set_package(self, pkg: Package | None) -> None:
-        self.pkg = pkg
+    def _on_package(self, opened: OpenPackage | None) -> None:
+        self.pkg = opened.package if opened is not None else None
+        self.version = opened.version if opened is not None else self.session.version
+        self._syncing = True
+        try:
+            self.show_package(opened)
+        finally:
+            self._syncing = False
 
-    def _on_hub(self, sel: Selection) -> None:
+    def _on_result(self, result: QueryResult) -> None:
+        if result.version == self.version:
+            self._syncing = True
+            try:
+                self.show_result(result)
+            finally:
+                self._syncing = False
+
+    def _on_selection(self, sel: Selection) -> None:
+        if self.session.version != self.version:
+            return  # the package this selection is about is not shown here yet
         self._syncing = True
         try:
             self.follow(sel)
         finally:
             self._syncing = False
+
+    def show_package(self, opened: OpenPackage | None) -> None:  # pragma: no cover
+        pass
+
+    def show_result(self, result: QueryResult) -> None:
+        pass
 
     def follow(self, sel: Selection) -> None:  # pragma: no cover - overridden
         pass
@@ -65,5 +101,3 @@ class Linked(QWidget):
             if not self._syncing and current.isValid():
                 on_pick(current.row())
         view.selectionModel().currentRowChanged.connect(changed)
-
-

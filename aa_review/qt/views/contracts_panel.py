@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QLabel,
@@ -16,19 +14,14 @@ from PySide6.QtWidgets import (
 )
 
 from aa_review.core import contracts
-from aa_review.core.selection import Selection, SelectionHub
+from aa_review.core.session import OpenPackage, ReviewSession, Selection
 from aa_review.qt.models import JsonTreeModel
 from aa_review.qt.models.artifact_table import ArtifactTableModel
 from aa_review.qt.models.tuple_table import TupleTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.tables import make_table
 
-if TYPE_CHECKING:
-    from aa_review.core.package import Package
-
 __all__ = ["ContractsPanel"]
-
-MAX_ROWS = 200  # data rows shown per CSV/TSV artifact; the comparison judges the first 5
 
 
 def _detail(d: contracts.Diff, group: tuple[str, ...]) -> str:
@@ -44,8 +37,8 @@ class ContractsPanel(Linked):
 
     source = "contracts"
 
-    def __init__(self, hub: SelectionHub) -> None:
-        super().__init__(hub, "Contracts")
+    def __init__(self, session: ReviewSession) -> None:
+        super().__init__(session, "Contracts")
         self.entries: list[contracts.ContractEntry] = []
         self.previews: list[contracts.Preview] = []
         self.list_model = TupleTableModel(("Entry", "Path", "Format", "Status"), 3)
@@ -92,37 +85,30 @@ class ContractsPanel(Linked):
         main.addWidget(bottom)
         main.setSizes([700, 220])
         self.layout_.addWidget(main)
+        self._shown_entry: int | None = None
         self._hook_table(self.list_view, self._picked)
 
-    def set_package(self, pkg: Package | None) -> None:
-        super().set_package(pkg)
-        # One comparison per file for the entries and the checklist: the one the audit reports.
-        checks = contracts.compare_package(pkg, keep=MAX_ROWS) if pkg else []
-        self.entries = contracts.contract_entries(pkg) if pkg else []
-        self.previews = [contracts.preview(pkg, e, MAX_ROWS, checks)
-                         for e in self.entries] if pkg else []
+    def show_package(self, opened: OpenPackage | None) -> None:
+        view = opened.prepared.contracts if opened is not None else None
+        self.entries = list(view.entries) if view else []
+        self.previews = list(view.previews) if view else []
         self.list_model.set_items([(e.key, e.item.path, p.format, p.status)
                                    for e, p in zip(self.entries, self.previews, strict=True)],
                                   tooltips=[p.note for p in self.previews])
-        results = contracts.checklist(pkg, checks) if pkg else []
+        results = list(view.checklist) if view else []
         self.check_model.set_items([(c.check_id, c.status, c.detail) for c in results],
                                    tooltips=[c.detail for c in results])
         self.list_view.resizeColumnsToContents()
         self.check_view.resizeColumnsToContents()
+        self._shown_entry = None
         self._show(None)
 
     def _picked(self, row: int) -> None:
-        e = self.entries[row]
-        fields: dict[str, Any] = {"contract": e.key}
-        if self.pkg is not None and e.artifact_ref:
-            pos = next((i for i, ev in enumerate(self.pkg.catalog) if ev.ref == e.artifact_ref),
-                       None)
-            if pos is not None:
-                fields["evidence"] = pos
         self._show(row)
-        self.hub.update(source=self.source, **fields)
+        self.session.select_contract(row, self.source)
 
     def _show(self, row: int | None) -> None:
+        self._shown_entry = row
         if row is None:
             self.spec_model.set_value({})
             self.table_model.set_preview(None)
@@ -140,7 +126,7 @@ class ContractsPanel(Linked):
         if pv.format in ("csv", "tsv"):
             self.table_model.set_preview(pv)
             self.stack.setCurrentWidget(self.table_view)
-        elif pv.format == "json":
+        elif pv.format == "json" and not pv.text:
             self.json_model.set_value(pv.value if pv.value is not None else {})
             self.stack.setCurrentWidget(self.json_view)
         else:
@@ -151,28 +137,16 @@ class ContractsPanel(Linked):
         self.diff_view.resizeColumnsToContents()
 
     def follow(self, sel: Selection) -> None:
-        if sel.source == self.source:
+        view = self.session.contracts
+        if sel.source == self.source or view is None:
             return
-        # A finding names the first contract stating it, often the transfer checklist's.
-        target = next((i for i, e in enumerate(self.entries)
-                       if sel.contract in (e.key, *e.group)), None) if sel.contract else None
+        target = view.entry_named(sel.contract)
         ev = self.pkg.evidence_at(sel.evidence) if self.pkg and sel.evidence is not None \
             else None
         if ev is not None and (target is None or self.entries[target].artifact_ref != ev.ref):
             # The evidence moved on: show the first entry it backs, if any.
-            backed = next((i for i, e in enumerate(self.entries) if e.artifact_ref == ev.ref),
-                          None)
+            backed = view.entry_backed_by(ev.ref)
             target = backed if backed is not None else target
-        if target is not None:
+        if target is not None and target != self._shown_entry:
             select_table_row(self.list_view, target)
             self._show(target)
-            if sel.source == "findings" and sel.contract:
-                self.reveal()
-
-    def reveal(self) -> None:
-        """Bring this view to the front of the central tabs."""
-        parent = self.parentWidget()
-        while parent is not None and not hasattr(parent, "setCurrentWidget"):
-            parent = parent.parentWidget()
-        if parent is not None:
-            parent.setCurrentWidget(self)  # type: ignore[attr-defined]

@@ -1,25 +1,36 @@
-"""The selected row in full, read from disk by offset, as a JSON tree."""
+"""The selected row in full, read from disk by offset in a worker, as a JSON tree."""
 
 from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QTreeView
 
-from aa_review.core.errors import AAReviewError
-from aa_review.core.package import Package
-from aa_review.core.selection import Selection, SelectionHub
+from aa_review.core.session import OpenPackage, ReviewSession, Selection
+from aa_review.core.util.errors import AAReviewError
 from aa_review.qt.models import JsonTreeModel
 from aa_review.qt.views._linked import Linked
 
+if TYPE_CHECKING:
+    from aa_review.qt.controller import Runner
+
 __all__ = ["RowDetailPanel"]
+
+log = logging.getLogger(__name__)
+
+_PICK = "Select a row to see it in full."
 
 
 class RowDetailPanel(Linked):
-    """The selected row in full, read from disk by offset, as a JSON tree."""
+    """The selected row in full. A row can be large: it is read and parsed in a worker,
+    and only the row still selected when it arrives is shown."""
 
-    def __init__(self, hub: SelectionHub) -> None:
-        super().__init__(hub, "Row detail")
-        self.title = QLabel("Select a row to see it in full.")
+    def __init__(self, session: ReviewSession, runner: Runner) -> None:
+        super().__init__(session, "Row detail")
+        self.runner = runner
+        self.title = QLabel(_PICK)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.title.setWordWrap(True)
         self.title.setMinimumWidth(100)
@@ -32,25 +43,48 @@ class RowDetailPanel(Linked):
         self.view.setAlternatingRowColors(True)
         self.view.setColumnWidth(0, 240)  # fixed: measuring on every selection costs a frame
         self.layout_.addWidget(self.view)
-        self._shown: int | None = None
+        self._shown: tuple[int, int] | None = None  # (version, row) shown or being read
 
-    def set_package(self, pkg: Package | None) -> None:
-        super().set_package(pkg)
+    def show_package(self, opened: OpenPackage | None) -> None:
+        self.runner.cancel("row")
         self._shown = None
         self.model.set_value({})
-        self.title.setText("Select a row to see it in full.")
+        self.title.setText(_PICK)
 
     def follow(self, sel: Selection) -> None:
-        if self.pkg is None or sel.row is None or sel.row == self._shown:
+        pkg = self.pkg
+        if pkg is None:
             return
-        self._shown = sel.row
-        ix = self.pkg.index
+        if sel.row is None:
+            if self._shown is not None:
+                self.runner.cancel("row")
+                self._shown = None
+                self.model.set_value({})
+                self.title.setText(_PICK if sel.finding is None else
+                                   "The selected finding names no row.")
+            return
+        want = (self.version, sel.row)
+        if want == self._shown:
+            return
+        self._shown = want
+        ix = pkg.index
         where = f"{ix.files[int(ix.file[sel.row])]}:{int(ix.line[sel.row])}"
-        try:
-            row = self.pkg.read_row(sel.row)
-        except (AAReviewError, OSError) as exc:
+        heading = f"{ix.row_id_str(sel.row)}  —  {where}"
+        self.title.setText(f"{heading}  (reading…)")
+        row = sel.row
+
+        def done(value: Any) -> None:
+            if self._shown != want:
+                return
+            self.title.setText(heading)
+            self.model.set_value(value)
+
+        def failed(exc: BaseException) -> None:
+            if self._shown != want:
+                return
+            if not isinstance(exc, (AAReviewError, OSError)):
+                log.error("reading row %s failed", row, exc_info=exc)
             self.title.setText(f"{where}: cannot be read: {exc}")
             self.model.set_value({})
-            return
-        self.title.setText(f"{ix.row_id_str(sel.row)}  —  {where}")
-        self.model.set_value(row)
+
+        self.runner.run("row", lambda _job: pkg.read_row(row), done=done, failed=failed)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from aa_review.core.atomic import atomic_write
+from aa_review.core.util.atomic import atomic_write
 
 __all__ = ["ActorDialog", "EditEvidenceDialog", "ProjectionDialog", "write_projection"]
 

@@ -237,7 +237,7 @@ class DossierPanel(DossierActions, QWidget):
         Opening verifies the journal (on this thread: it reads the journal, never a
         package); the gates are evaluated in the worker when the tab is shown.
         """
-        from aa_review.core.dossier_hooks import DiffFingerprints
+        from aa_review.core.session.dossier_hooks import DiffFingerprints
 
         self.close_workspace()
         try:
@@ -310,7 +310,7 @@ class DossierPanel(DossierActions, QWidget):
                 and audit.identity.package_id == Path(root).name else None
             self.set_package_facts(dz.PackageFacts(Path(root).name, Path(root), digest))
             return
-        from aa_review.core.dossier_hooks import package_facts
+        from aa_review.core.session.dossier_hooks import package_facts
 
         self.worker.submit(("facts", self._generation),
                            lambda: package_facts(package, audit))

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+import contextlib
 
-import numpy as np
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QTreeView, QVBoxLayout, QWidget
 
-from aa_review.core.query import set_term, term_value
-
-if TYPE_CHECKING:
-    from aa_review.core.findings import Finding
-    from aa_review.core.package import Package
-    from aa_review.core.records import Evidence
+from aa_review.core.query import QueryError, set_term, term_value
+from aa_review.core.session import FindingsState, ReviewSession, Scope
 
 __all__ = ["FacetsPanel"]
 
@@ -25,13 +18,13 @@ VALUE_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
 class FacetsPanel(QWidget):
-    """Facet values with their counts. Clicking one sets that term in the rows query;
-    clicking it again clears it."""
+    """Facet values with their row counts (the session's). Clicking one sets that term in
+    the rows query; clicking it again clears it."""
 
-    def __init__(self, get_query: Callable[[], str], set_query: Callable[[str], None]) -> None:
+    def __init__(self, session: ReviewSession) -> None:
         super().__init__()
         self.setWindowTitle("Facets")
-        self._get, self._set = get_query, set_query
+        self.session = session
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         self.model = QStandardItemModel(0, 2, self)
@@ -47,29 +40,28 @@ class FacetsPanel(QWidget):
         lay.addWidget(self.view)
         self.view.activated.connect(self._pick)
         self.view.clicked.connect(self._pick)
+        session.events.findings_changed.connect(self._refresh)
 
-    def set_package(self, pkg: Package | None, findings: list[Finding] | None = None) -> None:
+    def _refresh(self, _state: FindingsState | None = None) -> None:
         self.model.removeRows(0, self.model.rowCount())
-        if pkg is None:
+        prepared, findings = self.session.prepared, self.session.findings
+        if prepared is None:
             return
-        ix = pkg.index
-        self._group("Data type", "type", ix.counts_by("data_type"))
-        self._group("Cites evidence of type", "evidence.type",
-                    _rows_citing_by(pkg, lambda e: e.evidence_type))
-        self._group("Cites evidence with visibility", "evidence.visibility",
-                    _rows_citing_by(pkg, lambda e: e.visibility))
-        if findings:
-            self._group("Finding code", "finding", dict(Counter(f.code for f in findings)))
+        for group in prepared.facets:
+            self._group(group.title, group.field, group.counts)
+        if findings is not None and findings.audited and len(findings.index):
+            self._group("Finding code", "finding",
+                        tuple((c, n or 0) for c, n in findings.index.code_counts()))
         self.view.expandAll()
 
-    def _group(self, title: str, field: str, counts: dict[str, int]) -> None:
+    def _group(self, title: str, field: str, counts: tuple[tuple[str, int], ...]) -> None:
         head = QStandardItem(title)
         font = QFont(head.font())
         font.setBold(True)
         head.setFont(font)
         head.setSelectable(False)
         total = QStandardItem("")
-        for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        for name, n in counts:
             item = QStandardItem(name)
             item.setData(field, FIELD_ROLE)
             item.setData(name, VALUE_ROLE)
@@ -84,16 +76,7 @@ class FacetsPanel(QWidget):
         if not field:
             return
         value = item.data(VALUE_ROLE)
-        query = self._get()
+        query = self.session.query(Scope.ROWS)
         new_value = None if term_value(query, field) == value else value
-        self._set(set_term(query, field, new_value))
-
-
-def _rows_citing_by(pkg: Package, attr: Callable[[Evidence], str | None]) -> dict[str, int]:
-    """For each attribute value, how many rows cite at least one item having it."""
-    ix = pkg.index
-    per_set = np.diff(ix.set_ptr)
-    sets_by_value: dict[str, set[int]] = {}
-    for pos, e in enumerate(pkg.catalog):
-        sets_by_value.setdefault(attr(e) or "?", set()).update(ix.sets_with[pos].tolist())
-    return {v: int(per_set[sorted(codes)].sum()) for v, codes in sets_by_value.items()}
+        with contextlib.suppress(QueryError):  # the bar shows what is wrong with the rest
+            self.session.set_query(Scope.ROWS, set_term(query, field, new_value))

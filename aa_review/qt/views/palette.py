@@ -15,7 +15,7 @@ __all__ = ["CommandPalette", "PaletteEntry"]
 @dataclass(frozen=True)
 class PaletteEntry:
     label: str
-    run: Callable[[], None]
+    run: Callable[[], object]
 
 
 class CommandPalette(QDialog):

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from aa_review.core import charts
-from aa_review.core.selection import Selection, SelectionHub
+from aa_review.core.query import QueryError
+from aa_review.core.session import (
+    OpenPackage,
+    QueryResult,
+    ReviewSession,
+    Scope,
+    Selection,
+    charts,
+)
 from aa_review.qt.plot_theme import theme_plot
 from aa_review.qt.views.points_plot import PointsPlot
 
@@ -47,7 +56,7 @@ class _BarPlot(pg.PlotWidget):
 
     def _clicked(self, event: object) -> None:
         pos = self.getPlotItem().vb.mapSceneToView(event.scenePos())  # type: ignore[attr-defined]
-        i = self._n - 1 - int(round(pos.y()))
+        i = self._n - 1 - round(pos.y())
         if 0 <= i < self._n and abs(pos.y() - round(pos.y())) <= 0.35:
             self._on_pick(i)
 
@@ -101,15 +110,18 @@ class _HistPlot(pg.PlotWidget):
 
 
 class PlotsPanel(QWidget):
-    """Rows by data type, evidence per row, confidence, quality, coverage."""
+    """Rows by data type, evidence per row, confidence, quality, coverage, the rows map.
 
-    def __init__(self, hub: SelectionHub, set_query: Callable[[str], None],
-                 get_query: Callable[[], str]) -> None:
+    The numbers are the session's (computed when the package was opened); a bar or a
+    range sets the rows query; the rows the query keeps are highlighted on the map.
+    """
+
+    def __init__(self, session: ReviewSession) -> None:
         super().__init__()
         self.setWindowTitle("Plots")
-        self.hub = hub
+        self.session = session
         self.pkg: Package | None = None
-        self._set_query, self._get_query = set_query, get_query
+        self.version = 0
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         hint = QLabel("Click a bar to filter the rows; double-click a histogram for a range "
@@ -119,8 +131,8 @@ class PlotsPanel(QWidget):
         self.tabs = QTabWidget()
         lay.addWidget(self.tabs)
         self.types = _BarPlot(self._pick_type)
-        self.coverage = _BarPlot(lambda i: None)
-        self.hists = {m: _HistPlot(label, lambda lo, hi, m=m: self._pick_range(m, lo, hi))
+        self.coverage = _BarPlot(self._ignore_pick)
+        self.hists = {m: _HistPlot(label, partial(self._pick_range, m))
                       for m, (_a, label, _f) in charts.ROW_MEASURES.items()}
         self.tabs.addTab(self.types, "Rows by type")
         for m, w in self.hists.items():
@@ -130,30 +142,41 @@ class PlotsPanel(QWidget):
         self.points = PointsPlot()
         self.tabs.addTab(self.points, "Rows map")
         self._bars: charts.Bars | None = None
-        for w in (self.types, self.coverage, self.points, *self.hists.values()):
+        plots: list[Any] = [self.types, self.coverage, self.points, *self.hists.values()]
+        for w in plots:
             theme_plot(w)
-        hub.changed.connect(self.follow)
+        session.events.package_changed.connect(self.show_package)
+        session.events.query_changed.connect(self._on_result)
+        session.selection.changed.connect(self.follow)
 
     def retheme(self) -> None:
         for w in (self.types, self.coverage, self.points, *self.hists.values()):
             theme_plot(w)
 
-    def set_package(self, pkg: Package | None) -> None:
-        self.pkg = pkg
-        if pkg is None:
+    def show_package(self, opened: OpenPackage | None) -> None:
+        self.pkg = opened.package if opened is not None else None
+        self.version = opened.version if opened is not None else self.session.version
+        if opened is None:
             return
-        self._bars = charts.rows_by_type(pkg)
+        prepared = opened.prepared
+        self._bars = prepared.rows_by_type
         self.types.show_bars(self._bars, "#4682b4")
-        self.coverage.show_bars(charts.coverage(pkg), "#7b9e4f")
+        self.coverage.show_bars(prepared.coverage, "#7b9e4f")
         for m, w in self.hists.items():
-            w.show_hist(charts.histogram(pkg, m))
-        ix = pkg.index
-        self.points.set_points(np.arange(len(ix)), ix.confidence, "row (package order)",
-                               "confidence")
+            w.show_hist(prepared.histograms[m])
+        self.points.set_points(prepared.rows_map, "row (package order)", "confidence")
+        self.highlight_rows(self.session.result(Scope.ROWS).positions)
+
+    def _on_result(self, result: QueryResult) -> None:
+        if result.scope is Scope.ROWS and result.version == self.version:
+            self.highlight_rows(result.positions)
 
     def highlight_rows(self, positions: np.ndarray | None) -> None:
         """Mark the rows the rows view shows now (None: all of them, so no highlight)."""
         self.points.highlight(positions)
+
+    def _ignore_pick(self, _i: int) -> None:
+        """Coverage bars are not clickable."""
 
     def _pick_type(self, i: int) -> None:
         if self._bars is not None and self._bars.fields[i]:
@@ -163,8 +186,12 @@ class PlotsPanel(QWidget):
         field = charts.ROW_MEASURES[measure][2]
         self._set_query(f"{field}>={lo:.4g} {field}<={hi:.4g}")
 
+    def _set_query(self, text: str) -> None:
+        with contextlib.suppress(QueryError):  # the rows bar shows what is wrong
+            self.session.set_query(Scope.ROWS, text)
+
     def follow(self, sel: Selection) -> None:
-        if self.pkg is None:
+        if self.pkg is None or self.session.version != self.version:
             return
         for m, w in self.hists.items():
             attr = charts.ROW_MEASURES[m][0]

@@ -6,25 +6,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF
 
-__all__ = ["PointsPlot", "rasterize"]
+from aa_review.core.session.charts import MAP_SHAPE, MAX_MARKERS, RowsMap, rasterize
 
-MAX_MARKERS = 5000  # above this, points are a raster image rather than markers
-
-
-def rasterize(x: np.ndarray, y: np.ndarray, bounds: tuple[float, float, float, float],
-              shape: tuple[int, int]) -> np.ndarray:
-    """A boolean (nx, ny) image: True where at least one point falls in the pixel."""
-    nx, ny = shape
-    x0, x1, y0, y1 = bounds
-    ok = ~(np.isnan(x) | np.isnan(y))
-    ix = np.clip(((x[ok] - x0) * (nx / ((x1 - x0) or 1.0))).astype(np.int64), 0, nx - 1)
-    iy = np.clip(((y[ok] - y0) * (ny / ((y1 - y0) or 1.0))).astype(np.int64), 0, ny - 1)
-    counts = np.bincount(ix * ny + iy, minlength=nx * ny)
-    img = (counts > 0).reshape(nx, ny)
-    # Grow each lit pixel to 2x2 so a lone point stays visible once the image is scaled.
-    img[1:, :] |= img[:-1, :]
-    img[:, 1:] |= img[:, :-1]
-    return img
+__all__ = ["PointsPlot"]
 
 
 def _lut(rgb: tuple[int, int, int]) -> np.ndarray:
@@ -41,7 +25,7 @@ class PointsPlot(pg.PlotWidget):
     and one overlay item keep a redraw within a frame.
     """
 
-    SHAPE = (600, 300)
+    SHAPE = MAP_SHAPE
 
     def __init__(self) -> None:
         super().__init__()
@@ -61,20 +45,16 @@ class PointsPlot(pg.PlotWidget):
         self.y = np.zeros(0)
         self.bounds = (0.0, 1.0, 0.0, 1.0)
 
-    def set_points(self, x: np.ndarray, y: np.ndarray, x_label: str, y_label: str) -> None:
-        self.x, self.y = np.asarray(x, float), np.asarray(y, float)
-        finite = self.y[~np.isnan(self.y)]
-        y0, y1 = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
-        if y1 == y0:
-            y0, y1 = y0 - 0.5, y1 + 0.5
-        x1 = float(self.x.max()) + 1 if self.x.size else 1.0
-        self.bounds = (0.0, x1, y0, y1)
-        few = len(self.x) <= MAX_MARKERS
+    def set_points(self, points: RowsMap, x_label: str, y_label: str) -> None:
+        """Show ``points`` (made off the GUI thread: ``charts.rows_map``)."""
+        self.x, self.y = points.x, points.y
+        self.bounds = points.bounds
+        _x0, x1, y0, y1 = points.bounds
+        few = points.image is None
         self.dots.setData(self.x, self.y) if few else self.dots.setData([], [])
         self.base.setVisible(not few)
-        if not few:
-            self.base.setImage(rasterize(self.x, self.y, self.bounds, self.SHAPE)
-                               .astype(np.uint8), autoLevels=False, levels=(0, 1))
+        if points.image is not None:
+            self.base.setImage(points.image, autoLevels=False, levels=(0, 1))
         rect = QRectF(0.0, y0, x1, y1 - y0)
         self.base.setRect(rect)
         self.over.setRect(rect)

@@ -8,6 +8,7 @@ from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from aa_review.core.query import QueryError
+from aa_review.core.session import QueryResult
 
 __all__ = ["QueryBar", "fields_help"]
 
@@ -30,7 +31,7 @@ class QueryBar(QWidget):
 
     applied = Signal(str)
 
-    def __init__(self, placeholder: str, apply: Callable[[str], None], help_text: str = "",
+    def __init__(self, placeholder: str, apply: Callable[[str], object], help_text: str = "",
                  delay_ms: int = 180) -> None:
         super().__init__()
         self._apply = apply
@@ -70,8 +71,20 @@ class QueryBar(QWidget):
         try:
             self._apply(self.edit.text())
         except QueryError as exc:
-            self.error.setText(f"Column {exc.column}: {exc.message}")
-            self.error.setVisible(True)
+            self.show_error(exc)
             return
-        self.error.setVisible(False)
+        self.show_error(None)
         self.applied.emit(self.edit.text())
+
+    def show_error(self, exc: QueryError | None) -> None:
+        if exc is None:
+            self.error.setVisible(False)
+            return
+        self.error.setText(f"Column {exc.column}: {exc.message}")
+        self.error.setVisible(True)
+
+    def sync(self, result: QueryResult) -> None:
+        """Show the query the session holds (another view may have set it) and its error."""
+        if result.text != self.edit.text() and not self._timer.isActive():
+            self.set_text(result.text, run=False)
+        self.show_error(result.error)

@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from aa_review.core.audits import audit_package
-from aa_review.core.audits import _files
+from aa_review.core.audits import _files, audit_package
 from aa_review.core.audits._files import ByteScan, Wants, scan_file
 
 NEEDLE = b'"rejection_reason": "duplicate_row_id'
@@ -90,7 +89,7 @@ def test_counts_and_quirks_agree_with_and_without_the_hashing_pass(make_package,
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(AuditContext, "byte_scan", spy)
-        full = audit_package(root, checks=["counts", "quirks"])  # digest: hashing runs
+        full = audit_package(root, checks=["counts", "quirks"], digest=True)  # hashing runs
         alone = audit_package(root, checks=["counts", "quirks"], digest=False)
     assert calls == ["hashed"] * 3 + ["alone"] * 3
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import orjson
 
-from aa_review.core import derive
 from aa_review.core.audits._canon import Canon, id_from_seed
+from aa_review.core.package import derive
 
 _SCALARS: list[Any] = [0, 1, -7, 2**53 + 1, 0.0, -0.0, 1.0, 0.1, 1e-05, 1e16, 1.5e300,
                        0.7999999999999999, True, False, None, "", "x", "é ü", "tab\t\"q\"",
@@ -41,7 +41,7 @@ def test_random_rows_recompute_exactly() -> None:
               "accepted", "rejection_reason", "created_at", "row_id", "row_content_hash",
               "model_training_targets", "extra_after"]
     canon = Canon()
-    for layout in range(6):
+    for _layout in range(6):
         order = rnd.sample(fields, len(fields))
         base = {k: _value(rnd) for k in order}
         base["data_type"] = rnd.choice(["training_example", "preference_pair"])

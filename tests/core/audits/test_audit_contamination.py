@@ -9,8 +9,8 @@ import orjson
 import pytest
 
 from aa_review.core.audits import contamination_rows
-from aa_review.core.errors import PackageError
 from aa_review.core.package import open_package
+from aa_review.core.util.errors import PackageError
 
 
 @pytest.mark.parametrize("version", ["v0.2", "v0.1"])

@@ -11,10 +11,10 @@ from aa_review.core.audits import (
     AuditCancelled,
     AuditProgress,
     UnknownCheckError,
+    _mapscan,
     audit_package,
     resolve_selection,
 )
-from aa_review.core.audits import _mapscan
 from aa_review.core.audits._files import hash_package
 from aa_review.core.package import open_package, package_digest
 
@@ -193,7 +193,7 @@ def test_a_copy_that_differs_is_still_found(make_package, tmp_path, monkeypatch)
     body = bytearray(sft.read_bytes())
     body[-10] = ord("X") if body[-10] != ord("X") else ord("Y")  # same size, other bytes
     sft.write_bytes(bytes(body))
-    report = audit_package(root, checks=["copies"])
+    report = audit_package(root, checks=["copies"], digest=True)
     assert [(f.code, f.location.file) for f in report.findings] == [
         ("copy.differs", "experience_compiler/training_time_package/sft_examples.jsonl")]
     assert report.identity.package_digest == package_digest(root)

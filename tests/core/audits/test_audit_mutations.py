@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from audit_helpers import located
 
-from aa_review.core import derive
 from aa_review.core.audits import audit_package
+from aa_review.core.package import derive
 from aa_review.core.package.catalog import MAP_PATH
 
 EC = "experience_compiler"

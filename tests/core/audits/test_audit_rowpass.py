@@ -6,11 +6,11 @@ import dataclasses
 
 import numpy as np
 
-from aa_review.core import procpool
 from aa_review.core.audits import _rowscan
 from aa_review.core.audits._context import AuditContext
 from aa_review.core.audits._registry import resolve_selection
 from aa_review.core.package import open_package
+from aa_review.core.util import procpool
 
 
 def _same(a: _rowscan.RowScan, b: _rowscan.RowScan) -> bool:

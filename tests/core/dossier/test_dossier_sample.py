@@ -41,3 +41,25 @@ def test_demo_workspace_is_deterministic_and_steps_through(tmp_path: Path) -> No
         (pkg / "experience_compiler" / "rows.jsonl").write_text("changed\n")
         assert ws.freshness(ready, 1).expiring == ("DOSSIER_PACKAGE_CHANGED:pkg_demo",)
         assert ws.verify_journal()["valid"]
+
+
+def test_the_varied_demo_package_keeps_the_demo_dossiers_outcomes(tmp_path: Path) -> None:
+    """The real demo package (varied, with defects) bound with the audit's contamination
+    hook: the ready dossier still reaches eligible, the contaminated one is deferred by G9."""
+    from aa_review.core.audits import contamination_rows
+    from aa_review.demo import SAMPLE_PACKAGE_ID, ensure_sample
+
+    home = ensure_sample(tmp_path / "demo")
+    pkg = home / SAMPLE_PACKAGE_ID
+    assert contamination_rows(pkg) == []  # hidden items are catalogued, never cited
+    ready, dirty = SAMPLE_DOSSIER_IDS
+    with Workspace.open_folder(home / "dossier_workspace", clock=Clock(),
+                               package_locator={SAMPLE_PACKAGE_ID: pkg}.get,
+                               package_contamination=contamination_rows) as ws:
+        for d in (ready, dirty):
+            ws.bind(d, 1, "p-lead-ada")
+            ws.check(d, 1, "p-eval-cy")
+        assert ws.revision(ready, 1)["check"]["gates"]["G9"]["status"] == "pass"
+        assert ws.decide_eligible(ready, 1, "p-maint-eve").state_after == {"1": "eligible"}
+        assert ws.revision(dirty, 1)["state"] == "deferred"
+        assert ws.revision(dirty, 1)["check"]["gates"]["G9"]["status"] == "fail"

@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from aa_review.core.export import (
+from aa_review.core.findings import Finding, Location, Severity
+from aa_review.core.query import filter_findings, filter_rows
+from aa_review.core.query.export import (
     evidence_export,
     export_evidence,
     export_findings,
@@ -20,8 +22,6 @@ from aa_review.core.export import (
     rows_export,
     write_export,
 )
-from aa_review.core.findings import Finding, Location, Severity
-from aa_review.core.query import filter_findings, filter_rows
 
 from .oracles import row_id
 
@@ -131,7 +131,7 @@ def test_findings_export(pkg, audit_findings, tmp_path: Path) -> None:
 
 def test_a_finding_with_many_locations_is_one_csv_line_per_location() -> None:
     class Many(Finding):
-        locations: list[Location] = []
+        locations: list[Location] = []  # noqa: RUF012 - pydantic copies field defaults
 
     f = Many(code="row.dup", severity=Severity.ERROR, message="m",
              locations=[Location(row_id="a"), Location(row_id="b")])

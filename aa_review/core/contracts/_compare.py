@@ -73,6 +73,7 @@ class ArtifactShape:
     value: Any = None
     error: str | None = None
     error_line: int | None = None
+    value_dropped: int = 0  # bytes of a JSON file compared in full whose value was not kept
 
 
 # Commas between digits are thousands separators ("4,512.20"): spreadsheets and locales
@@ -151,17 +152,15 @@ def _read_json(shape: ArtifactShape, opener: Callable[[], BinaryIO]) -> None:
     if len(data) > MAX_READ:
         shape.error = f"over {MAX_READ:,} bytes: too large to check"
         return
-    if may_be_too_deep(data):
-        try:
-            if too_deep(orjson.loads(data)):
-                shape.error = f"nested more than {MAX_DEPTH} levels deep: not checked"
-                return
-        except orjson.JSONDecodeError:
-            pass
     try:
-        shape.value = orjson.loads(data)
+        value = orjson.loads(data)  # once: a large file holds the interpreter while parsed
     except orjson.JSONDecodeError as exc:
         shape.error, shape.error_line = f"not valid JSON ({exc.msg})", exc.lineno
+        return
+    if may_be_too_deep(data) and too_deep(value):
+        shape.error = f"nested more than {MAX_DEPTH} levels deep: not checked"
+        return
+    shape.value = value
 
 
 def _read_table(shape: ArtifactShape, fh: TextIO, keep: int) -> None:
@@ -237,8 +236,8 @@ def _table_diffs(shape: ArtifactShape, contract: Mapping[str, Any]) -> list[Diff
         if col not in header:
             continue
         k = header.index(col)
-        judged = zip(shape.rows[:JUDGED_ROWS], shape.lines, strict=False)
-        for r, (row, line) in enumerate(judged):
+        for r, (row, line) in enumerate(zip(shape.rows[:JUDGED_ROWS], shape.lines,
+                                            strict=False)):
             cell = row[k] if k < len(row) else ""
             if cell.strip() and not is_number(cell):
                 out.append(Diff(DiffKind.NON_NUMERIC, col, f"numeric column {col!r} holds "

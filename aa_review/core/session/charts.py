@@ -10,7 +10,11 @@ import numpy as np
 if TYPE_CHECKING:
     from aa_review.core.package import Package
 
-__all__ = ["Bars", "Histogram", "rows_by_type", "histogram", "coverage", "ROW_MEASURES"]
+__all__ = ["Bars", "Histogram", "RowsMap", "rows_by_type", "histogram", "coverage", "rows_map",
+           "points_map", "rasterize", "ROW_MEASURES", "MAX_MARKERS", "MAP_SHAPE"]
+
+MAX_MARKERS = 5000  # above this, points are drawn as a raster image rather than markers
+MAP_SHAPE = (600, 300)  # pixels of that image
 
 # Plottable row columns: name -> (index attribute, axis label, query field)
 ROW_MEASURES = {
@@ -68,3 +72,49 @@ def coverage(pkg: Package) -> Bars:
     return Bars(["resolved", "unresolved", "hidden", "orphan ids"],
                 np.array([resolved, len(pkg.catalog) - resolved, hidden, orphans], np.int64),
                 [None, "resolves:no", "visibility:hidden_excluded", None])
+
+
+@dataclass(frozen=True, eq=False)
+class RowsMap:
+    """Every row as a point (position in the package, confidence); ``image`` is the raster
+    drawn instead of markers when there are more than :data:`MAX_MARKERS`."""
+
+    x: np.ndarray
+    y: np.ndarray
+    bounds: tuple[float, float, float, float]  # x0, x1, y0, y1
+    image: np.ndarray | None
+
+
+def rows_map(pkg: Package) -> RowsMap:
+    """Every row of ``pkg`` at (its position, its confidence)."""
+    ix = pkg.index
+    return points_map(np.arange(len(ix), dtype=float), ix.confidence)
+
+
+def points_map(x: np.ndarray, y: np.ndarray) -> RowsMap:
+    """Points ``x >= 0`` against ``y``, rasterized when there are many."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    finite = y[~np.isnan(y)]
+    y0, y1 = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    if y1 == y0:
+        y0, y1 = y0 - 0.5, y1 + 0.5
+    bounds = (0.0, float(x.max()) + 1 if len(x) else 1.0, y0, y1)
+    image = None if len(x) <= MAX_MARKERS else \
+        rasterize(x, y, bounds, MAP_SHAPE).astype(np.uint8)
+    return RowsMap(x, y, bounds, image)
+
+
+def rasterize(x: np.ndarray, y: np.ndarray, bounds: tuple[float, float, float, float],
+              shape: tuple[int, int]) -> np.ndarray:
+    """A boolean (nx, ny) image: True where at least one point falls in the pixel."""
+    nx, ny = shape
+    x0, x1, y0, y1 = bounds
+    ok = ~(np.isnan(x) | np.isnan(y))
+    ix = np.clip(((x[ok] - x0) * (nx / ((x1 - x0) or 1.0))).astype(np.int64), 0, nx - 1)
+    iy = np.clip(((y[ok] - y0) * (ny / ((y1 - y0) or 1.0))).astype(np.int64), 0, ny - 1)
+    counts = np.bincount(ix * ny + iy, minlength=nx * ny)
+    img = (counts > 0).reshape(nx, ny)
+    # Grow each lit pixel to 2x2 so a lone point stays visible once the image is scaled.
+    img[1:, :] |= img[:-1, :]
+    img[:, 1:] |= img[:, :-1]
+    return img

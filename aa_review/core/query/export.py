@@ -24,7 +24,7 @@ import numpy as np
 import orjson
 
 from aa_review import __version__
-from aa_review.core.atomic import atomic_write
+from aa_review.core.util.atomic import atomic_write
 
 if TYPE_CHECKING:
     from aa_review.core.findings import Finding
@@ -131,11 +131,9 @@ def rows_export(pkg: Package, positions: Iterable[int]) -> Export:
 # -- evidence ------------------------------------------------------------------------
 def evidence_export(pkg: Package, positions: Iterable[int]) -> Export:
     """Evidence positions (``index.evidence_ids``): catalog fields, ``catalogued``, ``cited_by_rows``."""
-    from aa_review.core.query import cited_counts
-
     ix = pkg.index
     pos = np.fromiter((int(p) for p in positions), dtype=np.int64)
-    cited = cited_counts(pkg)
+    cited = pkg.index.cited_counts()
     extras: dict[str, None] = {}
     for e in pkg.catalog:
         extras.update(dict.fromkeys(e.extras()))

@@ -7,35 +7,38 @@ and :func:`checklist`, so they report the same differences for the same package.
 from __future__ import annotations
 
 import stat
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aa_review.core.contract_compare import (
+from aa_review.core.contracts._compare import (
     COLUMN_KINDS,
     JUDGED_ROWS,
     ArtifactShape,
     Diff,
     DiffKind,
     compare,
-    json_type,
     read_artifact,
 )
-from aa_review.core.derive import normalize_ref
-from aa_review.core.errors import UnsafeRefError
+from aa_review.core.package.derive import normalize_ref
 from aa_review.core.package.documents import read_json
 from aa_review.core.package.layout import EC_DIR
-from aa_review.core.package.safepath import file_kind
-from aa_review.core.records import ContractItem
+from aa_review.core.package.records import ContractItem
+from aa_review.core.package.safepath import PackageRoot, file_kind
+from aa_review.core.util.errors import UnsafeRefError
+from aa_review.core.util.procpool import POOL_UNAVAILABLE, run_in_processes
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package
 
-__all__ = ["ContractEntry", "ContractedFile", "FileCheck", "Diff", "DiffKind", "Preview",
-           "CheckResult", "contract_entries", "contracted_files", "compare_package", "preview",
-           "checklist", "json_type"]
+__all__ = ["ContractEntry", "ContractedFile", "FileCheck", "Preview", "CheckResult",
+           "contract_entries", "contracted_files", "contract_path", "check_file",
+           "compare_package", "preview", "checklist", "MAX_PREVIEW_BYTES", "TRANSFER_CHECKLIST",
+           "LARGE_JSON"]
 
 MAX_PREVIEW_BYTES = 4 * 1024 * 1024  # of a file shown as text (formats other than CSV/JSON)
+LARGE_JSON = 2 * 1024 * 1024  # a JSON artifact above this is compared in a worker process
 TRANSFER_CHECKLIST = f"{EC_DIR}/runtime_learning_package/transfer_checklist.json"
 _PATHS = {"transfer": "transfer_checklist.artifact_contracts",
           "artifact": "artifact_contract.required_artifacts",
@@ -110,25 +113,73 @@ class FileCheck:
 
 def check_file(pkg: Package, cf: ContractedFile, keep: int = JUDGED_ROWS) -> FileCheck:
     """Open ``cf`` (never outside the package) and compare it with each of its contracts."""
+    return _check(pkg.safe, cf, keep)
+
+
+def _check(safe: PackageRoot, cf: ContractedFile, keep: int) -> FileCheck:
     try:
-        pkg.safe.resolve(cf.ref)
+        safe.resolve(cf.ref)
     except UnsafeRefError as exc:
         diff = Diff(DiffKind.MISSING_FILE, None, f"{cf.ref} is not opened: {exc.reason}")
         return FileCheck(cf, None, [[diff] for _ in cf.contracts], unsafe=exc.reason)
-    st = pkg.safe.stat(cf.ref)
+    st = safe.stat(cf.ref)
     if st is None or not stat.S_ISREG(st.st_mode):
         what = "does not exist" if st is None else \
             f"is not a regular file but a {file_kind(st.st_mode)}; not opened"
         diff = Diff(DiffKind.MISSING_FILE, None, f"{cf.ref} {what}")
         return FileCheck(cf, None, [[diff] for _ in cf.contracts])
     # Opened by the one package opener: never outside the package, never a FIFO.
-    shape = read_artifact(lambda: pkg.safe.open(cf.ref), cf.format, keep)
+    shape = read_artifact(lambda: safe.open(cf.ref), cf.format, keep)
     return FileCheck(cf, shape, [compare(shape, c) for _, c in cf.contracts])
 
 
-def compare_package(pkg: Package, keep: int = JUDGED_ROWS) -> list[FileCheck]:
-    """Every contracted file against its contracts; ``keep`` data rows are kept for display."""
-    return [check_file(pkg, cf, keep) for cf in contracted_files(pkg)]
+def _check_elsewhere(root: str, cf: ContractedFile, keep: int) -> FileCheck:
+    """:func:`check_file` in a worker process, for a large JSON artifact: the parsed value
+    stays there (parsing it again here would cost as much as the comparison)."""
+    check = _check(PackageRoot(Path(root)), cf, keep)
+    if check.shape is not None and check.shape.value is not None:
+        st = PackageRoot(Path(root)).stat(cf.ref)
+        check.shape.value, check.shape.value_dropped = None, st.st_size if st else 1
+    return check
+
+
+def _never() -> bool:
+    return False
+
+
+def compare_package(pkg: Package, keep: int = JUDGED_ROWS,
+                    cancelled: Callable[[], bool] = _never) -> list[FileCheck]:
+    """Every contracted file against its contracts; ``keep`` data rows are kept for display.
+
+    A JSON artifact over :data:`LARGE_JSON` bytes is parsed and compared in a worker
+    process: parsing holds the interpreter, so in a thread it would freeze the window
+    for as long. Its parsed value is then not kept (``shape.value_dropped``).
+    """
+    files = contracted_files(pkg)
+    out: list[FileCheck | None] = [None] * len(files)
+    large = {}
+    for i, cf in enumerate(files):
+        st = pkg.safe.stat(cf.ref) if cf.format == "json" else None
+        if st is not None and stat.S_ISREG(st.st_mode) and st.st_size > LARGE_JSON:
+            large[i] = (str(pkg.root), cf, keep)
+        else:
+            out[i] = check_file(pkg, cf, keep)
+    if large:
+        def finish(i: int, check: FileCheck) -> None:
+            out[i] = check
+
+        try:
+            run_in_processes(_check_elsewhere, large, finish, cancelled, _Stopped,
+                             workers=min(len(large), 2))
+        except POOL_UNAVAILABLE:  # no worker processes here: compare them in this thread
+            for i, (_root, cf, _keep) in large.items():
+                if out[i] is None:
+                    out[i] = check_file(pkg, cf, keep)
+    return [c for c in out if c is not None]
+
+
+class _Stopped(Exception):
+    """The caller's ``cancelled()`` turned true while large files were compared."""
 
 
 @dataclass(frozen=True)
@@ -221,6 +272,9 @@ def preview(pkg: Package, entry: ContractEntry, max_rows: int = 200,
     pv.header, pv.rows, pv.lines = list(shape.header or []), shape.rows[:max_rows], \
         shape.lines[:max_rows]
     pv.row_count, pv.value = shape.data_rows, shape.value
+    if shape.value_dropped:
+        pv.text = (f"{shape.value_dropped / 1e6:,.1f} MB of JSON: compared with its contract "
+                   "in full, too large to show here as a tree.")
     if pv.format not in ("csv", "tsv", "json"):
         try:
             with pkg.safe.open(entry.artifact_ref) as fh:

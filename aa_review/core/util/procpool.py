@@ -10,13 +10,36 @@ the pool raises one of :data:`POOL_UNAVAILABLE`, and callers do the work here.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import queue
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-__all__ = ["POOL_UNAVAILABLE", "spawn_pool", "drain", "run_in_processes"]
+__all__ = ["POOL_UNAVAILABLE", "spawn_pool", "drain", "run_in_processes",
+           "set_worker_niceness"]
+
+_niceness = 0
+
+
+def set_worker_niceness(n: int) -> None:
+    """Start this process's worker processes ``n`` steps nicer than it (POSIX).
+
+    The window sets this: its workers then leave the processor to the GUI thread
+    when they compete with it, so a busy machine does not freeze the window.
+    """
+    global _niceness
+    _niceness = max(0, int(n))
+
+
+def _nice_then(niceness: int, init: Callable[..., Any] | None, args: tuple[Any, ...]) -> None:
+    try:
+        os.nice(niceness)
+    except (AttributeError, OSError):  # not POSIX, or not allowed: run as we are
+        pass
+    if init is not None:
+        init(*args)
 
 T = TypeVar("T")
 
@@ -25,7 +48,11 @@ POOL_UNAVAILABLE: tuple[type[BaseException], ...] = (BrokenProcessPool, RuntimeE
 
 
 def spawn_pool(workers: int, **kwargs: Any) -> ProcessPoolExecutor:
-    """A pool of ``workers`` spawned processes (``kwargs`` go to the executor)."""
+    """A pool of ``workers`` spawned processes (``kwargs`` go to the executor), each
+    :func:`set_worker_niceness` steps nicer than this one."""
+    if _niceness:
+        kwargs = {**kwargs, "initializer": _nice_then,
+                  "initargs": (_niceness, kwargs.get("initializer"), kwargs.get("initargs", ()))}
     return ProcessPoolExecutor(max_workers=workers,
                                mp_context=multiprocessing.get_context("spawn"), **kwargs)
 
@@ -42,8 +69,8 @@ def drain(futures: Mapping[Future[T], int], finish: Callable[[int, T], None],
     """
     done: queue.SimpleQueue[Future[T]] = queue.SimpleQueue()
     pending = dict(futures)
-    for fut in pending:
-        fut.add_done_callback(done.put)
+    for submitted in pending:
+        submitted.add_done_callback(done.put)
     try:
         while pending:
             try:

@@ -7,19 +7,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
-from aa_review.core._locations import (
-    LOCATION_FIELDS,
-    Location,
-    Locations,
-    RowTable,
-    distinct_sorted,
-)
+from aa_review.core.findings._locations import Location, Locations
 
-__all__ = ["Severity", "Location", "Locations", "RowTable", "Finding", "LOCATION_FIELDS",
-           "distinct_sorted"]
+__all__ = ["Severity", "Finding"]
 
 
-class Severity(str, enum.Enum):
+class Severity(str, enum.Enum):  # noqa: UP042 - str() and format() of a member unchanged
     """How bad a finding is; ordered by ``rank``."""
 
     INFO = "info"
@@ -71,7 +64,7 @@ class Finding(BaseModel):
                 data = {**data, "locations": Locations.one(
                     first if isinstance(first, Location) else Location(**first))}
             elif loc is None:
-                first = locs[0] if isinstance(locs, Locations) else locs[0]
+                first = locs[0]
                 data = {**data, "location": first}
         return data
 

@@ -1,4 +1,9 @@
-"""SelectionHub: the one selection every view follows (row, evidence item, finding...)."""
+"""SelectionHub: the one selection every view follows (row, evidence item, finding...).
+
+Positions index the open package (rows, ``index.evidence_ids``) and the findings shown;
+the review session clears the hub whenever those change, so no position outlives
+the table it points into.
+"""
 
 from __future__ import annotations
 
@@ -16,15 +21,16 @@ class Selection:
     """What is selected, as positions into the package index / catalog / findings.
 
     ``row`` is the current row; ``rows``, when set, the rows selected together (the
-    rows of a finding, sorted index positions), of which ``row`` is one. ``source``
-    names the view that made the selection, so that view need not react to its own
-    change.
+    rows of a finding, sorted index positions). ``location`` is which of the finding's
+    locations is shown (0 for the first). ``source`` names the view that made the
+    selection, so that view need not react to its own change.
     """
 
     row: int | None = None
     evidence: int | None = None
     finding: int | None = None
     contract: str | None = None
+    location: int | None = None
     source: str = ""
     rows: np.ndarray | None = field(default=None, compare=False)
 
@@ -60,10 +66,26 @@ class SelectionHub:
         """Change some fields and keep the others."""
         self._set(replace(self._current, source=source, **fields), record=True)
 
-    def clear(self) -> None:
+    def clear(self, *, emit: bool = True) -> None:
+        """Select nothing and forget the history; ``emit=False`` defers the ``changed``
+        signal to the caller (the session emits it once the views show the new package)."""
         self._back.clear()
         self._forward.clear()
-        self._set(Selection(), record=False)
+        if emit:
+            self._set(Selection(), record=False)
+        else:
+            self._current = Selection()
+
+    def forget_findings(self) -> None:
+        """Drop the finding from the selection and its history (the findings were replaced:
+        their positions now name other findings)."""
+        def drop(s: Selection) -> Selection:
+            return replace(s, finding=None, location=None) if s.finding is not None else s
+
+        self._back = [drop(s) for s in self._back]
+        self._forward = [drop(s) for s in self._forward]
+        if self._current.finding is not None:
+            self._set(replace(drop(self._current), source="session"), record=False)
 
     def _set(self, new: Selection, *, record: bool) -> None:
         if _same(new, self._current):
@@ -95,5 +117,5 @@ class SelectionHub:
 
 
 def _same(a: Selection, b: Selection) -> bool:
-    return (a.row, a.evidence, a.finding, a.contract) == (b.row, b.evidence, b.finding,
-                                                          b.contract) and a.rows is b.rows
+    return (a.row, a.evidence, a.finding, a.contract, a.location) == \
+        (b.row, b.evidence, b.finding, b.contract, b.location) and a.rows is b.rows

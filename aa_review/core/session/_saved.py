@@ -8,8 +8,8 @@ from pathlib import Path
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from aa_review.core.errors import AAReviewError
-from aa_review.core.atomic import atomic_write
+from aa_review.core.util.atomic import atomic_write
+from aa_review.core.util.errors import AAReviewError
 
 __all__ = ["SessionState", "save_session", "load_session", "SESSION_SUFFIX"]
 

@@ -7,6 +7,8 @@ Problems travel back as plain tuples; the loader turns them into findings.
 
 from __future__ import annotations
 
+import importlib
+import itertools
 import mmap
 import os
 from dataclasses import dataclass, field
@@ -15,11 +17,17 @@ from typing import Any
 import orjson
 import xxhash
 
-from aa_review.core.derive import evidence_id
+from aa_review.core.package.derive import evidence_id
 from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
 from aa_review.core.package.safepath import open_beneath
 
-__all__ = ["RowChunk", "Problem", "scan_range", "MAX_LINE_BYTES", "split_ranges"]
+__all__ = ["RowChunk", "Problem", "scan_range", "MAX_LINE_BYTES", "split_ranges", "Visitor"]
+
+# A row visitor: ("module:function", config). ``function(config, relpath)`` returns an
+# object whose ``row(position, row, raw)`` is called for every indexed row of the chunk
+# (position in the chunk) and whose ``finish()`` result travels back in
+# ``RowChunk.visited``: a caller's per-row work done on the one parse of each row.
+Visitor = tuple[str, Any]
 
 # (code, severity, relative line (0: the whole file), message)
 Problem = tuple[str, str, int, str]
@@ -53,16 +61,22 @@ class RowChunk:
     digest: list[int] = field(default_factory=list)
     content_hash: list[int] = field(default_factory=list)
     sets: list[tuple[str, ...]] = field(default_factory=list)
+    # The same sets as positions into the catalog ids the scan was given; an id the
+    # catalog lacks is -(k + 1) for ``unknown[k]``. (None: only ``sets``, as a synthetic
+    # index builds it.) The index maps them without looking every id up again.
+    set_pos: list[tuple[int, ...]] | None = None
+    unknown: list[str] = field(default_factory=list)
     refs: dict[str, str] = field(default_factory=dict)  # evidence id -> ref (v0.1 derivation)
     problems: list[Problem] = field(default_factory=list)
+    visited: Any = None  # what the row visitor returned (see Visitor)
 
 
 def split_ranges(size: int, target: int) -> list[tuple[int, int]]:
     """Split ``[0, size)`` into ranges of about ``target`` bytes."""
     if size <= target:
         return [(0, size)]
-    edges = list(range(0, size, target)) + [size]
-    return list(zip(edges[:-1], edges[1:]))
+    edges = [*range(0, size, target), size]
+    return list(itertools.pairwise(edges))
 
 
 _xxh = xxhash.xxh3_64_intdigest
@@ -89,14 +103,17 @@ def _line_problem(line_no: int, raw: bytes, at_eof_unterminated: bool,
 
 
 def scan_range(root: str, relpath: str, file_code: int, start: int, end: int,
-               derive_refs: bool) -> RowChunk:
+               derive_refs: bool, visitor: Visitor | None = None,
+               catalog_ids: tuple[str, ...] = ()) -> RowChunk:
     """Parse every line that starts in ``[start, end)`` of ``relpath`` under ``root``.
 
     Each line becomes a row (columns) or a located problem; nothing is dropped
     silently. ``derive_refs`` also collects evidence id -> ref from the rows'
-    ``evidence_refs`` (for v0.1 packages, which have no catalog).
+    ``evidence_refs`` (for v0.1 packages, which have no catalog). ``visitor`` sees
+    every indexed row (see :data:`Visitor`). Evidence sets come back as positions into
+    ``catalog_ids`` too (``RowChunk.set_pos``).
     """
-    chunk = RowChunk(file_code=file_code, start=start)
+    chunk = RowChunk(file_code=file_code, start=start, set_pos=[])
     try:
         fd = open_beneath(root, relpath)
     except OSError as exc:  # swapped for a symlink or a FIFO since it was planned
@@ -111,13 +128,23 @@ def scan_range(root: str, relpath: str, file_code: int, start: int, end: int,
         if size == 0 or start >= size:
             return chunk
         with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-            _scan_mapped(chunk, mm, start, end, size, derive_refs)
+            visit = None
+            if visitor is not None:
+                module, name = visitor[0].split(":")
+                visit = getattr(importlib.import_module(module), name)(visitor[1], relpath)
+            _scan_mapped(chunk, mm, start, end, size, derive_refs, visit, catalog_ids)
+            if visit is not None:
+                chunk.visited = visit.finish()
     return chunk
 
 
 def _scan_mapped(chunk: RowChunk, mm: mmap.mmap, start: int, end: int, size: int,
-                 derive_refs: bool) -> None:
+                 derive_refs: bool, visit: Any = None, catalog_ids: tuple[str, ...] = ()
+                 ) -> None:
     set_codes: dict[tuple[str, ...], int] = {}
+    pos_of = {e: i for i, e in enumerate(catalog_ids)}
+    unknown: dict[str, int] = {}
+    set_pos = chunk.set_pos if chunk.set_pos is not None else []
     ref_ids_cache: dict[tuple[str, ...], tuple[str, ...]] = {}
     pos = start
     if start > 0 and mm[start - 1] != 0x0A:
@@ -173,17 +200,26 @@ def _scan_mapped(chunk: RowChunk, mm: mmap.mmap, start: int, end: int, size: int
             if ids_t is None:
                 ids_t = ref_ids_cache[key] = tuple(evidence_id(r) for r in key)
         else:
-            ids_t = tuple(str(i) for i in ids)
+            ids_t = tuple(map(str, ids))
         if derive_refs and isinstance(refs, list):
             key = tuple(r for r in refs if isinstance(r, str))
             if key not in ref_ids_cache:
                 ref_ids_cache[key] = tuple(evidence_id(r) for r in key)
-            for r, i in zip(key, ref_ids_cache[key]):
+            for r, i in zip(key, ref_ids_cache[key], strict=True):
                 chunk.refs.setdefault(i, r)
         code = set_codes.get(ids_t)
         if code is None:
-            code = set_codes[ids_t] = len(chunk.sets)
-            chunk.sets.append(ids_t)
+            code = set_codes[ids_t] = len(set_pos)
+            positions = []
+            for e in ids_t:
+                p = pos_of.get(e)
+                if p is None:
+                    p = unknown.get(e)
+                    if p is None:
+                        p = unknown[e] = -(len(unknown) + 1)
+                        chunk.unknown.append(e)
+                positions.append(p)
+            set_pos.append(tuple(positions))
         chunk.line.append(rel_line)
         chunk.offset.append(pos)
         chunk.length.append(length)
@@ -197,5 +233,7 @@ def _scan_mapped(chunk: RowChunk, mm: mmap.mmap, start: int, end: int, size: int
         rch = row.get("row_content_hash")
         chunk.content_hash.append(_xxh(rch.encode("utf-8", "surrogatepass"))
                                   if isinstance(rch, str) else 0)
+        if visit is not None:
+            visit.row(len(chunk.line) - 1, row, raw)
         pos = next_pos
     chunk.lines_seen = rel_line

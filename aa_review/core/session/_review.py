@@ -1,0 +1,465 @@
+"""ReviewSession: the one Qt-free owner of what is open, and the events the views follow."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from psygnal import Signal, SignalGroup
+
+from aa_review.core.query import QueryError
+from aa_review.core.session._prepare import FindingsState, OpenPackage
+from aa_review.core.session._saved import SessionState
+from aa_review.core.session._selection import Selection, SelectionHub
+from aa_review.core.session._state import (
+    ExportPlan,
+    GoTo,
+    HashStatus,
+    PackageFacts,
+    QueryResult,
+    Scope,
+)
+
+if TYPE_CHECKING:
+    from aa_review.core.audits import AuditReport
+    from aa_review.core.package import Package
+    from aa_review.core.session._prepare import ContractsView, PreparedFindings, PreparedPackage
+
+__all__ = ["ReviewSession", "SessionEvents"]
+
+HIDDEN_ROWS_QUERY = "evidence.visibility:hidden_excluded"
+HIDDEN_FINDINGS_QUERY = "code:link.hidden_cited"
+
+
+class SessionEvents(SignalGroup):
+    """What a session says changed. Each carries the new value (see ``_state``)."""
+
+    package_changed = Signal(object)   # OpenPackage | None
+    findings_changed = Signal(object)  # FindingsState | None
+    facts_changed = Signal(object)     # PackageFacts | None
+    query_changed = Signal(object)     # QueryResult
+    hashes_changed = Signal(object)    # HashStatus | None
+
+
+class ReviewSession:
+    """The open package, its findings, the queries and the selection, for one window.
+
+    Views follow :attr:`events` and :attr:`selection` and send intents (the methods
+    below); they compute nothing the session knows. Slow work (opening, auditing,
+    hashing) runs elsewhere, with the functions of ``_prepare``, and its result is
+    handed in with :meth:`open`, :meth:`set_audit`, :meth:`set_digest` or
+    :meth:`set_hashes`; a result for a package no longer open is ignored.
+    """
+
+    def __init__(self) -> None:
+        self.events = SessionEvents()
+        self.selection = SelectionHub()
+        self._version = 0
+        self._open: OpenPackage | None = None
+        self._findings: FindingsState | None = None
+        self._facts: PackageFacts | None = None
+        self._hashes: HashStatus | None = None
+        self._texts: dict[Scope, str] = dict.fromkeys(Scope, "")
+        self._only: dict[Scope, bool] = dict.fromkeys(Scope, False)
+        self._results: dict[Scope, QueryResult] = {}
+        self._replacing = False
+        self._rows_marked: np.ndarray | None = None  # the rows "only selected" showed
+        for scope in Scope:
+            self._results[scope] = self._evaluate(scope, "", strict=False)
+        self.selection.changed.connect(self._on_selection)
+
+    # -- what is open ----------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        """Counts the packages opened; every value the session hands out names it."""
+        return self._version
+
+    @property
+    def opened(self) -> OpenPackage | None:
+        return self._open
+
+    @property
+    def package(self) -> Package | None:
+        return self._open.package if self._open is not None else None
+
+    @property
+    def prepared(self) -> PreparedPackage | None:
+        return self._open.prepared if self._open is not None else None
+
+    @property
+    def contracts(self) -> ContractsView | None:
+        return self._open.prepared.contracts if self._open is not None else None
+
+    @property
+    def findings(self) -> FindingsState | None:
+        return self._findings
+
+    @property
+    def report(self) -> AuditReport | None:
+        return self._findings.report if self._findings is not None else None
+
+    @property
+    def facts(self) -> PackageFacts | None:
+        """What the dossier needs of the open package (``facts_changed`` when replaced)."""
+        return self._facts
+
+    @property
+    def digest(self) -> str | None:
+        return self._facts.digest if self._facts is not None else None
+
+    @property
+    def hashes(self) -> HashStatus | None:
+        return self._hashes
+
+    def query(self, scope: Scope | str) -> str:
+        return self._texts[Scope(scope)]
+
+    def result(self, scope: Scope | str) -> QueryResult:
+        return self._results[Scope(scope)]
+
+    def only(self, scope: Scope | str) -> bool:
+        return self._only[Scope(scope)]
+
+    # -- replacing what is open ---------------------------------------------------------
+    def open(self, prepared: PreparedPackage) -> OpenPackage:
+        """Show ``prepared`` (from ``prepare_package``): package, findings, facts, results
+        and an empty selection are replaced in one step, then announced."""
+        self._version += 1
+        v = self._version
+        pkg = prepared.package
+        self._open = OpenPackage(v, prepared)
+        self._findings = FindingsState(v, prepared.problems)
+        self._facts = PackageFacts(pkg.root, pkg.package_id, v, None,
+                                   prepared.rows_citing_hidden, prepared.hidden_row_ids)
+        self._hashes = None
+        self.selection.clear(emit=False)
+        self._reevaluate()
+        self._announce(package=True)
+        return self._open
+
+    def close(self) -> None:
+        """Nothing open."""
+        self._version += 1
+        self._open = self._findings = self._facts = self._hashes = None
+        self.selection.clear(emit=False)
+        self._reevaluate()
+        self._announce(package=True)
+
+    def set_audit(self, prepared: PreparedFindings) -> bool:
+        """Show an audit's findings (from ``prepare_findings``); False when it is about a
+        package no longer open. The queries are evaluated again (``finding:`` terms)."""
+        if self._open is None or prepared.package is not self._open.package \
+                or prepared.report is None:
+            return False
+        self._findings = FindingsState(self._version, prepared)
+        digest = prepared.report.identity.package_digest
+        self._replacing = True
+        try:
+            self.selection.forget_findings()
+        finally:
+            self._replacing = False
+        if digest and self._facts is not None and digest != self._facts.digest:
+            self._set_facts_digest(digest, emit=False)
+        self._reevaluate()
+        self._announce(package=False)
+        return True
+
+    def set_digest(self, version: int, digest: str) -> bool:
+        """The package digest computed in the background for package ``version``."""
+        if version != self._version or self._facts is None or self._facts.digest == digest:
+            return False
+        self._set_facts_digest(digest, emit=True)
+        return True
+
+    def set_hashes(self, version: int, statuses: tuple[str, ...]) -> bool:
+        """Live hash statuses of the catalog, computed in the background for ``version``."""
+        if version != self._version or self._open is None:
+            return False
+        self._hashes = HashStatus(version, tuple(statuses))
+        self.events.hashes_changed.emit(self._hashes)
+        return True
+
+    def _set_facts_digest(self, digest: str, *, emit: bool) -> None:
+        f = self._facts
+        assert f is not None
+        self._facts = PackageFacts(f.root, f.package_id, f.version, digest,
+                                   f.rows_citing_hidden, f.hidden_row_ids)
+        if emit:
+            self.events.facts_changed.emit(self._facts)
+
+    def _announce(self, *, package: bool) -> None:
+        ev = self.events
+        if package:
+            ev.package_changed.emit(self._open)
+            self._replacing = True  # the results already reflect the empty selection
+            try:
+                self.selection.changed.emit(self.selection.current)
+            finally:
+                self._replacing = False
+        ev.findings_changed.emit(self._findings)
+        ev.facts_changed.emit(self._facts)
+        for scope in Scope:
+            ev.query_changed.emit(self._results[scope])
+
+    # -- queries ------------------------------------------------------------------------
+    def set_query(self, scope: Scope | str, text: str) -> QueryResult:
+        """Filter ``scope`` with ``text``.
+
+        Raises
+        ------
+        QueryError
+            When ``text`` is not a query of that table; the previous result stays.
+        """
+        scope = Scope(scope)
+        result = self._evaluate(scope, text, strict=True)
+        self._texts[scope] = text
+        self._store(result)
+        return result
+
+    def set_only(self, scope: Scope | str, on: bool) -> QueryResult:
+        """Rows: show only the rows selected together. Findings: only those about the
+        selected row, evidence item or contract entry."""
+        scope = Scope(scope)
+        if scope is Scope.EVIDENCE:
+            raise ValueError("the evidence table has no 'only' mode")
+        self._only[scope] = bool(on)
+        result = self._evaluate(scope, self._texts[scope], strict=False)
+        self._store(result)
+        return result
+
+    def _store(self, result: QueryResult) -> None:
+        self._results[result.scope] = result
+        self.events.query_changed.emit(result)
+
+    def _reevaluate(self) -> None:
+        for scope in Scope:
+            self._results[scope] = self._evaluate(scope, self._texts[scope], strict=False)
+
+    def _evaluate(self, scope: Scope, text: str, *, strict: bool) -> QueryResult:
+        """The result of ``text``; with ``strict`` a bad query raises, else it keeps all."""
+        f = self._findings
+        total = 0 if f is None else (len(f.index) if scope is Scope.FINDINGS else
+                                     len(f.prepared.evidence) if scope is Scope.EVIDENCE
+                                     else len(f.prepared.rows))
+        only = self._only[scope]
+        if f is None:
+            return QueryResult(scope, text, None, total, self._version, only=only)
+        p = f.prepared
+        try:
+            if scope is Scope.ROWS:
+                positions = p.rows.filter(text)
+            elif scope is Scope.EVIDENCE:
+                positions = p.evidence.filter(text)
+            else:
+                positions = p.findings.filter(text)
+        except QueryError as exc:
+            if strict:
+                raise
+            return QueryResult(scope, text, None, total, self._version, error=exc, only=only)
+        if only:
+            positions = self._only_selected(scope, positions, total)
+        if scope is Scope.ROWS:
+            self._rows_marked = self.selection.current.rows
+        return QueryResult(scope, text, positions, total, self._version, only=only)
+
+    def _only_selected(self, scope: Scope, positions: np.ndarray | None, total: int
+                       ) -> np.ndarray | None:
+        sel = self.selection.current
+        if scope is Scope.ROWS:
+            if sel.rows is None:
+                return positions
+            keep = np.asarray(sel.rows, dtype=np.int64)
+        else:
+            keep = self.findings_about(sel)
+        base = np.arange(total) if positions is None else positions
+        return np.intersect1d(base, keep, assume_unique=True)
+
+    def shown_query(self, scope: Scope | str = Scope.ROWS) -> str:
+        """What decides what a table shows: its query, and the 'only' mode when on."""
+        scope = Scope(scope)
+        text = self._texts[scope]
+        sel = self.selection.current
+        if self._only[scope]:
+            if scope is Scope.ROWS and sel.rows is not None:
+                only = f"[only the {len(sel.rows):,} rows selected together]"
+            elif scope is Scope.FINDINGS:
+                only = "[only those about the selection]"
+            else:
+                return text
+            text = f"{text} {only}" if text else only
+        return text
+
+    # -- selection intents ----------------------------------------------------------------
+    def select_row(self, row: int, source: str = "") -> None:
+        """Make ``row`` current. A row among those selected together keeps them (stepping
+        through a finding's rows); another row ends them."""
+        rows = self.selection.current.rows
+        keep = rows is not None and _contains(rows, row)
+        self.selection.update(source=source, row=row, **({} if keep else {"rows": None}))
+
+    def select_rows(self, rows: np.ndarray | None, source: str = "") -> None:
+        """Select ``rows`` together (sorted positions; None ends the selection)."""
+        self.selection.update(source=source, rows=rows)
+
+    def select_evidence(self, evidence: int, source: str = "") -> None:
+        self.selection.update(source=source, evidence=evidence)
+
+    def select_contract(self, entry: int, source: str = "") -> None:
+        """Select contract entry ``entry`` and the evidence item of its file, if catalogued."""
+        view, pkg = self.contracts, self.package
+        if view is None or pkg is None:
+            return
+        e = view.entries[entry]
+        fields: dict[str, Any] = {"contract": e.key}
+        pos = pkg.evidence_of_ref(e.artifact_ref)
+        if pos is not None:
+            fields["evidence"] = pos
+        self.selection.update(source=source, **fields)
+
+    def select_finding(self, finding: int, location: int = 0, source: str = "") -> None:
+        """Select a finding at one of its locations: all its rows together, the row,
+        evidence item and contract entry of that location, and nothing else (a place
+        the finding does not name is no longer selected)."""
+        f = self._findings
+        if f is None or not 0 <= finding < len(f.index):
+            return
+        ix = f.index
+        n = ix.location_count(finding)
+        k = location % n if n else 0
+        rows = ix.rows_of_finding(finding)
+        self.selection.select(
+            source=source, finding=finding, location=k, rows=rows if len(rows) else None,
+            row=ix.row_at(finding, k) if n else None,
+            evidence=ix.evidence_at(finding, k) if n else None,
+            contract=ix.contract_at(finding, k) if n else None)
+
+    def step_location(self, delta: int, source: str = "") -> None:
+        """The next (``delta`` 1) or previous (-1) location of the selected finding."""
+        sel = self.selection.current
+        if sel.finding is not None:
+            self.select_finding(sel.finding, (sel.location or 0) + delta, source)
+
+    def select_finding_rows(self, source: str = "") -> None:
+        """Select every row of the selected finding together again."""
+        sel, f = self.selection.current, self._findings
+        if sel.finding is not None and f is not None:
+            rows = f.index.rows_of_finding(sel.finding)
+            if len(rows):
+                self.selection.update(source=source, rows=rows)
+
+    def findings_about(self, sel: Selection | None = None) -> np.ndarray:
+        """Positions of the findings located at the selected row, evidence item or contract."""
+        sel = sel or self.selection.current
+        f = self._findings
+        if f is None:
+            return np.empty(0, np.int64)
+        return f.index.about(row=sel.row, evidence=sel.evidence, contract=sel.contract)
+
+    def _on_selection(self, sel: Selection) -> None:
+        if self._replacing:
+            return
+        if self._only[Scope.ROWS] and sel.rows is not self._rows_marked:
+            self._store(self._evaluate(Scope.ROWS, self._texts[Scope.ROWS], strict=False))
+        if self._only[Scope.FINDINGS] and sel.source != "findings":
+            self._store(self._evaluate(Scope.FINDINGS, self._texts[Scope.FINDINGS],
+                                       strict=False))
+
+    # -- what the dossier's gates point at ---------------------------------------------
+    def show_hidden_evidence(self) -> int:
+        """G9: rows citing hidden evidence in the rows table, the findings about them, the
+        first hidden item selected. Returns how many rows that shows."""
+        pkg = self.package
+        if pkg is None:
+            return 0
+        rows = self.set_query(Scope.ROWS, HIDDEN_ROWS_QUERY)
+        self.set_query(Scope.FINDINGS, HIDDEN_FINDINGS_QUERY)
+        hidden = pkg.hidden_evidence()
+        if len(hidden):
+            self.select_evidence(int(hidden[0]), source="dossier")
+        return rows.count
+
+    # -- the palette ------------------------------------------------------------------
+    def find(self, text: str, limit: int = 15) -> list[GoTo]:
+        """Rows, evidence items and findings named by ``text`` (an id, part of one, a ref,
+        a finding's number or code)."""
+        pkg, text = self.package, text.strip()
+        if pkg is None or not text:
+            return []
+        ix = pkg.index
+        out: list[GoTo] = []
+        row = ix.find_row(text)
+        if row is None and len(text) >= 6:
+            hits = np.flatnonzero(np.char.find(ix.row_id, text.encode("utf-8")) >= 0)[:5]
+            rows = [int(h) for h in hits]
+        else:
+            rows = [] if row is None else [row]
+        out += [GoTo(f"Go to row {ix.row_id_str(r)}", "row", r) for r in rows]
+        for e, eid in enumerate(ix.evidence_ids):
+            item = pkg.evidence_at(e)
+            if text in eid or (item is not None and text in (item.ref or "")):
+                out.append(GoTo(f"Go to evidence {eid}", "evidence", e))
+                if len(out) >= limit * 2 // 3:
+                    break
+        for i, f in enumerate(self._findings.findings if self._findings else []):
+            if text in (str(i + 1), f.code):
+                out.append(GoTo(f"Go to finding {i + 1}: {f.code} {f.location.short()}",
+                                "finding", i))
+                if len(out) >= limit:
+                    break
+        return out
+
+    def go(self, target: GoTo, source: str = "palette") -> None:
+        if target.kind == "row":
+            self.select_row(target.position, source)
+        elif target.kind == "evidence":
+            self.select_evidence(target.position, source)
+        elif target.kind == "finding":
+            self.select_finding(target.position, 0, source)
+
+    # -- saved sessions and exports ------------------------------------------------------
+    def capture(self) -> SessionState:
+        """The queries and the selection, by ids, for a session file."""
+        sel, pkg = self.selection.current, self.package
+        return SessionState(
+            rows_query=self._texts[Scope.ROWS], findings_query=self._texts[Scope.FINDINGS],
+            selected_row_id=pkg.index.row_id_str(sel.row)
+            if pkg is not None and sel.row is not None else None,
+            selected_evidence_id=pkg.index.evidence_ids[sel.evidence]
+            if pkg is not None and sel.evidence is not None else None,
+            selected_contract=sel.contract)
+
+    def restore(self, state: SessionState) -> None:
+        """Queries and selection from a session file, found again by id in the open package."""
+        for scope, text in ((Scope.ROWS, state.rows_query),
+                            (Scope.FINDINGS, state.findings_query)):
+            self._texts[scope] = text
+            self._store(self._evaluate(scope, text, strict=False))
+        pkg = self.package
+        if pkg is None:
+            return
+        fields: dict[str, Any] = {}
+        if state.selected_row_id:
+            row = pkg.index.find_row(state.selected_row_id)
+            if row is not None:
+                fields["row"] = row
+        if state.selected_evidence_id in pkg.index.evidence_pos:
+            fields["evidence"] = pkg.index.evidence_pos[state.selected_evidence_id or ""]
+        if state.selected_contract:
+            fields["contract"] = state.selected_contract
+        if fields:
+            self.selection.select(source="session", **fields)
+
+    def export_plan(self, scope: Scope | str = Scope.ROWS) -> ExportPlan | None:
+        """What exporting ``scope`` writes now: the positions shown, the query, the digest
+        (None when not known yet: the export computes it)."""
+        pkg, scope = self.package, Scope(scope)
+        if pkg is None:
+            return None
+        return ExportPlan(pkg, scope, self._results[scope].shown(), self.shown_query(scope),
+                          self.digest,
+                          tuple(self._findings.findings) if self._findings is not None else ())
+
+
+def _contains(sorted_rows: np.ndarray, row: int) -> bool:
+    i = int(np.searchsorted(sorted_rows, row))
+    return i < len(sorted_rows) and int(sorted_rows[i]) == row

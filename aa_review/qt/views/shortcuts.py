@@ -1,0 +1,34 @@
+"""Every command's key, by action name: the one table the window's actions and panels read."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QKeySequence
+
+__all__ = ["SHORTCUTS", "FOCUS_VIEWS"]
+
+_std = QKeySequence.StandardKey
+FOCUS_VIEWS = ("Rows", "Evidence Catalog", "Findings", "Contracts", "Row Detail")
+
+# Every command's key, by action name. A standard key gets all the bindings the desktop
+# has for it (Reload is F5, and Ctrl+R too on GNOME and macOS); any other key is one that
+# no desktop Qt knows binds to a standard key (tests/qt/test_shortcuts.py reads Qt's table
+# for every keyboard scheme). Audit left Ctrl+R, which is Refresh on GNOME and macOS and
+# Replace on KDE, and Export left Ctrl+E, which ends the line in a text field on Linux.
+SHORTCUTS: dict[str, QKeySequence.StandardKey | str] = {
+    "open": _std.Open,
+    "reload": _std.Refresh,
+    "cancel": _std.Cancel,
+    "quit": _std.Quit,
+    "back": _std.Back,
+    "forward": _std.Forward,
+    "export": "Ctrl+Shift+E",
+    "save_session": _std.Save,
+    "open_session": "Ctrl+Shift+O",
+    "workspace": "Ctrl+Shift+D",
+    "audit": "Ctrl+Shift+R",
+    "palette": "Ctrl+Shift+P",
+    "find": _std.Find,
+    "finding_next": "F8",
+    "finding_previous": "Shift+F8",
+    **{f"focus_{i}": f"Ctrl+{i}" for i in range(1, len(FOCUS_VIEWS) + 1)},
+}

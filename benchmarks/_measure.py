@@ -1,0 +1,169 @@
+"""Timing and memory helpers shared by the benchmarks: like for like, in turns, best of N.
+
+Every figure is a ratio to a yardstick measured in the same run. Both are timed the
+same number of times, taking turns (A B A B ...), and the best of each is compared:
+on a machine others use too, the best run is the one least disturbed, and turns give
+both the same share of the disturbance. Memory is resident memory (RSS) of the whole
+process tree (a process and its worker processes), beside the Python heap.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import statistics
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import psutil
+
+__all__ = ["Timing", "in_turns", "commands_in_turns", "TreePeak", "tree_rss", "verdict",
+           "trim", "Row", "Report"]
+
+
+@dataclass
+class Timing:
+    """Every run's seconds of one contender."""
+
+    runs: list[float] = field(default_factory=list)
+
+    @property
+    def best(self) -> float:
+        return min(self.runs)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.runs)
+
+
+def in_turns(repeat: int, contenders: dict[str, Callable[[], object]],
+             warmup: bool = True) -> dict[str, Timing]:
+    """Time each contender ``repeat`` times, in turns; one untimed warm-up round first
+    (page cache, imports) unless ``warmup`` is False."""
+    out = {name: Timing() for name in contenders}
+    if warmup:
+        for fn in contenders.values():
+            fn()
+    for _ in range(max(1, repeat)):
+        for name, fn in contenders.items():
+            gc.collect()
+            t = time.perf_counter()
+            fn()
+            out[name].runs.append(time.perf_counter() - t)
+    return out
+
+
+def commands_in_turns(repeat: int, commands: dict[str, Sequence[str]], *,
+                      shell: bool = False, timeout: float = 3600) -> dict[str, Timing]:
+    """Whole commands (fresh processes), in turns, after one warm-up round each; output
+    discarded. A command that fails stops the benchmark with its error."""
+    def run(cmd: Sequence[str]) -> None:
+        proc = subprocess.run(cmd if not shell else cmd[0], shell=shell, timeout=timeout,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if proc.returncode not in (0, 1):  # 1: aa-review found something; still ran
+            raise SystemExit(f"{cmd!r} failed ({proc.returncode}): {proc.stderr[-500:]!r}")
+
+    return in_turns(repeat, {name: (lambda c=cmd: run(c)) for name, cmd in commands.items()})
+
+
+def tree_rss(proc: psutil.Process) -> int:
+    """Resident bytes of ``proc`` and all its descendants (worker processes included)."""
+    total = 0
+    for p in [proc, *proc.children(recursive=True)]:
+        try:
+            total += p.memory_info().rss
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
+    return total
+
+
+class TreePeak:
+    """Samples the resident memory of a process tree every ``interval`` seconds in a
+    thread, keeping the peak (``with TreePeak() as peak: ...; peak.bytes``)."""
+
+    def __init__(self, pid: int | None = None, interval: float = 0.01) -> None:
+        self.proc = psutil.Process(pid or os.getpid())
+        self.interval = interval
+        self.bytes = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.bytes = max(self.bytes, tree_rss(self.proc))
+            self._stop.wait(self.interval)
+
+    def __enter__(self) -> TreePeak:
+        self.bytes = tree_rss(self.proc)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.bytes = max(self.bytes, tree_rss(self.proc))
+
+
+def trim() -> None:
+    """Give freed heap back to the system, so resident memory counts what is retained."""
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+def verdict(ratio: float, goal: float, *, higher_is_better: bool = False,
+            yardstick_ok: bool = True) -> str:
+    """``met``, ``missed``, or ``inconclusive`` when the yardstick does not itself show
+    the effect it is meant to measure (then no figure can be judged against it)."""
+    if not yardstick_ok:
+        return "inconclusive"
+    ok = ratio >= goal if higher_is_better else ratio <= goal
+    return "met" if ok else "missed"
+
+
+@dataclass
+class Row:
+    """One printed figure: what, its value, its yardstick, the ratio, the goal, the verdict."""
+
+    figure: str
+    value: str
+    yardstick: str
+    ratio: float | None = None
+    goal: str = ""
+    verdict: str = ""
+
+
+class Report:
+    """Prints figures as they come, and as a Markdown table at the end (for the README)."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+        self.rows: list[Row] = []
+        print(f"== {title}  (machine: {os.cpu_count()} logical CPUs, load "
+              f"{os.getloadavg()[0]:.1f})", flush=True)
+
+    def add(self, row: Row) -> None:
+        self.rows.append(row)
+        ratio = f"{row.ratio:.2f}" if row.ratio is not None else ""
+        print(f"  {row.figure}: {row.value}  |  yardstick: {row.yardstick}  |  ratio {ratio}"
+              f"  goal {row.goal or '-'}  {row.verdict}", flush=True)
+
+    def note(self, text: str) -> None:
+        print(f"  note: {text}", flush=True)
+
+    def table(self) -> None:
+        print(f"\n{self.title} (load average at the end {os.getloadavg()[0]:.1f})\n")
+        print("| figure | value | yardstick (same run) | ratio | goal | verdict |")
+        print("|---|---|---|---|---|---|")
+        for r in self.rows:
+            ratio = f"{r.ratio:.2f}" if r.ratio is not None else ""
+            print(f"| {r.figure} | {r.value} | {r.yardstick} | {ratio} | {r.goal} | "
+                  f"{r.verdict} |")
+        print(flush=True)
