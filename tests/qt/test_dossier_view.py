@@ -458,23 +458,32 @@ def test_an_edit_or_a_changed_package_of_a_draft_reevaluates(panel, demo: Path,
 
 def test_changing_the_actor_does_no_package_work_on_the_gui_thread(window, demo: Path,
                                                                    qtbot, monkeypatch) -> None:
-    """Package work (hashing, auditing) runs in the panel's worker, never on the GUI
-    thread; choosing who acts does none at all."""
+    """Package work (hashing, auditing) runs off the GUI thread, and the open package is
+    hashed once: by the window, whose digest the dossier takes; choosing who acts does no
+    work at all."""
     import threading
 
     import aa_review.core.audits as audit_module
     from aa_review.core.dossier import _packages
+    from aa_review.core.session import _prepare
+
+    def gui() -> bool:
+        return threading.current_thread() is threading.main_thread()
 
     monkeypatch.setenv("AA_REVIEW_SYNCHRONOUS", "0")
-    calls: list[bool] = []  # True: on the GUI thread
+    by_dossier: list[bool] = []  # the workspace hashing a bound package (True: GUI thread)
     real = _packages.package_digest
-    monkeypatch.setattr(_packages, "package_digest", lambda root, *a, **k: calls.append(
-        threading.current_thread() is threading.main_thread()) or real(root, *a, **k))
-    audits: list[bool] = []  # the same for G9's look at the package (no audit yet)
+    monkeypatch.setattr(_packages, "package_digest",
+                        lambda root, *a, **k: by_dossier.append(gui()) or real(root, *a, **k))
+    by_window: list[tuple[str, bool]] = []  # each file the window's digest hashed
+    real_file = _prepare.file_sha256
+    monkeypatch.setattr(_prepare, "file_sha256",
+                        lambda root, rel: by_window.append((rel, gui())) or real_file(root, rel))
+    audits: list[bool] = []  # G9's look at the package (no audit ran)
     real_rows = audit_module.contamination_rows
-    monkeypatch.setattr(audit_module, "contamination_rows", lambda pkg: audits.append(
-        threading.current_thread() is threading.main_thread()) or real_rows(pkg))
-    window.open_package(demo / SAMPLE_PACKAGE_ID)  # loaded in a thread; no audit: no digest
+    monkeypatch.setattr(audit_module, "contamination_rows",
+                        lambda pkg: audits.append(gui()) or real_rows(pkg))
+    window.open_package(demo / SAMPLE_PACKAGE_ID)  # loaded in a thread; no audit
     qtbot.waitUntil(lambda: window.session.package is not None
                     and not window.controller.busy("load"), timeout=60_000)
     assert window.open_workspace(demo / "dossier_workspace")
@@ -482,17 +491,20 @@ def test_changing_the_actor_does_no_package_work_on_the_gui_thread(window, demo:
     panel = window.dossier
     prompts(panel)
     qtbot.waitUntil(lambda: not panel.busy and panel.state is not None, timeout=60_000)
-    assert calls == [False] and audits == [False]  # hashed and audited once, in the worker
+    assert by_dossier == [] and audits == [False]  # the window's digest; G9 in the worker
+    files = [rel for rel, _ in by_window]
+    assert files and len(files) == len(set(files)) and not any(g for _, g in by_window)
+    assert panel.state.snapshot.freshness.blocking == ()  # the package verified as bound
     for who in ("p-lead-ada", "p-eval-cy", "p-maint-eve", "p-lead-ada"):
         panel.set_actor(who)
         assert not panel.busy  # nothing was handed to the worker either
-    assert calls == [False] and audits == [False]
+    assert by_dossier == [] and audits == [False] and len(by_window) == len(files)
     assert panel.request(Action.BIND) is None  # asynchronous: the result comes later
     assert panel.busy and not panel.buttons[Action.BIND].isEnabled()
     assert panel.progress_row.isVisibleTo(panel)
     qtbot.waitUntil(lambda: not panel.busy, timeout=60_000)
     assert state(panel) == "evidence_bound" and panel.last_result.outcome.value == "applied"
-    assert True not in calls and True not in audits
+    assert by_dossier == [] and True not in audits and len(by_window) == len(files)
     panel.close_workspace()
 
 
@@ -512,3 +524,28 @@ def test_a_blocked_decision_says_why_and_can_be_journaled_as_refused(panel) -> N
     assert result.reason == "PRECONDITION_UNMET"
     assert journal(panel)[-1]["kind"] == "transition_refused"
     assert state(panel) == "independently_checked"
+
+
+def test_the_panel_waits_for_the_digest_the_window_computes(window, demo: Path,
+                                                            monkeypatch) -> None:
+    """A package the window holds but has not hashed yet is hashed once, by the window:
+    the panel asks for the digest and waits, instead of hashing it a second time."""
+    from aa_review.core.dossier import _packages
+    from aa_review.core.package.digest import package_digest
+
+    window.open_package(demo / SAMPLE_PACKAGE_ID)
+    pkg = window.session.package
+    digest = package_digest(pkg.root)
+    monkeypatch.setattr(_packages, "package_digest", lambda *a, **k: pytest.fail("hashed"))
+    panel = window.dossier
+    asked: list[int] = []
+    panel.request_digest = lambda: asked.append(1)
+    panel.set_package(pkg.root, None, package=pkg, digest=None)  # not hashed yet
+    assert window.open_workspace(demo / "dossier_workspace")
+    window.center.setCurrentWidget(window.dossier)
+    assert asked == [1] and panel.state is None
+    assert panel.progress_label.text() == "Waiting for the package digest…"
+    panel.set_package(pkg.root, None, package=pkg, digest=digest)  # the window's digest
+    assert panel.state is not None and panel.state.snapshot.freshness.blocking == ()
+    assert asked == [1] and not panel.progress_row.isVisible()
+    panel.close_workspace()

@@ -29,16 +29,21 @@ __all__ = ["DiffFingerprints", "change_lines", "hidden_rows_of", "package_facts"
 HIDDEN_CITED = "link.hidden_cited"
 
 
-def package_facts(pkg: Package, report: AuditReport | None = None) -> PackageFacts:
+def package_facts(pkg: Package, report: AuditReport | None = None,
+                  digest: str | None = None) -> PackageFacts:
     """The facts of an opened package, with its audit's digest and hidden citations.
 
     The audit is used only when it is of this package, complete, unfiltered, and
     ran the link check (else the workspace hashes or audits what is missing).
+    ``digest``: the package's digest when the caller computed it without an audit
+    (the review session's ``PackageFacts.digest``). The session's own hidden rows are
+    not used: they come from the index alone, while G9 also counts refs a row lists
+    outside its evidence ids (``aa_review.core.audits.contamination_rows``).
     """
-    digest = hidden = None
+    hidden = None
     if report is not None and report.complete and report.query is None and \
             report.identity.package_id == pkg.package_id:
-        digest = report.identity.package_digest
+        digest = report.identity.package_digest or digest
         if "links" in report.checks:
             hidden = hidden_rows_of(pkg, report)
     return PackageFacts(package_id=pkg.package_id, root=Path(pkg.root), digest=digest,

@@ -11,6 +11,7 @@ is its own explicit, confirmed action (spec 12).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import logging
 from pathlib import Path
@@ -85,6 +86,12 @@ class DossierPanel(DossierActions, QWidget):
         self.actor_id = ""
         self.last_result: Any = None
         self._facts: dz.PackageFacts | None = None
+        self._package_key: tuple[Any, ...] | None = None
+        # The window's way to compute the open package's digest (it then calls
+        # set_package again with it); None: the workspace hashes the package itself.
+        self.request_digest: Any = None
+        self._digest_wanted = False
+        self._digest_asked: tuple[Any, ...] | None = None
         self._want: tuple[str, int | None] | None = None  # the revision asked for
         self._generation = 0  # bumped per workspace: results of a closed one are dropped
         self._stale = True
@@ -138,9 +145,9 @@ class DossierPanel(DossierActions, QWidget):
                                      "(spec 7.2); the choice is remembered for this workspace")
         self.actor_button.clicked.connect(lambda: self.choose_actor())
         self.verify_button = QPushButton("Verify again")
-        self.verify_button.setToolTip("Hash and audit the bound packages again (unless the "
-                                      "window's audit knows them), re-read and verify the "
-                                      "journal, and evaluate every gate again")
+        self.verify_button.setToolTip("Hash and audit the bound packages again (even the one "
+                                      "the window holds), re-read and verify the journal, "
+                                      "and evaluate every gate again")
         self.verify_button.clicked.connect(lambda: self.refresh())
         grid.addWidget(QLabel("Workspace:"), 0, 0)
         grid.addWidget(self.folder_label, 0, 1, 1, 3)
@@ -299,21 +306,36 @@ class DossierPanel(DossierActions, QWidget):
                 self._load()
 
     def set_package(self, root: Path | None, audit: AuditReport | None = None,
-                    package: Any = None) -> None:
-        """The open package (and its audit), as the window knows them: made into facts
-        in the worker (reading the audit's findings is no work for the GUI thread)."""
+                    package: Any = None, digest: str | None = None) -> None:
+        """The open package, its audit and its digest, as the window knows them: made
+        into facts in the worker (reading the audit's findings is no work for the GUI
+        thread). Call it whenever one of them changes; the same values twice do nothing.
+
+        ``digest``: the package's digest when the window computed it without an audit.
+        """
+        key = (None if root is None else str(root), id(audit), id(package), digest)
+        if key == self._package_key:
+            return
+        self._package_key = key
         if root is None:
+            self._digest_wanted = False
             self.set_package_facts(None)
             return
         if package is None:
-            digest = audit.identity.package_digest if audit is not None and audit.complete \
-                and audit.identity.package_id == Path(root).name else None
+            if audit is not None and audit.complete and \
+                    audit.identity.package_id == Path(root).name:
+                digest = audit.identity.package_digest or digest
+            self._digest_wanted = False
             self.set_package_facts(dz.PackageFacts(Path(root).name, Path(root), digest))
             return
         from aa_review.core.session.dossier_hooks import package_facts
 
+        audited = audit is not None and audit.complete and bool(audit.identity.package_digest)
+        # Without a digest the window can compute one: ask it rather than hash twice.
+        self._digest_wanted = digest is None and not audited and \
+            self.request_digest is not None
         self.worker.submit(("facts", self._generation),
-                           lambda: package_facts(package, audit))
+                           lambda: package_facts(package, audit, digest))
 
     def _facts_for(self, package_id: str) -> dz.PackageFacts | None:
         facts = self._facts  # read in the worker: one immutable value, swapped whole
@@ -438,10 +460,13 @@ class DossierPanel(DossierActions, QWidget):
             self._load()
 
     def refresh(self) -> None:
-        """Verify again: bound packages are hashed (unless the window's facts know their
-        digest) and audited anew, the journal re-read, every gate re-evaluated."""
+        """Verify again: bound packages are hashed and audited anew (the window's digest
+        and audit of the open one are set aside), the journal re-read, every gate
+        re-evaluated."""
         if self.ws is None or self._want is None:
             return
+        if self._facts is not None:
+            self._facts = dataclasses.replace(self._facts, digest=None, hidden_rows=None)
         self._stale = True
         if self.isVisible():
             self._load(reverify=True)
@@ -452,6 +477,17 @@ class DossierPanel(DossierActions, QWidget):
             return
         if not self.isVisible():
             self._stale = True
+            return
+        if self._digest_wanted and not reverify:
+            # The window computes the open package's digest: wait for it (Verify again
+            # does not wait) instead of hashing the package a second time.
+            self._stale = True
+            if self._digest_asked != self._package_key:
+                self._digest_asked = self._package_key
+                self.request_digest()  # set_package comes back with the digest
+            if self._digest_wanted:
+                self.progress_row.setVisible(True)
+                self.progress_label.setText("Waiting for the package digest…")
             return
         self._stale = False
         ws, cache = self.ws, self.cache

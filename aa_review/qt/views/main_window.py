@@ -111,6 +111,8 @@ class MainWindow(QMainWindow):
         self.center.addTab(self.contracts, "Contracts")
         self.dossier = DossierPanel(self.settings)
         self.dossier.gate_selected.connect(self.controller.gate_selected)
+        self.dossier.request_digest = self.controller.ensure_digest
+        s.events.facts_changed.connect(self._dossier_facts)
         self.center.addTab(self.dossier, "Dossier")
         self.center.currentChanged.connect(self._page_changed)
         self.setCentralWidget(self.center)
@@ -237,7 +239,14 @@ class MainWindow(QMainWindow):
         self.center.setCurrentIndex(tab)
 
     def dossier_package(self, root: Path, report: Any) -> None:
-        self.dossier.set_package(root, report)
+        self._dossier_facts(self.session.facts)
+
+    def _dossier_facts(self, facts: Any) -> None:
+        """The session's facts of the open package, its audit and the package itself:
+        the dossier takes the digest the window computed and never hashes it again."""
+        s = self.session
+        self.dossier.set_package(None if facts is None else facts.root, s.report,
+                                 package=s.package, digest=getattr(facts, "digest", None))
 
     # -- the window's own commands -----------------------------------------------------
     def open_package(self, path: Path) -> None:
