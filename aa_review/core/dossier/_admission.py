@@ -7,7 +7,7 @@ the panel state asks the same function, for every principal, without journaling.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from aa_review.core.dossier._principals import Kind, Principal, Role
 from aa_review.core.dossier._states import TRANSITIONS, Action, DossierState, Refusal
@@ -133,8 +133,9 @@ def eligible_precondition(parsed: ParsedDossier, fresh: Freshness) -> bool:
     eleven gates pass, and no dossier-level reason blocks (spec 7.2)."""
     from aa_review.core.dossier._gates_common import GATE_IDS
 
-    check = parsed.model.check if isinstance(parsed.model.check, dict) else {}
-    gates = check.get("gates") if isinstance(check.get("gates"), dict) else {}
+    check: dict[str, Any] = parsed.model.check if isinstance(parsed.model.check, dict) else {}
+    found = check.get("gates")
+    gates: dict[str, Any] = found if isinstance(found, dict) else {}
     all_pass = all(isinstance(gates.get(g), dict) and gates[g].get("status") == "pass"
                    for g in GATE_IDS)
     return bool(check.get("evidence_digest") == parsed.evidence_digest and all_pass

@@ -127,7 +127,7 @@ def changes_since_binding(status: PackageStatus, digest: str | None,
             f"{pid} changed since binding; packages cannot be compared here."))
     try:
         return hooks.changes(data, status)
-    except Exception as exc:  # a failed comparison is said, never raised
+    except Exception as exc:  # noqa: BLE001 - a failed comparison is said, never raised
         log.warning("comparing %s with its binding failed: %s", pid, exc)
         return BoundChanges(pid, "unavailable", message=(
             f"{pid} changed since binding; the comparison failed: {exc}"))

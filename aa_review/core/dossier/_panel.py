@@ -41,8 +41,8 @@ if TYPE_CHECKING:
     from aa_review.core.dossier._validator import CheckRecord
     from aa_review.core.dossier._workspace import Workspace
 
-__all__ = ["GateRow", "PanelState", "Snapshot", "StepView", "panel_state", "take_snapshot",
-           "PANEL_STEPS"]
+__all__ = ["GateRow", "PanelState", "ProjectView", "Snapshot", "StepView", "panel_state",
+           "take_snapshot", "PANEL_STEPS"]
 
 # The steps the panel offers, in lifecycle order (an edit is EDIT_DRAFT on a draft).
 PANEL_STEPS: tuple[Step, ...] = (Action.BIND, Action.CHECK, Action.DECIDE_ELIGIBLE,
@@ -219,7 +219,7 @@ class StepView:
         here and the workspace is writable).
     """
 
-    step: Step | str
+    step: Step
     label: str
     enabled: bool
     refusal: Refusal | None
@@ -227,6 +227,24 @@ class StepView:
     note: str
     could: tuple[str, ...]
     journals_refusal: bool
+
+
+@dataclass(frozen=True)
+class ProjectView:
+    """Whether the acting principal may publish a public projection now (spec 9).
+
+    Attributes
+    ----------
+    enabled : bool
+    why_not : str
+        In words, when it is not enabled.
+    note : str
+        What publishing does.
+    """
+
+    enabled: bool
+    why_not: str
+    note: str
 
 
 @dataclass(frozen=True)
@@ -257,7 +275,7 @@ class PanelState:
         The dossier's journal entries, oldest first.
     denials : tuple of TimelineEntry
         Deferred operations requested against this dossier.
-    may_project : StepView
+    may_project : ProjectView
     """
 
     snapshot: Snapshot
@@ -274,7 +292,7 @@ class PanelState:
     metrics: tuple[str, ...]
     timeline: tuple[TimelineEntry, ...]
     denials: tuple[TimelineEntry, ...]
-    may_project: StepView
+    may_project: ProjectView
 
     @property
     def private(self) -> bool:
@@ -373,8 +391,7 @@ def _step_view(snap: Snapshot, panel_step: Step, actor: Principal | None,
     return StepView(step, words.label, refusal is None, refusal, why, note, could, journals)
 
 
-def _project_view(snap: Snapshot, actor: Principal | None, actor_id: str) -> StepView:
-    label = "Public projection…"
+def _project_view(snap: Snapshot, actor: Principal | None, actor_id: str) -> ProjectView:
     state = snap.state
     note = "Preview exactly what leaves (allowlisted fields only), then export it (journaled)."
     why = ""
@@ -389,7 +406,7 @@ def _project_view(snap: Snapshot, actor: Principal | None, actor_id: str) -> Ste
         why = f"{actor_id} is a training-side identity of the plan and never publishes (7.4)."
     elif snap.signable.get(actor_id) is not None:
         why = f"{actor_id}'s private key is not on this machine: it cannot sign here."
-    return StepView("project", label, not why, None, why, note, (), False)
+    return ProjectView(not why, why, note)
 
 
 def _expired_by(snap: Snapshot) -> str:

@@ -146,8 +146,9 @@ def journal_view(status: Mapping[str, Any]) -> JournalView:
 
 
 def _entry(e: dict[str, Any], sig: Mapping[str, Any] | None) -> TimelineEntry:
-    actor = e.get("actor") if isinstance(e.get("actor"), dict) else {}
-    payload = e.get("payload") if isinstance(e.get("payload"), dict) else {}
+    found_actor, found_payload = e.get("actor"), e.get("payload")
+    actor: dict[str, Any] = found_actor if isinstance(found_actor, dict) else {}
+    payload: dict[str, Any] = found_payload if isinstance(found_payload, dict) else {}
     who = str(actor.get("principal_id") or "?")
     if payload.get("caused_by"):
         who = f"{who} for {payload['caused_by']}"
@@ -190,9 +191,9 @@ def _what(kind: str, p: Mapping[str, Any], to: Any) -> tuple[str, str]:
             return f"{what} ({'.'.join(str(x) for x in p['path'])})", "applied"
         return what, "applied"
     if kind == "transition_refused":
-        action = p.get("action")
-        step = next((s for s in STEPS if str(s) == action), None)
-        noun = STEPS[step].noun if step is not None else str(action)
+        asked = p.get("action")
+        step = next((s for s in STEPS if str(s) == asked), None)
+        noun = STEPS[step].noun if step is not None else str(asked)
         return f"asked for {noun}", f"refused: {humanize_code(str(p.get('reason', '')))}"
     if kind == "operation_denied":
         op = str(p.get("op", "")).replace("_", " ")

@@ -82,7 +82,7 @@ class WorkspaceBase(OpeningMixin, WritingMixin, ViewsMixin):
         self._facts = package_facts
         self._facts_memo = FactsMemo()
         self._fingerprinter = fingerprint_hooks
-        self._changes_memo: dict[tuple[str, str, str | None], BoundChanges] = {}
+        self._changes_memo: dict[tuple[str, str | None, str | None], BoundChanges] = {}
         self._store: Store = _store if _store is not None else MemoryStore()
         self._folder_mode = isinstance(self._store, FolderStore)
         self._projection_dir = (Path(projection_dir) if projection_dir is not None

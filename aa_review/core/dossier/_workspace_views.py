@@ -9,45 +9,54 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aa_review.core.dossier._admission import Standing, Step, admission
+from aa_review.core.dossier._archive import Archive
 from aa_review.core.dossier._fingerprints import (
     BoundChanges,
+    FingerprintHooks,
     changes_since_binding,
     kept_fingerprints,
 )
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
 from aa_review.core.dossier._models_dossier import ParsedDossier
-from aa_review.core.dossier._packages import PackageState, PackageStatus
+from aa_review.core.dossier._packages import (
+    ContaminationHook,
+    FactsMemo,
+    PackageState,
+    PackageStatus,
+)
 from aa_review.core.dossier._projection import build_projection
 from aa_review.core.dossier._states import Refusal
 from aa_review.core.dossier._validator import CheckRecord, evaluate
+from aa_review.core.dossier._workspace_state import WorkspaceState
 
 __all__ = ["ViewsMixin"]
 
 log = logging.getLogger(__name__)
 
 
-class ViewsMixin:
+class ViewsMixin(WorkspaceState):
     """The read-only half of :class:`WorkspaceBase` (it owns the attributes used here)."""
 
-    _get: Any
-    _superseded: Any
-    _packages: Any
-    _registry: Any
-    _archive: Any
-    _clock: Any
-    _now: Any
-    _hook: Any
-    _store: Any
-    _facts_memo: Any
-    _fingerprinter: Any
-    _changes_memo: Any
-    read_only: Any
-    can_act: Any
-    journal_head: Any
+    _archive: Archive
+    _clock: Callable[[], datetime]
+    _hook: ContaminationHook | None
+    _facts_memo: FactsMemo
+    _fingerprinter: FingerprintHooks | None
+    _changes_memo: dict[tuple[str, str | None, str | None], BoundChanges]
+
+    if TYPE_CHECKING:  # what WorkspaceBase and the other halves define
+        def _get(self, dossier_id: str, revision: int) -> ParsedDossier: ...
+        def _superseded(self, dossier_id: str, revision: int) -> bool: ...
+        def _packages(self, parsed: ParsedDossier) -> tuple[PackageStatus, ...]: ...
+        def _now(self) -> datetime: ...
+        def can_act(self, actor_id: object) -> str | None: ...
+        @property
+        def read_only(self) -> bool: ...
 
     def now(self) -> datetime:
         """The workspace clock's current time."""
@@ -79,7 +88,7 @@ class ViewsMixin:
         Preconditions (T5's passing check) and freshness are left to the attempt.
         """
         actor = self._registry.get(actor_id)
-        unable = self.can_act(actor_id) if actor is not None else None  # type: ignore[attr-defined]
+        unable = self.can_act(actor_id) if actor is not None else None
         return admission(step, self.standing(dossier_id, revision), actor,
                          read_only=self.read_only, unable=unable)
 
@@ -146,7 +155,7 @@ class ViewsMixin:
             try:
                 data = self._fingerprinter.fingerprint(status)
                 kept[status.package_id] = self._store.save_fingerprint(dossier_id, data)
-            except Exception as exc:  # binding goes ahead; the panel will say none was kept
+            except Exception as exc:  # noqa: BLE001 - binding goes ahead; it is said later
                 log.warning("no fingerprint of %s was kept: %s", status.package_id, exc)
         return kept
 
@@ -177,7 +186,7 @@ class ViewsMixin:
                     status.state in (PackageState.UNCHANGED, PackageState.CHANGED):
                 try:
                     rows = self._facts_memo.hidden_rows(status.facts, self._hook)
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001 - G9 stays unknown, never passes
                     log.warning("contamination audit of %s failed: %s", status.package_id, exc)
                 else:
                     status = dataclasses.replace(status, hidden_rows=rows)

@@ -10,12 +10,14 @@ first (spec 12). Confirmations name what is signed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from aa_review.core import dossier as dz
 from aa_review.qt.views.dossier_dialogs import ProjectionDialog, write_projection
 
 if TYPE_CHECKING:
+    from PySide6.QtWidgets import QWidget
+
     from aa_review.qt.views.dossier_worker import DossierWorker
 
 __all__ = ["DossierActions"]
@@ -100,8 +102,9 @@ class DossierActions:
         for label, key in (("Amendment ref", "amendment_ref"),
                            ("Amendment digest (sha256:…)", "amendment_digest")):
             if values[key] is None:
-                value, ok = QInputDialog.getText(self, "Authorize amendment proposal",  # type: ignore[call-overload]
-                                                 label, text=str(current.get(key) or ""))
+                value, ok = QInputDialog.getText(cast("QWidget", self),
+                                                 "Authorize amendment proposal", label,
+                                                 text=str(current.get(key) or ""))
                 if not ok:
                     return None
                 values[key] = value
@@ -145,6 +148,7 @@ class DossierActions:
             if effective in (dz.Action.EDIT, dz.Action.EDIT_DRAFT):
                 plan = ws.parsed(d, r).raw["evidence"].get("dataset_plan")
                 return ws.edit_evidence(d, r, actor, ["dataset_plan"], plan)
+            assert isinstance(effective, dz.Action)
             call = {dz.Action.BIND: ws.bind, dz.Action.CHECK: ws.check,
                     dz.Action.DECIDE_ELIGIBLE: ws.decide_eligible,
                     dz.Action.DEFER: ws.decide_deferred}[effective]
