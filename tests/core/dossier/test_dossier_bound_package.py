@@ -236,3 +236,23 @@ def test_dossier_check_says_what_changed_since_binding(tmp_path: Path, bound: Pa
     record = json.loads(as_json.stdout)  # the data stays the CheckRecord
     assert as_json.returncode == 1 and "gates" in record and "changed since binding" \
         in as_json.stderr
+
+
+def test_dossier_check_refuses_a_swapped_fingerprint_file(tmp_path: Path, bound: Path) -> None:
+    """A fingerprint file given with --fingerprint that is not the one the binding names
+    (here: one of the changed package, which would say nothing changed) is not used."""
+    from aa_review.core.diff import fingerprint
+
+    _bind(tmp_path / "ws", bound, DiffFingerprints())
+    made = derive_package(bound, tmp_path / "later", ChangeSpec(rows_changed=1), seed=5)
+    swapped = tmp_path / "swapped.npz"
+    swapped.write_bytes(fingerprint(open_package(made.root)).to_bytes())
+    rev_file = tmp_path / "ws" / "dossiers" / READY / "rev-1.json"
+    proc = subprocess.run([sys.executable, "-m", "aa_review", "dossier", "check", str(rev_file),
+                           "--archive", str(tmp_path / "ws" / "archive.json"),
+                           "--package", f"{PID}={made.root}",
+                           "--fingerprint", f"{PID}={swapped}"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    assert "DOSSIER_PACKAGE_CHANGED" in proc.stdout and "swapped or damaged" in proc.stdout
+    assert "rows: 1 changed" not in proc.stdout
