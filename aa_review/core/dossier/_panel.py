@@ -32,7 +32,7 @@ from aa_review.core.dossier._steps import (
     refusal_text,
     who_text,
 )
-from aa_review.core.dossier._summary import GATE_TITLES, metrics_lines
+from aa_review.core.dossier._summary import GATE_TITLES, metric_text, metrics_lines
 from aa_review.core.dossier._timeline import JournalView, TimelineEntry
 
 if TYPE_CHECKING:
@@ -341,19 +341,9 @@ def panel_state(snap: Snapshot, actor_id: str | None) -> PanelState:
 def _gate_row(record: CheckRecord, gid: str, private: bool) -> GateRow:
     g = record.gates[gid]
     reasons = tuple(explain(c, g.detail if private else None) for c in g.reason_codes)
-    metrics = "; ".join(f"{k}: {_fmt(v)}" for k, v in g.metrics.items())
+    metrics = "; ".join(f"{k}: {metric_text(v)}" for k, v in g.metrics.items())
     sentence = gate_sentence(reasons) if g.status is not GateStatus.PASS and reasons else ""
     return GateRow(gid, GATE_TITLES.get(gid, ""), g.status, reasons, sentence, metrics)
-
-
-def _fmt(v: Any) -> str:
-    if isinstance(v, float):
-        return f"{v:.4g}"
-    if isinstance(v, dict):
-        return ", ".join(f"{k}={_fmt(x)}" for k, x in v.items())
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_fmt(x) for x in v) + "]"
-    return str(v)
 
 
 def _effective(snap: Snapshot, step: Step) -> Step:

@@ -36,6 +36,14 @@ DENIAL_HEADER = ("When (UTC)", "Who (role)", "Operation", "Target", "Decision", 
 HISTORY_HEADER = ("Revision", "State", "Created", "By", "Supersedes")
 
 
+def _text_label() -> QLabel:
+    """A wrapping label whose text can be selected (and copied)."""
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
 class _RefitOnResize(QObject):
     """Fits a table's columns to its width again whenever its viewport is resized."""
 
@@ -80,9 +88,7 @@ class DossierTabs(QTabWidget):
         tab = QWidget()
         lay = QVBoxLayout(tab)
         lay.setContentsMargins(0, 4, 0, 0)
-        self.journal_status = QLabel()
-        self.journal_status.setWordWrap(True)
-        self.journal_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.journal_status = _text_label()
         lay.addWidget(self.journal_status)
         row = QHBoxLayout()
         self.order_box = QComboBox()
@@ -150,9 +156,7 @@ class DossierTabs(QTabWidget):
         tab = QWidget()
         lay = QVBoxLayout(tab)
         lay.setContentsMargins(0, 4, 0, 0)
-        self.metrics = QLabel()
-        self.metrics.setWordWrap(True)
-        self.metrics.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.metrics = _text_label()
         lay.addWidget(self.metrics)
         self.plots = DossierPlots()
         self.plots.setMinimumHeight(120)
