@@ -17,7 +17,7 @@ _DIRECTORIES = frozenset({"package", "path", "out", "folder", "workspace", "pack
 _FILES = frozenset({"dossier", "archive", "principals", "journal", "file", "schema", "output"})
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "completion",
         help="print a shell completion script (bash, zsh, tcsh)",

@@ -22,7 +22,7 @@ __all__ = ["register", "run"]
 EXIT_USAGE = 2
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "generate",
         help="write a generated package (or a corpus) for tests and demos",
