@@ -22,6 +22,7 @@ from aa_review.core.package.digest import digest_of, file_sha256, list_package
 from aa_review.core.query import EvidenceScope, FindingsIndex, FindingsScope, RowsScope
 from aa_review.core.session import charts
 from aa_review.core.session._state import ExportPlan, Scope
+from aa_review.core.session.triage import FindingMarks, finding_marks
 
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditReport
@@ -88,6 +89,7 @@ class PreparedFindings:
     rows: RowsScope
     evidence: EvidenceScope
     findings: FindingsScope
+    marks: FindingMarks  # per row and evidence item: its findings' count and worst severity
 
 
 @dataclass(frozen=True, eq=False)
@@ -249,8 +251,9 @@ def prepare_findings(pkg: Package, report: AuditReport | None) -> PreparedFindin
     rows = RowsScope(pkg, index)
     for attr in ("visibility", "evidence_type", "ref"):
         rows.evidence_attr(attr)
+    marks = finding_marks(index, len(pkg.index), len(pkg.index.evidence_ids))
     return PreparedFindings(pkg, index, report, rows, EvidenceScope(pkg, index),
-                            FindingsScope(index, pkg))
+                            FindingsScope(index, pkg), marks)
 
 
 def live_hash_statuses(pkg: Package, cancelled: Callable[[], bool] = _never
