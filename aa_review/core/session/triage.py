@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from aa_review.core.findings import Finding, Severity
-from aa_review.core.query import FindingsIndex, check_of, quote
+from aa_review.core.query import And, FindingsIndex, QueryError, Term, check_of, parse_query, quote
+from aa_review.core.query import set_term as _set_term
 
-__all__ = ["GROUP_FIELDS", "FindingGroup", "group_findings", "sort_findings", "SORT_COLUMNS",
+__all__ = ["GROUP_FIELDS", "FindingGroup", "group_findings", "open_group", "open_group_value", "sort_findings", "SORT_COLUMNS",
            "FindingMarks", "finding_marks", "severity_of_rank"]
 
 # What findings group by, each a field of the findings query (opening a group sets it).
@@ -95,6 +96,27 @@ def group_findings(index: FindingsIndex, positions: np.ndarray | None,
         groups.append(FindingGroup(field, value, pos, locs, worst))
     groups.sort(key=lambda g: (-g.count, -g.worst.rank, g.value))
     return groups
+
+
+def open_group_value(query: str, field: str) -> str | None:
+    """The group of ``field`` that ``query`` shows alone (its top-level ``field=value``)."""
+    try:
+        node = parse_query(query)
+    except QueryError:
+        return None
+    parts = list(node.nodes) if isinstance(node, And) and not node.grouped else \
+        ([node] if node is not None else [])
+    return next((n.value for n in parts
+                 if isinstance(n, Term) and n.field == field and n.op == "="), None)
+
+
+def open_group(query: str, group: FindingGroup | None, field: str) -> str:
+    """``query`` showing ``group`` alone (None: no group of ``field``); picking the group
+    already open closes it. The rest of the query is kept as written."""
+    rest = _set_term(query, field, None)
+    if group is None or group.term is None or open_group_value(query, field) == group.value:
+        return rest
+    return f"{rest} {group.term}".strip()
 
 
 def _value(f: Finding, field: str) -> str:

@@ -16,6 +16,7 @@ from aa_review.core.session import (
 )
 from aa_review.qt.models import EvidenceTableModel, RowsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
+from aa_review.qt.views.finding_marks import follow_marks
 from aa_review.qt.views.query_bar import QueryBar, fields_help
 from aa_review.qt.views.tables import make_table
 
@@ -48,6 +49,7 @@ class EvidencePanel(Linked):
         self._hook_table(self.view, lambda r: session.select_evidence(self.model.position(r),
                                                                       self.source))
         session.events.hashes_changed.connect(self._on_hashes)
+        follow_marks(session, self.model, "evidence")
 
     def show_package(self, opened: OpenPackage | None) -> None:
         pkg = opened.package if opened else None
@@ -139,6 +141,7 @@ class EvidenceRowsPanel(Linked):
         self.layout_.addWidget(self.caption)
         self.model = RowsTableModel(self)
         self.view = make_table(self.model, name="evidence_rows_view")
+        follow_marks(session, self.model, "rows")
         self.layout_.addWidget(self.view)
         self._hook_table(self.view, lambda r: session.select_row(self.model.position(r),
                                                                  self.source))

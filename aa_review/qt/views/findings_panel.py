@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QToolButton
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QToolButton,
+)
 
 from aa_review.core.audits import findings_line
 from aa_review.core.query import FINDING_FIELDS
@@ -21,7 +29,9 @@ from aa_review.core.session import (
     Scope,
     Selection,
 )
+from aa_review.core.session.triage import GROUP_FIELDS
 from aa_review.qt.models.findings_table import FindingsTableModel
+from aa_review.qt.views.finding_groups import FindingGroups
 from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.query_bar import QueryBar, fields_help
 from aa_review.qt.views.shortcuts import SHORTCUTS
@@ -49,11 +59,26 @@ class FindingsPanel(Linked):
         bar = QHBoxLayout()
         bar.addWidget(self.query, 1)
         bar.addWidget(self.only_selection)
+        self.group_by = QComboBox()
+        self.group_by.setObjectName("findings_group_by")
+        self.group_by.addItem("No groups", None)
+        for name in GROUP_FIELDS:
+            self.group_by.addItem(f"Group by {name}", name)
+        self.group_by.setToolTip("Count the findings per code, check, file or severity; "
+                                 "picking a group shows its findings alone")
+        bar.addWidget(self.group_by)
         self._location_bar(bar)  # on the same line: the table keeps the height
         self.layout_.addLayout(bar)
         self.model = FindingsTableModel(self)
-        self.view = make_table(self.model, name="findings_view")
-        self.layout_.addWidget(self.view)
+        self.view = make_table(self.model, sortable=True, name="findings_view")
+        self.groups = FindingGroups(session, self.group_by)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.setObjectName("findings_split")
+        split.addWidget(self.groups)
+        split.addWidget(self.view)
+        split.setStretchFactor(1, 3)
+        split.setChildrenCollapsible(False)
+        self.layout_.addWidget(split)
         self.state: FindingsState | None = None
         self.location_text = ""
         self._told: tuple[int, int] | None = None  # the location last put in the status bar

@@ -10,6 +10,7 @@ from aa_review.core.query import ROW_FIELDS
 from aa_review.core.session import OpenPackage, QueryResult, ReviewSession, Scope, Selection
 from aa_review.qt.models import RowsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
+from aa_review.qt.views.finding_marks import follow_marks
 from aa_review.qt.views.query_bar import QueryBar, fields_help
 from aa_review.qt.views.tables import make_table
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 __all__ = ["RowsPanel"]
 
 _HELP = fields_help("rows", ROW_FIELDS, "row id, data type, file or task")
-_WIDTHS = (400, 200, 220, 60, 160, 70, 90, 80)
+_WIDTHS = (400, 200, 220, 60, 160, 70, 90, 80, 110)
 
 
 class RowsPanel(Linked):
@@ -52,6 +53,7 @@ class RowsPanel(Linked):
         self.layout_.addWidget(self.view)
         self._hook_table(self.view, self._pick)
         self._show_count()
+        follow_marks(session, self.model, "rows")
 
     def _pick(self, table_row: int) -> None:
         # While another package loads, its first rows are shown before the session has

@@ -1,0 +1,120 @@
+"""Findings triage in the window: sorting, groups with counts, the findings column."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Findings of several codes and severities; 4 rows cite hidden evidence."""
+    from aa_review.generator import generate_package
+
+    return generate_package(tmp_path_factory.mktemp("triage"), rows=80, seed=7,
+                            defects=["hidden_cited", "private_path", "missing_lineage",
+                                     "contract_drift"],
+                            defect_rows={"hidden_cited": 4, "private_path": 3})
+
+
+def _audited(window: Any, root: Any) -> Any:
+    window.open_package(root)
+    window.controller.run_audit()
+    assert window.session.report is not None
+    return window.session.findings
+
+
+def _column(model: Any, col: int) -> list[Any]:
+    return [model.data(model.index(r, col)) for r in range(model.rowCount())]
+
+
+def test_every_findings_column_sorts_both_ways(window, many) -> None:
+    from PySide6.QtCore import Qt
+
+    state = _audited(window, many.root)
+    panel = window.findings
+    assert panel.model.rowCount() == len(state.findings) > 3
+    ranks = {"info": 0, "low": 1, "warning": 2, "error": 3, "critical": 4}
+    panel.view.sortByColumn(0, Qt.SortOrder.DescendingOrder)
+    sev = [ranks[v.split(" ")[0]] for v in _column(panel.model, 0)]
+    assert sev == sorted(sev, reverse=True) and sev[0] > sev[-1]
+    panel.view.sortByColumn(1, Qt.SortOrder.AscendingOrder)
+    codes = _column(panel.model, 1)
+    assert codes == sorted(codes)
+    panel.view.sortByColumn(2, Qt.SortOrder.DescendingOrder)
+    locs = [int(v.replace(",", "")) for v in _column(panel.model, 2)]
+    assert locs == sorted(locs, reverse=True)
+    panel.view.sortByColumn(4, Qt.SortOrder.AscendingOrder)
+    msgs = [m.lower() for m in _column(panel.model, 4)]
+    assert msgs == sorted(msgs)
+    # Picking a sorted line picks that finding, and the order survives a new filter.
+    panel.view.selectRow(0)
+    assert window.session.selection.current.finding == panel.model.position(0)
+    window.session.set_query("findings", "severity:warning")
+    msgs = [m.lower() for m in _column(panel.model, 4)]
+    assert msgs == sorted(msgs) and len(msgs) < len(state.findings)
+
+
+def test_groups_count_findings_and_open_one(window, many) -> None:
+    state = _audited(window, many.root)
+    panel = window.findings
+    assert not panel.groups.isVisibleTo(panel)
+    panel.group_by.setCurrentIndex(panel.group_by.findData("code"))
+    groups = panel.groups
+    assert groups.isVisibleTo(panel)
+    by_code: dict[str, int] = {}
+    for f in state.findings:
+        by_code[f.code] = by_code.get(f.code, 0) + 1
+    shown = {groups.model.item(r, 0).text(): groups.model.item(r, 1).data(0)
+             for r in range(groups.model.rowCount())}
+    assert shown == by_code
+    # Picking a group shows its findings alone, and the counts of the others stay.
+    code = "link.hidden_cited"
+    row = next(r for r in range(groups.model.rowCount())
+               if groups.model.item(r, 0).text() == code)
+    groups.view.selectRow(row)
+    assert window.findings.query.text() == f"code={code}"
+    assert set(_column(panel.model, 1)) == {code}
+    assert groups.model.rowCount() == len(by_code)
+    # By severity, within a query: counts follow the query.
+    window.session.set_query("findings", "-quirk:yes")
+    panel.group_by.setCurrentIndex(panel.group_by.findData("severity"))
+    want: dict[str, int] = {}
+    for f in state.findings:
+        if not f.quirk:
+            want[f.severity.value] = want.get(f.severity.value, 0) + 1
+    got = {groups.model.item(r, 0).text(): groups.model.item(r, 1).data(0)
+           for r in range(groups.model.rowCount())}
+    assert got == want
+
+
+def test_rows_and_evidence_show_their_findings(window, many) -> None:
+    from PySide6.QtCore import Qt
+
+    from aa_review.qt.models.rows_table import FINDINGS_COLUMN
+
+    state = _audited(window, many.root)
+    hidden = next(d for d in many.defects if d.name == "hidden_cited")
+    ids = {r["row_id"] for r in hidden.rows}
+    model = window.rows.model
+    ix = window.session.package.index
+    cells = {ix.row_id_str(model.position(r)): model.data(model.index(r, FINDINGS_COLUMN))
+             for r in range(model.rowCount())}
+    for rid in ids:
+        assert cells[rid] is not None and cells[rid].endswith("critical"), cells[rid]
+    assert sum(1 for v in cells.values() if v) < len(cells)  # clean rows show nothing
+    window.rows.view.sortByColumn(FINDINGS_COLUMN, Qt.SortOrder.DescendingOrder)
+    top = {ix.row_id_str(model.position(r)) for r in range(len(ids))}
+    assert top == ids
+    # finding: and severity: still filter the rows.
+    window.session.set_query("rows", "severity:critical")
+    assert {ix.row_id_str(model.position(r)) for r in range(model.rowCount())} >= ids
+    ev = window.evidence.model
+    col = ev.columns.index("findings")
+    hidden_pos = set(window.session.package.hidden_evidence().tolist())
+    marked = {ev.position(r) for r in range(ev.rowCount()) if ev.data(ev.index(r, col))}
+    assert hidden_pos <= marked
+    assert state.prepared.marks.evidence_count[list(hidden_pos)].min() >= 1
