@@ -14,10 +14,19 @@ from dataclasses import dataclass
 import numpy as np
 
 from aa_review.core.findings import Finding, Severity
-from aa_review.core.query import And, FindingsIndex, QueryError, Term, check_of, parse_query, quote
+from aa_review.core.query import (
+    And,
+    FindingsIndex,
+    QueryError,
+    Term,
+    check_of,
+    parse_query,
+    quote,
+)
 from aa_review.core.query import set_term as _set_term
 
-__all__ = ["GROUP_FIELDS", "FindingGroup", "group_findings", "open_group", "open_group_value", "sort_findings", "SORT_COLUMNS",
+__all__ = ["GROUP_FIELDS", "FindingGroup", "group_findings", "open_group", "open_group_value",
+           "sort_findings", "SORT_COLUMNS",
            "FindingMarks", "finding_marks", "severity_of_rank"]
 
 # What findings group by, each a field of the findings query (opening a group sets it).

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
-
-import numpy as np
 
 from aa_review.core.findings import Finding, Severity
 from aa_review.core.session.triage import severity_of_rank, sort_findings
@@ -19,8 +18,9 @@ __all__ = ["FindingsTableModel", "LOCATIONS_COLUMN", "SEVERITY_COLORS", "finding
 Index = QModelIndex | QPersistentModelIndex
 _COLUMNS = ("Severity", "Code", "Locations", "First location", "Message")
 LOCATIONS_COLUMN = 2
-SEVERITY_COLORS = _COLORS = {Severity.CRITICAL: "#b71c1c", Severity.ERROR: "#d84315", Severity.WARNING: "#f9a825",
-           Severity.LOW: "#607d8b", Severity.INFO: "#607d8b"}
+SEVERITY_COLORS = _COLORS = {
+    Severity.CRITICAL: "#b71c1c", Severity.ERROR: "#d84315", Severity.WARNING: "#f9a825",
+    Severity.LOW: "#607d8b", Severity.INFO: "#607d8b"}
 
 
 class FindingsTableModel(QAbstractTableModel):
