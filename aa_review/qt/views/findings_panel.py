@@ -31,8 +31,8 @@ from aa_review.core.session import (
 )
 from aa_review.core.session.triage import GROUP_FIELDS
 from aa_review.qt.models.findings_table import FindingsTableModel
-from aa_review.qt.views.finding_groups import FindingGroups
 from aa_review.qt.views._linked import Linked, select_table_row
+from aa_review.qt.views.finding_groups import FindingGroups
 from aa_review.qt.views.query_bar import QueryBar, fields_help
 from aa_review.qt.views.shortcuts import SHORTCUTS
 from aa_review.qt.views.tables import make_table

@@ -30,7 +30,7 @@ def test_groups_count_findings_and_locations_most_first(flat: list[Finding]) -> 
     groups = group_findings(FindingsIndex(flat), None, "code")
     got = [(g.value, g.count, g.locations) for g in groups]
     assert got == [
-        ("privacy.path", 2, 3), ("link.hidden_cited", 1, 2), ("input.malformed_line", 1, 1)]  # 1: an empty location
+        ("privacy.path", 2, 3), ("link.hidden_cited", 1, 2), ("input.malformed_line", 1, 1)]
     assert groups[0].worst is Severity.ERROR
     # Opening a group shows exactly its findings through the findings query.
     scope = FindingsScope(FindingsIndex(flat))
