@@ -120,6 +120,9 @@ class WindowView(Protocol):
 
     def dossier_package(self, root: Path, pkg_report: Any) -> None: ...
 
+    def offer(self, label: str | None, take: Callable[[], object] | None = None) -> None:
+        """Offer a step the user may take (a button in the status bar); None withdraws it."""
+
 
 class WindowController:
     """The window's commands over one :class:`ReviewSession`."""
@@ -172,6 +175,7 @@ class WindowController:
         for lane in (AUDIT, DIGEST, HASHES):  # about the package that was open
             self.runner.cancel(lane)
         self.session.open(prepared)
+        self.view.offer(None)  # an offer was about the package open before
         problems = f", {len(pkg.problems)} loading problems" if pkg.problems else ""
         self.view.show_idle(f"{pkg.package_id} ({pkg.version}){problems}")
         self.view.show_opened(pkg)
@@ -301,13 +305,30 @@ class WindowController:
             self.view.show_page("contracts")
 
     def gate_selected(self, gate: str) -> None:
-        """Show in the package views what a dossier gate rests on, where the package holds it."""
-        if gate != "G9" or self.session.package is None:
+        """Offer to show in the package views what a dossier gate rests on, where the
+        package holds it. The user's queries are changed only when the offer is taken."""
+        facts = self.session.facts
+        if gate != "G9" or self.session.package is None or facts is None:
+            self.view.offer(None)
+            return
+        n = len(facts.rows_citing_hidden)
+        if n == 0:
+            self.view.offer(None)
+            self.view.status("G9: no row of the package cites hidden evidence", 8000)
+            return
+        rows = f"{n:,} row{'s' if n != 1 else ''}"
+        self.view.offer(f"Show the {rows} citing hidden evidence", self.show_hidden_evidence)
+        self.view.status(f"G9: {rows} of the package cite hidden evidence", 15000)
+
+    def show_hidden_evidence(self) -> None:
+        """G9's offer taken: the rows citing hidden evidence, the findings about them."""
+        self.view.offer(None)
+        if self.session.package is None:
             return
         n = self.session.show_hidden_evidence()
         self.view.show_page("rows")
-        self.view.status(f"G9: {n} rows of the package cite hidden evidence (Rows tab, "
-                         "filtered)", 8000)
+        self.view.status(f"G9: {n:,} rows of the package cite hidden evidence (Rows tab, "
+                         "filtered; Alt+Left goes back to the selection before)", 8000)
 
     # -- files ------------------------------------------------------------------------------
     def export(self, path: Path | None = None, scope: Scope = Scope.ROWS) -> None:
