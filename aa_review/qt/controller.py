@@ -331,19 +331,26 @@ class WindowController:
                          "filtered; Alt+Left goes back to the selection before)", 8000)
 
     # -- files ------------------------------------------------------------------------------
-    def export(self, path: Path | None = None, scope: Scope = Scope.ROWS) -> None:
+    def export(self, path: Path | None = None, scope: Scope = Scope.ROWS,
+               full: bool = False) -> None:
         """Write what a table shows now (the rows by default), with its query and the
-        package digest; the writing (and the digest, when not known yet) runs in a worker."""
+        package digest; the writing (and the digest, when not known yet) runs in a worker.
+        ``full``: rows with every field, in CSV too (JSON Lines always has every field)."""
         plan = self.session.export_plan(scope)
         if plan is None:
             return
+        what = f"full {scope.value}" if full else scope.value
         if path is None:
+            first = "JSON Lines (*.jsonl)" if full else "CSV (*.csv)"
+            filters = [first] + [f for f in ("CSV (*.csv)", "JSON Lines (*.jsonl)",
+                                             "JSON (*.json)") if f != first]
             path = self.view.ask_save_path(
-                f"Export the filtered {scope.value}",
-                f"{plan.package.package_id}-{scope.value}.csv",
-                "CSV (*.csv);;JSON Lines (*.jsonl)")
+                f"Export the {what} shown",
+                f"{plan.package.package_id}-{scope.value}.{'jsonl' if full else 'csv'}",
+                ";;".join(filters))
             if path is None:
                 return
+        columns = ["all"] if full and scope is Scope.ROWS else None
         version = self.session.version
         target = Path(path)
 
@@ -358,7 +365,7 @@ class WindowController:
             self.view.warn("Export failed", f"{target}: {exc}")
 
         self.view.status(f"Exporting {len(plan.positions):,} {scope.value}…", 4000)
-        self.runner.run(EXPORT, lambda job: run_export(plan, target, job.cancelled),
+        self.runner.run(EXPORT, lambda job: run_export(plan, target, job.cancelled, columns),
                         done=done, failed=failed)
 
     def capture(self) -> SessionState:

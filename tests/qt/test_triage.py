@@ -118,3 +118,47 @@ def test_rows_and_evidence_show_their_findings(window, many) -> None:
     marked = {ev.position(r) for r in range(ev.rowCount()) if ev.data(ev.index(r, col))}
     assert hidden_pos <= marked
     assert state.prepared.marks.evidence_count[list(hidden_pos)].min() >= 1
+
+
+def test_exports_from_the_window(window, many, tmp_path, monkeypatch) -> None:
+    import csv
+    import json
+
+    from aa_review.core.query.export import meta_path
+    from aa_review.core.session import Scope
+
+    state = _audited(window, many.root)
+    window.session.set_query("findings", "severity:critical")
+    shown = window.session.result(Scope.FINDINGS).count
+    assert 0 < shown < len(state.findings)
+    out = tmp_path / "findings.csv"
+    monkeypatch.setattr(window, "ask_save_path", lambda *_a: out)
+    window.commands.export_findings.trigger()  # File > Export Filtered Findings…
+    with out.open(newline="") as fh:
+        lines = list(csv.DictReader(fh))
+    assert {r["severity"] for r in lines} == {"critical"}
+    assert len({r["finding_index"] for r in lines}) == shown
+    meta = json.loads(meta_path(out).read_text())
+    assert meta["query"] == "severity:critical"
+    assert meta["package_digest"] == window.session.digest
+
+    window.session.set_query("evidence", "visibility:hidden_excluded")
+    ev = tmp_path / "evidence.jsonl"
+    monkeypatch.setattr(window, "ask_save_path", lambda *_a: ev)
+    window.commands.export_evidence.trigger()
+    items = [json.loads(line) for line in ev.read_text().splitlines()]
+    assert items and {i["visibility"] for i in items} == {"hidden_excluded"}
+
+    window.session.set_query("rows", "severity:critical")
+    full = tmp_path / "rows.csv"
+    monkeypatch.setattr(window, "ask_save_path", lambda *_a: full)
+    window.commands.export_full.trigger()
+    with full.open(newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == window.session.result(Scope.ROWS).count > 0
+    summary = tmp_path / "summary.csv"
+    window.controller.export(summary)
+    with summary.open(newline="") as fh:
+        header = next(csv.reader(fh))
+    assert len(rows[0]) > len(header)  # every field, not the summary columns
+    assert "source_evidence_ref_ids" in rows[0]

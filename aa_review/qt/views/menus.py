@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
+from aa_review.core.session import Scope
 from aa_review.qt.theme import THEMES
 from aa_review.qt.views.shortcuts import FOCUS_VIEWS, SHORTCUTS
 
@@ -45,6 +46,9 @@ class WindowActions:
     forward: QAction
     about: QAction
     export: QAction
+    export_full: QAction
+    export_evidence: QAction
+    export_findings: QAction
     save_session: QAction
     open_session: QAction
     last_session: QAction
@@ -76,6 +80,16 @@ def build_actions(win: MainWindow) -> WindowActions:
         about=_action(win, "&About aa-review", win.show_about),
         export=_action(win, "&Export Filtered Rows…", lambda: c.export(), "export",
                        "Write the rows shown now to CSV or JSON Lines"),
+        export_full=_action(win, "Export Filtered Rows, Every &Field…",
+                            lambda: c.export(full=True),
+                            tip="Write every field of the rows shown now (JSON Lines, JSON "
+                                "or CSV)"),
+        export_evidence=_action(win, "Export Filtered E&vidence…",
+                                lambda: c.export(scope=Scope.EVIDENCE),
+                                tip="Write the evidence items shown now"),
+        export_findings=_action(win, "Export Filtered F&indings…",
+                                lambda: c.export(scope=Scope.FINDINGS),
+                                tip="Write the findings shown now, every location"),
         save_session=_action(win, "&Save Session…", lambda: c.save_session(), "save_session",
                              "Save filters, selection and layout"),
         open_session=_action(win, "Open Sess&ion…", lambda: c.open_session(), "open_session"),
@@ -97,7 +111,8 @@ def build_actions(win: MainWindow) -> WindowActions:
     for name in ("reload", "audit", "workspace", "cancel"):
         menu.addAction(a[name])
     menu.addSeparator()
-    for name in ("export", "save_session", "open_session", "last_session"):
+    for name in ("export", "export_full", "export_evidence", "export_findings",
+                 "save_session", "open_session", "last_session"):
         menu.addAction(a[name])
     menu.addSeparator()
     menu.addAction(a["quit"])
