@@ -162,3 +162,43 @@ def test_exports_from_the_window(window, many, tmp_path, monkeypatch) -> None:
         header = next(csv.reader(fh))
     assert len(rows[0]) > len(header)  # every field, not the summary columns
     assert "source_evidence_ref_ids" in rows[0]
+
+
+def test_completion_proposes_fields_then_values_from_the_package(window, many, qtbot) -> None:
+    from PySide6.QtCore import Qt
+
+    _audited(window, many.root)
+    bar = window.rows.query
+    edit, comp = bar.edit, bar.completer
+    edit.setFocus()
+    qtbot.keyClicks(edit, "ty")
+    assert comp.open and comp.labels()[0] == "type"
+    qtbot.keyClick(edit, Qt.Key.Key_Tab)  # accepts, keeps the focus in the bar
+    assert edit.text() == "type:"
+    # The values of type: are the package's data types, with their counts.
+    ix = window.session.package.index
+    types = {t for t in ix.data_types if t}
+    assert comp.open and set(comp.labels()) == types
+    qtbot.keyClicks(edit, "fail")
+    assert comp.labels() == ["failure_case"]
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    assert edit.text() == "type:failure_case" and not comp.open
+    bar.run()
+    assert window.session.query("rows") == "type:failure_case"
+    # Arrows move, Esc closes without changing the text.
+    qtbot.keyClicks(edit, " conf")
+    assert comp.open and comp.labels() == ["confidence"]
+    qtbot.keyClick(edit, Qt.Key.Key_Escape)
+    assert not comp.open and edit.text() == "type:failure_case conf"
+    edit.setText("")
+    qtbot.keyClicks(edit, "evid")
+    many_labels = comp.labels()
+    assert len(many_labels) > 1
+    qtbot.keyClick(edit, Qt.Key.Key_Down)
+    qtbot.keyClick(edit, Qt.Key.Key_Enter)
+    assert edit.text().startswith(many_labels[1])
+    # The findings bar completes the findings' own fields and codes.
+    fbar = window.findings.query
+    fbar.edit.setFocus()
+    qtbot.keyClicks(fbar.edit, "code:link.h")
+    assert "link.hidden_cited" in fbar.completer.labels()

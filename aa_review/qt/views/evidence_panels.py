@@ -18,6 +18,7 @@ from aa_review.qt.models import EvidenceTableModel, RowsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.finding_marks import follow_marks
 from aa_review.qt.views.query_bar import QueryBar, fields_help
+from aa_review.qt.views.query_completion import session_completer
 from aa_review.qt.views.tables import make_table
 
 __all__ = ["EvidencePanel", "RowEvidencePanel", "EvidenceRowsPanel"]
@@ -39,7 +40,8 @@ class EvidencePanel(Linked):
         self.layout_.addWidget(self.note)
         self.query = QueryBar("Filter evidence: type:artifact visibility:hidden_excluded "
                               "cited<10 \"text\"",
-                              lambda text: session.set_query(Scope.EVIDENCE, text), _HELP)
+                              lambda text: session.set_query(Scope.EVIDENCE, text), _HELP,
+                              completer=session_completer(session, Scope.EVIDENCE))
         self.layout_.addWidget(self.query)
         self.model = EvidenceTableModel(self)
         self.view = make_table(self.model, name="evidence_view")

@@ -34,6 +34,7 @@ from aa_review.qt.models.findings_table import FindingsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.finding_groups import FindingGroups
 from aa_review.qt.views.query_bar import QueryBar, fields_help
+from aa_review.qt.views.query_completion import session_completer
 from aa_review.qt.views.shortcuts import SHORTCUTS
 from aa_review.qt.views.tables import make_table
 
@@ -51,7 +52,8 @@ class FindingsPanel(Linked):
         self.summary.setWordWrap(True)
         self.layout_.addWidget(self.summary)
         self.query = QueryBar("Filter findings: severity:error code:privacy file:… \"text\"",
-                              lambda text: session.set_query(Scope.FINDINGS, text), _HELP)
+                              lambda text: session.set_query(Scope.FINDINGS, text), _HELP,
+                              completer=session_completer(session, Scope.FINDINGS))
         self.only_selection = QCheckBox("Only the selection")
         self.only_selection.setToolTip("Show only findings about the selected row, evidence "
                                        "item or contract entry")

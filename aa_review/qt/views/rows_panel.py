@@ -12,6 +12,7 @@ from aa_review.qt.models import RowsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.finding_marks import follow_marks
 from aa_review.qt.views.query_bar import QueryBar, fields_help
+from aa_review.qt.views.query_completion import session_completer
 from aa_review.qt.views.tables import make_table
 
 if TYPE_CHECKING:
@@ -33,7 +34,8 @@ class RowsPanel(Linked):
         super().__init__(session, "Rows")
         self.query = QueryBar('Filter rows: type:preference_pair confidence<0.5 '
                               'evidence.visibility:hidden_excluded "text"',
-                              lambda text: session.set_query(Scope.ROWS, text), _HELP)
+                              lambda text: session.set_query(Scope.ROWS, text), _HELP,
+                              completer=session_completer(session, Scope.ROWS))
         self.layout_.addWidget(self.query)
         bar = QHBoxLayout()
         self.selected_label = QLabel("")
