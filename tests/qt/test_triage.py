@@ -202,3 +202,75 @@ def test_completion_proposes_fields_then_values_from_the_package(window, many, q
     fbar.edit.setFocus()
     qtbot.keyClicks(fbar.edit, "code:link.h")
     assert "link.hidden_cited" in fbar.completer.labels()
+
+
+@pytest.fixture(scope="module")
+def placed(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Findings placed in files without rows: a malformed line, a manifest's key path, a
+    row rejected as a duplicate (only in reports/rejected_rows.jsonl)."""
+    from aa_review.generator import generate_package
+
+    g = generate_package(tmp_path_factory.mktemp("placed"), rows=60, seed=2,
+                         defects=["malformed_line", "counts_mismatch"])
+    rejected = g.root / "experience_compiler/reports/rejected_rows.jsonl"
+    with rejected.open("ab") as fh:
+        fh.write(b'{"row_id": "dup-7", "rejection_reason": "duplicate_row_id"}\n')
+    return g
+
+
+def _pick(window: Any, code: str) -> Any:
+    fs = window.session.findings.findings
+    i = next(i for i, f in enumerate(fs) if f.code == code)
+    window.findings.view.selectRow(window.findings.model.table_row_of(i))
+    return fs[i]
+
+
+@pytest.mark.parametrize("code", ["input.malformed_line", "quirk.duplicate_row_rejected"])
+def test_a_finding_on_a_line_without_a_row_shows_that_line(window, placed, code) -> None:
+    _audited(window, placed.root)
+    f = _pick(window, code)
+    doc = window.detail.document
+    assert doc.isVisibleTo(window.detail) and not window.detail.view.isVisibleTo(window.detail)
+    loc = f.locations[0]
+    lines = (placed.root / loc.file).read_bytes().decode("utf-8", "replace").split("\n")
+    assert doc.document is not None and doc.document.target == loc.line
+    from aa_review.core.session.document import MAX_LINE_CHARS
+
+    want = lines[loc.line - 1]
+    assert doc.target_text().startswith(want[:MAX_LINE_CHARS])
+    assert len(want) <= MAX_LINE_CHARS or doc.target_text().endswith("more characters)")
+    assert f.message in doc.title.text() and loc.file in doc.title.text()
+    if code == "quirk.duplicate_row_rejected":
+        assert '"rejection_reason": "duplicate_row_id' in doc.target_text()
+        i = window.session.selection.current.finding
+        window.session.step_location(-1, "findings")  # the last: the line added above
+        assert doc.target_text() == \
+            '{"row_id": "dup-7", "rejection_reason": "duplicate_row_id"}'
+        assert window.session.selection.current.finding == i
+    # Picking a row shows the row again.
+    window.session.select_row(0, "rows")
+    assert not doc.isVisibleTo(window.detail) and window.detail.view.isVisibleTo(window.detail)
+
+
+@pytest.mark.parametrize(("code", "name"), [("count.rows_by_type", "compiler_manifest.json"),
+                                            ("quirk.bogus_list_ref", "environment_spec.json")])
+def test_a_finding_in_a_json_document_opens_at_its_key_path(window, placed, code, name) -> None:
+    import json
+
+    from aa_review.core.session.document import locate_key_path
+
+    _audited(window, placed.root)
+    f = _pick(window, code)
+    loc = f.location
+    assert loc.file.endswith(name) and loc.key_path
+    doc = window.detail.document
+    assert doc.isVisibleTo(window.detail)
+    text = (placed.root / loc.file).read_text()
+    json.loads(text)  # a real JSON document
+    offset, walked = locate_key_path(text, loc.key_path)
+    assert walked == loc.key_path
+    assert doc.document.target == text.count("\n", 0, offset) + 1
+    assert f"key {loc.key_path}" in doc.title.text() and f.message in doc.title.text()
+    last = loc.key_path.rsplit(".", 1)[-1].split("[")[0]
+    if "[" not in loc.key_path.rsplit(".", 1)[-1]:
+        assert f'"{last}"' in doc.target_text()

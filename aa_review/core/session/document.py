@@ -26,7 +26,7 @@ __all__ = ["Document", "read_document", "key_path_parts", "locate_key_path", "WH
 
 WHOLE_LIMIT = 4 * 1024 * 1024   # a document read whole (and a JSON one parsed for its key)
 CONTEXT_LINES = 40               # lines shown before and after a line of a larger file
-MAX_LINE_CHARS = 4000            # a longer line is cut, and says so
+MAX_LINE_CHARS = 20_000          # a longer line is cut, and says so
 _SCAN_LIMIT = 512 * 1024 * 1024  # bytes read to reach a line of a larger file
 _WS = " \t\r\n"
 
