@@ -177,7 +177,7 @@ def _around(safe: PackageRoot, rel: str, line: int, size: int) -> Document:
     n = 0
     read = 0
     with safe.open(rel) as fh:
-        for n, raw in enumerate(fh, 1):  # noqa: B007 - n is the last line read
+        for n, raw in enumerate(fh, 1):  # n: the last line read
             read += len(raw)
             if n >= start:
                 kept.append(_cut(raw.rstrip(b"\r\n").decode("utf-8", errors="replace")))
