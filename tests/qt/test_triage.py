@@ -274,3 +274,62 @@ def test_a_finding_in_a_json_document_opens_at_its_key_path(window, placed, code
     last = loc.key_path.rsplit(".", 1)[-1].split("[")[0]
     if "[" not in loc.key_path.rsplit(".", 1)[-1]:
         assert f'"{last}"' in doc.target_text()
+
+
+@pytest.fixture(scope="module")
+def corpus_dir(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from aa_review.generator import generate_package
+
+    root = tmp_path_factory.mktemp("corpus")
+    generate_package(root, rows=30, seed=1, package_id="a_clean")
+    generate_package(root, rows=40, seed=2, package_id="b_bad", defects=["hidden_cited"])
+    (root / "c_empty").mkdir()
+    return root
+
+
+def _lines(w: Any) -> list[str]:
+    return [w.model.item(r, 0).text() for r in range(w.model.rowCount())]
+
+
+def test_corpus_view_opens_a_report_sorts_and_opens_a_package(window, corpus_dir,
+                                                             tmp_path) -> None:
+    from PySide6.QtCore import Qt
+
+    from aa_review.core.audits import AuditDocument, audit_corpus
+
+    report = tmp_path / "corpus.json"
+    report.write_text(AuditDocument(audit_corpus(corpus_dir, 1)).model_dump_json())
+    w = window.show_corpus()
+    w.open_report(report)
+    assert w.corpus is not None and len(w.corpus.lines) == 3
+    headers = [w.model.horizontalHeaderItem(c).text() for c in range(w.model.columnCount())]
+    assert "links" in headers and headers[-1] == "Problem"
+    # Worst first, then by a column clicked: rows, as numbers.
+    assert _lines(w)[0] == "b_bad"
+    assert w.model.item(0, headers.index("Worst")).text() == "critical"
+    w.view.sortByColumn(headers.index("Rows"), Qt.SortOrder.AscendingOrder)
+    rows = [w.model.item(r, headers.index("Rows")).data(Qt.ItemDataRole.UserRole + 1)
+            for r in range(3)]
+    assert rows == sorted(rows) and rows[-1] == 40
+    empty = _lines(w).index("c_empty")
+    assert "c_empty" in w.line_at(empty).path and w.line_at(empty).error
+    w.open_line(empty)  # a folder that is no package says so, opens nothing
+    assert window.session.package is None and "could not be audited" in w.summary.text()
+    w.open_line(_lines(w).index("b_bad"))
+    assert window.session.package is not None
+    assert window.session.package.root == corpus_dir / "b_bad"
+
+
+def test_corpus_view_audits_a_folder_and_refuses_a_bad_report(window, corpus_dir,
+                                                              tmp_path) -> None:
+    w = window.show_corpus()
+    w.workers = 1
+    w.audit(corpus_dir)
+    assert sorted(_lines(w)) == ["a_clean", "b_bad", "c_empty"]
+    assert not w.progress.isVisibleTo(w)
+    bad = tmp_path / "nope.json"
+    bad.write_text('{"kind": "corpus"}')
+    w.open_report(bad)
+    assert "nope.json" in w.summary.text() and "not an aa-review audit report" in \
+        w.summary.text()
+    assert len(_lines(w)) == 3  # what was shown stays

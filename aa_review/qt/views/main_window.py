@@ -242,6 +242,16 @@ class MainWindow(QMainWindow):
     def offer(self, label: str | None, take: Any = None) -> None:
         self.offer_button.offer(label, take)
 
+    def show_corpus(self) -> Any:
+        """The corpus window (one per review window), brought forward."""
+        from aa_review.qt.views.corpus_view import CorpusWindow
+
+        if getattr(self, "corpus", None) is None:
+            self.corpus = CorpusWindow(self.runner, self.open_package, self.settings)
+        self.corpus.show()
+        self.corpus.raise_()
+        return self.corpus
+
     def dossier_package(self, root: Path, report: Any) -> None:
         self.dossier.set_package(root, report)
 
@@ -336,6 +346,8 @@ class MainWindow(QMainWindow):
             self._default_layout()
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802
+        if getattr(self, "corpus", None) is not None:
+            self.corpus.close()
         self.dossier.close_workspace()
         self.watcher.clear()
         # Loading and auditing hold worker processes: let them stop before leaving.

@@ -46,6 +46,7 @@ class WindowActions:
     forward: QAction
     about: QAction
     export: QAction
+    corpus: QAction
     export_full: QAction
     export_evidence: QAction
     export_findings: QAction
@@ -78,6 +79,9 @@ def build_actions(win: MainWindow) -> WindowActions:
         back=_action(win, "&Back", s.selection.back, "back", "Previous selection"),
         forward=_action(win, "&Forward", s.selection.forward, "forward", "Next selection"),
         about=_action(win, "&About aa-review", win.show_about),
+        corpus=_action(win, "Open Corp&us…", win.show_corpus,
+                       tip="A folder of packages: open the report of aa-review audit DIR "
+                           "--json, or audit the folder"),
         export=_action(win, "&Export Filtered Rows…", lambda: c.export(), "export",
                        "Write the rows shown now to CSV or JSON Lines"),
         export_full=_action(win, "Export Filtered Rows, Every &Field…",
@@ -108,7 +112,7 @@ def build_actions(win: MainWindow) -> WindowActions:
     menu = win.menuBar().addMenu("&File")
     menu.addAction(a["open"])
     recent_menu = menu.addMenu("Open &Recent")
-    for name in ("reload", "audit", "workspace", "cancel"):
+    for name in ("corpus", "reload", "audit", "workspace", "cancel"):
         menu.addAction(a[name])
     menu.addSeparator()
     for name in ("export", "export_full", "export_evidence", "export_findings",

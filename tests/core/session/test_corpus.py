@@ -65,7 +65,7 @@ def test_auditing_a_folder_gives_the_same_lines(corpus, tmp_path) -> None:
 def test_what_is_not_a_report_is_refused_with_its_name(tmp_path, content: bytes) -> None:
     bad = tmp_path / "bad.json"
     bad.write_bytes(content)
-    with pytest.raises(AAReviewError, match="bad.json"):
+    with pytest.raises(AAReviewError, match=r"bad\.json"):
         read_corpus_report(bad)
     with pytest.raises(AAReviewError, match="cannot be read"):
         read_corpus_report(tmp_path / "missing.json")
