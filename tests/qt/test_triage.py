@@ -333,3 +333,39 @@ def test_corpus_view_audits_a_folder_and_refuses_a_bad_report(window, corpus_dir
     assert "nope.json" in w.summary.text() and "not an aa-review audit report" in \
         w.summary.text()
     assert len(_lines(w)) == 3  # what was shown stays
+
+
+@pytest.fixture(scope="module")
+def varied(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The query tests' package: spread confidence and quality, partial citations."""
+    from aa_review.generator import generate_package
+    from tests.core.query.conftest import vary_rows
+
+    root = generate_package(tmp_path_factory.mktemp("parity"), rows=120, seed=3,
+                            defects=["hidden_cited", "private_path", "missing_lineage"]).root
+    vary_rows(root)
+    return root
+
+
+def test_the_window_filters_answer_the_parity_table_as_the_core(window, varied) -> None:
+    """Each query of the parity table, typed in the window's bars, shows what the core's
+    filter (and so the command line) keeps, in the same order."""
+    from aa_review.core.query import filter_findings, filter_rows
+    from tests.core.query import parity
+
+    _audited(window, varied)
+    pkg, findings = window.session.package, window.session.findings.findings
+    for query in parity.ROWS:
+        window.rows.query.set_text(query)
+        assert not window.rows.query.error.isVisibleTo(window), query
+        core = filter_rows(pkg, query, findings)
+        want = list(range(len(pkg.index))) if core is None else core.tolist()
+        m = window.rows.model
+        assert [m.position(r) for r in range(m.rowCount())] == want, query
+        assert window.count_label.text() == f"{len(want):,} of {len(pkg.index):,} rows"
+    for query in parity.FINDINGS:
+        window.findings.query.set_text(query)
+        assert not window.findings.query.error.isVisibleTo(window), query
+        want = list(filter_findings(findings, query, pkg))
+        m = window.findings.model
+        assert want and [m.position(r) for r in range(m.rowCount())] == want, query
