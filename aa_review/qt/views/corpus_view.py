@@ -179,8 +179,12 @@ class CorpusWindow(QWidget):
         cells = [cell(x.package_id), cell(x.task_id), cell(x.format_version),
                  cell(f"{x.rows:,}", x.rows), cell(worst, x.worst_rank),
                  cell(f"{x.findings:,}", x.findings), cell(f"{x.locations:,}", x.locations)]
-        cells += [cell(f"{x.by_check.get(c, 0):,}" if c in x.by_check else "",
+        # A check without findings shows nothing, so the counts stand out.
+        cells += [cell(f"{x.by_check[c]:,}" if x.by_check.get(c) else "",
                        x.by_check.get(c, -1)) for c in checks]
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        for c in (3, 5, 6, *range(len(_FIXED), len(_FIXED) + len(checks))):
+            cells[c].setTextAlignment(right)
         problem = x.error or ("" if x.complete else "a check did not finish")
         cells.append(cell(problem))
         cells[0].setData(k, Qt.ItemDataRole.UserRole)  # the line, however sorted

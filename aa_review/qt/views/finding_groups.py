@@ -102,6 +102,7 @@ class FindingGroups(QWidget):
                 self.model.appendRow(cells)
             self.view.setSortingEnabled(True)
             self.view.resizeColumnsToContents()
+            self.view.setColumnWidth(0, min(self.view.columnWidth(0), 220))  # counts in view
             n = sum(g.count for g in groups)
             field = self.field or ""
             self.title.setText(f"{len(groups):,} {field} groups" if groups else

@@ -81,6 +81,8 @@ class FindingsPanel(Linked):
         split.setStretchFactor(1, 3)
         split.setChildrenCollapsible(False)
         self.layout_.addWidget(split)
+        self.split = split
+        self.group_by.currentIndexChanged.connect(self._size_groups)
         self.state: FindingsState | None = None
         self.location_text = ""
         self._told: tuple[int, int] | None = None  # the location last put in the status bar
@@ -117,6 +119,12 @@ class FindingsPanel(Linked):
                 self.addAction(act)
         for w in (self.prev_button, self.where, self.next_button, self.all_button):
             bar.addWidget(w)
+
+    def _size_groups(self, _index: int) -> None:
+        """Groups shown: a third of the width (at least what their counts need)."""
+        if self.group_by.currentData() is not None:
+            w = max(self.split.width(), 300)
+            self.split.setSizes([max(w // 3, 260), w - max(w // 3, 260)])
 
     # -- what the session says --------------------------------------------------------
     def show_package(self, opened: OpenPackage | None) -> None:
