@@ -176,9 +176,11 @@ def _marks(loc: np.ndarray, owner: np.ndarray, severity: np.ndarray, n: int
     has = loc >= 0
     if not has.any() or n == 0:
         return count, worst
-    # One (item, finding) pair however many of the finding's locations name the item.
-    pairs = np.unique(np.stack([loc[has], owner[has]]), axis=1)
-    items, who = pairs[0], pairs[1]
+    # One (item, finding) pair however many of the finding's locations name the item,
+    # each pair one int64 (item * findings + finding), so the unique is a flat sort.
+    width = int(owner.max()) + 1 if len(owner) else 1
+    pairs = np.unique(loc[has].astype(np.int64) * width + owner[has])
+    items, who = pairs // width, pairs % width
     np.add.at(count, items, 1)
     np.maximum.at(worst, items, severity[who])
     return count, worst
