@@ -123,11 +123,11 @@ def read_corpus_report(path: Path) -> CorpusView:
     try:
         doc = AuditDocument.model_validate_json(data).root
     except ValidationError as exc:
-        first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        raise AAReviewError(f"{path}: not an aa-review audit report (--json): "
-                            f"{first.get('msg', exc)}" + (f" at {where}" if where else "")
-                            ) from None
+        errors = exc.errors()
+        msg = errors[0]["msg"] if errors else str(exc)
+        where = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
+        raise AAReviewError(f"{path}: not an aa-review audit report (--json): {msg}"
+                            + (f" at {where}" if where else "")) from None
     return corpus_view(doc, str(path), path.resolve().parent)
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from json.decoder import scanstring
 from typing import TYPE_CHECKING
 
 from aa_review.core.util.errors import AAReviewError
@@ -95,7 +94,7 @@ def _member(text: str, pos: int, name: str) -> tuple[int, int] | None:
     pos = _skip_ws(text, pos + 1)
     while pos < len(text) and text[pos] != "}":
         key_at = pos
-        key, pos = scanstring(text, pos + 1)
+        key, pos = _DECODER.raw_decode(text, pos)  # the key, a JSON string
         pos = _skip_ws(text, pos)
         pos = _skip_ws(text, pos + 1)  # the ':'
         if key == name:

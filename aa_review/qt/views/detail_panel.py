@@ -50,7 +50,7 @@ class RowDetailPanel(Linked):
         self.document = DocumentView()
         self.document.setVisible(False)
         self.layout_.addWidget(self.document)
-        self._place: tuple[int, ...] | None = None  # (version, finding, location) shown
+        self._place: tuple[int, int, int] | None = None  # (version, finding, location) shown
 
     def show_package(self, opened: OpenPackage | None) -> None:
         self.runner.cancel("row")
@@ -108,13 +108,14 @@ class RowDetailPanel(Linked):
         if place is None:
             self._place = None
             return
-        key = (self.version, sel.finding, sel.location or 0)  # type: ignore[union-attr]
+        assert sel is not None and sel.finding is not None and self.pkg is not None
+        key = (self.version, sel.finding, sel.location or 0)
         if key == self._place:
             return
         self._place = key
         rel, line, key_path, about = place
         self.document.reading(rel, about)
-        safe = self.pkg.safe  # type: ignore[union-attr]
+        safe = self.pkg.safe
 
         def done(doc: Document) -> None:
             if self._place == key:

@@ -7,7 +7,7 @@ The counts follow the findings query, except its own group term.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QLabel, QTableView, QVBoxLayout, QWidget
 
@@ -56,7 +56,8 @@ class FindingGroups(QWidget):
 
     @property
     def field(self) -> str | None:
-        return self.chooser.currentData()
+        data = self.chooser.currentData()
+        return None if data is None else str(data)
 
     def _on_findings(self, state: FindingsState | None) -> None:
         if state is None or state.version == self.session.version:
@@ -120,16 +121,16 @@ class FindingGroups(QWidget):
         k = self.model.item(table_row, 0).data(Qt.ItemDataRole.UserRole)
         return self.groups[int(k)]
 
-    def _current_changed(self, cur: object, _prev: object) -> None:
-        if not self._syncing and cur.isValid():  # type: ignore[attr-defined]
-            self._pick(cur.row())  # type: ignore[attr-defined]
+    def _current_changed(self, cur: QModelIndex, _prev: QModelIndex) -> None:
+        if not self._syncing and cur.isValid():
+            self._pick(cur.row())
             self._moved = True
 
-    def _clicked(self, idx: object) -> None:
+    def _clicked(self, idx: QModelIndex) -> None:
         if self._moved:
             self._moved = False
             return
-        self._pick(idx.row(), toggle=True)  # type: ignore[attr-defined]
+        self._pick(idx.row(), toggle=True)
 
     def _pick(self, table_row: int, toggle: bool = False) -> None:
         field = self.field
