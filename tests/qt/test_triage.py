@@ -369,3 +369,31 @@ def test_the_window_filters_answer_the_parity_table_as_the_core(window, varied) 
         want = list(filter_findings(findings, query, pkg))
         m = window.findings.model
         assert want and [m.position(r) for r in range(m.rowCount())] == want, query
+
+
+def test_the_document_viewer_never_leaves_the_package(window, tmp_path, monkeypatch) -> None:
+    """A finding about a ref out of the package shows the file that holds the ref, not
+    what it names; a place in a file out of the package is refused with the reason."""
+    from aa_review.generator import generate_package
+    from aa_review.qt.views import detail_panel
+
+    g = generate_package(tmp_path / "g", rows=30, seed=2, defects=["ref_dotdot"])
+    secret = g.root.parent / "outside.txt"
+    secret.write_text("SECRET-CONTENT")
+    _audited(window, g.root)
+    fs = window.session.findings.findings
+    i = next(i for i, f in enumerate(fs) if f.code == "ref.escape"
+             and f.location.file.endswith("source_evidence_map.json"))
+    window.session.select_finding(i, 0, "findings")
+    doc = window.detail.document
+    assert doc.document is not None and doc.document.rel.endswith("source_evidence_map.json")
+    assert "../outside.txt" in "\n".join(doc.document.lines)
+    assert "SECRET" not in doc.text.toPlainText()
+
+    monkeypatch.setattr(detail_panel, "finding_place",
+                        lambda _s, _sel: ("../outside.txt", 1, None, "error x: y"))
+    window.session.select_finding(i, 0, "palette")
+    window.session.select_finding((i + 1) % len(fs), 0, "palette")
+    assert doc.document is None and "cannot be shown" in doc.title.text()
+    assert "climbs out of the package" in doc.title.text()
+    assert "SECRET" not in doc.text.toPlainText()
