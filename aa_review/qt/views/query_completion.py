@@ -49,7 +49,7 @@ class QueryCompleter(QObject):
         self.edit = edit
         self.completer = completer
         self.completion: Completion | None = None
-        self.popup = QListWidget(edit)  # a window of its own, transient for the bar's
+        self.popup = QListWidget(edit)  # a window (flags below) placed relative to the bar
         self.popup.setObjectName("query_completions")
         # A tool tip window takes no focus: typing goes on in the line edit.
         self.popup.setWindowFlags(Qt.WindowType.ToolTip | Qt.WindowType.FramelessWindowHint)
