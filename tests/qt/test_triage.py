@@ -397,3 +397,13 @@ def test_the_document_viewer_never_leaves_the_package(window, tmp_path, monkeypa
     assert doc.document is None and "cannot be shown" in doc.title.text()
     assert "climbs out of the package" in doc.title.text()
     assert "SECRET" not in doc.text.toPlainText()
+
+
+def test_auditing_a_folder_can_be_cancelled(window, corpus_dir) -> None:
+    w = window.show_corpus()
+    w.workers = 1
+    w.progress.valueChanged.connect(lambda v: w.cancel_button.click() if v > 0 else None)
+    w.audit(corpus_dir)
+    assert "cancelled" in w.summary.text()
+    assert w.corpus is None and w.model.rowCount() == 0
+    assert not w.cancel_button.isVisibleTo(w)
