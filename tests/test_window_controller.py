@@ -202,11 +202,17 @@ def test_gate_g9_offers_the_rows_citing_hidden_evidence(parts, tmp_path) -> None
     assert label == "Show the 4 rows citing hidden evidence"
     view.show_page.assert_not_called()
     take()
-    view.offer.assert_called_with(None)
     assert s.query(Scope.ROWS) == "evidence.visibility:hidden_excluded"
     assert s.result(Scope.ROWS).count == 4
     view.show_page.assert_called_with("rows")
     assert view.status.call_args.args[0].startswith("G9: 4 rows")
+    # Then the user's own queries are one click away.
+    label, restore = view.offer.call_args.args
+    assert label == "Restore your queries"
+    restore()
+    view.offer.assert_called_with(None)
+    assert s.query(Scope.ROWS) == "type:failure_case"
+    assert s.query(Scope.FINDINGS) == ""
 
 
 def test_reload_keeps_queries_and_selection(parts, sample_copy) -> None:

@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from aa_review.core.query import QueryError
 from aa_review.core.session import (
     SESSION_SUFFIX,
     Cancelled,
@@ -323,12 +324,24 @@ class WindowController:
     def show_hidden_evidence(self) -> None:
         """G9's offer taken: the rows citing hidden evidence, the findings about them."""
         self.view.offer(None)
-        if self.session.package is None:
+        s = self.session
+        if s.package is None:
             return
-        n = self.session.show_hidden_evidence()
+        before = {scope: s.query(scope) for scope in (Scope.ROWS, Scope.FINDINGS)}
+        n = s.show_hidden_evidence()
         self.view.show_page("rows")
         self.view.status(f"G9: {n:,} rows of the package cite hidden evidence (Rows tab, "
-                         "filtered; Alt+Left goes back to the selection before)", 8000)
+                         "filtered)", 8000)
+        if any(before.values()):  # the user's own queries, one click away
+            self.view.offer("Restore your queries", partial(self._restore_queries, before))
+
+    def _restore_queries(self, texts: dict[Scope, str]) -> None:
+        self.view.offer(None)
+        for scope, text in texts.items():
+            try:
+                self.session.set_query(scope, text)
+            except QueryError:  # valid when typed; kept as it was all the same
+                continue
 
     # -- files ------------------------------------------------------------------------------
     def export(self, path: Path | None = None, scope: Scope = Scope.ROWS,

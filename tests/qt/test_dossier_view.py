@@ -262,7 +262,7 @@ def test_g9_selects_what_it_rests_on_in_the_package(window, tmp_path: Path, sett
     offer = window.offer_button
     assert offer.isVisibleTo(window) and offer.text().startswith("Show the ")
     offer.click()
-    assert not offer.isVisibleTo(window)
+    assert offer.text() == "Restore your queries"  # the next offer: the user's query back
     assert window.rows.query.text() == "evidence.visibility:hidden_excluded"
     assert window.rows.model.rowCount() > 0
     ev = window.session.package.evidence_at(window.session.selection.current.evidence)
