@@ -22,6 +22,7 @@ from aa_review.core.package.digest import digest_of, file_sha256, list_package
 from aa_review.core.query import EvidenceScope, FindingsIndex, FindingsScope, RowsScope
 from aa_review.core.session import charts
 from aa_review.core.session._state import ExportPlan, Scope
+from aa_review.core.session.triage import FindingMarks, finding_marks
 
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditReport
@@ -88,6 +89,7 @@ class PreparedFindings:
     rows: RowsScope
     evidence: EvidenceScope
     findings: FindingsScope
+    marks: FindingMarks  # per row and evidence item: its findings' count and worst severity
 
 
 @dataclass(frozen=True, eq=False)
@@ -249,8 +251,9 @@ def prepare_findings(pkg: Package, report: AuditReport | None) -> PreparedFindin
     rows = RowsScope(pkg, index)
     for attr in ("visibility", "evidence_type", "ref"):
         rows.evidence_attr(attr)
+    marks = finding_marks(index, len(pkg.index), len(pkg.index.evidence_ids))
     return PreparedFindings(pkg, index, report, rows, EvidenceScope(pkg, index),
-                            FindingsScope(index, pkg))
+                            FindingsScope(index, pkg), marks)
 
 
 def live_hash_statuses(pkg: Package, cancelled: Callable[[], bool] = _never
@@ -278,24 +281,25 @@ def compute_digest(root: Path, cancelled: Callable[[], bool] = _never) -> str:
     return digest_of(entries, facts())
 
 
-def run_export(plan: ExportPlan, path: Path, cancelled: Callable[[], bool] = _never
-               ) -> tuple[int, str]:
+def run_export(plan: ExportPlan, path: Path, cancelled: Callable[[], bool] = _never,
+               columns: list[str] | None = None) -> tuple[int, str]:
     """Write what ``plan`` captured to ``path`` (format from its suffix) with the query and
     the package digest in the sidecar, computing the digest when it was not known yet.
-    Returns how many items were written and the digest; raises ``OSError`` or
-    ``ValueError``."""
+    ``columns`` picks the CSV columns (``["all"]``: every field of the rows). Returns how
+    many items were written and the digest; raises ``OSError`` or ``ValueError``."""
     from aa_review.core.query import export
 
     digest = plan.digest or compute_digest(plan.package.root, cancelled)
     if plan.scope is Scope.ROWS:
         n = export.export_rows(plan.package, plan.positions, path, query=plan.query,
-                               digest=digest)
+                               digest=digest, columns=columns)
     elif plan.scope is Scope.EVIDENCE:
         n = export.export_evidence(plan.package, plan.positions, path, query=plan.query,
-                                   digest=digest)
+                                   digest=digest, columns=columns)
     else:
         n = export.export_findings(plan.findings, plan.positions, path, query=plan.query,
-                                   digest=digest, package_id=plan.package.package_id)
+                                   digest=digest, package_id=plan.package.package_id,
+                                   columns=columns)
     return n, digest
 
 

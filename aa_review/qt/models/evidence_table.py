@@ -8,6 +8,8 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from aa_review.qt.models.findings_table import finding_mark
+
 if TYPE_CHECKING:
     from aa_review.core.package import Package
 
@@ -33,6 +35,14 @@ class EvidenceTableModel(QAbstractTableModel):
         self._columns: list[str] = list(_FIXED)
         self._cited: np.ndarray = np.zeros(0, np.int64)
         self._hashes: tuple[str, ...] | None = None
+        self._marks: tuple[np.ndarray, np.ndarray] | None = None
+
+    def set_finding_marks(self, count: np.ndarray | None, worst: np.ndarray | None) -> None:
+        """Per evidence position, how many findings locate it and the worst rank (-1: none)."""
+        self._marks = None if count is None or worst is None else (count, worst)
+        if self.rowCount():
+            col = self._columns.index("findings")
+            self.dataChanged.emit(self.index(0, col), self.index(self.rowCount() - 1, col))
 
     def set_package(self, pkg: Package | None) -> None:
         self.beginResetModel()
@@ -45,7 +55,7 @@ class EvidenceTableModel(QAbstractTableModel):
                     if k not in extra:
                         extra.append(k)
             self._cited = pkg.index.cited_counts()
-        self._columns = [*_FIXED, "hash_now", *extra, "cited_by_rows"]
+        self._columns = [*_FIXED, "hash_now", *extra, "cited_by_rows", "findings"]
         self._hashes = None
         self.endResetModel()
 
@@ -99,6 +109,8 @@ class EvidenceTableModel(QAbstractTableModel):
             return None
         pos = self.position(index.row())
         name = self._columns[index.column()]
+        if name == "findings":
+            return finding_mark(self._marks, pos, role)
         item = self._pkg.evidence_at(pos)
         if role == Qt.ItemDataRole.ForegroundRole:
             if item is None or (item.visibility or "") == "hidden_excluded":

@@ -9,14 +9,17 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QGuiApplication, QPalette
 
+from aa_review.qt.models.findings_table import finding_mark, mark_keys
+
 if TYPE_CHECKING:
     from aa_review.core.package import RowIndex, RowSet
 
-__all__ = ["RowsTableModel", "ROW_COLUMNS"]
+__all__ = ["RowsTableModel", "ROW_COLUMNS", "FINDINGS_COLUMN"]
 
 ROW_COLUMNS = ("Row id", "Data type", "File", "Line", "Source task", "Evidence", "Confidence",
-               "Quality")
+               "Quality", "Findings")
 _NUMERIC = {3, 5, 6, 7}
+FINDINGS_COLUMN = 8
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -36,6 +39,7 @@ class RowsTableModel(QAbstractTableModel):
         self._marked: np.ndarray | None = None
         self._marked_from: np.ndarray | None = None
         self._n_marked = 0
+        self._marks: tuple[np.ndarray, np.ndarray] | None = None
 
     # -- feeding ---------------------------------------------------------
     def set_index(self, index: RowIndex | None, positions: np.ndarray | RowSet | None = None
@@ -46,6 +50,14 @@ class RowsTableModel(QAbstractTableModel):
         self._index = index
         self._positions = positions
         self.endResetModel()
+
+    def set_finding_marks(self, count: np.ndarray | None, worst: np.ndarray | None) -> None:
+        """Per index position, how many findings locate the row and the worst severity's
+        rank (-1: none); None before any findings are known."""
+        self._marks = None if count is None or worst is None else (count, worst)
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, FINDINGS_COLUMN),
+                                  self.index(self.rowCount() - 1, FINDINGS_COLUMN))
 
     def set_marked(self, positions: np.ndarray | None) -> None:
         """Select the rows at index ``positions`` together (None: none); no loop per row."""
@@ -140,6 +152,8 @@ class RowsTableModel(QAbstractTableModel):
                 color.setAlpha(90)  # lighter than the current row, in both schemes
                 return QBrush(color)
             return None
+        if col == FINDINGS_COLUMN:
+            return finding_mark(self._marks, self.position(index.row()), role)
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter) \
                 if col in _NUMERIC else None
@@ -166,8 +180,11 @@ class RowsTableModel(QAbstractTableModel):
         if self._index is None or not len(self._index):
             return
         ix = self._index
-        keys = {0: ix.row_id, 1: ix.data_type, 2: ix.file, 3: ix.line, 4: ix.task,
-                5: ix.n_evidence, 6: ix.confidence, 7: ix.quality}[column]
+        if column == FINDINGS_COLUMN:
+            keys = mark_keys(self._marks, len(ix))
+        else:
+            keys = {0: ix.row_id, 1: ix.data_type, 2: ix.file, 3: ix.line, 4: ix.task,
+                    5: ix.n_evidence, 6: ix.confidence, 7: ix.quality}[column]
         base = np.arange(len(ix)) if self._positions is None else (
             self._positions if isinstance(self._positions, np.ndarray)
             else self._positions.to_array())
