@@ -12,7 +12,7 @@ from PySide6.QtGui import QBrush, QColor, QGuiApplication, QPalette
 if TYPE_CHECKING:
     from aa_review.core.package import RowIndex, RowSet
 
-__all__ = ["RowsTableModel", "ROW_COLUMNS", "CHANGE_KINDS", "CHANGE_COLORS"]
+__all__ = ["RowsTableModel", "ROW_COLUMNS", "CHANGE_KINDS", "CHANGE_COLORS", "CHANGE_COLUMN"]
 
 ROW_COLUMNS = ("Row id", "Data type", "File", "Line", "Source task", "Evidence", "Confidence",
                "Quality")

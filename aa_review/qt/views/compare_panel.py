@@ -15,16 +15,20 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QBrush, QColor, QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
+    QCheckBox,
     QFileDialog,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPushButton,
     QSplitter,
     QTableView,
+    QVBoxLayout,
+    QWidget,
 )
 
 from aa_review.core.query import QueryError
@@ -44,7 +48,7 @@ from aa_review.core.session import (
     side_by_side,
 )
 from aa_review.core.util.errors import AAReviewError
-from aa_review.qt.models.rows_table import CHANGE_COLORS
+from aa_review.qt.models.rows_table import CHANGE_COLORS, CHANGE_COLUMN
 from aa_review.qt.models.tuple_table import TupleTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.tables import make_table
@@ -180,6 +184,19 @@ def _summary(p: PreparedComparison) -> str:
     return text or "no change"
 
 
+def _places(old: str | None, new: str | None) -> str:
+    """``file.jsonl: line 3 → 7`` (the file named once when it is the same)."""
+    def split(w: str) -> tuple[str, str]:
+        f, _, line = w.rpartition(":")
+        return f.rsplit("/", 1)[-1], line
+
+    if old and new and split(old)[0] == split(new)[0]:
+        return f"{split(new)[0]}: line {split(old)[1]} → {split(new)[1]}"
+    a = "line {1} of {0}".format(*split(old)) if old else "absent"
+    b = "line {1} of {0}".format(*split(new)) if new else "absent"
+    return f"baseline: {a}; this package: {b}"
+
+
 class ChangesModel(TupleTableModel):
     """The listed changes; the first column coloured by kind."""
 
@@ -197,8 +214,10 @@ class SideBySideModel(TupleTableModel):
         super().__init__(("", "Field", "Baseline", "This package"), None, parent)
         self.differs: list[bool] = []
 
-    def show(self, view: SideBySide | None) -> None:
+    def show(self, view: SideBySide | None, only_differing: bool = False) -> None:
         lines = view.lines if view is not None else ()
+        if only_differing:
+            lines = tuple(ln for ln in lines if ln.differs)
         self.differs = [ln.differs for ln in lines]
         self.set_items([("≠" if ln.differs else "", ln.path,
                          "(absent)" if ln.old is None else ln.old,
@@ -254,13 +273,25 @@ class ComparePanel(Linked):
         self.sides = SideBySideModel(self)
         self.side_view = make_table(self.sides, name="compare_side_view")
         self.side_view.setWordWrap(False)
+        lower = QWidget()
+        lower_lay = QVBoxLayout(lower)
+        lower_lay.setContentsMargins(0, 0, 0, 0)
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        self.only_differing = QCheckBox("Differing fields only")
+        self.only_differing.setToolTip("Show only the fields whose values differ")
+        self.only_differing.toggled.connect(lambda _on: self.sides.show(self.shown_view,
+                                                                        self.only_differing
+                                                                        .isChecked()))
+        head.addWidget(self.only_differing, 0, Qt.AlignmentFlag.AlignTop)
+        lower_lay.addLayout(head)
+        lower_lay.addWidget(self.side_view, 1)
         split = QSplitter(Qt.Orientation.Vertical)
         split.setChildrenCollapsible(False)
         split.addWidget(self.view)
-        split.addWidget(self.title)
-        split.addWidget(self.side_view)
+        split.addWidget(lower)
         split.setStretchFactor(0, 2)
-        split.setStretchFactor(2, 3)
+        split.setStretchFactor(1, 3)
         self.layout_.addWidget(split, 1)
         self._targets: list[tuple[str, int | None, int | None, str]] = []
         self._shown: tuple[Any, ...] | None = None
@@ -270,10 +301,14 @@ class ComparePanel(Linked):
         self.compare_actions: tuple[QAction, QAction] | None = None
         self._hook_table(self.view, self._pick)
         session.events.baseline_changed.connect(self._on_baseline)
-        for col, width in enumerate((90, 70, 300, 170, 170)):
+        for col, width in enumerate((90, 70, 260, 150, 150)):
             self.view.setColumnWidth(col, width)
-        for col, width in enumerate((24, 230, 260)):
+        header = self.side_view.horizontalHeader()
+        header.setStretchLastSection(False)
+        for col, width in enumerate((22, 200)):
             self.side_view.setColumnWidth(col, width)
+        for col in (2, 3):  # both versions share what is left, side by side
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
 
     @property
     def prepared(self) -> PreparedComparison | None:
@@ -299,16 +334,16 @@ class ComparePanel(Linked):
         if c is None:
             self.summary.setText(_NO_BASELINE)
         elif p is None:
-            self.summary.setText(f"Baseline {c.baseline.package_id} ({c.baseline.root}): "
-                                 "comparing…")
+            self.summary.setText(f"Baseline {c.baseline.package_id}: comparing…")
         else:
             d = p.diff
             version = f" Format {d.version_change[0]} → {d.version_change[1]}." \
                 if d.version_change else ""
             hidden = [e.evidence_id for e in d.evidence if e.hidden_while_cited]
             warn = f" Hidden while cited: {', '.join(hidden)}." if hidden else ""
-            self.summary.setText(f"Baseline {c.baseline.package_id} ({c.baseline.root}): "
-                                 f"{_summary(p)}.{version}{warn}")
+            self.summary.setText(f"Baseline {c.baseline.package_id}: {_summary(p)}."
+                                 f"{version}{warn}")
+        self.summary.setToolTip("" if c is None else f"Baseline: {c.baseline.root}")
         self._refresh_list()
         if c is None or p is None:
             self._show(None, "")
@@ -451,21 +486,29 @@ class ComparePanel(Linked):
 
     def _show(self, view: SideBySide | None, what: str) -> None:
         self.shown_view = view
-        self.sides.show(view)
+        self.sides.show(view, self.only_differing.isChecked())
         if view is None:
             self.title.setText("")
             return
         n = len(view.differing)
-        where = f"baseline {view.old_where or '(absent)'}  →  {view.new_where or '(absent)'}"
-        diff = f"{n} field{'s' if n != 1 else ''} differ" if n else "no field differs"
+        where = _places(view.old_where, view.new_where)
+        if view.new_where is None:
+            diff = "only in the baseline"
+        elif view.old_where is None:
+            diff = "not in the baseline"
+        else:
+            diff = f"{n} field{'s' if n != 1 else ''} differ" if n else "no field differs"
         more = " (first fields only)" if view.truncated else ""
         notes = "".join(f"\n{x}" for x in view.notes)
-        self.title.setText(f"{what.capitalize()} {view.title} — {view.kind}: {diff}{more}\n"
+        self.title.setText(f"{what.capitalize()} {view.title}\n{view.kind}: {diff}{more} · "
                            f"{where}{notes}")
-        if n:
-            first = next(i for i, ln in enumerate(view.lines) if ln.differs)
-            self.side_view.scrollTo(self.sides.index(first, 1),
-                                    QTableView.ScrollHint.PositionAtTop)
+        first = next((i for i, d in enumerate(self.sides.differs) if d), None)
+        if first is None:
+            self.side_view.scrollToTop()
+        else:  # once laid out: the first differing field at the top
+            index = self.sides.index(first, 1)
+            QTimer.singleShot(0, lambda: self.side_view.scrollTo(
+                index, QTableView.ScrollHint.PositionAtTop))
 
 
 def install_compare(win: MainWindow) -> ComparePanel:
@@ -482,18 +525,35 @@ def install_compare(win: MainWindow) -> ComparePanel:
     panel.commands = commands
     panel.close_button.clicked.connect(commands.close_baseline)
 
+    sizes_before: list[int] = []
+
     def on_baseline(c: Comparison | None) -> None:
         p = c.prepared if c is not None and c.version == win.session.version else None
         win.rows.model.set_changes(p.row_kind if p else None, p.masks["linked"] if p else None)
         win.evidence.model.set_changes(
             {k: e.kind for k, e in p.evidence.items()} if p else None)
+        header = win.rows.view.horizontalHeader()
+        if p is not None and header.visualIndex(CHANGE_COLUMN) > 1:
+            header.moveSection(header.visualIndex(CHANGE_COLUMN), 1)  # beside the row id
+            win.rows.view.setColumnWidth(CHANGE_COLUMN, 110)
         if c is not None and not dock.isVisible():
+            detail, below = win.docks["detail"], win.docks["row_evidence"]
+            sizes_before[:] = [detail.width(), detail.height(), below.height()]
             if not dock.isFloating() and win.docks["detail"].isVisible():
                 win.tabifyDockWidget(win.docks["detail"], dock)
             dock.show()
             dock.raise_()
+            # both versions side by side need room: most of the right-hand column
+            QTimer.singleShot(0, lambda: _make_room(win, dock))
         elif c is None and dock.isVisible():
             dock.hide()
+            if sizes_before:  # the right-hand column as it was before comparing
+                width, high, low = sizes_before
+                detail, below = win.docks["detail"], win.docks["row_evidence"]
+                win.resizeDocks([detail], [width], Qt.Orientation.Horizontal)
+                win.resizeDocks([detail, below], [high, low], Qt.Orientation.Vertical)
+                sizes_before.clear()
+                detail.raise_()
         compare_close.setEnabled(c is not None)
 
     def choose() -> None:
@@ -512,6 +572,15 @@ def install_compare(win: MainWindow) -> ComparePanel:
     panel.compare_actions = (compare_open, compare_close)
     win.session.events.baseline_changed.connect(on_baseline)
     return panel
+
+
+def _make_room(win: MainWindow, dock: QDockWidget) -> None:
+    h, v = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+    win.resizeDocks([dock], [max(440, int(win.width() * 0.4))], h)
+    below = win.docks["row_evidence"]
+    if below.isVisible() and not below.isFloating() and not dock.isFloating():
+        column = dock.height() + below.height()
+        win.resizeDocks([dock, below], [int(column * 0.75), int(column * 0.25)], v)
 
 
 def add_compare_actions(win: MainWindow, panel: ComparePanel) -> None:
