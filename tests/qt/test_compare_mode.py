@@ -20,8 +20,9 @@ from aa_review.generator import ChangeSpec, derive_package, generate_package
 
 pytestmark = pytest.mark.gui
 
-CHANGES = dict(rows_added=2, rows_removed=2, rows_changed=3, rows_moved=1, rows_reformatted=1,
-               evidence_hidden=1, evidence_rehashed=1, contract_edits=("column_added",))
+CHANGES = {"rows_added": 2, "rows_removed": 2, "rows_changed": 3, "rows_moved": 1,
+           "rows_reformatted": 1, "evidence_hidden": 1, "evidence_rehashed": 1,
+           "contract_edits": ("column_added",)}
 
 
 @pytest.fixture(scope="module")

@@ -71,6 +71,7 @@ class PreparedComparison:
     old_pos: dict[int, int]
     evidence: dict[str, EvidenceChange]
     old_rows: RowsScope
+    fields_of: dict[int, tuple[str, ...] | None] = field(default_factory=dict)
 
     def kind_of(self, pos: int) -> str:
         """The change label of row ``pos`` of the open package ('' when unchanged)."""
@@ -98,23 +99,37 @@ class PreparedComparison:
         out["removed"] = int(np.count_nonzero(self.old_masks["removed"]))
         return out
 
-    def listed(self, new_positions: np.ndarray | None, old_positions: np.ndarray | None
-               ) -> list[CompareItem]:
-        """The changed rows a rows query keeps: rows of the open package among
-        ``new_positions`` that were added, changed, moved or re-serialized, then the
-        baseline's removed rows among ``old_positions`` (None: every row)."""
+    def _kept(self, new_positions: np.ndarray | None, old_positions: np.ndarray | None
+              ) -> tuple[np.ndarray, np.ndarray]:
         kinds = self.row_kind
         new = np.flatnonzero(kinds) if new_positions is None else \
             new_positions[kinds[new_positions] > 0]
         removed = np.flatnonzero(self.old_masks["removed"])
         if old_positions is not None:
             removed = np.intersect1d(removed, old_positions)
-        ix, old_ix = self.package.index, self.baseline.index
-        fields = {c.new_pos: c.fields for c in self.diff.rows.changed}
-        out = [CompareItem(ROW_KINDS[int(kinds[p]) - 1], ix.row_id_str(int(p)), int(p),
-                           self.old_pos.get(int(p)), fields.get(int(p)))
+        return new, removed
+
+    def count_listed(self, new_positions: np.ndarray | None,
+                     old_positions: np.ndarray | None) -> int:
+        """How many rows :meth:`listed` lists without a limit."""
+        new, removed = self._kept(new_positions, old_positions)
+        return len(new) + len(removed)
+
+    def listed(self, new_positions: np.ndarray | None, old_positions: np.ndarray | None,
+               limit: int | None = None) -> list[CompareItem]:
+        """The changed rows a rows query keeps: rows of the open package among
+        ``new_positions`` that were added, changed, moved or re-serialized, then the
+        baseline's removed rows among ``old_positions`` (None: every row); the first
+        ``limit`` of them."""
+        new, removed = self._kept(new_positions, old_positions)
+        if limit is not None:
+            new = new[:limit]
+            removed = removed[:max(0, limit - len(new))]
+        ix, old_ix, kinds = self.package.index, self.baseline.index, self.row_kind
+        out = [CompareItem(ROW_KINDS[int(kinds[p]) - 1], ix.row_id_str(p), p,
+                           self.old_pos.get(p), self.fields_of.get(p))
                for p in new.tolist()]
-        out += [CompareItem("removed", old_ix.row_id_str(int(p)), None, int(p), None)
+        out += [CompareItem("removed", old_ix.row_id_str(p), None, p, None)
                 for p in removed.tolist()]
         return out
 
@@ -176,7 +191,8 @@ def prepare_comparison(baseline: Package, package: Package,
     old_rows.changes = old_masks
     assert set(masks) == set(CHANGE_VALUES)
     return PreparedComparison(baseline, package, d, masks, old_masks, row_kind, old_pos,
-                              {e.evidence_id: e for e in d.evidence}, old_rows)
+                              {e.evidence_id: e for e in d.evidence}, old_rows,
+                              {c.new_pos: c.fields for c in r.changed})
 
 
 # -- side by side -------------------------------------------------------------------------
@@ -272,7 +288,7 @@ def side_by_side(prepared: PreparedComparison, new_pos: int | None, old_pos: int
         kind, rid = "removed", old_pkg.index.row_id_str(old_pos)
     notes = []
     change = next((c for c in prepared.diff.rows.changed if c.new_pos == new_pos), None) \
-        if new_pos is not None else None
+        if new_pos is not None and new_pos in prepared.fields_of else None
     if change is not None and change.content_hash_changed:
         notes.append("Same id, new content hash: the row's hashed content changed while its "
                      "id did not (format 12.6).")

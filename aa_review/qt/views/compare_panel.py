@@ -15,15 +15,17 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QBrush, QColor, QGuiApplication
 from PySide6.QtWidgets import (
-    QDockWidget,
     QCheckBox,
+    QDockWidget,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
     QPushButton,
     QSplitter,
     QTableView,
@@ -360,17 +362,19 @@ class ComparePanel(Linked):
         note = ""
         try:
             old_positions = p.old_rows.filter(query)
-            listed = p.listed(new_positions, old_positions)
+            total_rows = p.count_listed(new_positions, old_positions)
+            listed = p.listed(new_positions, old_positions, MAX_LISTED)
         except QueryError as exc:  # e.g. finding: terms, the baseline has no audit
-            listed = [i for i in p.listed(new_positions, None) if i.kind != "removed"]
+            empty = np.empty(0, np.int64)
+            total_rows = p.count_listed(new_positions, empty)
+            listed = p.listed(new_positions, empty, MAX_LISTED)
             note = f"Removed rows are not listed: the query cannot be evaluated on the " \
                 f"baseline ({exc.message})."
         if self.session.result(Scope.ROWS).error is not None:
             note = "The rows query has an error: every change is listed."
-        total_rows = len(listed)
         items: list[tuple[Any, ...]] = []
         targets: list[tuple[str, int | None, int | None, str]] = []
-        for it in listed[:MAX_LISTED]:
+        for it in listed:
             items.append(self._row_item(p, it))
             targets.append(("row", it.new_pos, it.old_pos, it.row_id))
         for e in p.diff.evidence:
@@ -587,10 +591,10 @@ def add_compare_actions(win: MainWindow, panel: ComparePanel) -> None:
     """Put Compare With… and Close Baseline in the File menu, and let Cancel stop the
     baseline's loading too."""
     assert panel.compare_actions is not None and panel.commands is not None
-    file_menu = win.menuBar().actions()[0].menu()
-    before = win.commands.workspace
+    file_menu = next(m for a in win.menuBar().actions()
+                     if isinstance(m := a.menu(), QMenu) and win.commands.workspace in m.actions())
     for act in panel.compare_actions:
         win.addAction(act)
-        file_menu.insertAction(before, act)  # type: ignore[union-attr]
+        file_menu.insertAction(win.commands.workspace, act)
     win.cancel_button.clicked.connect(panel.commands.cancel)
     win.commands.cancel.triggered.connect(panel.commands.cancel)
