@@ -98,6 +98,18 @@ def test_change_column_and_facet_follow_the_record(comparing) -> None:  # type: 
     by_id = {em.data(em.index(r, 0)): em.data(em.index(r, col)) for r in range(em.rowCount())}
     assert by_id[rec.evidence_hidden[0]] == "visibility"
     assert by_id[rec.evidence_rehashed[0]] == "changed"
+    # the contracts list: the entry the generator edited says so, the others nothing
+    cm, entries = window.contracts.list_model, window.contracts.entries
+    assert cm.header[-1] == "Change"
+    edited = {(e.document, e.item) for e in rec.contract_edits}
+    docs = {"output": "output_contract", "artifact": "artifact_contract"}
+    seen: dict[tuple[str, str], int] = {}
+    for i, e in enumerate(entries):
+        key = (docs[e.kind], e.item.path)
+        seen[key] = n = seen.get(key, 0) + 1  # a repeated path is "path (#2)" (12.17)
+        named = (key[0], key[1] if n == 1 else f"{key[1]} (#{n})")
+        assert cm.items[i][-1] == ("changed" if named in edited else ""), e.key
+    assert any(cm.items[i][-1] for i in range(len(entries)))
 
 
 def test_change_queries_and_the_changes_listed(comparing) -> None:  # type: ignore[no-untyped-def]
@@ -168,6 +180,7 @@ def test_closing_the_baseline_returns_to_the_normal_window(comparing) -> None:  
     assert s.comparison is None
     assert window.rows.model.columnCount() == 8
     assert "change" not in window.evidence.model.columns
+    assert window.contracts.list_model.header[-1] == "Status"
     assert not window.docks["compare"].isVisible()
     fm = window.facets.model
     assert all(fm.item(i).text() != "Change (vs baseline)" for i in range(fm.rowCount()))

@@ -73,6 +73,7 @@ from aa_review.core.session._compare import (
     FieldLine,
     PreparedComparison,
     SideBySide,
+    contract_changes,
     evidence_side_by_side,
     prepare_comparison,
     side_by_side,
@@ -98,5 +99,5 @@ __all__ = [
     "Selection", "SelectionHub", "SessionState", "save_session", "load_session",
     "SESSION_SUFFIX",
     "Comparison", "PreparedComparison", "CompareItem", "SideBySide", "FieldLine",
-    "prepare_comparison", "side_by_side", "evidence_side_by_side",
+    "prepare_comparison", "side_by_side", "evidence_side_by_side", "contract_changes",
 ]

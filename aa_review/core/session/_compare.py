@@ -14,7 +14,7 @@ ones marked; :func:`evidence_side_by_side` does the same for a catalog entry.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from aa_review.core.diff import EvidenceChange, PackageDiff
     from aa_review.core.package import Package
 
-__all__ = ["PreparedComparison", "Comparison", "CompareItem", "SideBySide", "FieldLine",
+__all__ = ["contract_changes", "PreparedComparison", "Comparison", "CompareItem", "SideBySide", "FieldLine",
            "prepare_comparison", "side_by_side", "evidence_side_by_side", "ROW_KINDS",
            "MAX_LINES"]
 
@@ -193,6 +193,24 @@ def prepare_comparison(baseline: Package, package: Package,
     return PreparedComparison(baseline, package, d, masks, old_masks, row_kind, old_pos,
                               {e.evidence_id: e for e in d.evidence}, old_rows,
                               {c.new_pos: c.fields for c in r.changed})
+
+
+_CONTRACT_DOCS = {"output": "output_contract", "artifact": "artifact_contract"}
+
+
+def contract_changes(prepared: PreparedComparison, entries: Sequence[Any]) -> list[str]:
+    """Per contract entry (``ContractsView.entries``), its change against the baseline:
+    ``added``, ``changed`` or ''. Entries are matched as the diff names contract items:
+    by document and path, a repeated path's copies as ``path (#2)``..."""
+    by_item = {(c.document, c.item): c.kind for c in prepared.diff.contracts}
+    seen: dict[tuple[str, str], int] = {}
+    out = []
+    for e in entries:
+        doc = _CONTRACT_DOCS.get(e.kind, "")
+        path = str(e.item.path)
+        n = seen[(doc, path)] = seen.get((doc, path), 0) + 1
+        out.append(by_item.get((doc, path if n == 1 else f"{path} (#{n})"), ""))
+    return out
 
 
 # -- side by side -------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from aa_review.core.session import (
     Scope,
     Selection,
     SideBySide,
+    contract_changes,
     evidence_side_by_side,
     prepare_comparison,
     side_by_side,
@@ -536,6 +537,7 @@ def install_compare(win: MainWindow) -> ComparePanel:
         win.rows.model.set_changes(p.row_kind if p else None, p.masks["linked"] if p else None)
         win.evidence.model.set_changes(
             {k: e.kind for k, e in p.evidence.items()} if p else None)
+        win.contracts.show_changes(contract_changes(p, win.contracts.entries) if p else None)
         header = win.rows.view.horizontalHeader()
         if p is not None and header.visualIndex(CHANGE_COLUMN) > 1:
             header.moveSection(header.visualIndex(CHANGE_COLUMN), 1)  # beside the row id
