@@ -146,3 +146,35 @@ def test_baseline_root(pair) -> None:  # type: ignore[no-untyped-def]
     base, _ = pair
     s, _ = _session(pair)
     assert Path(s.comparison.baseline.root) == Path(base)
+
+
+def test_a_v01_baseline_compares_at_the_shared_level(tmp_path: Path) -> None:
+    """Rows of a v0.1 package are not matched with v0.2 rows (docs/diff.md): no row has a
+    kind, change: keeps none, and the version change is named."""
+    old = generate_package(tmp_path / "old", rows=30, seed=2, version="v0.1",
+                           package_id="pkg_v").root
+    new = generate_package(tmp_path / "new", rows=30, seed=2, package_id="pkg_v").root
+    s = ReviewSession()
+    s.open(prepare_package(open_package(new)))
+    baseline = open_package(old)
+    s.start_comparison(baseline)
+    assert s.set_comparison(prepare_comparison(baseline, s.package))
+    p = s.comparison.prepared
+    assert p.diff.version_change is not None and not p.diff.rows.compared
+    assert s.set_query(Scope.ROWS, "change:added OR change:changed").count == 0
+    assert p.listed(None, None) == []
+    view = side_by_side(p, 0, p.baseline_row_of(0))
+    assert view.new_where is not None
+
+
+def test_the_same_package_as_baseline_changes_nothing(pair) -> None:  # type: ignore[no-untyped-def]
+    _base, derived = pair
+    s = ReviewSession()
+    s.open(prepare_package(open_package(derived.root)))
+    baseline = open_package(derived.root)
+    s.start_comparison(baseline)
+    assert s.set_comparison(prepare_comparison(baseline, s.package))
+    assert s.comparison.prepared.counts() == dict.fromkeys(
+        ("added", "removed", "changed", "moved", "reformatted", "linked"), 0)
+    view = side_by_side(s.comparison.prepared, 5, s.comparison.prepared.baseline_row_of(5))
+    assert view.kind == "unchanged" and view.differing == () and view.lines
