@@ -266,3 +266,33 @@ def test_linked_rows_agree_with_the_cli(comparing, pair) -> None:  # type: ignor
     window.rows.query.set_text("change:linked")
     assert _shown_ids(window) == set(doc["links"]["row_ids"])
     assert doc["links"]["row_ids"]  # the hidden and rehashed items are cited
+
+
+def test_compare_findings_new_and_fixed(comparing, pair) -> None:  # type: ignore[no-untyped-def]
+    """Both packages audited: the findings the hidden item brings are new, as
+    ``aa-review diff --findings`` says."""
+    window, derived = comparing
+    base, _ = pair
+    assert window.compare.findings_button.isEnabled()
+    window.compare.findings_button.click()
+    fd = window.session.comparison.findings
+    assert fd is not None
+    doc = _cli_findings(base, derived.root)
+    assert len(fd.new) == doc["counts"]["new"] and len(fd.fixed) == doc["counts"]["fixed"]
+    assert any(f["code"] == "link.hidden_cited" for f in fd.new)
+    m = window.compare.model
+    listed = [m.items[r] for r in range(m.rowCount()) if m.items[r][1] == "finding"]
+    assert sorted(x[2] for x in listed if x[0] == "new") == sorted(f["code"] for f in fd.new)
+    assert "new" in window.compare.summary.text()
+
+
+def _cli_findings(base: Path, new: Path) -> dict:  # type: ignore[type-arg]
+    from aa_review.cli import main
+
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        main(["diff", str(base), str(new), "--json", "--findings"])
+    out.flush()
+    findings = json.loads(out.buffer.getvalue())["findings"]  # type: ignore[attr-defined]
+    findings["counts"] = {k: len(findings[k]) for k in ("new", "fixed")}
+    return findings  # type: ignore[no-any-return]

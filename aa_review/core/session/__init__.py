@@ -32,8 +32,8 @@ Intents
     ``find(text)`` and ``go(target)``. Files: ``capture()`` and ``restore(state)``
     for session files, ``export_plan(scope)`` for exports. Compare mode:
     ``start_comparison(baseline)``, ``set_comparison(prepared)``, ``close_comparison()``,
-    ``select_baseline_row(old_pos)``; while a diff is held, the rows query knows
-    ``change:`` (``comparison``).
+    ``select_baseline_row(old_pos)``, ``set_comparison_findings(prepared, findings)``;
+    while a diff is held, the rows query knows ``change:`` (``comparison``).
 
 Slow work, off the GUI thread
     A worker runs :func:`prepare_package` (after ``open_package``),
@@ -50,6 +50,19 @@ Slow work, off the GUI thread
 
 from __future__ import annotations
 
+from aa_review.core.session._compare import (
+    CompareItem,
+    Comparison,
+    FieldLine,
+    PreparedComparison,
+    SideBySide,
+    compare_findings,
+    compare_findings_in_process,
+    contract_changes,
+    evidence_side_by_side,
+    prepare_comparison,
+    side_by_side,
+)
 from aa_review.core.session._prepare import (
     CONTRACT_PREVIEW_ROWS,
     Cancelled,
@@ -66,17 +79,6 @@ from aa_review.core.session._prepare import (
     prepare_package,
     run_export,
     size_within,
-)
-from aa_review.core.session._compare import (
-    CompareItem,
-    Comparison,
-    FieldLine,
-    PreparedComparison,
-    SideBySide,
-    contract_changes,
-    evidence_side_by_side,
-    prepare_comparison,
-    side_by_side,
 )
 from aa_review.core.session._review import ReviewSession, SessionEvents
 from aa_review.core.session._saved import SESSION_SUFFIX, SessionState, load_session, save_session
@@ -100,4 +102,5 @@ __all__ = [
     "SESSION_SUFFIX",
     "Comparison", "PreparedComparison", "CompareItem", "SideBySide", "FieldLine",
     "prepare_comparison", "side_by_side", "evidence_side_by_side", "contract_changes",
+    "compare_findings", "compare_findings_in_process",
 ]

@@ -24,10 +24,13 @@ from aa_review.core.query import RowsScope
 from aa_review.core.query._fields import CHANGE_VALUES
 
 if TYPE_CHECKING:
-    from aa_review.core.diff import EvidenceChange, PackageDiff
+    from pathlib import Path
+
+    from aa_review.core.diff import EvidenceChange, FindingsDiff, PackageDiff
     from aa_review.core.package import Package
 
-__all__ = ["contract_changes", "PreparedComparison", "Comparison", "CompareItem", "SideBySide", "FieldLine",
+__all__ = ["compare_findings", "compare_findings_in_process", "contract_changes",
+           "PreparedComparison", "Comparison", "CompareItem", "SideBySide", "FieldLine",
            "prepare_comparison", "side_by_side", "evidence_side_by_side", "ROW_KINDS",
            "MAX_LINES"]
 
@@ -158,6 +161,7 @@ class Comparison:
     version: int
     prepared: PreparedComparison | None = None
     baseline_row: int | None = None  # a row shown from the baseline alone (removed)
+    findings: FindingsDiff | None = None  # both packages audited: new, fixed, persisting
 
 
 def prepare_comparison(baseline: Package, package: Package,
@@ -193,6 +197,59 @@ def prepare_comparison(baseline: Package, package: Package,
     return PreparedComparison(baseline, package, d, masks, old_masks, row_kind, old_pos,
                               {e.evidence_id: e for e in d.evidence}, old_rows,
                               {c.new_pos: c.fields for c in r.changed})
+
+
+# -- findings of both packages ----------------------------------------------------------
+def compare_findings(baseline: Path, package: Path,
+                     cancelled: Callable[[], bool] = _never) -> FindingsDiff:
+    """Audit both packages (every finding, no listing cap) and key their findings on code
+    and location: new, fixed, persisting (``aa-review diff --findings``). Two full audits:
+    the window runs :func:`compare_findings_in_process`."""
+    from aa_review.core.audits import AuditCancelled, audit_package
+    from aa_review.core.diff import diff_findings
+    from aa_review.core.diff._engine import AUDIT_CAP
+    from aa_review.core.package import LoadCancelled, open_package
+    from aa_review.core.session._prepare import Cancelled
+
+    found = []
+    try:
+        for root in (baseline, package):
+            pkg = open_package(root, cancelled=cancelled)
+            found.append(audit_package(pkg, digest=False, cap=AUDIT_CAP,
+                                       cancelled=cancelled).findings)
+    except (AuditCancelled, LoadCancelled):
+        raise Cancelled from None
+    return diff_findings(found[0], found[1])
+
+
+def compare_findings_in_process(baseline: Path, package: Path, *,
+                                cancelled: Callable[[], bool] = _never,
+                                niceness: int = 0) -> FindingsDiff:
+    """:func:`compare_findings` in a process of its own, out of the window's interpreter."""
+    from aa_review.core.session._prepare import run_in_process
+
+    return run_in_process(_findings_child, (str(baseline), str(package)),  # type: ignore[no-any-return]
+                          niceness=niceness, cancelled=cancelled,
+                          what="comparing the findings")
+
+
+def _findings_child(baseline: str, package: str, send: object, stop: object,
+                    niceness: int) -> None:
+    from pathlib import Path
+
+    from aa_review.core.session._prepare import Cancelled, renice
+
+    conn: Any = send
+    halt: Any = stop
+    renice(niceness)
+    try:
+        conn.send(("done", compare_findings(Path(baseline), Path(package), halt.is_set)))
+    except Cancelled:
+        conn.send(("cancelled", None))
+    except Exception as exc:  # the window says what failed
+        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
 
 
 _CONTRACT_DOCS = {"output": "output_contract", "artifact": "artifact_contract"}

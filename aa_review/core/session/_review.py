@@ -23,6 +23,7 @@ from aa_review.core.session._state import (
 
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditReport
+    from aa_review.core.diff import FindingsDiff
     from aa_review.core.package import Package
     from aa_review.core.session._prepare import ContractsView, PreparedFindings, PreparedPackage
 
@@ -235,6 +236,17 @@ class ReviewSession:
         self._changes_changed()
         return True
 
+    def set_comparison_findings(self, prepared: PreparedComparison,
+                                findings: FindingsDiff) -> bool:
+        """Findings new, fixed and persisting between the baseline and the open package
+        (``compare_findings``, in a worker); False when the diff is no longer shown."""
+        c = self._comparison
+        if c is None or c.prepared is not prepared:
+            return False
+        self._comparison = Comparison(c.baseline, c.version, prepared, c.baseline_row, findings)
+        self.events.baseline_changed.emit(self._comparison)
+        return True
+
     def close_comparison(self) -> None:
         """Close the baseline: the window is the normal window again."""
         if self._comparison is None:
@@ -249,7 +261,7 @@ class ReviewSession:
         if c is None or c.prepared is None:
             return
         self.selection.update(source=source, row=None, rows=None)
-        self._comparison = Comparison(c.baseline, c.version, c.prepared, old_pos)
+        self._comparison = Comparison(c.baseline, c.version, c.prepared, old_pos, c.findings)
         self.events.baseline_changed.emit(self._comparison)
 
     def _changes_changed(self) -> None:
@@ -421,7 +433,8 @@ class ReviewSession:
             return
         c = self._comparison
         if c is not None and c.baseline_row is not None and sel.row is not None:
-            self._comparison = Comparison(c.baseline, c.version, c.prepared)
+            self._comparison = Comparison(c.baseline, c.version, c.prepared,
+                                          findings=c.findings)
         if self._only[Scope.ROWS] and sel.rows is not self._rows_marked:
             self._store(self._evaluate(Scope.ROWS, self._texts[Scope.ROWS], strict=False))
         if self._only[Scope.FINDINGS] and sel.source != "findings":

@@ -21,7 +21,7 @@ CHANGE_COLUMN = len(ROW_COLUMNS)  # shown while the package is compared with a b
 CHANGE_KINDS = ("", "added", "changed", "moved", "reformatted")
 CHANGE_COLORS = {"added": "#2e7d32", "removed": "#c62828", "changed": "#ef6c00",
                  "visibility": "#c62828", "moved": "#607d8b", "reformatted": "#607d8b",
-                 "linked": "#1565c0"}
+                 "linked": "#1565c0", "new": "#c62828", "fixed": "#2e7d32"}
 Index = QModelIndex | QPersistentModelIndex
 
 

@@ -45,6 +45,8 @@ from aa_review.core.session import (
     Scope,
     Selection,
     SideBySide,
+    compare_findings,
+    compare_findings_in_process,
     contract_changes,
     evidence_side_by_side,
     prepare_comparison,
@@ -57,6 +59,7 @@ from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.tables import make_table
 
 if TYPE_CHECKING:
+    from aa_review.core.diff import FindingsDiff
     from aa_review.core.package import Package
     from aa_review.qt.controller import Runner, WindowView
     from aa_review.qt.views.main_window import MainWindow
@@ -66,7 +69,7 @@ __all__ = ["CompareCommands", "ComparePanel", "ChangesModel", "SideBySideModel",
 
 log = logging.getLogger(__name__)
 
-BASELINE, COMPARE, SIDE = "baseline", "compare", "compare_side"
+BASELINE, COMPARE, SIDE, FINDINGS = "baseline", "compare", "compare_side", "compare_findings"
 MAX_LISTED = 2000  # changes listed at once; the rows query narrows the rest
 _NO_BASELINE = ("No baseline. File > Compare With… opens a second package as the baseline: "
                 "the rows, evidence and facets then say what changed.")
@@ -75,8 +78,12 @@ _NO_BASELINE = ("No baseline. File > Compare With… opens a second package as t
 class CompareCommands:
     """Opening and closing the baseline; the diff, computed in the background."""
 
-    def __init__(self, session: ReviewSession, view: WindowView, runner: Runner) -> None:
+    def __init__(self, session: ReviewSession, view: WindowView, runner: Runner,
+                 niceness: int | None = None) -> None:
+        """``niceness``: audit in processes of their own, that many steps nicer (None: in
+        the runner's thread, as tests do)."""
         self.session, self.view, self.runner = session, view, runner
+        self.niceness = niceness
         self._starting = False
         session.events.baseline_changed.connect(self._on_baseline)
 
@@ -162,13 +169,41 @@ class CompareCommands:
                         done=done, failed=failed,
                         cancelled=lambda: self.view.show_idle("Comparing cancelled"))
 
+    def compare_findings(self) -> None:
+        """Audit both packages (every finding) in the background and show which findings
+        are new, fixed or persisting."""
+        c = self.session.comparison
+        pkg = self.session.package
+        if c is None or c.prepared is None or pkg is None:
+            return
+        prepared, old, new, niceness = c.prepared, c.baseline.root, pkg.root, self.niceness
+        self.view.show_busy("Auditing both packages to compare their findings…", None)
+
+        def work(job: Any) -> FindingsDiff:
+            if niceness is None:
+                return compare_findings(old, new, job.cancelled)
+            return compare_findings_in_process(old, new, cancelled=job.cancelled,
+                                               niceness=niceness)
+
+        def done(fd: FindingsDiff) -> None:
+            if self.session.set_comparison_findings(prepared, fd):
+                self.view.show_idle(f"Findings: {len(fd.new):,} new, {len(fd.fixed):,} fixed, "
+                                    f"{len(fd.persisting):,} persisting")
+
+        def failed(exc: BaseException) -> None:
+            log.error("comparing findings failed", exc_info=exc)
+            self.view.show_idle(f"Comparing the findings could not finish: {exc}")
+
+        self.runner.run(FINDINGS, work, done=done, failed=failed,
+                        cancelled=lambda: self.view.show_idle("Comparing findings cancelled"))
+
     def cancel(self) -> None:
-        self.runner.stop(BASELINE)
-        self.runner.stop(COMPARE)
+        for lane in (BASELINE, COMPARE, FINDINGS):
+            self.runner.stop(lane)
 
     def close_baseline(self) -> None:
         """Leave compare mode: the window is the normal window again."""
-        for lane in (BASELINE, COMPARE, SIDE):
+        for lane in (BASELINE, COMPARE, SIDE, FINDINGS):
             self.runner.cancel(lane)
         if self.session.comparison is not None:
             self.session.close_comparison()
@@ -185,6 +220,19 @@ def _summary(p: PreparedComparison) -> str:
         parts.append(f"{len(p.diff.contracts):,} contract changes")
     text = ", ".join(x for x in parts if x)
     return text or "no change"
+
+
+def _finding_place(f: dict[str, Any]) -> str:
+    """Where a finding (as JSON) points: its first location, and how many more."""
+    locs = f.get("locations") or ([f["location"]] if isinstance(f.get("location"), dict)
+                                  else [])
+    if not locs or not isinstance(locs[0], dict):
+        return ""
+    loc = locs[0]
+    place = loc.get("row_id") or loc.get("evidence_id") or loc.get("contract") or \
+        (f"{loc.get('file', '')}:{loc['line']}" if loc.get("line") else loc.get("file", ""))
+    more = f" (+{len(locs) - 1:,} more)" if len(locs) > 1 else ""
+    return f"{place}{more}"
 
 
 def _places(old: str | None, new: str | None) -> str:
@@ -260,7 +308,15 @@ class ComparePanel(Linked):
         self.close_button = QPushButton("Close Baseline")
         self.close_button.setToolTip("Leave compare mode")
         self.close_button.setEnabled(False)
-        bar.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.findings_button = QPushButton("Compare Findings")
+        self.findings_button.setToolTip("Audit both packages and list the findings that are "
+                                        "new, fixed or persisting")
+        self.findings_button.setEnabled(False)
+        buttons = QVBoxLayout()
+        buttons.addWidget(self.close_button)
+        buttons.addWidget(self.findings_button)
+        buttons.addStretch(1)
+        bar.addLayout(buttons)
         self.layout_.addLayout(bar)
         self.note = QLabel("")
         self.note.setObjectName("compare_note")
@@ -334,6 +390,7 @@ class ComparePanel(Linked):
     def _refresh(self) -> None:
         c, p = self.session.comparison, self.prepared
         self.close_button.setEnabled(c is not None)
+        self.findings_button.setEnabled(p is not None)
         if c is None:
             self.summary.setText(_NO_BASELINE)
         elif p is None:
@@ -344,8 +401,11 @@ class ComparePanel(Linked):
                 if d.version_change else ""
             hidden = [e.evidence_id for e in d.evidence if e.hidden_while_cited]
             warn = f" Hidden while cited: {', '.join(hidden)}." if hidden else ""
+            fd = c.findings
+            found = "" if fd is None else f" Findings: {len(fd.new):,} new, " \
+                f"{len(fd.fixed):,} fixed, {len(fd.persisting):,} persisting."
             self.summary.setText(f"Baseline {c.baseline.package_id}: {_summary(p)}."
-                                 f"{version}{warn}")
+                                 f"{version}{warn}{found}")
         self.summary.setToolTip("" if c is None else f"Baseline: {c.baseline.root}")
         self._refresh_list()
         if c is None or p is None:
@@ -388,6 +448,15 @@ class ComparePanel(Linked):
             items.append((cc.kind, "contract", f"{cc.document}: {cc.item}", "", "",
                           ", ".join(f.path for f in cc.fields)))
             targets.append(("contract", None, None, cc.item))
+        c = self.session.comparison
+        fd = c.findings if c is not None else None
+        for kind, side in (("new", fd.new if fd else ()), ("fixed", fd.fixed if fd else ())):
+            for f in side:
+                where = _finding_place(f)
+                items.append((kind, "finding", str(f.get("code", "")),
+                              where if kind == "fixed" else "",
+                              where if kind == "new" else "", str(f.get("message", ""))))
+                targets.append(("finding", None, None, str(f.get("code", ""))))
         if total_rows > MAX_LISTED:
             note = (note + " " if note else "") + f"The first {MAX_LISTED:,} of " \
                 f"{total_rows:,} changed rows are listed: narrow them with the rows query."
@@ -526,9 +595,10 @@ def install_compare(win: MainWindow) -> ComparePanel:
     win.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     dock.hide()
     win.docks["compare"] = dock
-    commands = CompareCommands(win.session, win, win.runner)
+    commands = CompareCommands(win.session, win, win.runner, win.controller.audit_niceness)
     panel.commands = commands
     panel.close_button.clicked.connect(commands.close_baseline)
+    panel.findings_button.clicked.connect(commands.compare_findings)
 
     sizes_before: list[int] = []
 

@@ -178,3 +178,19 @@ def test_the_same_package_as_baseline_changes_nothing(pair) -> None:  # type: ig
         ("added", "removed", "changed", "moved", "reformatted", "linked"), 0)
     view = side_by_side(s.comparison.prepared, 5, s.comparison.prepared.baseline_row_of(5))
     assert view.kind == "unchanged" and view.differing == () and view.lines
+
+
+def test_findings_compared_in_a_process_of_their_own(pair) -> None:  # type: ignore[no-untyped-def]
+    from aa_review.core.session import compare_findings, compare_findings_in_process
+
+    base, derived = pair
+    here = compare_findings(base, derived.root)
+    there = compare_findings_in_process(base, derived.root)
+    assert [f["code"] for f in there.new] == [f["code"] for f in here.new]
+    assert len(there.fixed) == len(here.fixed) and len(there.persisting) == len(here.persisting)
+    assert any(f["code"] == "link.hidden_cited" for f in here.new)
+    s, _ = _session(pair)
+    assert s.set_comparison_findings(s.comparison.prepared, here)
+    assert s.comparison.findings is here
+    assert not s.set_comparison_findings(prepare_comparison(s.comparison.baseline, s.package),
+                                         here)  # about a diff no longer shown
