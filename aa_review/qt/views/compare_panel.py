@@ -565,17 +565,21 @@ class ComparePanel(Linked):
             self.title.setText("")
             return
         n = len(view.differing)
-        where = _places(view.old_where, view.new_where)
+        if what == "evidence":
+            where = "in both catalogs" if view.old_where and view.new_where else ""
+        else:
+            where = _places(view.old_where, view.new_where)
         if view.new_where is None:
             diff = "only in the baseline"
         elif view.old_where is None:
             diff = "not in the baseline"
         else:
-            diff = f"{n} field{'s' if n != 1 else ''} differ" if n else "no field differs"
+            diff = f"{n} field{'s differ' if n != 1 else ' differs'}" if n \
+                else "no field differs"
         more = " (first fields only)" if view.truncated else ""
         notes = "".join(f"\n{x}" for x in view.notes)
-        self.title.setText(f"{what.capitalize()} {view.title}\n{view.kind}: {diff}{more} · "
-                           f"{where}{notes}")
+        line = " · ".join(x for x in (f"{view.kind}: {diff}{more}", where) if x)
+        self.title.setText(f"{what.capitalize()} {view.title}\n{line}{notes}")
         first = next((i for i, d in enumerate(self.sides.differs) if d), None)
         if first is None:
             self.side_view.scrollToTop()
