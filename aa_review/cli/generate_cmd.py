@@ -6,6 +6,7 @@ import argparse
 import dataclasses
 import sys
 from pathlib import Path
+from typing import Any
 
 from aa_review.cli._common import EXIT_OK, EXIT_UNUSABLE, emit_json, err
 from aa_review.generator import (
@@ -146,8 +147,8 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _doc(r: object) -> dict:  # type: ignore[type-arg]
-    d = dataclasses.asdict(r)  # type: ignore[call-overload]
+def _doc(r: Any) -> dict[str, Any]:
+    d: dict[str, Any] = dataclasses.asdict(r)
     d["root"] = str(d["root"])
     return d
 

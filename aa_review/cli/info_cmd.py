@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, load_or_exit
 from aa_review.core.package.hashcache import HashCache
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if doc["problems"] else EXIT_OK
 
 
-def _print_text(doc: dict) -> None:
+def _print_text(doc: dict[str, Any]) -> None:
     ident, counts = doc["identity"], doc["counts"]
     print(f"package   {ident['package_id']}  (task {ident['task_id']}, format {ident['format_version']})")
     for k, v in ident["schema_versions"].items():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from aa_review.core.package import derive
@@ -353,7 +354,7 @@ def _cross(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-_SURFACE = {
+_SURFACE: dict[str, Callable[..., dict[str, Any]]] = {
     "multi_agent_handoff": _handoff,
     "multimodal_artifact": _multimodal,
     "ui_interaction_event": _ui,

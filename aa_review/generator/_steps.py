@@ -7,7 +7,9 @@ row yield without building it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 __all__ = ["Kind", "KINDS", "KIND_INDEX", "mix", "make_step", "user_step", "step_outcome"]
@@ -370,10 +372,10 @@ def _fill_async(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-_FILL = {
+_FILL: dict[str, Callable[..., Any]] = {
     "cli": _fill_cli,
     "pdf": _fill_pdf,
-    "pdf2": lambda *a: _fill_pdf(*a, two=True),
+    "pdf2": partial(_fill_pdf, two=True),
     "api": _fill_api,
     "file": _fill_file,
     "database": _fill_database,

@@ -23,8 +23,8 @@ from aa_review.core.findings import Finding
 from aa_review.core.package import LoadCancelled, LoadProgress, Package, open_package
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.safepath import printable
-from aa_review.core.util.procpool import POOL_UNAVAILABLE, spawn_pool
 from aa_review.core.package.summary import counts as count_package
+from aa_review.core.util.procpool import POOL_UNAVAILABLE, spawn_pool
 
 __all__ = ["audit_package", "AuditCancelled", "DEFAULT_CAP"]
 
@@ -181,7 +181,7 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
                                   progress=rows_progress)
         except (ScanCancelled, HashCancelled, AuditCancelled):
             raise
-        except Exception as exc:  # noqa: BLE001 - the checks that need it retry and report it
+        except Exception as exc:  # the checks that need it retry and report it
             log.debug("the row pass failed: %s", exc, exc_info=True)
     if want_hash and ctx.hash_job is None:
         start_hash(ctx.hash_threads)
@@ -210,7 +210,7 @@ def _read_map(ctx: AuditContext, big: bool) -> None:
             log.debug("no worker process for the evidence map (%s): reading it here", exc)
     try:
         ctx._map = scan_map(pkg.safe)
-    except Exception as exc:  # noqa: BLE001 - the checks that need it retry and report it
+    except Exception as exc:  # the checks that need it retry and report it
         log.debug("reading the evidence map's links failed: %s", exc, exc_info=True)
 
 
@@ -236,7 +236,7 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
                                    if ctx.on(f.code) or check.name == "input"), ctx.cap)
         except (AuditCancelled, ScanCancelled, HashCancelled):
             raise
-        except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
+        except Exception as exc:  # one broken check must not hide the others
             # The finding names the check and the exception; the stack is for debugging.
             log.warning("check %s failed: %s: %s", check.name, type(exc).__name__, exc)
             log.debug("check %s failed", check.name, exc_info=True)

@@ -265,10 +265,10 @@ def _job(root: str, rels: list[str], wants: Wants | None) -> Result:
     try:
         facts = hash_group(root, rels, wants)
     except OSError as exc:
-        why = getattr(exc, "reason", None) or exc.strerror or str(exc)
+        why: str = getattr(exc, "reason", None) or exc.strerror or str(exc)
         return [(rels[0], None, why)] + [(r, None, None) for r in rels[1:]]
     return [(r, f if f is None or f.same_as is None else replace(f, same_as=rels[0]), None)
-            for r, f in zip(rels, facts)]
+            for r, f in zip(rels, facts, strict=True)]
 
 
 def _groups(sizes: dict[str, int], full: bool, scans: dict[str, Wants]

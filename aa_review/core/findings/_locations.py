@@ -285,7 +285,7 @@ class Locations(Sequence[Location]):
                               self._table.ids_of(pos))
             if len(at) == self._n:
                 return got
-            for i, v in zip(at.tolist(), got):
+            for i, v in zip(at.tolist(), got, strict=True):
                 out[i] = v
         return out
 
@@ -320,7 +320,7 @@ class Locations(Sequence[Location]):
         names = [f for f in LOCATION_FIELDS if f in self._cols
                  or (f in _ROW_FIELDS and self._rows is not None)]
         columns = [self.values(f) for f in names]
-        return [{k: v for k, v in zip(names, vals) if v is not None} for vals in zip(*columns)]
+        return [{k: v for k, v in zip(names, vals, strict=True) if v is not None} for vals in zip(*columns, strict=True)]
 
     @property
     def table(self) -> RowTable | None:
@@ -434,10 +434,10 @@ def _concat_col(cols: list[_Col], sizes: list[int]) -> _Col:
     if all(c == cols[0] for c in cols) and cols[0][1] is None:
         return cols[0]
     if any(c[0][:1] == (_FMT,) for c in cols):
-        return _encode([v for c, n in zip(cols, sizes) for v in _values(c, n)])
+        return _encode([v for c, n in zip(cols, sizes, strict=True) for v in _values(c, n)])
     table: dict[Any, int] = {}
     chunks = []
-    for (values, codes), n in zip(cols, sizes):
+    for (values, codes), n in zip(cols, sizes, strict=True):
         remap = np.array([table.setdefault(v, len(table)) for v in values], dtype=np.int32)
         chunks.append(np.full(n, remap[0], np.int32) if codes is None else remap[codes])
     return tuple(table), np.concatenate(chunks)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -55,7 +56,7 @@ class _BarPlot(pg.PlotWidget):
 
     def _clicked(self, event: object) -> None:
         pos = self.getPlotItem().vb.mapSceneToView(event.scenePos())  # type: ignore[attr-defined]
-        i = self._n - 1 - int(round(pos.y()))
+        i = self._n - 1 - round(pos.y())
         if 0 <= i < self._n and abs(pos.y() - round(pos.y())) <= 0.35:
             self._on_pick(i)
 
@@ -130,8 +131,8 @@ class PlotsPanel(QWidget):
         self.tabs = QTabWidget()
         lay.addWidget(self.tabs)
         self.types = _BarPlot(self._pick_type)
-        self.coverage = _BarPlot(lambda i: None)
-        self.hists = {m: _HistPlot(label, lambda lo, hi, m=m: self._pick_range(m, lo, hi))
+        self.coverage = _BarPlot(self._ignore_pick)
+        self.hists = {m: _HistPlot(label, partial(self._pick_range, m))
                       for m, (_a, label, _f) in charts.ROW_MEASURES.items()}
         self.tabs.addTab(self.types, "Rows by type")
         for m, w in self.hists.items():
@@ -141,7 +142,8 @@ class PlotsPanel(QWidget):
         self.points = PointsPlot()
         self.tabs.addTab(self.points, "Rows map")
         self._bars: charts.Bars | None = None
-        for w in (self.types, self.coverage, self.points, *self.hists.values()):
+        plots: list[Any] = [self.types, self.coverage, self.points, *self.hists.values()]
+        for w in plots:
             theme_plot(w)
         session.events.package_changed.connect(self.show_package)
         session.events.query_changed.connect(self._on_result)
@@ -172,6 +174,9 @@ class PlotsPanel(QWidget):
     def highlight_rows(self, positions: np.ndarray | None) -> None:
         """Mark the rows the rows view shows now (None: all of them, so no highlight)."""
         self.points.highlight(positions)
+
+    def _ignore_pick(self, _i: int) -> None:
+        """Coverage bars are not clickable."""
 
     def _pick_type(self, i: int) -> None:
         if self._bars is not None and self._bars.fields[i]:
