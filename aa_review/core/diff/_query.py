@@ -18,7 +18,6 @@ if TYPE_CHECKING:
 __all__ = ["filter_diff", "change_masks", "CHANGE_VALUES"]
 
 
-
 def filter_diff(d: PackageDiff, query: str, old_pkg: Package | None, new_pkg: Package | None
                 ) -> PackageDiff:
     """The diff with its row lists (and linked rows) narrowed to the rows matching ``query``.

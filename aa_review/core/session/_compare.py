@@ -228,9 +228,10 @@ def compare_findings_in_process(baseline: Path, package: Path, *,
     """:func:`compare_findings` in a process of its own, out of the window's interpreter."""
     from aa_review.core.session._prepare import run_in_process
 
-    return run_in_process(_findings_child, (str(baseline), str(package)),  # type: ignore[no-any-return]
-                          niceness=niceness, cancelled=cancelled,
-                          what="comparing the findings")
+    fd: FindingsDiff = run_in_process(_findings_child, (str(baseline), str(package)),
+                                      niceness=niceness, cancelled=cancelled,
+                                      what="comparing the findings")
+    return fd
 
 
 def _findings_child(baseline: str, package: str, send: object, stop: object,
@@ -246,7 +247,7 @@ def _findings_child(baseline: str, package: str, send: object, stop: object,
         conn.send(("done", compare_findings(Path(baseline), Path(package), halt.is_set)))
     except Cancelled:
         conn.send(("cancelled", None))
-    except Exception as exc:  # the window says what failed
+    except Exception as exc:  # noqa: BLE001 - the window says what failed
         conn.send(("error", f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()

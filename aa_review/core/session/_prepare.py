@@ -319,8 +319,10 @@ def audit_in_process(root: Path, *, progress: Callable[[object], None] | None = 
         When the audit failed in its process (the message says why) or the process
         ended without a result.
     """
-    return run_in_process(_audit_child, (str(root),), niceness=niceness, progress=progress,
-                          cancelled=cancelled, poll_s=poll_s, what="the audit")
+    report: AuditReport = run_in_process(_audit_child, (str(root),), niceness=niceness,
+                                         progress=progress, cancelled=cancelled,
+                                         poll_s=poll_s, what="the audit")
+    return report
 
 
 def run_in_process(target: Callable[..., None], args: tuple[Any, ...], *, niceness: int = 0,
