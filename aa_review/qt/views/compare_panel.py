@@ -53,6 +53,7 @@ from aa_review.core.session import (
     side_by_side,
 )
 from aa_review.core.util.errors import AAReviewError
+from aa_review.qt.controller import failure_message
 from aa_review.qt.models.rows_table import CHANGE_COLORS, CHANGE_COLUMN
 from aa_review.qt.models.tuple_table import TupleTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
@@ -115,15 +116,8 @@ class CompareCommands:
                 self.view.show_busy(f"Comparing with {path.name}…", None)
 
         def failed(exc: BaseException) -> None:
-            if isinstance(exc, AAReviewError):
-                message = str(exc)
-            elif isinstance(exc, OSError):
-                message = f"{path}: cannot be read ({exc})"
-            else:
-                log.error("comparing with %s failed", path, exc_info=exc)
-                message = f"{path}: unexpected error: {exc!r}"
             self.view.show_idle("Could not open the baseline")
-            self.view.warn("Cannot compare", message)
+            self.view.warn("Cannot compare", failure_message(path, exc, "comparing with"))
 
         self.runner.run(BASELINE, work, done=self._opened, progress=progress, failed=failed,
                         cancelled=lambda: self.view.show_idle("Comparing cancelled"))
