@@ -296,3 +296,19 @@ def _cli_findings(base: Path, new: Path) -> dict:  # type: ignore[type-arg]
     findings = json.loads(out.buffer.getvalue())["findings"]  # type: ignore[attr-defined]
     findings["counts"] = {k: len(findings[k]) for k in ("new", "fixed")}
     return findings  # type: ignore[no-any-return]
+
+
+def test_the_commands_are_in_the_file_menu(window, pair, qtbot) -> None:  # type: ignore[no-untyped-def]
+    _base, derived = pair
+    file_menu = window.menuBar().actions()[0].menu()
+    names = [a.text() for a in file_menu.actions()]
+    assert "Compare &With…" in names and "Close &Baseline" in names
+    compare_open, compare_close = window.compare.compare_actions
+    assert not compare_close.isEnabled()
+    qtbot.wait(10)  # the dock is hidden once the window runs, whatever the saved layout
+    assert not window.docks["compare"].isVisible()
+    window.open_package(derived.root)
+    window.compare.commands.open_baseline(_base)
+    assert compare_close.isEnabled() and window.docks["compare"].isVisible()
+    compare_close.trigger()
+    assert window.session.comparison is None and not compare_close.isEnabled()

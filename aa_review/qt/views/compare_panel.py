@@ -668,3 +668,7 @@ def add_compare_actions(win: MainWindow, panel: ComparePanel) -> None:
         file_menu.insertAction(win.commands.workspace, act)
     win.cancel_button.clicked.connect(panel.commands.cancel)
     win.commands.cancel.triggered.connect(panel.commands.cancel)
+    # A layout saved while comparing would show the dock at the next start, with nothing
+    # to compare: it is shown when a baseline opens.
+    dock = win.docks["compare"]
+    QTimer.singleShot(0, lambda: dock.hide() if win.session.comparison is None else None)
