@@ -303,7 +303,7 @@ def test_the_commands_are_in_the_file_menu(window, pair, qtbot) -> None:  # type
     file_menu = window.menuBar().actions()[0].menu()
     names = [a.text() for a in file_menu.actions()]
     assert "Compare &With…" in names and "Close &Baseline" in names
-    compare_open, compare_close = window.compare.compare_actions
+    _compare_open, compare_close = window.compare.compare_actions
     assert not compare_close.isEnabled()
     qtbot.wait(10)  # the dock is hidden once the window runs, whatever the saved layout
     assert not window.docks["compare"].isVisible()
