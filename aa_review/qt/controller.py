@@ -196,15 +196,8 @@ class WindowController:
     def _open_failed(self, path: Path, exc: BaseException) -> None:
         self._loading = None
         self._pending = None
-        if isinstance(exc, AAReviewError):
-            message = str(exc)
-        elif isinstance(exc, OSError):
-            message = f"{path}: cannot be read ({exc})"
-        else:
-            log.error("loading %s failed", path, exc_info=exc)
-            message = f"{path}: unexpected error: {exc!r}"
         self.view.show_idle("Could not open the package")
-        self.view.warn("Cannot open package", message)
+        self.view.warn("Cannot open package", failure_message(path, exc, "loading"))
 
     def _open_cancelled(self, path: Path) -> None:
         self._loading = None
@@ -447,6 +440,16 @@ class WindowController:
         """Rows, evidence items and findings named by ``text``, each with what picking does."""
         return [(target.label, partial(self.session.go, target))
                 for target in self.session.find(text)]
+
+
+def failure_message(path: Path, exc: BaseException, doing: str) -> str:
+    """What to tell the user when opening ``path`` failed; an unexpected error is logged."""
+    if isinstance(exc, AAReviewError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"{path}: cannot be read ({exc})"
+    log.error("%s %s failed", doing, path, exc_info=exc)
+    return f"{path}: unexpected error: {exc!r}"
 
 
 def encode_layout(state: bytes) -> str:

@@ -321,15 +321,28 @@ def audit_in_process(root: Path, *, progress: Callable[[object], None] | None = 
         When ``cancelled()`` turned true.
     RuntimeError
         When the audit failed in its process (the message says why) or the process
-        ended without a report.
+        ended without a result.
     """
+    report: AuditReport = run_in_process(_audit_child, (str(root),), niceness=niceness,
+                                         progress=progress, cancelled=cancelled,
+                                         poll_s=poll_s, what="the audit")
+    return report
+
+
+def run_in_process(target: Callable[..., None], args: tuple[Any, ...], *, niceness: int = 0,
+                   progress: Callable[[object], None] | None = None,
+                   cancelled: Callable[[], bool] = _never, poll_s: float = 0.1,
+                   what: str = "the work") -> Any:
+    """Run ``target(*args, send, stop, niceness)`` in a process of its own and return
+    the value it sends as ``("done", value)``; ``("progress", p)`` goes to ``progress``.
+    ``cancelled()`` is polled every ``poll_s`` seconds and sets ``stop``."""
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn")
     receive, send = ctx.Pipe(duplex=False)
     stop = ctx.Event()
-    proc = ctx.Process(target=_audit_child, args=(str(root), send, stop, niceness),
-                       name="aa-review-audit")
+    proc = ctx.Process(target=target, args=(*args, send, stop, niceness),
+                       name="aa-review-worker")
     proc.start()
     send.close()
     try:
@@ -340,19 +353,19 @@ def audit_in_process(root: Path, *, progress: Callable[[object], None] | None = 
                 try:
                     kind, value = receive.recv()
                 except EOFError:
-                    raise RuntimeError("the audit process ended without a report") from None
+                    raise RuntimeError(f"{what}: its process ended without a result") \
+                        from None
                 if kind == "progress":
                     if progress is not None:
                         progress(value)
                 elif kind == "done":
-                    report: AuditReport = value  # the child's pickled report
-                    return report
+                    return value
                 elif kind == "cancelled":
                     raise Cancelled
                 else:
                     raise RuntimeError(str(value))
             elif not proc.is_alive():
-                raise RuntimeError(f"the audit process ended without a report (exit code "
+                raise RuntimeError(f"{what}: its process ended without a result (exit code "
                                    f"{proc.exitcode})")
     finally:
         stop.set()
@@ -363,20 +376,24 @@ def audit_in_process(root: Path, *, progress: Callable[[object], None] | None = 
             proc.join(timeout=5)
 
 
-def _audit_child(root: str, send: object, stop: object, niceness: int) -> None:
-    """The audit's process: open the package, audit it, send the compacted report."""
+def renice(niceness: int) -> None:
+    """Make this process ``niceness`` steps nicer (where the system allows it)."""
+    import contextlib
     import os
 
+    if niceness:
+        with contextlib.suppress(AttributeError, OSError):
+            os.nice(niceness)
+
+
+def _audit_child(root: str, send: object, stop: object, niceness: int) -> None:
+    """The audit's process: open the package, audit it, send the compacted report."""
     from aa_review.core.audits import AuditCancelled, audit_package
     from aa_review.core.package import LoadCancelled, open_package
 
     conn: Any = send
     halt: Any = stop
-    if niceness:
-        try:
-            os.nice(niceness)
-        except (AttributeError, OSError):
-            pass
+    renice(niceness)
     try:
         pkg = open_package(Path(root), cancelled=halt.is_set)
         report = audit_package(pkg, progress=lambda p: conn.send(("progress", p)),

@@ -31,6 +31,7 @@ from aa_review.core.session import QueryResult, ReviewSession, Scope
 from aa_review.core.util.procpool import set_worker_niceness
 from aa_review.qt.controller import WindowController, decode_layout, encode_layout
 from aa_review.qt.theme import apply_theme
+from aa_review.qt.views.compare_panel import add_compare_actions, install_compare
 from aa_review.qt.views.contracts_panel import ContractsPanel
 from aa_review.qt.views.detail_panel import RowDetailPanel
 from aa_review.qt.views.dossier_panel import DossierPanel
@@ -90,8 +91,10 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
         self._build_views()
+        self.compare = install_compare(self)  # compare mode: its dock, hidden until used
         self.commands = build_actions(self)
         self._build_status()
+        add_compare_actions(self, self.compare)
         self.refresh_recent(self.controller.recent())
         self.session.selection.changed.connect(
             lambda _s: self.commands.update_history(self.session.selection.can_go_back(),
