@@ -185,20 +185,34 @@ def test_a_finding_naming_a_contract_shows_the_contracts_page(parts, tmp_path) -
     view.show_page.assert_called_once_with("contracts")
 
 
-def test_gate_g9_filters_the_rows_citing_hidden_evidence(parts, tmp_path) -> None:
+def test_gate_g9_offers_the_rows_citing_hidden_evidence(parts, tmp_path) -> None:
     from aa_review.generator import generate_package
 
     c, s, view, _runner, _prefs = parts
     g = generate_package(tmp_path, rows=60, seed=3, defects=["hidden_cited"],
                          defect_rows={"hidden_cited": 4})
     c.open(g.root)
+    s.set_query(Scope.ROWS, "type:failure_case")
     c.gate_selected("G4")
-    assert s.query(Scope.ROWS) == ""
+    view.offer.assert_called_with(None)
     c.gate_selected("G9")
+    # Selecting the gate only offers: the user's query stays until the offer is taken.
+    assert s.query(Scope.ROWS) == "type:failure_case"
+    label, take = view.offer.call_args.args
+    assert label == "Show the 4 rows citing hidden evidence"
+    view.show_page.assert_not_called()
+    take()
     assert s.query(Scope.ROWS) == "evidence.visibility:hidden_excluded"
     assert s.result(Scope.ROWS).count == 4
     view.show_page.assert_called_with("rows")
     assert view.status.call_args.args[0].startswith("G9: 4 rows")
+    # Then the user's own queries are one click away.
+    label, restore = view.offer.call_args.args
+    assert label == "Restore your queries"
+    restore()
+    view.offer.assert_called_with(None)
+    assert s.query(Scope.ROWS) == "type:failure_case"
+    assert s.query(Scope.FINDINGS) == ""
 
 
 def test_reload_keeps_queries_and_selection(parts, sample_copy) -> None:

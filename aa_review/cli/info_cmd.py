@@ -12,7 +12,7 @@ from aa_review.core.package.summary import summary
 __all__ = ["register", "run"]
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("info", help="print a package's identity and counts",
                        description="Print a package's identity (ids, schema versions, digest) "
                        "and counts. Reads every row (to count them) and the evidence map's "

@@ -84,14 +84,14 @@ _HASH_DROPPED = frozenset({"row_content_hash", "created_at"})
 
 def content_hash(row: dict[str, Any]) -> str:
     """``row_content_hash`` of a row (format 7.5), same bytes as ``derive.row_content_hash``."""
-    parts: dict[str, str] = {}
+    parts: dict[str, Any] = {}
     for k, v in row.items():
         if k == "model_training_targets":
             break
         if k not in _HASH_DROPPED:
             parts[k] = v
-    parts["accepted"] = False  # type: ignore[assignment]
-    parts["rejection_reason"] = None  # type: ignore[assignment]
+    parts["accepted"] = False
+    parts["rejection_reason"] = None
     body = ", ".join([key_prefix(k) + enc(parts[k], True) for k in sorted(parts)])
     return "sha256:" + hashlib.sha256(("{" + body + "}").encode("utf-8")).hexdigest()
 

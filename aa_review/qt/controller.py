@@ -17,6 +17,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from aa_review.core.query import QueryError
 from aa_review.core.session import (
     SESSION_SUFFIX,
     Cancelled,
@@ -120,6 +121,9 @@ class WindowView(Protocol):
 
     def dossier_package(self, root: Path, pkg_report: Any) -> None: ...
 
+    def offer(self, label: str | None, take: Callable[[], object] | None = None) -> None:
+        """Offer a step the user may take (a button in the status bar); None withdraws it."""
+
 
 class WindowController:
     """The window's commands over one :class:`ReviewSession`."""
@@ -172,6 +176,7 @@ class WindowController:
         for lane in (AUDIT, DIGEST, HASHES):  # about the package that was open
             self.runner.cancel(lane)
         self.session.open(prepared)
+        self.view.offer(None)  # an offer was about the package open before
         problems = f", {len(pkg.problems)} loading problems" if pkg.problems else ""
         self.view.show_idle(f"{pkg.package_id} ({pkg.version}){problems}")
         self.view.show_opened(pkg)
@@ -191,15 +196,8 @@ class WindowController:
     def _open_failed(self, path: Path, exc: BaseException) -> None:
         self._loading = None
         self._pending = None
-        if isinstance(exc, AAReviewError):
-            message = str(exc)
-        elif isinstance(exc, OSError):
-            message = f"{path}: cannot be read ({exc})"
-        else:
-            log.error("loading %s failed", path, exc_info=exc)
-            message = f"{path}: unexpected error: {exc!r}"
         self.view.show_idle("Could not open the package")
-        self.view.warn("Cannot open package", message)
+        self.view.warn("Cannot open package", failure_message(path, exc, "loading"))
 
     def _open_cancelled(self, path: Path) -> None:
         self._loading = None
@@ -301,28 +299,64 @@ class WindowController:
             self.view.show_page("contracts")
 
     def gate_selected(self, gate: str) -> None:
-        """Show in the package views what a dossier gate rests on, where the package holds it."""
-        if gate != "G9" or self.session.package is None:
+        """Offer to show in the package views what a dossier gate rests on, where the
+        package holds it. The user's queries are changed only when the offer is taken."""
+        facts = self.session.facts
+        if gate != "G9" or self.session.package is None or facts is None:
+            self.view.offer(None)
             return
-        n = self.session.show_hidden_evidence()
+        n = len(facts.rows_citing_hidden)
+        if n == 0:
+            self.view.offer(None)
+            self.view.status("G9: no row of the package cites hidden evidence", 8000)
+            return
+        rows = f"{n:,} row{'s' if n != 1 else ''}"
+        self.view.offer(f"Show the {rows} citing hidden evidence", self.show_hidden_evidence)
+        self.view.status(f"G9: {rows} of the package cite hidden evidence", 15000)
+
+    def show_hidden_evidence(self) -> None:
+        """G9's offer taken: the rows citing hidden evidence, the findings about them."""
+        self.view.offer(None)
+        s = self.session
+        if s.package is None:
+            return
+        before = {scope: s.query(scope) for scope in (Scope.ROWS, Scope.FINDINGS)}
+        n = s.show_hidden_evidence()
         self.view.show_page("rows")
-        self.view.status(f"G9: {n} rows of the package cite hidden evidence (Rows tab, "
+        self.view.status(f"G9: {n:,} rows of the package cite hidden evidence (Rows tab, "
                          "filtered)", 8000)
+        if any(before.values()):  # the user's own queries, one click away
+            self.view.offer("Restore your queries", partial(self._restore_queries, before))
+
+    def _restore_queries(self, texts: dict[Scope, str]) -> None:
+        self.view.offer(None)
+        for scope, text in texts.items():
+            try:
+                self.session.set_query(scope, text)
+            except QueryError:  # valid when typed; kept as it was all the same
+                continue
 
     # -- files ------------------------------------------------------------------------------
-    def export(self, path: Path | None = None, scope: Scope = Scope.ROWS) -> None:
+    def export(self, path: Path | None = None, scope: Scope = Scope.ROWS,
+               full: bool = False) -> None:
         """Write what a table shows now (the rows by default), with its query and the
-        package digest; the writing (and the digest, when not known yet) runs in a worker."""
+        package digest; the writing (and the digest, when not known yet) runs in a worker.
+        ``full``: rows with every field, in CSV too (JSON Lines always has every field)."""
         plan = self.session.export_plan(scope)
         if plan is None:
             return
+        what = f"full {scope.value}" if full else scope.value
         if path is None:
+            first = "JSON Lines (*.jsonl)" if full else "CSV (*.csv)"
+            filters = [first] + [f for f in ("CSV (*.csv)", "JSON Lines (*.jsonl)",
+                                             "JSON (*.json)") if f != first]
             path = self.view.ask_save_path(
-                f"Export the filtered {scope.value}",
-                f"{plan.package.package_id}-{scope.value}.csv",
-                "CSV (*.csv);;JSON Lines (*.jsonl)")
+                f"Export the {what} shown",
+                f"{plan.package.package_id}-{scope.value}.{'jsonl' if full else 'csv'}",
+                ";;".join(filters))
             if path is None:
                 return
+        columns = ["all"] if full and scope is Scope.ROWS else None
         version = self.session.version
         target = Path(path)
 
@@ -337,7 +371,7 @@ class WindowController:
             self.view.warn("Export failed", f"{target}: {exc}")
 
         self.view.status(f"Exporting {len(plan.positions):,} {scope.value}…", 4000)
-        self.runner.run(EXPORT, lambda job: run_export(plan, target, job.cancelled),
+        self.runner.run(EXPORT, lambda job: run_export(plan, target, job.cancelled, columns),
                         done=done, failed=failed)
 
     def capture(self) -> SessionState:
@@ -406,6 +440,16 @@ class WindowController:
         """Rows, evidence items and findings named by ``text``, each with what picking does."""
         return [(target.label, partial(self.session.go, target))
                 for target in self.session.find(text)]
+
+
+def failure_message(path: Path, exc: BaseException, doing: str) -> str:
+    """What to tell the user when opening ``path`` failed; an unexpected error is logged."""
+    if isinstance(exc, AAReviewError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"{path}: cannot be read ({exc})"
+    log.error("%s %s failed", doing, path, exc_info=exc)
+    return f"{path}: unexpected error: {exc!r}"
 
 
 def encode_layout(state: bytes) -> str:

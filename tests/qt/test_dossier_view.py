@@ -370,9 +370,15 @@ def test_g9_selects_what_it_rests_on_in_the_package(window, tmp_path: Path, sett
     window.center.setCurrentWidget(window.dossier)
     panel = window.dossier
     panel.select_dossier("dos-demo-ready")
-    g9 = panel.gate_model.items[0]
+    g9 = panel.gate_model.items[0]  # unmet first
     assert g9[0] == "G9" and "rows cite hidden evidence" in g9[3]
+    window.rows.query.set_text("type:failure_case")
     panel.gate_view.setCurrentIndex(panel.gate_model.index(0, 0))
+    assert window.rows.query.text() == "type:failure_case"  # offered, not rewritten
+    offer = window.offer_button
+    assert offer.isVisibleTo(window) and offer.text().startswith("Show the ")
+    offer.click()
+    assert offer.text() == "Restore your queries"  # the next offer: the user's query back
     assert window.rows.query.text() == "evidence.visibility:hidden_excluded"
     assert window.rows.model.rowCount() > 0
     ev = window.session.package.evidence_at(window.session.selection.current.evidence)

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from aa_review import __version__
 from aa_review.core.audits import _checks  # noqa: F401  (registers every check)
@@ -78,7 +79,9 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
     selected, enabled = resolve_selection(checks)
     if digest is None:
         digest = checks is None
-    fused: dict[str, object] = {}
+    # The fused scan's config and ref facts, then the loader's per-chunk results (as Any:
+    # the loader passes its row visitor's results through untyped).
+    fused: dict[str, Any] = {}
     if isinstance(pkg_or_path, Package):
         pkg = pkg_or_path
     else:
@@ -109,7 +112,7 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
                        hash_threads=hash_threads, cancelled=stop)
     if "parts" in fused:
         ctx.extra["ref_facts"] = fused["ref_facts"]
-        ctx._rows = fused_scan(fused["parts"], len(pkg.index), cap)  # type: ignore[arg-type]
+        ctx._rows = fused_scan(fused["parts"], len(pkg.index), cap)
     hashing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aa-audit-hash")
     finished = threading.Event()  # stops a hashing job nobody will wait for
     try:

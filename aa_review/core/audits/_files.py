@@ -198,7 +198,9 @@ def hash_file(root: Path | str, rel: str) -> FileFacts:
     holds a CR or non-ASCII bytes (checked chunk by chunk while hot in cache); only
     such files are read again whole for the text-mode hash.
     """
-    return hash_group(str(root), [rel])[0]  # type: ignore[return-value]
+    facts = hash_group(str(root), [rel])[0]
+    assert facts is not None  # the first path's facts are never None (it raises instead)
+    return facts
 
 
 def hash_group(root: str, paths: list[str], wants: Wants | None = None

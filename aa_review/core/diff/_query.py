@@ -9,15 +9,13 @@ import numpy as np
 
 from aa_review.core.diff._model import LinksDiff, PackageDiff, RowsDiff
 from aa_review.core.query import And, Not, QueryError, Term, filter_rows, parse_query, set_term
+from aa_review.core.query._fields import CHANGE_VALUES
 from aa_review.core.query._scope import terms_of
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package
 
 __all__ = ["filter_diff", "change_masks", "CHANGE_VALUES"]
-
-# ``change:`` values: the row's kind of change, and ``linked`` for rows citing changed evidence.
-CHANGE_VALUES = ("added", "removed", "changed", "moved", "reformatted", "linked")
 
 
 def filter_diff(d: PackageDiff, query: str, old_pkg: Package | None, new_pkg: Package | None

@@ -68,7 +68,7 @@ class Finding(BaseModel):
                 data = {**data, "location": first}
         return data
 
-    @computed_field(description="How many places `locations` lists")  # type: ignore[prop-decorator]
+    @computed_field(description="How many places `locations` lists")  # type: ignore[prop-decorator]  # mypy rejects a decorator over @property; pydantic documents this ignore
     @property
     def location_count(self) -> int:
         return len(self.locations)

@@ -118,7 +118,8 @@ class RowTable:
             lower = np.char.lower(self.row_id)
             self._fold = lower if not np.array_equal(lower, self.row_id) else self.row_id
         folded = self._fold() if callable(self._fold) else self._fold
-        return folded[self._at(positions)]  # type: ignore[no-any-return]
+        out: np.ndarray = folded[self._at(positions)]
+        return out
 
     def _at(self, positions: np.ndarray) -> np.ndarray:
         return positions if self.keys is None else np.searchsorted(self.keys, positions)
@@ -131,10 +132,12 @@ class RowTable:
 
     def files_of(self, positions: np.ndarray) -> list[str]:
         names = np.asarray(self.files, dtype=object)
-        return names[self.file[self._at(positions)]].tolist()  # type: ignore[no-any-return]
+        out: list[str] = names[self.file[self._at(positions)]].tolist()
+        return out
 
     def lines_of(self, positions: np.ndarray) -> list[int]:
-        return self.line[self._at(positions)].tolist()  # type: ignore[no-any-return]
+        out: list[int] = self.line[self._at(positions)].tolist()
+        return out
 
     def ids_of(self, positions: np.ndarray) -> list[str | None]:
         return [b.decode("utf-8", "replace") or None
@@ -240,7 +243,7 @@ class Locations(Sequence[Location]):
     def _col(self, name: str) -> _Col:
         return self._cols.get(name, _NONE)
 
-    def __getitem__(self, i: int) -> Location:  # type: ignore[override]
+    def __getitem__(self, i: int) -> Location:  # type: ignore[override]  # Sequence's stubs also take a slice; these index by int only
         if i < 0:
             i += self._n
         if not 0 <= i < self._n:
@@ -262,7 +265,7 @@ class Locations(Sequence[Location]):
             return len(self) == len(other) and self.to_json() == other.to_json()
         return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # Python's unhashable idiom; object's stubs type __hash__ as a method
 
     def __repr__(self) -> str:
         return f"Locations({self._n}, first={self[0].short()!r})" if self._n else "Locations(0)"
@@ -427,7 +430,8 @@ def _values(col: _Col, n: int) -> list[Any]:
         return [values[0]] * n
     if values[:1] == (_FMT,):
         return [values[1].format(c) for c in codes.tolist()]
-    return np.asarray(values, dtype=object)[codes].tolist()  # type: ignore[no-any-return]
+    out: list[Any] = np.asarray(values, dtype=object)[codes].tolist()
+    return out
 
 
 def _concat_col(cols: list[_Col], sizes: list[int]) -> _Col:

@@ -10,9 +10,13 @@ from decimal import Decimal, InvalidOperation
 from aa_review.core.query._syntax import QueryError, Term
 
 __all__ = ["Kind", "FieldSpec", "ROW_SPECS", "EVIDENCE_SPECS", "FINDING_SPECS", "resolve",
-           "check_term", "is_number", "parse_number", "SEVERITIES", "FLAG_VALUES", "ROW_FIELDS_IN_FINDINGS"]
+           "check_term", "is_number", "parse_number", "SEVERITIES", "FLAG_VALUES", "ROW_FIELDS_IN_FINDINGS",
+           "CHANGE_VALUES"]
 
 SEVERITIES = ("info", "low", "warning", "error", "critical")
+# ``change:`` values (rows against a baseline package): the row's kind of change, and
+# ``linked`` for rows citing evidence that changed or was removed.
+CHANGE_VALUES = ("added", "removed", "changed", "moved", "reformatted", "linked")
 FLAG_VALUES = {"yes": True, "true": True, "1": True, "no": False, "false": False, "0": False}
 
 
@@ -56,6 +60,7 @@ ROW_SPECS = _specs(
     FieldSpec("evidence.ref", Kind.TEXT, "cites evidence whose ref contains this"),
     FieldSpec("finding", Kind.PREFIX, "has an audit finding with this code (prefix)"),
     FieldSpec("severity", Kind.SEVERITY, "has an audit finding of at least this severity"),
+    FieldSpec("change", Kind.ENUM, "against the baseline package: " + ", ".join(CHANGE_VALUES)),
 )
 
 EVIDENCE_SPECS = _specs(
@@ -93,7 +98,7 @@ FINDING_SPECS = _specs(
       for n in ROW_FIELDS_IN_FINDINGS),
     *(FieldSpec(f"row.{s.name}", s.kind, f"about a row: {s.help}",
                 tuple(f"row.{a}" for a in s.aliases))
-      for s in ROW_SPECS.values() if s.name not in ("finding", "severity")),
+      for s in ROW_SPECS.values() if s.name not in ("finding", "severity", "change")),
 )
 
 

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from aa_review.core.query._fields import ROW_SPECS, FieldSpec, Kind, is_number
+from aa_review.core.query._fields import CHANGE_VALUES, ROW_SPECS, FieldSpec, Kind, is_number
 from aa_review.core.query._findex import FindingsIndex, by_count
 from aa_review.core.query._match import match_bytes, match_table
 from aa_review.core.query._scope import Scope, finding_mask, number_mask
-from aa_review.core.query._syntax import Term
+from aa_review.core.query._syntax import QueryError, Term
 
 if TYPE_CHECKING:
     from aa_review.core.findings import Finding
@@ -30,7 +30,12 @@ def findings_index(findings: FindingsIndex | Sequence[Finding] | None,
 
 
 class RowsScope(Scope):
-    """The rows of one package; ``findings`` (the audit's) serve ``finding:`` and ``severity:``."""
+    """The rows of one package; ``findings`` (the audit's) serve ``finding:`` and ``severity:``.
+
+    ``changes`` (set while the package is compared with a baseline) serve ``change:``:
+    per value of :data:`CHANGE_VALUES`, a boolean mask over these rows (the review
+    session's comparison sets it; ``aa_review.core.diff.change_masks`` makes them).
+    """
 
     what = "rows"
     free_text = "row id, data type, file or task containing the text"
@@ -42,6 +47,7 @@ class RowsScope(Scope):
         self.ix = pkg.index
         self.findings = findings_index(findings, pkg)
         self._evidence_attr: dict[str, list[str]] = {}
+        self.changes: dict[str, np.ndarray] | None = None
 
     def __len__(self) -> int:
         return len(self.ix)
@@ -91,11 +97,35 @@ class RowsScope(Scope):
             attr = {"evidence.visibility": "visibility", "evidence.type": "evidence_type",
                     "evidence.ref": "ref"}[name]
             return self.citing_any(match_table(self.evidence_attr(attr), v, spec.kind, term.op))
+        if name == "change":
+            return self.change_mask(spec, term, query)
         if self.findings is None:
             raise self.needs(spec, term, query, "the audit's findings: run the audit first")
         return self.findings.rows_of(finding_mask(self.findings, spec, term), len(ix))
 
+    def change_mask(self, spec: FieldSpec, term: Term, query: str) -> np.ndarray:
+        """``change:VALUE`` (wildcards allowed): rows of that kind against the baseline."""
+        v = term.value.strip().lower()
+        hit = match_table(list(CHANGE_VALUES), v, Kind.ENUM, "=" if term.op == "!=" else
+                          term.op)
+        if not hit.any():
+            raise QueryError(query, term.value_start + 1, f"'change' takes one of "
+                             f"{', '.join(CHANGE_VALUES)}, not '{term.value}'")
+        if self.changes is None:
+            raise self.needs(spec, term, query, "a baseline to compare with: open one with "
+                             "File > Compare With… (on the command line: aa-review diff "
+                             "OLD NEW --query ...)")
+        out = np.zeros(len(self.ix), dtype=bool)
+        for value, wanted in zip(CHANGE_VALUES, hit.tolist(), strict=True):
+            if wanted:
+                out |= self.changes[value]
+        return out
+
     def values(self, spec: FieldSpec) -> list[tuple[str, int | None]]:
+        if spec.name == "change":
+            if self.changes is None:
+                return [(v, None) for v in CHANGE_VALUES]
+            return [(v, int(np.count_nonzero(self.changes[v]))) for v in CHANGE_VALUES]
         ix = self.ix
         if spec.name in ("type", "task", "file"):
             counts = ix.counts_by({"type": "data_type", "task": "task", "file": "file"}[spec.name])

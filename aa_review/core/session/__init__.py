@@ -17,7 +17,8 @@ Reading the session
 Events (``session.events``, psygnal; each carries the new frozen value)
     ``package_changed(OpenPackage | None)``, ``findings_changed(FindingsState | None)``,
     ``facts_changed(PackageFacts | None)``, ``query_changed(QueryResult)``,
-    ``hashes_changed(HashStatus | None)``; and ``selection.changed(Selection)``.
+    ``hashes_changed(HashStatus | None)``, ``baseline_changed(Comparison | None)``; and
+    ``selection.changed(Selection)``.
     Every value names the package ``version`` it was computed for: opening another
     package replaces package, findings, facts, results and selection in one step
     before any event, so no view can hold positions of the old one.
@@ -29,13 +30,17 @@ Intents
     ``step_location(delta)``, ``select_finding_rows``; ``selection.back()`` and
     ``forward()``. Dossier: ``show_hidden_evidence()`` (gate G9). Palette:
     ``find(text)`` and ``go(target)``. Files: ``capture()`` and ``restore(state)``
-    for session files, ``export_plan(scope)`` for exports.
+    for session files, ``export_plan(scope)`` for exports. Compare mode:
+    ``start_comparison(baseline)``, ``set_comparison(prepared)``, ``close_comparison()``,
+    ``select_baseline_row(old_pos)``, ``set_comparison_findings(prepared, findings)``;
+    while a diff is held, the rows query knows ``change:`` (``comparison``).
 
 Slow work, off the GUI thread
     A worker runs :func:`prepare_package` (after ``open_package``),
     :func:`prepare_findings` (after ``audit_package``, or :func:`audit_in_process`,
     which keeps the audit out of the window's interpreter), :func:`compute_digest`,
-    :func:`live_hash_statuses` or :func:`run_export`, and hands the result to
+    :func:`live_hash_statuses`, :func:`prepare_comparison` (after opening a baseline),
+    :func:`side_by_side` or :func:`run_export`, and hands the result to
     ``open``, ``set_audit``, ``set_digest(version, digest)`` or
     ``set_hashes(version, statuses)`` on the GUI thread; results for a package no
     longer open are ignored. Extension points: a new table is a new :class:`Scope`
@@ -45,6 +50,19 @@ Slow work, off the GUI thread
 
 from __future__ import annotations
 
+from aa_review.core.session._compare import (
+    CompareItem,
+    Comparison,
+    FieldLine,
+    PreparedComparison,
+    SideBySide,
+    compare_findings,
+    compare_findings_in_process,
+    contract_changes,
+    evidence_side_by_side,
+    prepare_comparison,
+    side_by_side,
+)
 from aa_review.core.session._prepare import (
     CONTRACT_PREVIEW_ROWS,
     Cancelled,
@@ -82,4 +100,7 @@ __all__ = [
     "run_export", "audit_in_process", "size_within", "CONTRACT_PREVIEW_ROWS",
     "Selection", "SelectionHub", "SessionState", "save_session", "load_session",
     "SESSION_SUFFIX",
+    "Comparison", "PreparedComparison", "CompareItem", "SideBySide", "FieldLine",
+    "prepare_comparison", "side_by_side", "evidence_side_by_side", "contract_changes",
+    "compare_findings", "compare_findings_in_process",
 ]

@@ -22,6 +22,7 @@ from aa_review.core.package.digest import digest_of, file_sha256, list_package
 from aa_review.core.query import EvidenceScope, FindingsIndex, FindingsScope, RowsScope
 from aa_review.core.session import charts
 from aa_review.core.session._state import ExportPlan, Scope
+from aa_review.core.session.triage import FindingMarks, finding_marks
 
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditReport
@@ -88,6 +89,7 @@ class PreparedFindings:
     rows: RowsScope
     evidence: EvidenceScope
     findings: FindingsScope
+    marks: FindingMarks  # per row and evidence item: its findings' count and worst severity
 
 
 @dataclass(frozen=True, eq=False)
@@ -249,8 +251,9 @@ def prepare_findings(pkg: Package, report: AuditReport | None) -> PreparedFindin
     rows = RowsScope(pkg, index)
     for attr in ("visibility", "evidence_type", "ref"):
         rows.evidence_attr(attr)
+    marks = finding_marks(index, len(pkg.index), len(pkg.index.evidence_ids))
     return PreparedFindings(pkg, index, report, rows, EvidenceScope(pkg, index),
-                            FindingsScope(index, pkg))
+                            FindingsScope(index, pkg), marks)
 
 
 def live_hash_statuses(pkg: Package, cancelled: Callable[[], bool] = _never
@@ -278,24 +281,25 @@ def compute_digest(root: Path, cancelled: Callable[[], bool] = _never) -> str:
     return digest_of(entries, facts())
 
 
-def run_export(plan: ExportPlan, path: Path, cancelled: Callable[[], bool] = _never
-               ) -> tuple[int, str]:
+def run_export(plan: ExportPlan, path: Path, cancelled: Callable[[], bool] = _never,
+               columns: list[str] | None = None) -> tuple[int, str]:
     """Write what ``plan`` captured to ``path`` (format from its suffix) with the query and
     the package digest in the sidecar, computing the digest when it was not known yet.
-    Returns how many items were written and the digest; raises ``OSError`` or
-    ``ValueError``."""
+    ``columns`` picks the CSV columns (``["all"]``: every field of the rows). Returns how
+    many items were written and the digest; raises ``OSError`` or ``ValueError``."""
     from aa_review.core.query import export
 
     digest = plan.digest or compute_digest(plan.package.root, cancelled)
     if plan.scope is Scope.ROWS:
         n = export.export_rows(plan.package, plan.positions, path, query=plan.query,
-                               digest=digest)
+                               digest=digest, columns=columns)
     elif plan.scope is Scope.EVIDENCE:
         n = export.export_evidence(plan.package, plan.positions, path, query=plan.query,
-                                   digest=digest)
+                                   digest=digest, columns=columns)
     else:
         n = export.export_findings(plan.findings, plan.positions, path, query=plan.query,
-                                   digest=digest, package_id=plan.package.package_id)
+                                   digest=digest, package_id=plan.package.package_id,
+                                   columns=columns)
     return n, digest
 
 
@@ -317,15 +321,28 @@ def audit_in_process(root: Path, *, progress: Callable[[object], None] | None = 
         When ``cancelled()`` turned true.
     RuntimeError
         When the audit failed in its process (the message says why) or the process
-        ended without a report.
+        ended without a result.
     """
+    report: AuditReport = run_in_process(_audit_child, (str(root),), niceness=niceness,
+                                         progress=progress, cancelled=cancelled,
+                                         poll_s=poll_s, what="the audit")
+    return report
+
+
+def run_in_process(target: Callable[..., None], args: tuple[Any, ...], *, niceness: int = 0,
+                   progress: Callable[[object], None] | None = None,
+                   cancelled: Callable[[], bool] = _never, poll_s: float = 0.1,
+                   what: str = "the work") -> Any:
+    """Run ``target(*args, send, stop, niceness)`` in a process of its own and return
+    the value it sends as ``("done", value)``; ``("progress", p)`` goes to ``progress``.
+    ``cancelled()`` is polled every ``poll_s`` seconds and sets ``stop``."""
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn")
     receive, send = ctx.Pipe(duplex=False)
     stop = ctx.Event()
-    proc = ctx.Process(target=_audit_child, args=(str(root), send, stop, niceness),
-                       name="aa-review-audit")
+    proc = ctx.Process(target=target, args=(*args, send, stop, niceness),
+                       name="aa-review-worker")
     proc.start()
     send.close()
     try:
@@ -336,18 +353,19 @@ def audit_in_process(root: Path, *, progress: Callable[[object], None] | None = 
                 try:
                     kind, value = receive.recv()
                 except EOFError:
-                    raise RuntimeError("the audit process ended without a report") from None
+                    raise RuntimeError(f"{what}: its process ended without a result") \
+                        from None
                 if kind == "progress":
                     if progress is not None:
                         progress(value)
                 elif kind == "done":
-                    return value  # type: ignore[no-any-return]
+                    return value
                 elif kind == "cancelled":
                     raise Cancelled
                 else:
                     raise RuntimeError(str(value))
             elif not proc.is_alive():
-                raise RuntimeError(f"the audit process ended without a report (exit code "
+                raise RuntimeError(f"{what}: its process ended without a result (exit code "
                                    f"{proc.exitcode})")
     finally:
         stop.set()
@@ -358,20 +376,24 @@ def audit_in_process(root: Path, *, progress: Callable[[object], None] | None = 
             proc.join(timeout=5)
 
 
-def _audit_child(root: str, send: object, stop: object, niceness: int) -> None:
-    """The audit's process: open the package, audit it, send the compacted report."""
+def renice(niceness: int) -> None:
+    """Make this process ``niceness`` steps nicer (where the system allows it)."""
+    import contextlib
     import os
 
+    if niceness:
+        with contextlib.suppress(AttributeError, OSError):
+            os.nice(niceness)
+
+
+def _audit_child(root: str, send: object, stop: object, niceness: int) -> None:
+    """The audit's process: open the package, audit it, send the compacted report."""
     from aa_review.core.audits import AuditCancelled, audit_package
     from aa_review.core.package import LoadCancelled, open_package
 
     conn: Any = send
     halt: Any = stop
-    if niceness:
-        try:
-            os.nice(niceness)
-        except (AttributeError, OSError):
-            pass
+    renice(niceness)
     try:
         pkg = open_package(Path(root), cancelled=halt.is_set)
         report = audit_package(pkg, progress=lambda p: conn.send(("progress", p)),

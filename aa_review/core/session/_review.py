@@ -8,6 +8,7 @@ import numpy as np
 from psygnal import Signal, SignalGroup
 
 from aa_review.core.query import QueryError
+from aa_review.core.session._compare import Comparison, PreparedComparison
 from aa_review.core.session._prepare import FindingsState, OpenPackage
 from aa_review.core.session._saved import SessionState
 from aa_review.core.session._selection import Selection, SelectionHub
@@ -22,6 +23,7 @@ from aa_review.core.session._state import (
 
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditReport
+    from aa_review.core.diff import FindingsDiff
     from aa_review.core.package import Package
     from aa_review.core.session._prepare import ContractsView, PreparedFindings, PreparedPackage
 
@@ -39,6 +41,7 @@ class SessionEvents(SignalGroup):
     facts_changed = Signal(object)     # PackageFacts | None
     query_changed = Signal(object)     # QueryResult
     hashes_changed = Signal(object)    # HashStatus | None
+    baseline_changed = Signal(object)  # Comparison | None (compare mode)
 
 
 class ReviewSession:
@@ -64,6 +67,7 @@ class ReviewSession:
         self._results: dict[Scope, QueryResult] = {}
         self._replacing = False
         self._rows_marked: np.ndarray | None = None  # the rows "only selected" showed
+        self._comparison: Comparison | None = None
         for scope in Scope:
             self._results[scope] = self._evaluate(scope, "", strict=False)
         self.selection.changed.connect(self._on_selection)
@@ -132,6 +136,8 @@ class ReviewSession:
         self._facts = PackageFacts(pkg.root, pkg.package_id, v, None,
                                    prepared.rows_citing_hidden, prepared.hidden_row_ids)
         self._hashes = None
+        if self._comparison is not None:  # the diff was about the package replaced
+            self._comparison = Comparison(self._comparison.baseline, v)
         self.selection.clear(emit=False)
         self._reevaluate()
         self._announce(package=True)
@@ -141,6 +147,7 @@ class ReviewSession:
         """Nothing open."""
         self._version += 1
         self._open = self._findings = self._facts = self._hashes = None
+        self._comparison = None
         self.selection.clear(emit=False)
         self._reevaluate()
         self._announce(package=True)
@@ -198,8 +205,70 @@ class ReviewSession:
                 self._replacing = False
         ev.findings_changed.emit(self._findings)
         ev.facts_changed.emit(self._facts)
+        if package:
+            ev.baseline_changed.emit(self._comparison)
         for scope in Scope:
             ev.query_changed.emit(self._results[scope])
+
+    # -- compare mode: a baseline package ---------------------------------------------------
+    @property
+    def comparison(self) -> Comparison | None:
+        """The baseline and its diff with the open package (None: not comparing)."""
+        return self._comparison
+
+    def start_comparison(self, baseline: Package) -> Comparison | None:
+        """A baseline was opened: compare mode starts, the diff to follow
+        (:meth:`set_comparison`). None when no package is open."""
+        if self._open is None:
+            return None
+        self._comparison = Comparison(baseline, self._version)
+        self._changes_changed()
+        return self._comparison
+
+    def set_comparison(self, prepared: PreparedComparison) -> bool:
+        """The diff of the baseline against the open package (from ``prepare_comparison``,
+        run in a worker); False when it is about another package or baseline."""
+        c = self._comparison
+        if c is None or self._open is None or prepared.package is not self._open.package \
+                or prepared.baseline is not c.baseline:
+            return False
+        self._comparison = Comparison(c.baseline, self._version, prepared)
+        self._changes_changed()
+        return True
+
+    def set_comparison_findings(self, prepared: PreparedComparison,
+                                findings: FindingsDiff) -> bool:
+        """Findings new, fixed and persisting between the baseline and the open package
+        (``compare_findings``, in a worker); False when the diff is no longer shown."""
+        c = self._comparison
+        if c is None or c.prepared is not prepared:
+            return False
+        self._comparison = Comparison(c.baseline, c.version, prepared, c.baseline_row, findings)
+        self.events.baseline_changed.emit(self._comparison)
+        return True
+
+    def close_comparison(self) -> None:
+        """Close the baseline: the window is the normal window again."""
+        if self._comparison is None:
+            return
+        self._comparison = None
+        self._changes_changed()
+
+    def select_baseline_row(self, old_pos: int, source: str = "") -> None:
+        """Show row ``old_pos`` of the baseline (a removed row): the open package's row
+        selection is cleared, since the row is in neither of its tables."""
+        c = self._comparison
+        if c is None or c.prepared is None:
+            return
+        self.selection.update(source=source, row=None, rows=None)
+        self._comparison = Comparison(c.baseline, c.version, c.prepared, old_pos, c.findings)
+        self.events.baseline_changed.emit(self._comparison)
+
+    def _changes_changed(self) -> None:
+        self._reevaluate()
+        self.events.baseline_changed.emit(self._comparison)
+        for scope in Scope:
+            self.events.query_changed.emit(self._results[scope])
 
     # -- queries ------------------------------------------------------------------------
     def set_query(self, scope: Scope | str, text: str) -> QueryResult:
@@ -232,6 +301,10 @@ class ReviewSession:
         self.events.query_changed.emit(result)
 
     def _reevaluate(self) -> None:
+        c, f = self._comparison, self._findings
+        if f is not None:  # the rows scope's change: field follows the comparison
+            ready = c is not None and c.prepared is not None and c.version == self._version
+            f.prepared.rows.changes = c.prepared.masks if ready else None  # type: ignore[union-attr]
         for scope in Scope:
             self._results[scope] = self._evaluate(scope, self._texts[scope], strict=False)
 
@@ -358,6 +431,10 @@ class ReviewSession:
     def _on_selection(self, sel: Selection) -> None:
         if self._replacing:
             return
+        c = self._comparison
+        if c is not None and c.baseline_row is not None and sel.row is not None:
+            self._comparison = Comparison(c.baseline, c.version, c.prepared,
+                                          findings=c.findings)
         if self._only[Scope.ROWS] and sel.rows is not self._rows_marked:
             self._store(self._evaluate(Scope.ROWS, self._texts[Scope.ROWS], strict=False))
         if self._only[Scope.FINDINGS] and sel.source != "findings":

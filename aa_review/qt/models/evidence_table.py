@@ -8,6 +8,9 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from aa_review.qt.models.findings_table import finding_mark
+from aa_review.qt.models.rows_table import CHANGE_COLORS
+
 if TYPE_CHECKING:
     from aa_review.core.package import Package
 
@@ -33,6 +36,25 @@ class EvidenceTableModel(QAbstractTableModel):
         self._columns: list[str] = list(_FIXED)
         self._cited: np.ndarray = np.zeros(0, np.int64)
         self._hashes: tuple[str, ...] | None = None
+        self._marks: tuple[np.ndarray, np.ndarray] | None = None
+        self._changes: dict[str, str] | None = None
+
+    def set_finding_marks(self, count: np.ndarray | None, worst: np.ndarray | None) -> None:
+        """Per evidence position, how many findings locate it and the worst rank (-1: none)."""
+        self._marks = None if count is None or worst is None else (count, worst)
+        if self.rowCount():
+            col = self._columns.index("findings")
+            self.dataChanged.emit(self.index(0, col), self.index(self.rowCount() - 1, col))
+
+    def set_changes(self, kinds: dict[str, str] | None) -> None:
+        """Compare mode: evidence id -> its change against the baseline (added, changed,
+        visibility); None removes the ``change`` column."""
+        self.beginResetModel()
+        self._changes = kinds
+        self._columns = [c for c in self._columns if c != "change"]
+        if kinds is not None:
+            self._columns.append("change")
+        self.endResetModel()
 
     def set_package(self, pkg: Package | None) -> None:
         self.beginResetModel()
@@ -45,7 +67,8 @@ class EvidenceTableModel(QAbstractTableModel):
                     if k not in extra:
                         extra.append(k)
             self._cited = pkg.index.cited_counts()
-        self._columns = [*_FIXED, "hash_now", *extra, "cited_by_rows"]
+        self._columns = [*_FIXED, "hash_now", *extra, "cited_by_rows", "findings",
+                         *(["change"] if self._changes is not None else [])]
         self._hashes = None
         self.endResetModel()
 
@@ -99,7 +122,14 @@ class EvidenceTableModel(QAbstractTableModel):
             return None
         pos = self.position(index.row())
         name = self._columns[index.column()]
+        if name == "findings":
+            return finding_mark(self._marks, pos, role)
         item = self._pkg.evidence_at(pos)
+        if name == "change":
+            kind = (self._changes or {}).get(self._pkg.index.evidence_ids[pos], "")
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return QBrush(QColor(CHANGE_COLORS[kind])) if kind else None
+            return kind if role == Qt.ItemDataRole.DisplayRole else None
         if role == Qt.ItemDataRole.ForegroundRole:
             if item is None or (item.visibility or "") == "hidden_excluded":
                 return QBrush(QColor("#c62828"))

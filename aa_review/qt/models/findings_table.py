@@ -5,18 +5,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from aa_review.core.findings import Finding, Severity
+from aa_review.core.session.triage import severity_of_rank, sort_findings
 
-__all__ = ["FindingsTableModel", "LOCATIONS_COLUMN"]
+__all__ = ["FindingsTableModel", "LOCATIONS_COLUMN", "SEVERITY_COLORS", "finding_mark",
+           "mark_keys"]
 
 Index = QModelIndex | QPersistentModelIndex
 _COLUMNS = ("Severity", "Code", "Locations", "First location", "Message")
 LOCATIONS_COLUMN = 2
-_COLORS = {Severity.CRITICAL: "#b71c1c", Severity.ERROR: "#d84315", Severity.WARNING: "#f9a825",
-           Severity.LOW: "#607d8b", Severity.INFO: "#607d8b"}
+SEVERITY_COLORS = _COLORS = {
+    Severity.CRITICAL: "#b71c1c", Severity.ERROR: "#d84315", Severity.WARNING: "#f9a825",
+    Severity.LOW: "#607d8b", Severity.INFO: "#607d8b"}
 
 
 class FindingsTableModel(QAbstractTableModel):
@@ -24,13 +28,28 @@ class FindingsTableModel(QAbstractTableModel):
         super().__init__(parent)
         self._all: list[Finding] = []
         self._shown: list[int] = []
+        self._sort: tuple[int, bool] | None = None  # (column, descending); None: audit order
 
     def set_findings(self, findings: list[Finding], shown: Iterable[int] | None = None) -> None:
-        """``findings``, of which the positions ``shown`` (None: all, in order)."""
+        """``findings``, of which the positions ``shown`` (None: all), in the order of the
+        column last sorted by (the audit's order until a header is clicked)."""
         self.beginResetModel()
         self._all = list(findings)
         self._shown = list(range(len(self._all))) if shown is None else [int(i) for i in shown]
+        if self._sort is not None:
+            self._shown = sort_findings(self._all, self._shown, *self._sort)
         self.endResetModel()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if column < 0 or column >= len(_COLUMNS):
+            self._sort = None
+            shown = sorted(self._shown)
+        else:
+            self._sort = (column, order == Qt.SortOrder.DescendingOrder)
+            shown = sort_findings(self._all, self._shown, *self._sort)
+        self.layoutAboutToBeChanged.emit()
+        self._shown = shown
+        self.layoutChanged.emit()
 
     def set_shown(self, shown: Iterable[int] | None) -> None:
         self.set_findings(self._all, shown)
@@ -86,3 +105,28 @@ class FindingsTableModel(QAbstractTableModel):
         if col == 3:
             return f.location.short()
         return f.message
+
+
+def finding_mark(marks: tuple[np.ndarray, np.ndarray] | None, pos: int, role: int) -> Any:
+    """The findings cell of a row or evidence item: "2 · error" in the worst one's colour."""
+    if marks is None or pos >= len(marks[0]):
+        return None
+    n, worst = int(marks[0][pos]), severity_of_rank(int(marks[1][pos]))
+    if n == 0 or worst is None:
+        return None
+    if role == Qt.ItemDataRole.DisplayRole:
+        return f"{n:,} · {worst.value}"
+    if role == Qt.ItemDataRole.ForegroundRole:
+        return QBrush(QColor(SEVERITY_COLORS[worst]))
+    if role == Qt.ItemDataRole.ToolTipRole:
+        return (f"{n:,} finding{'s' if n != 1 else ''} locate this, the worst {worst.value} "
+                "(Only the selection in Findings lists them)")
+    return None
+
+
+def mark_keys(marks: tuple[np.ndarray, np.ndarray] | None, n: int) -> np.ndarray:
+    """Sort keys of the findings column: worst severity, then how many."""
+    if marks is None:
+        return np.zeros(n, dtype=np.int64)
+    count, worst = marks
+    return (worst.astype(np.int64) + 1) * (1 << 32) + count.astype(np.int64)

@@ -7,16 +7,25 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QGuiApplication, QPalette
+from PySide6.QtGui import QBrush, QColor, QGuiApplication, QPalette
+
+from aa_review.qt.models.findings_table import finding_mark, mark_keys
 
 if TYPE_CHECKING:
     from aa_review.core.package import RowIndex, RowSet
 
-__all__ = ["RowsTableModel", "ROW_COLUMNS"]
+__all__ = ["RowsTableModel", "ROW_COLUMNS", "FINDINGS_COLUMN", "CHANGE_KINDS", "CHANGE_COLORS",
+           "CHANGE_COLUMN"]
 
 ROW_COLUMNS = ("Row id", "Data type", "File", "Line", "Source task", "Evidence", "Confidence",
-               "Quality")
+               "Quality", "Findings")
 _NUMERIC = {3, 5, 6, 7}
+FINDINGS_COLUMN = 8
+CHANGE_COLUMN = len(ROW_COLUMNS)  # shown while the package is compared with a baseline
+CHANGE_KINDS = ("", "added", "changed", "moved", "reformatted")
+CHANGE_COLORS = {"added": "#2e7d32", "removed": "#c62828", "changed": "#ef6c00",
+                 "visibility": "#c62828", "moved": "#607d8b", "reformatted": "#607d8b",
+                 "linked": "#1565c0", "new": "#c62828", "fixed": "#2e7d32"}
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -36,6 +45,9 @@ class RowsTableModel(QAbstractTableModel):
         self._marked: np.ndarray | None = None
         self._marked_from: np.ndarray | None = None
         self._n_marked = 0
+        self._marks: tuple[np.ndarray, np.ndarray] | None = None
+        self._change: np.ndarray | None = None  # per row: index into CHANGE_KINDS
+        self._linked: np.ndarray | None = None
 
     # -- feeding ---------------------------------------------------------
     def set_index(self, index: RowIndex | None, positions: np.ndarray | RowSet | None = None
@@ -46,6 +58,30 @@ class RowsTableModel(QAbstractTableModel):
         self._index = index
         self._positions = positions
         self.endResetModel()
+
+    def set_finding_marks(self, count: np.ndarray | None, worst: np.ndarray | None) -> None:
+        """Per index position, how many findings locate the row and the worst severity's
+        rank (-1: none); None before any findings are known."""
+        self._marks = None if count is None or worst is None else (count, worst)
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, FINDINGS_COLUMN),
+                                  self.index(self.rowCount() - 1, FINDINGS_COLUMN))
+
+    def set_changes(self, kind: np.ndarray | None, linked: np.ndarray | None = None) -> None:
+        """Compare mode: per row its kind of change (codes into ``CHANGE_KINDS``) and
+        whether it cites changed evidence; None hides the Change column."""
+        self.beginResetModel()
+        self._change, self._linked = kind, linked
+        self.endResetModel()
+
+    def change_of(self, position: int) -> str:
+        """The Change column's text for index ``position``."""
+        if self._change is None or not 0 <= position < len(self._change):
+            return ""
+        parts = [CHANGE_KINDS[int(self._change[position])]]
+        if self._linked is not None and self._linked[position]:
+            parts.append("linked")
+        return ", ".join(p for p in parts if p)
 
     def set_marked(self, positions: np.ndarray | None) -> None:
         """Select the rows at index ``positions`` together (None: none); no loop per row."""
@@ -122,12 +158,12 @@ class RowsTableModel(QAbstractTableModel):
         return len(self._index) if self._positions is None else len(self._positions)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(ROW_COLUMNS)
+        return 0 if parent.isValid() else len(ROW_COLUMNS) + (self._change is not None)
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return ROW_COLUMNS[section]
+            return ROW_COLUMNS[section] if section < CHANGE_COLUMN else "Change"
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -140,6 +176,14 @@ class RowsTableModel(QAbstractTableModel):
                 color.setAlpha(90)  # lighter than the current row, in both schemes
                 return QBrush(color)
             return None
+        if col == FINDINGS_COLUMN:
+            return finding_mark(self._marks, self.position(index.row()), role)
+        if col == CHANGE_COLUMN:
+            text = self.change_of(self.position(index.row()))
+            if role == Qt.ItemDataRole.ForegroundRole and text:
+                return QBrush(QColor(CHANGE_COLORS[text.split(",")[0]]))
+            return text if role in (Qt.ItemDataRole.DisplayRole,
+                                    Qt.ItemDataRole.ToolTipRole) else None
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter) \
                 if col in _NUMERIC else None
@@ -166,8 +210,16 @@ class RowsTableModel(QAbstractTableModel):
         if self._index is None or not len(self._index):
             return
         ix = self._index
-        keys = {0: ix.row_id, 1: ix.data_type, 2: ix.file, 3: ix.line, 4: ix.task,
-                5: ix.n_evidence, 6: ix.confidence, 7: ix.quality}[column]
+        if column == FINDINGS_COLUMN:
+            keys = mark_keys(self._marks, len(ix))
+        elif column == CHANGE_COLUMN:
+            if self._change is None:
+                return
+            linked = 0 if self._linked is None else self._linked.astype(np.int64)
+            keys = self._change.astype(np.int64) * 2 + linked
+        else:
+            keys = {0: ix.row_id, 1: ix.data_type, 2: ix.file, 3: ix.line, 4: ix.task,
+                    5: ix.n_evidence, 6: ix.confidence, 7: ix.quality}[column]
         base = np.arange(len(ix)) if self._positions is None else (
             self._positions if isinstance(self._positions, np.ndarray)
             else self._positions.to_array())

@@ -92,9 +92,7 @@ class ContractsPanel(Linked):
         view = opened.prepared.contracts if opened is not None else None
         self.entries = list(view.entries) if view else []
         self.previews = list(view.previews) if view else []
-        self.list_model.set_items([(e.key, e.item.path, p.format, p.status)
-                                   for e, p in zip(self.entries, self.previews, strict=True)],
-                                  tooltips=[p.note for p in self.previews])
+        self.show_changes(None)
         results = list(view.checklist) if view else []
         self.check_model.set_items([(c.check_id, c.status, c.detail) for c in results],
                                    tooltips=[c.detail for c in results])
@@ -102,6 +100,15 @@ class ContractsPanel(Linked):
         self.check_view.resizeColumnsToContents()
         self._shown_entry = None
         self._show(None)
+
+    def show_changes(self, changes: list[str] | None) -> None:
+        """Compare mode: each entry's change against the baseline (None: not comparing)."""
+        header = ("Entry", "Path", "Format", "Status", *(("Change",) if changes else ()))
+        self.list_model.header = header
+        self.list_model.set_items(
+            [(e.key, e.item.path, p.format, p.status, *((changes[i],) if changes else ()))
+             for i, (e, p) in enumerate(zip(self.entries, self.previews, strict=True))],
+            tooltips=[p.note for p in self.previews])
 
     def _picked(self, row: int) -> None:
         self._show(row)

@@ -9,9 +9,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QTreeView
 
 from aa_review.core.session import OpenPackage, ReviewSession, Selection
+from aa_review.core.session.document import Document, read_document
 from aa_review.core.util.errors import AAReviewError
 from aa_review.qt.models import JsonTreeModel
 from aa_review.qt.views._linked import Linked
+from aa_review.qt.views.document_view import DocumentView, finding_place
 
 if TYPE_CHECKING:
     from aa_review.qt.controller import Runner
@@ -44,9 +46,15 @@ class RowDetailPanel(Linked):
         self.view.setColumnWidth(0, 240)  # fixed: measuring on every selection costs a frame
         self.layout_.addWidget(self.view)
         self._shown: tuple[int, int] | None = None  # (version, row) shown or being read
+        # A finding placed in a file that holds no row of the package shows that file.
+        self.document = DocumentView()
+        self.document.setVisible(False)
+        self.layout_.addWidget(self.document)
+        self._place: tuple[int, int, int] | None = None  # (version, finding, location) shown
 
     def show_package(self, opened: OpenPackage | None) -> None:
         self.runner.cancel("row")
+        self._show_document(None)
         self._shown = None
         self.model.set_value({})
         self.title.setText(_PICK)
@@ -55,6 +63,7 @@ class RowDetailPanel(Linked):
         pkg = self.pkg
         if pkg is None:
             return
+        self._show_document(sel)
         if sel.row is None:
             if self._shown is not None:
                 self.runner.cancel("row")
@@ -88,3 +97,37 @@ class RowDetailPanel(Linked):
             self.model.set_value({})
 
         self.runner.run("row", lambda _job: pkg.read_row(row), done=done, failed=failed)
+
+    def _show_document(self, sel: Selection | None) -> None:
+        """Show the file of the selected finding's place when no row of the package is
+        there (a JSON document, rejected rows, a malformed line); else the row tree."""
+        place = finding_place(self.session, sel) if sel is not None else None
+        self.document.setVisible(place is not None)
+        self.view.setVisible(place is None)
+        self.title.setVisible(place is None)
+        if place is None:
+            self._place = None
+            return
+        assert sel is not None and sel.finding is not None and self.pkg is not None
+        key = (self.version, sel.finding, sel.location or 0)
+        if key == self._place:
+            return
+        self._place = key
+        rel, line, key_path, about = place
+        self.document.reading(rel, about)
+        safe = self.pkg.safe
+
+        def done(doc: Document) -> None:
+            if self._place == key:
+                self.document.show_document(doc, about)
+
+        def failed(exc: BaseException) -> None:
+            if self._place != key:
+                return
+            if not isinstance(exc, (AAReviewError, OSError)):
+                log.error("reading %s failed", rel, exc_info=exc)
+            self.document.failed(rel, about, str(exc))
+
+        self.runner.run("document", lambda _job: read_document(safe, rel, line=line,
+                                                                key_path=key_path),
+                        done=done, failed=failed)

@@ -16,7 +16,9 @@ from aa_review.core.session import (
 )
 from aa_review.qt.models import EvidenceTableModel, RowsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
+from aa_review.qt.views.finding_marks import follow_marks
 from aa_review.qt.views.query_bar import QueryBar, fields_help
+from aa_review.qt.views.query_completion import session_completer
 from aa_review.qt.views.tables import make_table
 
 __all__ = ["EvidencePanel", "RowEvidencePanel", "EvidenceRowsPanel"]
@@ -38,7 +40,8 @@ class EvidencePanel(Linked):
         self.layout_.addWidget(self.note)
         self.query = QueryBar("Filter evidence: type:artifact visibility:hidden_excluded "
                               "cited<10 \"text\"",
-                              lambda text: session.set_query(Scope.EVIDENCE, text), _HELP)
+                              lambda text: session.set_query(Scope.EVIDENCE, text), _HELP,
+                              completer=session_completer(session, Scope.EVIDENCE))
         self.layout_.addWidget(self.query)
         self.model = EvidenceTableModel(self)
         self.view = make_table(self.model, name="evidence_view")
@@ -48,6 +51,7 @@ class EvidencePanel(Linked):
         self._hook_table(self.view, lambda r: session.select_evidence(self.model.position(r),
                                                                       self.source))
         session.events.hashes_changed.connect(self._on_hashes)
+        follow_marks(session, self.model, "evidence")
 
     def show_package(self, opened: OpenPackage | None) -> None:
         pkg = opened.package if opened else None
@@ -139,6 +143,7 @@ class EvidenceRowsPanel(Linked):
         self.layout_.addWidget(self.caption)
         self.model = RowsTableModel(self)
         self.view = make_table(self.model, name="evidence_rows_view")
+        follow_marks(session, self.model, "rows")
         self.layout_.addWidget(self.view)
         self._hook_table(self.view, lambda r: session.select_row(self.model.position(r),
                                                                  self.source))

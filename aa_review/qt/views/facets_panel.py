@@ -9,7 +9,7 @@ from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QTreeView, QVBoxLayout, QWidget
 
 from aa_review.core.query import QueryError, set_term, term_value
-from aa_review.core.session import FindingsState, ReviewSession, Scope
+from aa_review.core.session import ReviewSession, Scope
 
 __all__ = ["FacetsPanel"]
 
@@ -41,12 +41,18 @@ class FacetsPanel(QWidget):
         self.view.activated.connect(self._pick)
         self.view.clicked.connect(self._pick)
         session.events.findings_changed.connect(self._refresh)
+        session.events.baseline_changed.connect(self._refresh)
 
-    def _refresh(self, _state: FindingsState | None = None) -> None:
+    def _refresh(self, _state: object = None) -> None:
         self.model.removeRows(0, self.model.rowCount())
         prepared, findings = self.session.prepared, self.session.findings
         if prepared is None:
             return
+        c = self.session.comparison
+        if c is not None and c.prepared is not None:  # compare mode: rows by change first
+            counts = c.prepared.counts()
+            self._group("Change (vs baseline)", "change",
+                        tuple((k, n) for k, n in counts.items() if k != "removed"))
         for group in prepared.facets:
             self._group(group.title, group.field, group.counts)
         if findings is not None and findings.audited and len(findings.index):

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QPushButton, QToolButton
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QToolButton,
+)
 
 from aa_review.core.audits import findings_line
 from aa_review.core.query import FINDING_FIELDS
@@ -21,9 +29,12 @@ from aa_review.core.session import (
     Scope,
     Selection,
 )
+from aa_review.core.session.triage import GROUP_FIELDS
 from aa_review.qt.models.findings_table import FindingsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
+from aa_review.qt.views.finding_groups import FindingGroups
 from aa_review.qt.views.query_bar import QueryBar, fields_help
+from aa_review.qt.views.query_completion import session_completer
 from aa_review.qt.views.shortcuts import SHORTCUTS
 from aa_review.qt.views.tables import make_table
 
@@ -41,7 +52,8 @@ class FindingsPanel(Linked):
         self.summary.setWordWrap(True)
         self.layout_.addWidget(self.summary)
         self.query = QueryBar("Filter findings: severity:error code:privacy file:… \"text\"",
-                              lambda text: session.set_query(Scope.FINDINGS, text), _HELP)
+                              lambda text: session.set_query(Scope.FINDINGS, text), _HELP,
+                              completer=session_completer(session, Scope.FINDINGS))
         self.only_selection = QCheckBox("Only the selection")
         self.only_selection.setToolTip("Show only findings about the selected row, evidence "
                                        "item or contract entry")
@@ -49,11 +61,28 @@ class FindingsPanel(Linked):
         bar = QHBoxLayout()
         bar.addWidget(self.query, 1)
         bar.addWidget(self.only_selection)
+        self.group_by = QComboBox()
+        self.group_by.setObjectName("findings_group_by")
+        self.group_by.addItem("No groups", None)
+        for name in GROUP_FIELDS:
+            self.group_by.addItem(f"Group by {name}", name)
+        self.group_by.setToolTip("Count the findings per code, check, file or severity; "
+                                 "picking a group shows its findings alone")
+        bar.addWidget(self.group_by)
         self._location_bar(bar)  # on the same line: the table keeps the height
         self.layout_.addLayout(bar)
         self.model = FindingsTableModel(self)
-        self.view = make_table(self.model, name="findings_view")
-        self.layout_.addWidget(self.view)
+        self.view = make_table(self.model, sortable=True, name="findings_view")
+        self.groups = FindingGroups(session, self.group_by)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.setObjectName("findings_split")
+        split.addWidget(self.groups)
+        split.addWidget(self.view)
+        split.setStretchFactor(1, 3)
+        split.setChildrenCollapsible(False)
+        self.layout_.addWidget(split)
+        self.split = split
+        self.group_by.currentIndexChanged.connect(self._size_groups)
         self.state: FindingsState | None = None
         self.location_text = ""
         self._told: tuple[int, int] | None = None  # the location last put in the status bar
@@ -90,6 +119,12 @@ class FindingsPanel(Linked):
                 self.addAction(act)
         for w in (self.prev_button, self.where, self.next_button, self.all_button):
             bar.addWidget(w)
+
+    def _size_groups(self, _index: int) -> None:
+        """Groups shown: a third of the width (at least what their counts need)."""
+        if self.group_by.currentData() is not None:
+            w = max(self.split.width(), 300)
+            self.split.setSizes([max(w // 3, 260), w - max(w // 3, 260)])
 
     # -- what the session says --------------------------------------------------------
     def show_package(self, opened: OpenPackage | None) -> None:

@@ -31,6 +31,7 @@ from aa_review.core.session import QueryResult, ReviewSession, Scope
 from aa_review.core.util.procpool import set_worker_niceness
 from aa_review.qt.controller import WindowController, decode_layout, encode_layout
 from aa_review.qt.theme import apply_theme
+from aa_review.qt.views.compare_panel import add_compare_actions, install_compare
 from aa_review.qt.views.contracts_panel import ContractsPanel
 from aa_review.qt.views.detail_panel import RowDetailPanel
 from aa_review.qt.views.dossier_panel import DossierPanel
@@ -38,6 +39,7 @@ from aa_review.qt.views.evidence_panels import EvidencePanel, EvidenceRowsPanel,
 from aa_review.qt.views.facets_panel import FacetsPanel
 from aa_review.qt.views.findings_panel import FindingsPanel
 from aa_review.qt.views.menus import build_actions
+from aa_review.qt.views.offer import OfferButton
 from aa_review.qt.views.palette import CommandPalette, PaletteEntry
 from aa_review.qt.views.plots_panel import PlotsPanel
 from aa_review.qt.views.rows_panel import RowsPanel
@@ -89,8 +91,10 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
         self._build_views()
+        self.compare = install_compare(self)  # compare mode: its dock, hidden until used
         self.commands = build_actions(self)
         self._build_status()
+        add_compare_actions(self, self.compare)
         self.refresh_recent(self.controller.recent())
         self.session.selection.changed.connect(
             lambda _s: self.commands.update_history(self.session.selection.can_go_back(),
@@ -165,6 +169,8 @@ class MainWindow(QMainWindow):
         bar = self.statusBar()
         bar.addWidget(self.count_label)
         bar.addWidget(self.state_label, 1)
+        self.offer_button = OfferButton()
+        bar.addPermanentWidget(self.offer_button)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
         self.session.events.query_changed.connect(self._show_count)
@@ -237,6 +243,19 @@ class MainWindow(QMainWindow):
         if state is not None:
             self.restoreState(QByteArray(state), self.LAYOUT_VERSION)
         self.center.setCurrentIndex(tab)
+
+    def offer(self, label: str | None, take: Any = None) -> None:
+        self.offer_button.offer(label, take)
+
+    def show_corpus(self) -> Any:
+        """The corpus window (one per review window), brought forward."""
+        from aa_review.qt.views.corpus_view import CorpusWindow
+
+        if getattr(self, "corpus", None) is None:
+            self.corpus = CorpusWindow(self.runner, self.open_package, self.settings)
+        self.corpus.show()
+        self.corpus.raise_()
+        return self.corpus
 
     def dossier_package(self, root: Path, report: Any) -> None:
         self._dossier_facts(self.session.facts)
@@ -339,6 +358,8 @@ class MainWindow(QMainWindow):
             self._default_layout()
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802
+        if getattr(self, "corpus", None) is not None:
+            self.corpus.close()
         self.dossier.close_workspace()
         self.watcher.clear()
         # Loading and auditing hold worker processes: let them stop before leaving.

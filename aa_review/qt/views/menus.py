@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu
 
+from aa_review.core.session import Scope
 from aa_review.qt.theme import THEMES
 from aa_review.qt.views.shortcuts import FOCUS_VIEWS, SHORTCUTS
 
@@ -45,6 +46,10 @@ class WindowActions:
     forward: QAction
     about: QAction
     export: QAction
+    corpus: QAction
+    export_full: QAction
+    export_evidence: QAction
+    export_findings: QAction
     save_session: QAction
     open_session: QAction
     last_session: QAction
@@ -74,8 +79,21 @@ def build_actions(win: MainWindow) -> WindowActions:
         "back": _action(win, "&Back", s.selection.back, "back", "Previous selection"),
         "forward": _action(win, "&Forward", s.selection.forward, "forward", "Next selection"),
         "about": _action(win, "&About aa-review", win.show_about),
+        "corpus": _action(win, "Open Corp&us…", win.show_corpus,
+                          tip="A folder of packages: open the report of aa-review audit DIR "
+                              "--json, or audit the folder"),
         "export": _action(win, "&Export Filtered Rows…", lambda: c.export(), "export",
                        "Write the rows shown now to CSV or JSON Lines"),
+        "export_full": _action(win, "Export Filtered Rows, Every &Field…",
+                               lambda: c.export(full=True),
+                               tip="Write every field of the rows shown now (JSON Lines, JSON "
+                                   "or CSV)"),
+        "export_evidence": _action(win, "Export Filtered E&vidence…",
+                                   lambda: c.export(scope=Scope.EVIDENCE),
+                                   tip="Write the evidence items shown now"),
+        "export_findings": _action(win, "Export Filtered F&indings…",
+                                   lambda: c.export(scope=Scope.FINDINGS),
+                                   tip="Write the findings shown now, every location"),
         "save_session": _action(win, "&Save Session…", lambda: c.save_session(), "save_session",
                              "Save filters, selection and layout"),
         "open_session": _action(win, "Open Sess&ion…", lambda: c.open_session(), "open_session"),
@@ -94,10 +112,11 @@ def build_actions(win: MainWindow) -> WindowActions:
     menu = win.menuBar().addMenu("&File")
     menu.addAction(a["open"])
     recent_menu = menu.addMenu("Open &Recent")
-    for name in ("reload", "audit", "workspace", "cancel"):
+    for name in ("corpus", "reload", "audit", "workspace", "cancel"):
         menu.addAction(a[name])
     menu.addSeparator()
-    for name in ("export", "save_session", "open_session", "last_session"):
+    for name in ("export", "export_full", "export_evidence", "export_findings",
+                 "save_session", "open_session", "last_session"):
         menu.addAction(a[name])
     menu.addSeparator()
     menu.addAction(a["quit"])

@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QVBoxLayout, QWidget
 
 from aa_review.core.query import QueryError
 from aa_review.core.session import QueryResult
+from aa_review.qt.views.query_completion import Completer, QueryCompleter
 
 __all__ = ["QueryBar", "fields_help"]
 
@@ -16,7 +17,8 @@ __all__ = ["QueryBar", "fields_help"]
 def fields_help(what: str, fields: dict[str, str], free_text: str) -> str:
     """The tooltip of a query bar: the syntax, each field, and what free text matches."""
     lines = [f"Filter {what} (docs/query.md). Terms are ANDed; OR, NOT or -term and "
-             "( ) combine them; confidence < 0.7 compares as shown:"]
+             "( ) combine them; confidence < 0.7 compares as shown. Fields and values are "
+             "proposed while typing (Ctrl+Space):"]
     lines += [f"  {k}:  {v}" for k, v in fields.items()]
     lines.append(f'  "text":  {free_text}')
     return "\n".join(lines)
@@ -32,7 +34,7 @@ class QueryBar(QWidget):
     applied = Signal(str)
 
     def __init__(self, placeholder: str, apply: Callable[[str], object], help_text: str = "",
-                 delay_ms: int = 180) -> None:
+                 delay_ms: int = 180, completer: Completer | None = None) -> None:
         super().__init__()
         self._apply = apply
         lay = QVBoxLayout(self)
@@ -55,6 +57,8 @@ class QueryBar(QWidget):
         self._timer.timeout.connect(self.run)
         self.edit.textChanged.connect(lambda _t: self._timer.start())
         self.edit.returnPressed.connect(self.run)
+        # Field names and values proposed while typing (Ctrl+Space asks for them).
+        self.completer = QueryCompleter(self.edit, completer) if completer is not None else None
 
     def text(self) -> str:
         return self.edit.text()

@@ -10,7 +10,9 @@ from aa_review.core.query import ROW_FIELDS
 from aa_review.core.session import OpenPackage, QueryResult, ReviewSession, Scope, Selection
 from aa_review.qt.models import RowsTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
+from aa_review.qt.views.finding_marks import follow_marks
 from aa_review.qt.views.query_bar import QueryBar, fields_help
+from aa_review.qt.views.query_completion import session_completer
 from aa_review.qt.views.tables import make_table
 
 if TYPE_CHECKING:
@@ -19,7 +21,7 @@ if TYPE_CHECKING:
 __all__ = ["RowsPanel"]
 
 _HELP = fields_help("rows", ROW_FIELDS, "row id, data type, file or task")
-_WIDTHS = (400, 200, 220, 60, 160, 70, 90, 80)
+_WIDTHS = (400, 200, 220, 60, 160, 70, 90, 80, 110)
 
 
 class RowsPanel(Linked):
@@ -32,7 +34,8 @@ class RowsPanel(Linked):
         super().__init__(session, "Rows")
         self.query = QueryBar('Filter rows: type:preference_pair confidence<0.5 '
                               'evidence.visibility:hidden_excluded "text"',
-                              lambda text: session.set_query(Scope.ROWS, text), _HELP)
+                              lambda text: session.set_query(Scope.ROWS, text), _HELP,
+                              completer=session_completer(session, Scope.ROWS))
         self.layout_.addWidget(self.query)
         bar = QHBoxLayout()
         self.selected_label = QLabel("")
@@ -52,6 +55,7 @@ class RowsPanel(Linked):
         self.layout_.addWidget(self.view)
         self._hook_table(self.view, self._pick)
         self._show_count()
+        follow_marks(session, self.model, "rows")
 
     def _pick(self, table_row: int) -> None:
         # While another package loads, its first rows are shown before the session has

@@ -198,3 +198,41 @@ def test_window_doc_links_here() -> None:
     window = (DOC.parent / "window.md").read_text(encoding="utf-8")
     assert "(query.md)" in window
     assert not re.search(r"^\| `code:` \|", window, re.MULTILINE), "fields are documented once"
+
+
+def test_change_examples(varied_root: Path, tmp_path: Path) -> None:
+    """The ``change`` examples, on a changed copy whose changes the generator recorded."""
+    from aa_review.core.package import open_package
+    from aa_review.core.query import RowsScope
+    from aa_review.core.session import prepare_comparison
+    from aa_review.generator import ChangeSpec, derive_package
+
+    derived = derive_package(varied_root, tmp_path / "new", ChangeSpec(
+        rows_added=2, rows_removed=2, rows_changed=3, rows_moved=2, rows_reformatted=2,
+        evidence_removed=1), seed=13)  # seed 13: an item 70 of the 120 rows cite
+    rec, base, new = derived.changes, open_package(varied_root), open_package(derived.root)
+    scope = RowsScope(new)
+    with pytest.raises(QueryError, match="'change' needs a baseline to compare with"):
+        scope.filter("change:added")
+    scope.changes = prepare_comparison(base, new).masks
+    ids = [new.index.row_id_str(i) for i in range(len(new.index))]
+    cites_gone = {row_id(r) for r in map(new.read_row, range(len(ids)))
+                  if set(rec.evidence_removed) & set(cited_ids(r))}
+    moved = set(rec.rows_moved) | set(rec.rows_reformatted)
+    oracles: dict[str, Callable[[str], bool]] = {
+        "change:added": lambda i: i in rec.rows_added,
+        "change:changed": lambda i: i in rec.rows_changed,
+        "change:moved OR change:reformatted": lambda i: i in moved,
+        "change:linked -change:changed": lambda i: i in cites_gone and i not in rec.rows_changed,
+        "-change:linked": lambda i: i not in cites_gone,
+    }
+    listed = [code(cells[0]) for cells in examples()["Changes"]]
+    assert sorted(listed) == sorted(oracles)
+    for q in listed:
+        got = scope.filter(q)
+        assert got is not None
+        want = [n for n, i in enumerate(ids) if oracles[q](i)]
+        assert got.tolist() == want, q
+        assert 0 < len(want) < len(ids), f"{q}: an example that shows nothing"
+    with pytest.raises(QueryError, match="'change' takes one of"):
+        scope.filter("change:renamed")
