@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -38,7 +38,7 @@ from aa_review.qt.views.evidence_panels import EvidencePanel, EvidenceRowsPanel,
 from aa_review.qt.views.facets_panel import FacetsPanel
 from aa_review.qt.views.findings_panel import FindingsPanel
 from aa_review.qt.views.menus import build_actions
-from aa_review.qt.views.palette import CommandPalette, PaletteEntry
+from aa_review.qt.views.palette import CommandPalette, PaletteEntry, action_entries
 from aa_review.qt.views.plots_panel import PlotsPanel
 from aa_review.qt.views.rows_panel import RowsPanel
 from aa_review.qt.watcher import PackageWatcher
@@ -121,6 +121,7 @@ class MainWindow(QMainWindow):
         self.facets = FacetsPanel(s)
         self.findings = FindingsPanel(s)
         self.plots = PlotsPanel(s)
+        self.plots.evidence_filtered.connect(lambda: self.focus_view(self.evidence.view))
         widgets = {"facets": self.facets, "evidence": self.evidence,
                    "evidence_rows": self.evidence_rows, "findings": self.findings,
                    "detail": self.detail, "plots": self.plots, "row_evidence": self.row_evidence}
@@ -261,8 +262,26 @@ class MainWindow(QMainWindow):
         if index == _PAGES["dossier"]:
             self.controller.ensure_digest()  # the dossier compares it with its binding
 
+    def palette_commands(self) -> list[PaletteEntry]:
+        """Every action of the window for the palette: the menus' (submenus too), the
+        window's and its panels' keyed ones, and the dossier's steps."""
+        keyed = [a for a in self.findChildren(QAction) if a.property("shortcut_name")]
+        return action_entries(self.menuBar(), [*self.actions(), *keyed]) + \
+            self.dossier_commands()
+
+    def dossier_commands(self) -> list[PaletteEntry]:
+        d = self.dossier
+
+        def run(button: QPushButton) -> None:
+            self.show_page("dossier")
+            button.click()
+
+        buttons = [*d.buttons.values(), d.authorize_button, d.project_button]
+        return [PaletteEntry(f"Dossier: {b.text().replace('&', '')}",
+                             lambda b=b: run(b), lambda: d.ws is not None) for b in buttons]
+
     def show_palette(self) -> CommandPalette:
-        palette = CommandPalette(self, self.actions(), lambda t: [
+        palette = CommandPalette(self, self.palette_commands(), lambda t: [
             PaletteEntry(label, run) for label, run in self.controller.palette_entries(t)])
         palette.open()
         return palette

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from aa_review.core.query import QueryError
@@ -28,36 +30,65 @@ if TYPE_CHECKING:
 __all__ = ["PlotsPanel"]
 
 
+# The widest a bar's label may be before it is elided in the middle (its tooltip is whole).
+MAX_LABEL_PX = 220
+
+
 class _BarPlot(pg.PlotWidget):
-    """Bars; clicking a bar calls ``on_pick(index)``."""
+    """Bars; clicking a bar calls ``on_pick(index)``. Every bar is labelled: a label too
+    wide is elided in the middle, and hovering a bar shows its whole label and count."""
 
     def __init__(self, on_pick: Callable[[int], None]) -> None:
         super().__init__()
         self._on_pick = on_pick
         self._n = 0
+        self.bars: charts.Bars | None = None
+        self.tick_labels: list[str] = []
         self.setMouseEnabled(x=False, y=False)
         self.hideButtons()
         self.scene().sigMouseClicked.connect(self._clicked)
+        self.scene().sigMouseMoved.connect(self._hovered)
 
     def show_bars(self, bars: charts.Bars, brush: str) -> None:
         """Horizontal bars, largest on top, labels on the left axis (they stay readable)."""
         self.clear()
+        self.bars = bars
         self._n = len(bars.labels)
         y = np.arange(self._n)[::-1]
         self.addItem(pg.BarGraphItem(x0=0, y=y, width=bars.values, height=0.7, brush=brush))
         axis = self.getPlotItem().getAxis("left")
-        axis.setTicks([[(int(y[i]), label) for i, label in enumerate(bars.labels)]])
-        longest = max((len(label) for label in bars.labels), default=4)
-        axis.setWidth(int(self.fontMetrics().averageCharWidth() * (longest + 2)))
-        self.getPlotItem().setLabel("bottom", "rows")
+        # The axis draws a label only when it fits the axis: measure with the axis's own
+        # font, elide what is too wide, and make the axis as wide as the widest label.
+        font = axis.style.get("tickFont") or axis.font()
+        fm = QFontMetrics(font)
+        self.tick_labels = [fm.elidedText(label, Qt.TextElideMode.ElideMiddle, MAX_LABEL_PX)
+                            for label in bars.labels]
+        axis.setTicks([[(int(y[i]), label) for i, label in enumerate(self.tick_labels)]])
+        widest = max((fm.horizontalAdvance(t) for t in self.tick_labels), default=20)
+        axis.setWidth(widest + int(axis.style.get("tickTextOffset", [5, 2])[0]) + 16)
+        self.getPlotItem().setLabel("bottom", bars.unit)
         self.setYRange(-0.6, max(self._n - 0.4, 0.6), padding=0)
         self.setXRange(0, max(1, int(bars.values.max()) if len(bars.values) else 1))
 
-    def _clicked(self, event: object) -> None:
-        pos = self.getPlotItem().vb.mapSceneToView(event.scenePos())  # type: ignore[attr-defined]
+    def bar_at(self, scene_pos: object) -> int | None:
+        """The bar under a scene position (on its row, anywhere along it), if any."""
+        pos = self.getPlotItem().vb.mapSceneToView(scene_pos)
         i = self._n - 1 - int(round(pos.y()))
         if 0 <= i < self._n and abs(pos.y() - round(pos.y())) <= 0.35:
+            return i
+        return None
+
+    def _clicked(self, event: object) -> None:
+        i = self.bar_at(event.scenePos())  # type: ignore[attr-defined]
+        if i is not None:
             self._on_pick(i)
+
+    def _hovered(self, scene_pos: object) -> None:
+        i = self.bar_at(scene_pos)
+        b = self.bars
+        self.setToolTip("" if i is None or b is None else
+                        f"{b.labels[i]}: {int(b.values[i]):,} {b.unit}"
+                        + (f"\nclick: {b.fields[i]}" if b.fields[i] else ""))
 
 
 class _HistPlot(pg.PlotWidget):
@@ -115,6 +146,9 @@ class PlotsPanel(QWidget):
     range sets the rows query; the rows the query keeps are highlighted on the map.
     """
 
+    # A coverage bar filtered the evidence catalog: the window brings it forward.
+    evidence_filtered = Signal()
+
     def __init__(self, session: ReviewSession) -> None:
         super().__init__()
         self.setWindowTitle("Plots")
@@ -123,14 +157,14 @@ class PlotsPanel(QWidget):
         self.version = 0
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        hint = QLabel("Click a bar to filter the rows; double-click a histogram for a range "
-                      "to drag.")
+        hint = QLabel("Click a bar to filter the rows (Coverage: the evidence items); "
+                      "double-click a histogram for a range to drag.")
         hint.setWordWrap(True)
         lay.addWidget(hint)
         self.tabs = QTabWidget()
         lay.addWidget(self.tabs)
         self.types = _BarPlot(self._pick_type)
-        self.coverage = _BarPlot(lambda i: None)
+        self.coverage = _BarPlot(self._pick_coverage)
         self.hists = {m: _HistPlot(label, lambda lo, hi, m=m: self._pick_range(m, lo, hi))
                       for m, (_a, label, _f) in charts.ROW_MEASURES.items()}
         self.tabs.addTab(self.types, "Rows by type")
@@ -176,6 +210,14 @@ class PlotsPanel(QWidget):
     def _pick_type(self, i: int) -> None:
         if self._bars is not None and self._bars.fields[i]:
             self._set_query(self._bars.fields[i] or "")
+
+    def _pick_coverage(self, i: int) -> None:
+        """A coverage bar filters the evidence catalog, shown in its query box."""
+        cov = self.coverage.bars
+        if cov is not None and cov.fields[i]:
+            with contextlib.suppress(QueryError):
+                self.session.set_query(Scope.EVIDENCE, cov.fields[i] or "")
+                self.evidence_filtered.emit()
 
     def _pick_range(self, measure: str, lo: float, hi: float) -> None:
         field = charts.ROW_MEASURES[measure][2]
