@@ -128,4 +128,5 @@ def test_one_visible_tab_bar_per_tabbed_dock_group(window, qtbot) -> None:
     bars = [b for b in window.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
             if b.isVisible()]
     groups = sorted(tuple(sorted(b.tabText(i) for i in range(b.count()))) for b in bars)
-    assert groups == [("Findings", "Rows citing the evidence"), ("Plots", "Row detail")]
+    assert groups == [("Evidence catalog", "Findings", "Rows citing the evidence"),
+                      ("Evidence cited by the row", "Plots", "Row detail")]

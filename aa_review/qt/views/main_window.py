@@ -18,11 +18,14 @@ from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
+    QFrame,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QTabWidget,
     QWidget,
 )
@@ -37,6 +40,7 @@ from aa_review.qt.views.dossier_panel import DossierPanel
 from aa_review.qt.views.evidence_panels import EvidencePanel, EvidenceRowsPanel, RowEvidencePanel
 from aa_review.qt.views.facets_panel import FacetsPanel
 from aa_review.qt.views.findings_panel import FindingsPanel
+from aa_review.qt.views.layout import WindowLayouts
 from aa_review.qt.views.menus import build_actions
 from aa_review.qt.views.palette import CommandPalette, PaletteEntry, action_entries
 from aa_review.qt.views.plots_panel import PlotsPanel
@@ -52,14 +56,15 @@ __all__ = ["MainWindow"]
 log = logging.getLogger(__name__)
 
 # (name, area, tabbed onto): the docks around the central tabs, in the order they are added.
+# The focused default: one set of tabs on the right, one below, Facets closed (layout.py).
 _DOCKS = (
     ("facets", Qt.DockWidgetArea.LeftDockWidgetArea, None),
-    ("evidence", Qt.DockWidgetArea.BottomDockWidgetArea, None),
-    ("evidence_rows", Qt.DockWidgetArea.BottomDockWidgetArea, None),
-    ("findings", Qt.DockWidgetArea.BottomDockWidgetArea, "evidence_rows"),
+    ("findings", Qt.DockWidgetArea.BottomDockWidgetArea, None),
+    ("evidence", Qt.DockWidgetArea.BottomDockWidgetArea, "findings"),
+    ("evidence_rows", Qt.DockWidgetArea.BottomDockWidgetArea, "findings"),
     ("detail", Qt.DockWidgetArea.RightDockWidgetArea, None),
     ("plots", Qt.DockWidgetArea.RightDockWidgetArea, "detail"),
-    ("row_evidence", Qt.DockWidgetArea.RightDockWidgetArea, None),
+    ("row_evidence", Qt.DockWidgetArea.RightDockWidgetArea, "detail"),
 )
 _PAGES = {"rows": 0, "contracts": 1, "dossier": 2}
 WORKER_NICENESS = 10
@@ -69,7 +74,7 @@ class MainWindow(QMainWindow):
     """The review window. It shows and asks; the session holds, the controller acts."""
 
     # Bumped whenever the set of docks changes, so an old saved layout is not misapplied.
-    LAYOUT_VERSION = 3
+    LAYOUT_VERSION = 4
 
     def __init__(self, settings: QSettings) -> None:
         super().__init__()
@@ -90,6 +95,8 @@ class MainWindow(QMainWindow):
         self.setDockNestingEnabled(True)
         self._build_views()
         self.commands = build_actions(self)
+        self.layouts = WindowLayouts(self, settings)
+        self.layouts.install_menu(self._menu("View"))
         self._build_status()
         self.refresh_recent(self.controller.recent())
         self.session.selection.changed.connect(
@@ -104,14 +111,16 @@ class MainWindow(QMainWindow):
         self.rows = RowsPanel(s)
         self.contracts = ContractsPanel(s)
         # The two wide views share the centre; everything else docks around them.
-        self.center = QTabWidget()
+        self.center = _Pages()
         self.center.setObjectName("center_tabs")
         self.center.setDocumentMode(True)
         self.center.addTab(self.rows, "Rows")
         self.center.addTab(self.contracts, "Contracts")
         self.dossier = DossierPanel(self.settings)
         self.dossier.gate_selected.connect(self.controller.gate_selected)
-        self.center.addTab(self.dossier, "Dossier")
+        # Scrolled: its gates, plots and tabs would otherwise make the window's minimum
+        # height more than a 1366x768 screen with a panel has.
+        self.center.addTab(_scrolled(self.dossier), "Dossier")
         self.center.currentChanged.connect(self._page_changed)
         self.setCentralWidget(self.center)
         self.evidence = EvidencePanel(s)
@@ -138,18 +147,30 @@ class MainWindow(QMainWindow):
             self.addDockWidget(where, dock)
             self.docks[name] = dock
 
+    def _menu(self, title: str) -> QMenu:
+        for act in self.menuBar().actions():
+            if act.menu() is not None and act.text().replace("&", "") == title:
+                return act.menu()  # type: ignore[return-value]
+        return self.menuBar().addMenu(title)
+
     def _default_layout(self) -> None:
-        """The first-run arrangement: tabbed docks, proportions for the window's size."""
-        for name, _where, onto in _DOCKS:
+        self.arrange_default()
+        self.layouts.close_at_first()
+
+    def arrange_default(self) -> None:
+        """The focused arrangement: two sets of tabbed docks, the centre as wide as the
+        window allows (sizes in proportion to the window, so it fits 1366x768 too)."""
+        for name, where, onto in _DOCKS:
+            if self.dockWidgetArea(self.docks[name]) != where:
+                self.addDockWidget(where, self.docks[name])
             if onto is not None:
                 self.tabifyDockWidget(self.docks[onto], self.docks[name])
         self.docks["detail"].raise_()
-        self.docks["evidence_rows"].raise_()
+        self.docks["findings"].raise_()
         h, v = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
-        self.resizeDocks([self.docks["facets"]], [280], h)
-        self.resizeDocks([self.docks["detail"]], [460], h)
-        self.resizeDocks([self.docks["evidence"]], [300], v)
-        self.resizeDocks([self.docks["evidence"]], [640], h)
+        self.resizeDocks([self.docks["facets"]], [240], h)
+        self.resizeDocks([self.docks["detail"]], [min(460, max(300, self.width() // 4))], h)
+        self.resizeDocks([self.docks["findings"]], [max(200, int(self.height() * 0.3))], v)
 
     def _build_status(self) -> None:
         self.count_label = QLabel("No package")
@@ -164,6 +185,7 @@ class MainWindow(QMainWindow):
         bar = self.statusBar()
         bar.addWidget(self.count_label)
         bar.addWidget(self.state_label, 1)
+        bar.addPermanentWidget(self.layouts.button)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
         self.session.events.query_changed.connect(self._show_count)
@@ -357,6 +379,26 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/state", self.saveState(self.LAYOUT_VERSION))
         self.settings.sync()
         super().closeEvent(event)
+
+
+class _Pages(QTabWidget):
+    """The central tabs; ``setCurrentWidget`` also takes a widget inside a page (the
+    dossier panel inside its scroll area)."""
+
+    def setCurrentWidget(self, widget: QWidget) -> None:  # noqa: N802
+        for i in range(self.count()):
+            page = self.widget(i)
+            if page is widget or page.isAncestorOf(widget):
+                self.setCurrentIndex(i)
+                return
+
+
+def _scrolled(widget: QWidget) -> QScrollArea:
+    area = QScrollArea()
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    return area
 
 
 def _dropped_dir(urls: list[QUrl]) -> Path | None:
