@@ -16,8 +16,9 @@ def _shown_docks(window) -> set[str]:
     return {n for n, d in window.docks.items() if d.isVisible()}
 
 
-def test_focused_default_two_tab_groups_facets_closed(window, qtbot) -> None:
+def test_focused_default_two_tab_groups_facets_closed(window, qtbot, sample_copy) -> None:
     qtbot.waitExposed(window)
+    window.open_package(sample_copy)
     assert "facets" not in _shown_docks(window)
     # the docks shown at once: one tab of each group
     assert {"findings", "detail"} <= _shown_docks(window)
@@ -69,14 +70,15 @@ def test_maximise_a_dock_and_restore(window, qtbot, sample_copy: Path) -> None:
     assert window.centralWidget().isVisible()
 
 
-def test_maximise_centre_by_key_and_button(window, qtbot) -> None:
+def test_maximise_centre_by_key_and_button(window, qtbot, sample_copy) -> None:
     qtbot.waitExposed(window)
+    window.open_package(sample_copy)
     before = _shown_docks(window)
     window.layouts.last_view = "centre"
     assert window.layouts.maximise_action.shortcut().toString() == "Ctrl+Shift+M"
     window.layouts.maximise_action.trigger()
     qtbot.wait(10)
-    assert _shown_docks(window) == set() and window.centralWidget().isVisible()
+    assert before and _shown_docks(window) == set() and window.centralWidget().isVisible()
     qtbot.mouseClick(window.layouts.button, Qt.MouseButton.LeftButton)
     qtbot.wait(10)
     assert _shown_docks(window) == before
@@ -122,8 +124,9 @@ def test_every_table_elides_ids_in_the_middle(window, sample_copy: Path, qtbot) 
     assert elided[0] != elided[1] and elided[0][-4:] == ids[0][-4:]
 
 
-def test_named_layouts_saved_and_restored(window, qtbot, settings) -> None:
+def test_named_layouts_saved_and_restored(window, qtbot, settings, sample_copy) -> None:
     qtbot.waitExposed(window)
+    window.open_package(sample_copy)
     window.docks["facets"].show()
     window.docks["findings"].hide()
     window.layouts.save("triage")

@@ -12,7 +12,7 @@ from aa_review.core.query._fields import ROW_SPECS, FieldSpec, Kind, is_number
 from aa_review.core.query._findex import FindingsIndex, by_count
 from aa_review.core.query._match import match_bytes, match_table
 from aa_review.core.query._scope import Scope, finding_mask, number_mask
-from aa_review.core.query._syntax import Term
+from aa_review.core.query._syntax import QueryError, Term
 
 if TYPE_CHECKING:
     from aa_review.core.findings import Finding
@@ -30,7 +30,8 @@ def findings_index(findings: FindingsIndex | Sequence[Finding] | None,
 
 
 class RowsScope(Scope):
-    """The rows of one package; ``findings`` (the audit's) serve ``finding:`` and ``severity:``."""
+    """The rows of one package; ``findings`` (the audit's) serve ``finding:`` and ``severity:``,
+    ``subsets`` (name -> sorted row positions, the window's) serve ``subset:``."""
 
     what = "rows"
     free_text = "row id, data type, file or task containing the text"
@@ -42,6 +43,7 @@ class RowsScope(Scope):
         self.ix = pkg.index
         self.findings = findings_index(findings, pkg)
         self._evidence_attr: dict[str, list[str]] = {}
+        self.subsets: dict[str, np.ndarray] | None = None
 
     def __len__(self) -> int:
         return len(self.ix)
@@ -91,12 +93,34 @@ class RowsScope(Scope):
             attr = {"evidence.visibility": "visibility", "evidence.type": "evidence_type",
                     "evidence.ref": "ref"}[name]
             return self.citing_any(match_table(self.evidence_attr(attr), v, spec.kind, term.op))
+        if name == "subset":
+            return self.subset_mask(spec, term, query)
         if self.findings is None:
             raise self.needs(spec, term, query, "the audit's findings: run the audit first")
         return self.findings.rows_of(finding_mask(self.findings, spec, term), len(ix))
 
+    def subset_mask(self, spec: FieldSpec, term: Term, query: str) -> np.ndarray:
+        """Rows in the subsets whose name matches (wildcards allowed), as one mask."""
+        if self.subsets is None:
+            raise self.needs(spec, term, query, "subsets, which are made in the window")
+        n = len(self.ix)
+        names = list(self.subsets)
+        hit = match_table(names, term.value, Kind.ENUM, term.op) if names else \
+            np.zeros(0, dtype=bool)
+        if not hit.any():
+            known = ", ".join(names) if names else "none yet"
+            raise QueryError(query, term.value_start + 1,
+                             f"no subset named '{term.value}': subsets now: {known}")
+        m = np.zeros(n, dtype=bool)
+        for k in np.flatnonzero(hit):
+            rows = self.subsets[names[k]]
+            m[rows[rows < n]] = True
+        return m
+
     def values(self, spec: FieldSpec) -> list[tuple[str, int | None]]:
         ix = self.ix
+        if spec.name == "subset":
+            return [(k, len(v)) for k, v in (self.subsets or {}).items()]
         if spec.name in ("type", "task", "file"):
             counts = ix.counts_by({"type": "data_type", "task": "task", "file": "file"}[spec.name])
             return by_count(counts.items())

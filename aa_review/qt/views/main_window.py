@@ -13,7 +13,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl
+from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Signal
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
+    QStackedWidget,
     QTabWidget,
     QWidget,
 )
@@ -45,6 +46,7 @@ from aa_review.qt.views.menus import build_actions
 from aa_review.qt.views.palette import CommandPalette, PaletteEntry, action_entries
 from aa_review.qt.views.plots_panel import PlotsPanel
 from aa_review.qt.views.rows_panel import RowsPanel
+from aa_review.qt.views.welcome import RecentPlaces, WelcomePage
 from aa_review.qt.watcher import PackageWatcher
 from aa_review.qt.workers import ThreadRunner, synchronous
 
@@ -122,7 +124,18 @@ class MainWindow(QMainWindow):
         # height more than a 1366x768 screen with a panel has.
         self.center.addTab(_scrolled(self.dossier), "Dossier")
         self.center.currentChanged.connect(self._page_changed)
-        self.setCentralWidget(self.center)
+        # No package open: the welcome page stands in the centre (welcome.py).
+        self.places = RecentPlaces(self.settings)
+        self.welcome = WelcomePage(self.places, self.open_package, self.open_workspace, {
+            "package": self.choose_package, "workspace": self.choose_workspace,
+            "session": lambda: self.controller.open_session(), "demo": self.open_demo})
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.welcome)
+        self.stack.addWidget(self.center)
+        self._docks_state: QByteArray | None = None  # the docks hidden behind the welcome
+        self.center.wanted.connect(lambda: self.show_welcome(False))
+        s.events.package_changed.connect(self._package_shown)
+        self.setCentralWidget(self.stack)
         self.evidence = EvidencePanel(s)
         self.detail = RowDetailPanel(s, self.runner)
         self.row_evidence = RowEvidencePanel(s)
@@ -208,6 +221,7 @@ class MainWindow(QMainWindow):
         self.state_label.setText(text)
 
     def show_partial(self, index: RowIndex) -> None:
+        self.show_welcome(False)
         self.rows.show_index(index)
 
     def show_opened(self, pkg: Package) -> None:
@@ -220,6 +234,7 @@ class MainWindow(QMainWindow):
     def show_page(self, name: str) -> None:
         """Bring a central page (rows, contracts, dossier) to the front, tab and all."""
         self.center.setCurrentIndex(_PAGES[name])
+        self.show_welcome(False)
 
     def status(self, text: str, ms: int = 6000) -> None:
         self.statusBar().showMessage(text, ms)
@@ -274,11 +289,54 @@ class MainWindow(QMainWindow):
 
     def open_workspace(self, folder: Path) -> bool:
         """Open a dossier workspace; its gates are evaluated when the Dossier tab is shown."""
-        return self.dossier.open_workspace(folder)
+        ok = self.dossier.open_workspace(folder)
+        if ok:
+            self._remember("workspace", folder)
+        return ok
 
     def choose_workspace(self) -> None:
         if self.dossier.choose_workspace():
-            self.center.setCurrentWidget(self.dossier)
+            if self.dossier.folder is not None:
+                self._remember("workspace", self.dossier.folder)
+            self.show_page("dossier")
+
+    def open_demo(self) -> None:
+        """The sample package and, beside it, its dossier workspace."""
+        from aa_review.demo import bundled_package, bundled_workspace
+
+        self.open_package(bundled_package())
+        self.open_workspace(bundled_workspace())
+
+    def _remember(self, kind: str, path: Path) -> None:
+        self.places.add(kind, Path(path))
+        self.welcome.refresh()
+
+    def _package_shown(self, opened: Any) -> None:
+        if opened is None:
+            self.welcome.refresh()
+            if self.center.currentIndex() != _PAGES["dossier"]:
+                self.show_welcome(True)
+        else:
+            self._remember("package", opened.package.root)
+            self.show_welcome(False)
+
+    def show_welcome(self, on: bool) -> None:
+        """The welcome page in the centre, the docks (empty tables) out of the way; or the
+        pages with the docks as they were."""
+        if on:
+            if self._docks_state is None:
+                self.layouts.restore()
+                self._docks_state = self.saveState(self.LAYOUT_VERSION)
+                for dock in self.docks.values():
+                    dock.hide()
+            self.stack.setCurrentWidget(self.welcome)
+            self.layouts.button.setEnabled(False)
+            return
+        self.layouts.button.setEnabled(True)
+        self.stack.setCurrentWidget(self.center)
+        if self._docks_state is not None:
+            state, self._docks_state = self._docks_state, None
+            self.restoreState(state, self.LAYOUT_VERSION)
 
     def _page_changed(self, index: int) -> None:
         if index == _PAGES["dossier"]:
@@ -309,7 +367,7 @@ class MainWindow(QMainWindow):
         return palette
 
     def focus_query(self) -> None:
-        self.center.setCurrentWidget(self.rows)
+        self.show_page("rows")
         self.rows.query.edit.setFocus()
         self.rows.query.edit.selectAll()
 
@@ -369,6 +427,8 @@ class MainWindow(QMainWindow):
         if self._first_layout:
             self._first_layout = False
             self._default_layout()
+        if self.session.package is None and self.stack.currentWidget() is self.welcome:
+            self.show_welcome(True)
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802
         self.dossier.close_workspace()
@@ -376,20 +436,26 @@ class MainWindow(QMainWindow):
         # Loading and auditing hold worker processes: let them stop before leaving.
         self.runner.shutdown(lanes=("load", "audit"))
         self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState(self.LAYOUT_VERSION))
+        self.layouts.restore()
+        self.settings.setValue("window/state", self._docks_state
+                               or self.saveState(self.LAYOUT_VERSION))
         self.settings.sync()
         super().closeEvent(event)
 
 
 class _Pages(QTabWidget):
     """The central tabs; ``setCurrentWidget`` also takes a widget inside a page (the
-    dossier panel inside its scroll area)."""
+    dossier panel inside its scroll area), and says the pages are wanted in front of
+    the welcome page."""
+
+    wanted = Signal()
 
     def setCurrentWidget(self, widget: QWidget) -> None:  # noqa: N802
         for i in range(self.count()):
             page = self.widget(i)
             if page is widget or page.isAncestorOf(widget):
                 self.setCurrentIndex(i)
+                self.wanted.emit()
                 return
 
 
