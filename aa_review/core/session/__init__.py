@@ -27,7 +27,10 @@ Intents
     result), ``set_only(scope, on)``. Selection: ``select_row``, ``select_rows``,
     ``select_evidence``, ``select_contract``, ``select_finding(finding, location)``,
     ``step_location(delta)``, ``select_finding_rows``; ``selection.back()`` and
-    ``forward()``. Dossier: ``show_hidden_evidence()`` (gate G9). Palette:
+    ``forward()``. Subsets (``session.subsets``, a :class:`SubsetStore` whose
+    ``changed`` carries them all): ``make_subset(rows, name)``, ``subset_from_query``,
+    ``select_subset(name)``, ``subset_export_plan(name)``; ``subset:name`` in the rows
+    query. Dossier: ``show_hidden_evidence()`` (gate G9). Palette:
     ``find(text)`` and ``go(target)``. Files: ``capture()`` and ``restore(state)``
     for session files, ``export_plan(scope)`` for exports.
 
@@ -65,6 +68,7 @@ from aa_review.core.session._prepare import (
 from aa_review.core.session._review import ReviewSession, SessionEvents
 from aa_review.core.session._saved import SESSION_SUFFIX, SessionState, load_session, save_session
 from aa_review.core.session._selection import Selection, SelectionHub
+from aa_review.core.session._subsets import SUBSET_COLORS, Subset, SubsetStore
 from aa_review.core.session._state import (
     ExportPlan,
     GoTo,
@@ -81,5 +85,5 @@ __all__ = [
     "prepare_package", "prepare_findings", "live_hash_statuses", "compute_digest",
     "run_export", "audit_in_process", "size_within", "CONTRACT_PREVIEW_ROWS",
     "Selection", "SelectionHub", "SessionState", "save_session", "load_session",
-    "SESSION_SUFFIX",
+    "SESSION_SUFFIX", "Subset", "SubsetStore", "SUBSET_COLORS",
 ]
