@@ -20,7 +20,7 @@ __all__ = ["Subset", "SubsetStore", "SUBSET_COLORS", "valid_subset_name"]
 
 # One colour per subset, in order of creation (glue's palette idea; readable on light
 # and dark backgrounds).
-SUBSET_COLORS = ("#e6550d", "#31a354", "#756bb1", "#d6616b", "#3182bd", "#e7ba52")
+SUBSET_COLORS = ("#31a354", "#756bb1", "#e7ba52", "#d6616b", "#17becf", "#8c6d31")
 _NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$")
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QGuiApplication, QPalette
+from PySide6.QtGui import QBrush, QColor, QGuiApplication, QPalette
 
 if TYPE_CHECKING:
     from aa_review.core.package import RowIndex, RowSet
@@ -36,6 +36,8 @@ class RowsTableModel(QAbstractTableModel):
         self._marked: np.ndarray | None = None
         self._marked_from: np.ndarray | None = None
         self._n_marked = 0
+        self._subset: np.ndarray | None = None  # mask of the active subset's rows
+        self._subset_color: QColor | None = None
 
     # -- feeding ---------------------------------------------------------
     def set_index(self, index: RowIndex | None, positions: np.ndarray | RowSet | None = None
@@ -43,6 +45,7 @@ class RowsTableModel(QAbstractTableModel):
         self.beginResetModel()
         if index is not self._index:
             self._marked, self._marked_from, self._n_marked = None, None, 0
+            self._subset = None
         self._index = index
         self._positions = positions
         self.endResetModel()
@@ -61,6 +64,23 @@ class RowsTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(self.rowCount() - 1, len(ROW_COLUMNS) - 1),
                                   [Qt.ItemDataRole.BackgroundRole])
+
+    def set_subset(self, rows: np.ndarray | None, color: str | None = None) -> None:
+        """Mark the active subset's rows (a coloured square before the id); None: none."""
+        mask = None
+        if rows is not None and self._index is not None:
+            n = len(self._index)
+            mask = np.zeros(n, dtype=bool)
+            mask[rows[(rows >= 0) & (rows < n)]] = True
+        self._subset = mask
+        self._subset_color = QColor(color) if color else None
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, 0),
+                                  [Qt.ItemDataRole.DecorationRole])
+
+    def in_subset(self, position: int) -> bool:
+        return self._subset is not None and 0 <= position < len(self._subset) \
+            and bool(self._subset[position])
 
     @property
     def marked(self) -> np.ndarray | None:
@@ -139,6 +159,11 @@ class RowsTableModel(QAbstractTableModel):
                 color = QGuiApplication.palette().color(QPalette.ColorRole.Highlight)
                 color.setAlpha(90)  # lighter than the current row, in both schemes
                 return QBrush(color)
+            return None
+        if role == Qt.ItemDataRole.DecorationRole:
+            if col == 0 and self._subset is not None and self._subset_color is not None \
+                    and self._subset[self.position(index.row())]:
+                return self._subset_color
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter) \

@@ -46,6 +46,7 @@ from aa_review.qt.views.menus import build_actions
 from aa_review.qt.views.palette import CommandPalette, PaletteEntry, action_entries
 from aa_review.qt.views.plots_panel import PlotsPanel
 from aa_review.qt.views.rows_panel import RowsPanel
+from aa_review.qt.views.subsets import SubsetBar, link_evidence_table, link_row_table
 from aa_review.qt.views.welcome import RecentPlaces, WelcomePage
 from aa_review.qt.watcher import PackageWatcher
 from aa_review.qt.workers import ThreadRunner, synchronous
@@ -96,6 +97,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
         self._build_views()
+        self._build_subsets()
         self.commands = build_actions(self)
         self.layouts = WindowLayouts(self, settings)
         self.layouts.install_menu(self._menu("View"))
@@ -159,6 +161,17 @@ class MainWindow(QMainWindow):
             # then shows over another dock.
             self.addDockWidget(where, dock)
             self.docks[name] = dock
+
+    def _build_subsets(self) -> None:
+        """Subsets (subsets.py): a bar above the rows; several rows or evidence items
+        picked in a table are rows selected together; the active subset marked."""
+        s = self.session
+        self.subset_bar = SubsetBar(self)
+        self.rows.layout_.insertWidget(2, self.subset_bar)
+        for panel in (self.rows, self.evidence_rows):
+            link_row_table(s, panel.view, panel.model, panel.source)
+        link_evidence_table(s, self.evidence.view, self.evidence.model.position,
+                            self.evidence.source)
 
     def _menu(self, title: str) -> QMenu:
         for act in self.menuBar().actions():

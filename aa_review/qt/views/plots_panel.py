@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from aa_review.core.query import QueryError
@@ -42,6 +42,7 @@ class _BarPlot(pg.PlotWidget):
         super().__init__()
         self._on_pick = on_pick
         self._n = 0
+        self.subset_bars: pg.BarGraphItem | None = None
         self.bars: charts.Bars | None = None
         self.tick_labels: list[str] = []
         self.setMouseEnabled(x=False, y=False)
@@ -56,6 +57,7 @@ class _BarPlot(pg.PlotWidget):
         self._n = len(bars.labels)
         y = np.arange(self._n)[::-1]
         self.addItem(pg.BarGraphItem(x0=0, y=y, width=bars.values, height=0.7, brush=brush))
+        self.subset_bars: pg.BarGraphItem | None = None
         axis = self.getPlotItem().getAxis("left")
         # The axis draws a label only when it fits the axis: measure with the axis's own
         # font, elide what is too wide, and make the axis as wide as the widest label.
@@ -69,6 +71,19 @@ class _BarPlot(pg.PlotWidget):
         self.getPlotItem().setLabel("bottom", bars.unit)
         self.setYRange(-0.6, max(self._n - 0.4, 0.6), padding=0)
         self.setXRange(0, max(1, int(bars.values.max()) if len(bars.values) else 1))
+
+    def show_subset(self, counts: np.ndarray | None, color: str) -> None:
+        """Overlay each bar's count in the active subset (thinner bars of its colour)."""
+        if self.subset_bars is not None:
+            self.removeItem(self.subset_bars)
+            self.subset_bars = None
+        if counts is None or self._n == 0:
+            return
+        y = np.arange(self._n)[::-1]
+        self.subset_bars = pg.BarGraphItem(x0=0, y=y, width=counts, height=0.35,
+                                           brush=QColor(color))
+        self.subset_bars.setZValue(5)
+        self.addItem(self.subset_bars)
 
     def bar_at(self, scene_pos: object) -> int | None:
         """The bar under a scene position (on its row, anywhere along it), if any."""
@@ -109,6 +124,11 @@ class _HistPlot(pg.PlotWidget):
         self.region.setZValue(10)
         self.region.setVisible(False)
         self.addItem(self.region)
+        self.edges = np.array([0.0, 1.0])
+        # The active subset's histogram over the whole one (same bins).
+        self.subset_curve = pg.PlotCurveItem()
+        self.subset_curve.setZValue(5)
+        self.addItem(self.subset_curve)
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen((200, 40, 40), width=2))
         self.marker.setVisible(False)
         self.addItem(self.marker)
@@ -116,7 +136,22 @@ class _HistPlot(pg.PlotWidget):
             lambda r: on_range(*r.getRegion()) if r.isVisible() else None)
         self.scene().sigMouseClicked.connect(self._clicked)
 
+    def show_subset(self, values: np.ndarray | None, color: str) -> None:
+        """Overlay the histogram of ``values`` (the active subset's), None: no overlay."""
+        if values is None:
+            self.subset_curve.clear()
+            self.subset_curve.setVisible(False)
+            return
+        self.subset_curve.setVisible(True)
+        ok = values[~np.isnan(values)]
+        counts, _ = np.histogram(ok, bins=self.edges)
+        c = QColor(color)
+        self.subset_curve.setData(self.edges, counts, stepMode="center", fillLevel=0,
+                                  pen=pg.mkPen(c, width=2),
+                                  brush=(c.red(), c.green(), c.blue(), 150))
+
     def show_hist(self, h: charts.Histogram) -> None:
+        self.edges = h.edges
         self.curve.setData(h.edges, h.counts, stepMode="center", fillLevel=0,
                            brush=(70, 130, 180, 150))
         self.region.blockSignals(True)
@@ -158,7 +193,8 @@ class PlotsPanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         hint = QLabel("Click a bar to filter the rows (Coverage: the evidence items); "
-                      "double-click a histogram for a range to drag.")
+                      "double-click a histogram for a range to drag; drag a rectangle on "
+                      "the rows map to make a subset of its rows.")
         hint.setWordWrap(True)
         lay.addWidget(hint)
         self.tabs = QTabWidget()
@@ -180,6 +216,8 @@ class PlotsPanel(QWidget):
         session.events.package_changed.connect(self.show_package)
         session.events.query_changed.connect(self._on_result)
         session.selection.changed.connect(self.follow)
+        session.subsets.changed.connect(self.show_subset)
+        self.points.on_brush = self._brushed
 
     def retheme(self) -> None:
         for w in (self.types, self.coverage, self.points, *self.hists.values()):
@@ -198,6 +236,7 @@ class PlotsPanel(QWidget):
             w.show_hist(prepared.histograms[m])
         self.points.set_points(prepared.rows_map, "row (package order)", "confidence")
         self.highlight_rows(self.session.result(Scope.ROWS).positions)
+        self.show_subset()
 
     def _on_result(self, result: QueryResult) -> None:
         if result.scope is Scope.ROWS and result.version == self.version:
@@ -227,9 +266,48 @@ class PlotsPanel(QWidget):
         with contextlib.suppress(QueryError):  # the rows bar shows what is wrong
             self.session.set_query(Scope.ROWS, text)
 
+    def _brushed(self, rows: np.ndarray) -> None:
+        """A rectangle on the rows map: its rows become a new subset, selected together."""
+        if self.pkg is None or len(rows) == 0:
+            return
+        sub = self.session.make_subset(rows)
+        if sub is not None:
+            self.session.select_rows(sub.rows, "plots")
+
+    def show_subset(self, _subsets: object = None) -> None:
+        """The active subset on every plot of rows: the map, the histograms, the types."""
+        pkg, active = self.pkg, self.session.subsets.active
+        if pkg is None or active is None or self.session.version != self.version:
+            self.points.subset.show(None)
+            for w in self.hists.values():
+                w.show_subset(None, "")
+            self.types.show_subset(None, "")
+            return
+        rows = active.rows
+        self.points.subset.set_color(QColor(active.color))
+        self.points.subset.show(rows)
+        ix = pkg.index
+        for m, w in self.hists.items():
+            attr = charts.ROW_MEASURES[m][0]
+            w.show_subset(np.asarray(getattr(ix, attr), dtype=np.float64)[rows], active.color)
+        if self._bars is not None:
+            per_type = np.bincount(ix.data_type[rows], minlength=len(ix.data_types))
+            order = {name: k for k, name in enumerate(ix.data_types)}
+            counts = np.array([per_type[order[label]] if label in order else 0
+                               for label in self._bars.labels], dtype=np.int64)
+            self.types.show_subset(counts, active.color)
+
     def follow(self, sel: Selection) -> None:
         if self.pkg is None or self.session.version != self.version:
             return
+        # The rows selected together, or those citing the selected evidence item.
+        ix = self.pkg.index
+        if sel.rows is not None:
+            self.points.selected.show(sel.rows)
+        elif sel.evidence is not None:
+            self.points.selected.show(ix.citing_mask(np.array([sel.evidence])).nonzero()[0])
+        else:
+            self.points.selected.show(None if sel.row is None else np.array([sel.row]))
         for m, w in self.hists.items():
             attr = charts.ROW_MEASURES[m][0]
             w.mark(None if sel.row is None else float(getattr(self.pkg.index, attr)[sel.row]))
