@@ -49,6 +49,7 @@ def test_histogram_range_filters_rows(window, sample_copy) -> None:
 
 def test_selected_row_marked_by_one_overlay(window, sample_copy) -> None:
     window.open_package(sample_copy)
+    window.focus_view(window.plots)
     window.session.selection.update(row=4, source="test")
     plot = window.plots.hists["confidence"]
     assert plot.marker.isVisible()
@@ -167,3 +168,18 @@ def test_coverage_click_on_the_plot_filters(window, sample_copy, qtbot) -> None:
     qtbot.mouseClick(cov.viewport(), Qt.MouseButton.LeftButton,
                      pos=QPoint(int(view_pos.x()), int(view_pos.y())))
     assert window.session.query(Scope.EVIDENCE) == "resolves:no"
+
+
+def test_hidden_plots_catch_up_when_shown(window, sample_copy, qtbot) -> None:
+    qtbot.waitExposed(window)
+    window.open_package(sample_copy)
+    window.docks["detail"].raise_()  # the plots are a tab behind the row detail
+    qtbot.wait(10)
+    assert window.plots.visibleRegion().isEmpty()
+    window.session.selection.update(row=7, source="test")
+    plot = window.plots.hists["confidence"]
+    assert not plot.marker.isVisible()  # nothing drawn while hidden
+    window.focus_view(window.plots)
+    qtbot.wait(10)
+    assert plot.marker.isVisible()
+    assert plot.marker.value() == pytest.approx(float(window.session.package.index.confidence[7]))

@@ -40,6 +40,7 @@ def test_rows_picked_in_a_table_become_a_subset_shown_everywhere(window, sample_
     m = window.rows.model
     assert [m.in_subset(p) for p in (3, 4, 5, 20, 6)] == [True] * 4 + [False]
     window.session.select_rows(None)
+    window.focus_view(window.plots)
     window.session.select_evidence(int(window.session.package.index.evidence_of_row(3)[0]))
     em = window.evidence_rows.model
     shown = [em.position(r) for r in range(em.rowCount())]

@@ -13,7 +13,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Signal
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -161,6 +161,9 @@ class MainWindow(QMainWindow):
             # then shows over another dock.
             self.addDockWidget(where, dock)
             self.docks[name] = dock
+        # The plots draw a selection only when seen: catch up when their tab comes forward.
+        self.docks["plots"].visibilityChanged.connect(
+            lambda shown: QTimer.singleShot(0, self.plots.catch_up) if shown else None)
 
     def _build_subsets(self) -> None:
         """Subsets (subsets.py): a bar above the rows; several rows or evidence items

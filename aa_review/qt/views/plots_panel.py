@@ -211,6 +211,7 @@ class PlotsPanel(QWidget):
         self.points = PointsPlot()
         self.tabs.addTab(self.points, "Rows map")
         self._bars: charts.Bars | None = None
+        self._stale = False  # a selection arrived while hidden
         for w in (self.types, self.coverage, self.points, *self.hists.values()):
             theme_plot(w)
         session.events.package_changed.connect(self.show_package)
@@ -297,8 +298,22 @@ class PlotsPanel(QWidget):
                                for label in self._bars.labels], dtype=np.int64)
             self.types.show_subset(counts, active.color)
 
+    def showEvent(self, event: object) -> None:  # noqa: N802
+        super().showEvent(event)  # type: ignore[arg-type]
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        """Draw the selection that arrived while hidden (the window calls this when the
+        plots' dock tab comes to the front)."""
+        if self._stale:
+            self.follow(self.session.selection.current)
+
     def follow(self, sel: Selection) -> None:
         if self.pkg is None or self.session.version != self.version:
+            return
+        # Hidden (a tab behind another): drawn when shown, not on every selection.
+        self._stale = not self.isVisible() or self.visibleRegion().isEmpty()
+        if self._stale:
             return
         # The rows selected together, or those citing the selected evidence item.
         ix = self.pkg.index

@@ -47,6 +47,12 @@ def _swatch(color: str) -> QIcon:
     return QIcon(pix)
 
 
+def several_picked(view: QTableView) -> bool:
+    """Whether more than one table row is selected (without counting them)."""
+    ranges = view.selectionModel().selection()
+    return len(ranges) > 1 or (len(ranges) == 1 and ranges[0].bottom() > ranges[0].top())
+
+
 def table_positions(view: QTableView, position: Callable[[np.ndarray], np.ndarray]
                     ) -> np.ndarray:
     """The positions of the table rows selected in ``view``, sorted, from the selection's
@@ -74,7 +80,7 @@ def link_row_table(session: ReviewSession, view: QTableView, model: RowsTableMod
 
     def changed(_new: QItemSelection, _old: QItemSelection) -> None:
         if model.row_index is None or session.package is None or \
-                model.row_index is not session.package.index:
+                model.row_index is not session.package.index or not several_picked(view):
             return
         rows = table_positions(view, _rows_of_table(model))
         if len(rows) > 1:
@@ -98,7 +104,7 @@ def link_evidence_table(session: ReviewSession, view: QTableView,
 
     def changed(_new: QItemSelection, _old: QItemSelection) -> None:
         pkg = session.package
-        if pkg is None:
+        if pkg is None or not several_picked(view):
             return
         items = table_positions(view, np.vectorize(position, otypes=[np.int64]))
         if len(items) > 1:
