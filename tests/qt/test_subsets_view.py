@@ -107,6 +107,13 @@ def test_evidence_items_picked_together_select_their_rows(window, sample_copy: P
     items = np.array([ev.model.position(0), ev.model.position(1)])
     want = np.flatnonzero(ix.citing_mask(items))
     assert window.session.selection.current.rows.tolist() == want.tolist()
+    # the same in the evidence a row cites
+    window.session.select_row(5)
+    rev = window.row_evidence
+    _pick_rows(rev.view, [0, 1, 2])
+    items = np.array([rev.model.position(r) for r in range(3)])
+    want = np.flatnonzero(ix.citing_mask(items))
+    assert window.session.selection.current.rows.tolist() == want.tolist()
 
 
 def test_subset_commands_in_the_palette(window, sample_copy: Path) -> None:

@@ -173,8 +173,8 @@ class MainWindow(QMainWindow):
         self.rows.layout_.insertWidget(2, self.subset_bar)
         for panel in (self.rows, self.evidence_rows):
             link_row_table(s, panel.view, panel.model, panel.source)
-        link_evidence_table(s, self.evidence.view, self.evidence.model.position,
-                            self.evidence.source)
+        for panel in (self.evidence, self.row_evidence):
+            link_evidence_table(s, panel.view, panel.model.position, panel.source)
 
     def _menu(self, title: str) -> QMenu:
         for act in self.menuBar().actions():
