@@ -11,8 +11,6 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QItemSelection, QItemSelectionModel
 
-from aa_review.core.session import Scope
-
 pytestmark = pytest.mark.gui
 
 

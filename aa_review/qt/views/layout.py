@@ -9,11 +9,12 @@ layout back exactly (``saveState``). Named layouts are kept in the settings file
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QApplication, QDockWidget, QInputDialog, QMenu, QPushButton, QWidget
+from PySide6.QtWidgets import QApplication, QInputDialog, QMenu, QPushButton, QWidget
 
 from aa_review.qt.views.shortcuts import SHORTCUTS
 
@@ -179,13 +180,13 @@ class WindowLayouts(QObject):
         menu.clear()
         names = self.names()
         for name in names:
-            menu.addAction(name, lambda n=name: self.apply(n))
+            menu.addAction(name, partial(self.apply, name))
         if names:
             menu.addSeparator()
         menu.addAction("Save Layout As…", self.ask_save)
         delete = menu.addMenu("Delete Layout")
         for name in names:
-            delete.addAction(name, lambda n=name: self.delete(n))
+            delete.addAction(name, partial(self.delete, name))
         delete.setEnabled(bool(names))
         menu.addAction("Reset to Default Layout", self.reset)
 

@@ -10,6 +10,7 @@ methods below) and keeps its own layout.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -173,8 +174,8 @@ class MainWindow(QMainWindow):
         self.rows.layout_.insertWidget(2, self.subset_bar)
         for panel in (self.rows, self.evidence_rows):
             link_row_table(s, panel.view, panel.model, panel.source)
-        for panel in (self.evidence, self.row_evidence):
-            link_evidence_table(s, panel.view, panel.model.position, panel.source)
+        for ev in (self.evidence, self.row_evidence):
+            link_evidence_table(s, ev.view, ev.model.position, ev.source)
 
     def _menu(self, title: str) -> QMenu:
         for act in self.menuBar().actions():
@@ -373,8 +374,8 @@ class MainWindow(QMainWindow):
             button.click()
 
         buttons = [*d.buttons.values(), d.authorize_button, d.project_button]
-        return [PaletteEntry(f"Dossier: {b.text().replace('&', '')}",
-                             lambda b=b: run(b), lambda: d.ws is not None) for b in buttons]
+        return [PaletteEntry(f"Dossier: {b.text().replace('&', '')}", partial(run, b),
+                             lambda: d.ws is not None) for b in buttons]
 
     def show_palette(self) -> CommandPalette:
         palette = CommandPalette(self, self.palette_commands(), lambda t: [
@@ -469,7 +470,7 @@ class _Pages(QTabWidget):
     def setCurrentWidget(self, widget: QWidget) -> None:  # noqa: N802
         for i in range(self.count()):
             page = self.widget(i)
-            if page is widget or page.isAncestorOf(widget):
+            if page is not None and (page is widget or page.isAncestorOf(widget)):
                 self.setCurrentIndex(i)
                 self.wanted.emit()
                 return

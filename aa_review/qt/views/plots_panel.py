@@ -57,7 +57,7 @@ class _BarPlot(pg.PlotWidget):
         self._n = len(bars.labels)
         y = np.arange(self._n)[::-1]
         self.addItem(pg.BarGraphItem(x0=0, y=y, width=bars.values, height=0.7, brush=brush))
-        self.subset_bars: pg.BarGraphItem | None = None
+        self.subset_bars = None  # removed by clear()
         axis = self.getPlotItem().getAxis("left")
         # The axis draws a label only when it fits the axis: measure with the axis's own
         # font, elide what is too wide, and make the axis as wide as the widest label.

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
-import pyqtgraph as pg
 from collections.abc import Callable
 
+import numpy as np
+import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QColor
 
@@ -65,7 +65,7 @@ class _BrushBox(pg.ViewBox):
 
     def __init__(self) -> None:
         super().__init__()
-        self.on_brush: Callable[[float, float, float, float], None] | None = None
+        self.on_brush: Callable[[float, float, float, float], object] | None = None
         self.band = pg.QtWidgets.QGraphicsRectItem()
         self.band.setPen(pg.mkPen((230, 90, 30), width=1, style=Qt.PenStyle.DashLine))
         self.band.setBrush(pg.mkBrush(230, 90, 30, 40))
@@ -73,7 +73,7 @@ class _BrushBox(pg.ViewBox):
         self.band.setVisible(False)
         self.addItem(self.band, ignoreBounds=True)
 
-    def mouseDragEvent(self, ev: object, axis: object = None) -> None:  # noqa: N802
+    def mouseDragEvent(self, ev: object, axis: object = None) -> None:
         if ev.button() != Qt.MouseButton.LeftButton:  # type: ignore[attr-defined]
             ev.ignore()  # type: ignore[attr-defined]
             return

@@ -50,7 +50,8 @@ def _swatch(color: str) -> QIcon:
 def several_picked(view: QTableView) -> bool:
     """Whether more than one table row is selected (without counting them)."""
     ranges = view.selectionModel().selection()
-    return len(ranges) > 1 or (len(ranges) == 1 and ranges[0].bottom() > ranges[0].top())
+    n = ranges.size()
+    return n > 1 or (n == 1 and ranges.at(0).bottom() > ranges.at(0).top())
 
 
 def table_positions(view: QTableView, position: Callable[[np.ndarray], np.ndarray]
@@ -60,7 +61,9 @@ def table_positions(view: QTableView, position: Callable[[np.ndarray], np.ndarra
     calls. ``position`` maps table rows to positions, vectorised."""
     n = view.model().rowCount()
     mask = np.zeros(n, dtype=bool)
-    for r in view.selectionModel().selection():
+    ranges = view.selectionModel().selection()
+    for i in range(ranges.size()):
+        r = ranges.at(i)
         mask[max(0, r.top()):min(n, r.bottom() + 1)] = True
     return sorted_unique(position(np.flatnonzero(mask)))
 

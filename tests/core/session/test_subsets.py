@@ -66,7 +66,7 @@ def test_subset_query_filters_with_a_mask(generated_sample: Path) -> None:
     assert s.result(Scope.ROWS).positions is not None
     assert s.result(Scope.ROWS).count == n - 1
     # an unknown subset is an error naming the subsets there are
-    with pytest.raises(QueryError, match="no subset named 'other'.*mine"):
+    with pytest.raises(QueryError, match=r"no subset named 'other'.*mine"):
         s.set_query(Scope.ROWS, "subset:other")
 
 
