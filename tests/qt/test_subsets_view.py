@@ -43,6 +43,12 @@ def test_rows_picked_in_a_table_become_a_subset_shown_everywhere(window, sample_
     em = window.evidence_rows.model
     shown = [em.position(r) for r in range(em.rowCount())]
     assert 3 in shown and em.in_subset(3)
+    # the evidence tables mark the items its rows cite, and only those
+    ix = window.session.package.index
+    cited = set(np.concatenate([ix.evidence_of_row(r) for r in (3, 4, 5, 20)]).tolist())
+    cm = window.evidence.model
+    marked = {cm.position(r) for r in range(cm.rowCount()) if cm.in_subset(cm.position(r))}
+    assert marked == cited
     # the plots show it: the map, each histogram, the types
     plots = window.plots
     assert plots.points.subset.count == 4

@@ -12,11 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from psygnal import Signal
 
-__all__ = ["Subset", "SubsetStore", "SUBSET_COLORS", "valid_subset_name", "sorted_unique"]
+if TYPE_CHECKING:
+    from aa_review.core.package import RowIndex
+
+__all__ = ["Subset", "SubsetStore", "SUBSET_COLORS", "valid_subset_name", "sorted_unique",
+           "evidence_cited_by"]
 
 # One colour per subset, in order of creation (glue's palette idea; readable on light
 # and dark backgrounds).
@@ -38,6 +43,15 @@ def sorted_unique(values: Iterable[int] | np.ndarray) -> np.ndarray:
         np.not_equal(arr[1:], arr[:-1], out=keep[1:])
         arr = arr[keep]
     return arr
+
+
+def evidence_cited_by(index: RowIndex, rows: np.ndarray) -> np.ndarray:
+    """A mask over the evidence ids: True for those some of ``rows`` cite. One pass over
+    the rows (their evidence sets), then one look per evidence item at its sets."""
+    hit = np.zeros(len(index.sets), dtype=bool)
+    rows = np.asarray(rows, dtype=np.int64)
+    hit[index.set_code[rows[(rows >= 0) & (rows < len(index))]]] = True
+    return np.array([bool(hit[codes].any()) for codes in index.sets_with], dtype=bool)
 
 
 def valid_subset_name(name: str) -> bool:

@@ -33,11 +33,26 @@ class EvidenceTableModel(QAbstractTableModel):
         self._columns: list[str] = list(_FIXED)
         self._cited: np.ndarray = np.zeros(0, np.int64)
         self._hashes: tuple[str, ...] | None = None
+        self._subset: np.ndarray | None = None  # evidence the active subset's rows cite
+        self._subset_color: QColor | None = None
+
+    def set_subset(self, cited: np.ndarray | None, color: str | None = None) -> None:
+        """Mark the evidence items the active subset's rows cite (a mask; None: none)."""
+        self._subset = cited
+        self._subset_color = QColor(color) if color else None
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, 0),
+                                  [Qt.ItemDataRole.DecorationRole])
+
+    def in_subset(self, position: int) -> bool:
+        return self._subset is not None and 0 <= position < len(self._subset) \
+            and bool(self._subset[position])
 
     def set_package(self, pkg: Package | None) -> None:
         self.beginResetModel()
         self._pkg = pkg
         self._positions = None
+        self._subset = None
         extra: list[str] = []
         if pkg is not None:
             for e in pkg.catalog:
@@ -100,6 +115,8 @@ class EvidenceTableModel(QAbstractTableModel):
         pos = self.position(index.row())
         name = self._columns[index.column()]
         item = self._pkg.evidence_at(pos)
+        if role == Qt.ItemDataRole.DecorationRole:
+            return self._subset_color if index.column() == 0 and self.in_subset(pos) else None
         if role == Qt.ItemDataRole.ForegroundRole:
             if item is None or (item.visibility or "") == "hidden_excluded":
                 return QBrush(QColor("#c62828"))

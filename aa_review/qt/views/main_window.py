@@ -47,7 +47,12 @@ from aa_review.qt.views.menus import build_actions
 from aa_review.qt.views.palette import CommandPalette, PaletteEntry, action_entries
 from aa_review.qt.views.plots_panel import PlotsPanel
 from aa_review.qt.views.rows_panel import RowsPanel
-from aa_review.qt.views.subsets import SubsetBar, link_evidence_table, link_row_table
+from aa_review.qt.views.subsets import (
+    SubsetBar,
+    link_evidence_subset,
+    link_evidence_table,
+    link_row_table,
+)
 from aa_review.qt.views.welcome import RecentPlaces, WelcomePage
 from aa_review.qt.watcher import PackageWatcher
 from aa_review.qt.workers import ThreadRunner, synchronous
@@ -176,6 +181,7 @@ class MainWindow(QMainWindow):
             link_row_table(s, panel.view, panel.model, panel.source)
         for ev in (self.evidence, self.row_evidence):
             link_evidence_table(s, ev.view, ev.model.position, ev.source)
+            link_evidence_subset(s, ev.model)
 
     def _menu(self, title: str) -> QMenu:
         for act in self.menuBar().actions():

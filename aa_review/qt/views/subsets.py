@@ -29,14 +29,14 @@ from PySide6.QtWidgets import (
 
 from aa_review.core.query import QueryError
 from aa_review.core.session import ReviewSession, Scope, Subset, run_export
-from aa_review.core.session._subsets import sorted_unique
-from aa_review.qt.models import RowsTableModel
+from aa_review.core.session._subsets import evidence_cited_by, sorted_unique
+from aa_review.qt.models import EvidenceTableModel, RowsTableModel
 
 if TYPE_CHECKING:
     from aa_review.qt.views.main_window import MainWindow
 
 __all__ = ["SubsetBar", "table_positions", "link_row_table", "link_evidence_table",
-           "export_subset"]
+           "link_evidence_subset", "export_subset"]
 
 EXPORT_LANE = "export"
 
@@ -114,6 +114,25 @@ def link_evidence_table(session: ReviewSession, view: QTableView,
             session.select_rows(pkg.index.citing_mask(items).nonzero()[0], source)
 
     view.selectionModel().selectionChanged.connect(changed)
+
+
+def link_evidence_subset(session: ReviewSession, model: EvidenceTableModel) -> None:
+    """Mark, in an evidence table, the items the active subset's rows cite."""
+    cache: dict[int, np.ndarray] = {}
+
+    def show(_subsets: object = None) -> None:
+        pkg, active = session.package, session.subsets.active
+        if pkg is None or active is None:
+            model.set_subset(None)
+            return
+        key = id(active.rows)
+        if key not in cache:
+            cache.clear()
+            cache[key] = evidence_cited_by(pkg.index, active.rows)
+        model.set_subset(cache[key], active.color)
+
+    session.subsets.changed.connect(show)
+    model.modelReset.connect(show)
 
 
 def export_subset(win: MainWindow, name: str, path: Path | None = None) -> None:

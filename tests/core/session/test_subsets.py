@@ -148,3 +148,16 @@ def test_subset_rows_exported(generated_sample: Path, tmp_path: Path) -> None:
     assert len(lines) == 3 and all(ids & set(map(str, r.values())) for r in lines)
     meta = json.loads(out.with_name(out.name + ".meta.json").read_text())
     assert "subset:ex" in json.dumps(meta)
+
+
+def test_evidence_cited_by_a_subset(generated_sample: Path) -> None:
+    from aa_review.core.session._subsets import evidence_cited_by
+
+    s = ReviewSession()
+    open_in(s, generated_sample)
+    ix = s.package.index
+    rows = np.array([0, 7, 33])
+    want = set(np.concatenate([ix.evidence_of_row(r) for r in rows]).tolist())
+    got = set(np.flatnonzero(evidence_cited_by(ix, rows)).tolist())
+    assert got == want
+    assert not evidence_cited_by(ix, np.empty(0, np.int64)).any()
