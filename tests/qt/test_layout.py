@@ -148,3 +148,16 @@ def test_named_layouts_saved_and_restored(window, qtbot, settings, sample_copy) 
     assert "triage" in other.layouts.names()
     window.layouts.delete("triage")
     assert window.layouts.names() == []
+
+
+def test_centre_corner_button_maximises_and_restores(window, qtbot, sample_copy) -> None:
+    qtbot.waitExposed(window)
+    window.open_package(sample_copy)
+    window.layouts.last_view = "findings"  # the corner button acts on the centre anyway
+    before = _shown_docks(window)
+    qtbot.mouseClick(window.layouts.corner, Qt.MouseButton.LeftButton)
+    qtbot.wait(10)
+    assert window.layouts.maximised == "centre" and _shown_docks(window) == set()
+    qtbot.mouseClick(window.layouts.corner, Qt.MouseButton.LeftButton)
+    qtbot.wait(10)
+    assert window.layouts.maximised is None and _shown_docks(window) == before

@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QItemSelection, QItemSelectionModel
 
+from aa_review.core.session import Scope
+
 pytestmark = pytest.mark.gui
 
 
@@ -126,3 +128,12 @@ def test_subset_commands_in_the_palette(window, sample_copy: Path) -> None:
     labels = [e.label for e in window.show_palette().entries]
     for text in ("New Subset from Selected Rows", "Filter Rows by Subset", "Export Subset…"):
         assert text in labels
+
+
+def test_reload_keeps_the_subsets(window, sample_copy: Path) -> None:
+    window.open_package(sample_copy)
+    window.session.make_subset(np.array([2, 8]), "kept")
+    window.session.set_query(Scope.ROWS, "subset:kept")
+    window.controller.reload()
+    assert window.session.subsets.get("kept").rows.tolist() == [2, 8]
+    assert window.rows.model.rowCount() == 2

@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QApplication, QInputDialog, QMenu, QPushButton, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QInputDialog,
+    QMenu,
+    QPushButton,
+    QToolButton,
+    QWidget,
+)
 
 from aa_review.qt.views.shortcuts import SHORTCUTS
 
@@ -52,6 +59,14 @@ class WindowLayouts(QObject):
         self.maximise_action.triggered.connect(lambda: self.toggle_maximise())
         win.addAction(self.maximise_action)
         self.menu: QMenu | None = None
+        # A button in the corner of the central tabs maximises them (and restores).
+        self.corner = QToolButton()
+        self.corner.setText("⤢")
+        self.corner.setAutoRaise(True)
+        self.corner.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.corner.setToolTip(f"Maximise the central pages, and back ({MAXIMISE_KEY})")
+        self.corner.clicked.connect(lambda: self.toggle_maximise("centre"))
+        win.center.setCornerWidget(self.corner, Qt.Corner.TopRightCorner)
 
     # -- the focused default ---------------------------------------------------------
     def close_at_first(self) -> None:
