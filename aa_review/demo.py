@@ -29,15 +29,23 @@ SAMPLE_SEED = 7
 # evidence file (error), a contract column holding text (warning); the quirks are low.
 SAMPLE_DEFECTS = ("secret_token", "row_hash_mismatch", "hash_changed", "contract_drift")
 _MARKER = ".aa-review-sample-complete"
+# Raised whenever what the demo holds changes within a version (its package, its dossier
+# workspace, the journal's format), so that a demo written by an earlier build is left as
+# it is and a fresh one is made beside it: a workspace is never rewritten under its user.
+DEMO_REVISION = 2
 
 
 def sample_home() -> Path:
-    """Where the demo lives: ``$AA_REVIEW_SAMPLE_DIR``, else the XDG data folder."""
+    """Where the demo lives: ``$AA_REVIEW_SAMPLE_DIR``, else the XDG data folder.
+
+    The folder is named after the version and :data:`DEMO_REVISION`
+    (``sample-0.1.0-r2``): a new demo never replaces one a user may have worked in.
+    """
     env = os.environ.get("AA_REVIEW_SAMPLE_DIR")
     if env:
         return Path(env)
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "aa-review" / f"sample-{__version__}"
+    return base / "aa-review" / f"sample-{__version__}-r{DEMO_REVISION}"
 
 
 def ensure_sample(home: Path | None = None) -> Path:

@@ -25,13 +25,12 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from benchmarks._data import bench_dir, stress_package
 from benchmarks.bench_load import best_of
 
-SPEC = dict(evidence_rehashed=2, evidence_hidden=1, evidence_ref_rewritten=1, evidence_removed=1)
+SPEC = {"evidence_rehashed": 2, "evidence_hidden": 1, "evidence_ref_rewritten": 1, "evidence_removed": 1}
 
 
 def changed_copy(src: Path, rows: int) -> Path:

@@ -20,11 +20,11 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import numpy as np  # noqa: E402
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+import numpy as np
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
 
-from benchmarks._synthetic import FakePackage, synthetic_index  # noqa: E402
+from benchmarks._synthetic import FakePackage, synthetic_index
 
 FRAME = 1 / 60
 

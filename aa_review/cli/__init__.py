@@ -49,7 +49,7 @@ class _Parser(argparse.ArgumentParser):
         msg += f"; did you mean {close!r}?" if close else f" (choose from {', '.join(known)})"
         raise argparse.ArgumentError(None if command else action, msg)
 
-    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]  # argparse's stubs overload it per namespace type; this override is typed for Namespace only
                    namespace: argparse.Namespace | None = None) -> argparse.Namespace:
         ns, extras = self.parse_known_args(args, namespace)
         if extras:

@@ -79,7 +79,7 @@ class _Guarded:
 
     @property
     def buffer(self) -> _Guarded:
-        return _Guarded(self._stream.buffer, self._state)  # type: ignore[union-attr]
+        return _Guarded(self._stream.buffer, self._state)  # type: ignore[union-attr]  # BinaryIO's stubs have no buffer; a binary stream raises AttributeError, as it would unguarded
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)

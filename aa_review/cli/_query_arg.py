@@ -46,4 +46,4 @@ def add_query_argument(parser: argparse.ArgumentParser, *names: str, **kwargs: A
         given = sys.argv[1:] if args is None else list(args)
         return parse(join_option_values(given, long_names), namespace)
 
-    parser.parse_known_args = parse_known_args  # type: ignore[method-assign, assignment]
+    parser.parse_known_args = parse_known_args  # type: ignore[method-assign, assignment]  # patches this one parser; argparse's stubs overload the method per namespace type

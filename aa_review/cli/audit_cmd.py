@@ -38,7 +38,7 @@ _NO_DIGEST = ("not computed: --check narrows the audit to what its checks read "
 SHOWN_LOCATIONS = 10  # locations printed per finding in the text output; --json lists all
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "audit", help="audit a package (or a folder of packages) for integrity and privacy",
         description="Audit a compiled package: hashes, refs, links, counts, rows, privacy, "

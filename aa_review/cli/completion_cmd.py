@@ -17,7 +17,7 @@ _DIRECTORIES = frozenset({"package", "path", "out", "folder", "workspace", "pack
 _FILES = frozenset({"dossier", "archive", "principals", "journal", "file", "schema", "output"})
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "completion",
         help="print a shell completion script (bash, zsh, tcsh)",
@@ -44,9 +44,9 @@ def mark_paths(parser: argparse.ArgumentParser) -> None:
         if action.nargs == 0 or "=" in str(action.metavar or ""):
             continue
         if action.dest in _DIRECTORIES:
-            action.complete = shtab.DIRECTORY  # type: ignore[attr-defined]
+            action.complete = shtab.DIRECTORY  # type: ignore[attr-defined]  # shtab's documented hook, an attribute argparse's stubs do not declare
         elif action.dest in _FILES:
-            action.complete = shtab.FILE  # type: ignore[attr-defined]
+            action.complete = shtab.FILE  # type: ignore[attr-defined]  # shtab's documented hook, an attribute argparse's stubs do not declare
 
 
 def run(args: argparse.Namespace) -> int:

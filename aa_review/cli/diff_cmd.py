@@ -16,7 +16,7 @@ log = logging.getLogger(__name__)
 _LEVELS = ("moved", "added", "removed", "changed", "visibility")  # = aa_review.core.diff.LEVELS
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "diff", help="say what changed from one package (or fingerprint) to another",
         description="Compare two compiled packages: rows by stable id (added, removed, "

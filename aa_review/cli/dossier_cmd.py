@@ -20,8 +20,8 @@ from aa_review.core.dossier import (
     ActorUnavailableError,
     ArchiveSchemaError,
     CheckRecord,
-    DossierSchemaError,
     DossierError,
+    DossierSchemaError,
     DossierState,
     JournalFile,
     PrincipalRegistry,
@@ -55,14 +55,19 @@ class _Unusable(Exception):
     """Input that cannot be evaluated; the message goes to stderr, exit 2."""
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``dossier`` and its sub-commands to the top-level parser."""
     p = sub.add_parser("dossier", help="check a training readiness dossier, project it, "
                        "verify a journal", description="Training Readiness Dossier (SPEC-026, "
                        "activation deferred): evaluate the eleven gates, print the public "
                        "projection, or verify a dossier journal.")
     dsub = p.add_subparsers(dest="dossier_command", metavar="SUBCOMMAND")
-    p.set_defaults(func=lambda args: (p.print_help(sys.stderr), EXIT_UNUSABLE)[1])
+
+    def show_help(args: argparse.Namespace) -> int:  # the command without a sub-command
+        p.print_help(sys.stderr)
+        return EXIT_UNUSABLE
+
+    p.set_defaults(func=show_help)
 
     c = dsub.add_parser("check", help="evaluate a dossier against archive metadata",
                         description="Print the CheckRecord. Exit 0: eligible if decided; "

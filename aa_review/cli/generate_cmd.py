@@ -6,12 +6,14 @@ import argparse
 import dataclasses
 import sys
 from pathlib import Path
+from typing import Any
 
 from aa_review.cli._common import EXIT_OK, EXIT_UNUSABLE, emit_json, err
 from aa_review.generator import (
     DEFECT_NAMES,
     DEFECTS,
     VARIED,
+    GeneratedPackage,
     generate_corpus,
     generate_package,
 )
@@ -21,7 +23,7 @@ __all__ = ["register", "run"]
 EXIT_USAGE = 2
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "generate",
         help="write a generated package (or a corpus) for tests and demos",
@@ -146,16 +148,16 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _doc(r: object) -> dict:  # type: ignore[type-arg]
-    d = dataclasses.asdict(r)  # type: ignore[call-overload]
+def _doc(r: Any) -> dict[str, Any]:
+    d: dict[str, Any] = dataclasses.asdict(r)
     d["root"] = str(d["root"])
     return d
 
 
-def _print_text(r: object) -> None:
+def _print_text(r: GeneratedPackage) -> None:
     out = sys.stdout
-    print(f"{r.root}  {r.row_count} rows  ({r.version}, seed {r.seed})", file=out)  # type: ignore[attr-defined]
-    for d in r.defects:  # type: ignore[attr-defined]
+    print(f"{r.root}  {r.row_count} rows  ({r.version}, seed {r.seed})", file=out)
+    for d in r.defects:
         where = d.file or ""
         if d.line:
             where += f":{d.line}"
@@ -172,7 +174,9 @@ def _derive(args: argparse.Namespace) -> int:
         err("generate: --change needs --derive-from PACKAGE")
         return EXIT_USAGE
     try:
-        spec = ChangeSpec(**dict(parse_change(c) for c in args.change))  # type: ignore[arg-type]
+        # Each value has its field's type (parse_change checks it against the default).
+        changes: dict[str, Any] = dict(parse_change(c) for c in args.change)
+        spec = ChangeSpec(**changes)
         made = derive_package(Path(args.derive_from), Path(args.out), spec, seed=args.seed,
                               package_id=args.package_id)
     except (ValueError, FileExistsError, PackageError) as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, load_or_exit
 from aa_review.core.package.hashcache import HashCache
@@ -11,7 +12,7 @@ from aa_review.core.package.summary import summary
 __all__ = ["register", "run"]
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("info", help="print a package's identity and counts",
                        description="Print a package's identity (ids, schema versions, digest) "
                        "and counts. Reads every row (to count them) and the evidence map's "
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if doc["problems"] else EXIT_OK
 
 
-def _print_text(doc: dict) -> None:
+def _print_text(doc: dict[str, Any]) -> None:
     ident, counts = doc["identity"], doc["counts"]
     print(f"package   {ident['package_id']}  (task {ident['task_id']}, format {ident['format_version']})")
     for k, v in ident["schema_versions"].items():

@@ -11,7 +11,7 @@ from aa_review.core.dossier import KeyStore, KeyStoreError
 __all__ = ["register", "run_create", "run_list", "run_show"]
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``keys`` and its sub-commands to the top-level parser."""
     p = sub.add_parser("keys", help="create and show the Ed25519 keys that sign journal entries",
                        description="Private keys stay in this user's key store (a 0600 file "
@@ -19,7 +19,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                        "$AA_REVIEW_DATA_DIR moves it). Only the public part goes into a "
                        "workspace's principals.json.")
     ksub = p.add_subparsers(dest="keys_command", metavar="SUBCOMMAND")
-    p.set_defaults(func=lambda args: (p.print_help(sys.stderr), EXIT_UNUSABLE)[1])
+
+    def show_help(args: argparse.Namespace) -> int:  # the command without a sub-command
+        p.print_help(sys.stderr)
+        return EXIT_UNUSABLE
+
+    p.set_defaults(func=show_help)
     c = ksub.add_parser("create", help="create a key pair for a principal; print its public part",
                         description="Never replaces an existing key. Prints "
                         '{"principal_id", "public_key"} for principals.json.')

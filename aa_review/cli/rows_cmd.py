@@ -28,7 +28,7 @@ __all__ = ["register", "run"]
 EXIT_NONE = 1  # like grep: the query matched no row
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "rows", help="filter a package's training rows with a query, and export them",
         description="List or export the training rows matching QUERY (the syntax of the "

@@ -36,7 +36,7 @@ def attempt_refs(kind: str) -> list[str]:
 def _reconcile(ctx: Ctx) -> list[tuple[list[str], float, float, str]]:
     fx = ctx.sc.fx
     out = []
-    for inv, pay in zip(ctx.sc.invoices, ctx.sc.payments):
+    for inv, pay in zip(ctx.sc.invoices, ctx.sc.payments, strict=True):
         rate = fx[inv[4]]
         amount, paid = float(inv[5]), float(pay[5])
         status = "matched" if amount == paid else "exception"
@@ -171,7 +171,7 @@ def _write_trace(ctx: Ctx, kind: str, start: float, stats: TraceStats) -> None:
         "termination_reason": "task_complete",
     }
     for tool in tools:
-        stats.tools.add(tool)  # type: ignore[attr-defined]
+        stats.tools.add(tool)
     ctx.state.setdefault("trace_heads", {})[f"attempts/{kind}/agent_trace.json"] = {
         **head,
         "steps": [1],

@@ -9,6 +9,7 @@ import os
 from typing import Any
 
 from aa_review.core.contracts import json_type as _type  # the contract vocabulary the auditor reads
+
 from ._ctx import Ctx
 from ._evidence import Evidence
 
@@ -31,9 +32,11 @@ def _numeric_column(i: int, data: list[list[str]]) -> bool:
 def _json_top_keys(ctx: Ctx, ref: str) -> dict[str, Any]:
     """Top-level keys and values of a JSON object file; traces are described, not parsed."""
     if ref.endswith("agent_trace.json"):
-        return ctx.state["trace_heads"][ref]
+        heads: dict[str, Any] = ctx.state["trace_heads"][ref]
+        return heads
     with open(ctx.path(ref), encoding="utf-8") as fh:
-        return json.load(fh)
+        obj: dict[str, Any] = json.load(fh)
+    return obj
 
 
 def output_path(ref: str) -> str:

@@ -26,7 +26,7 @@ _MAP_HEAD = 5  # "{", three header keys, '"evidence_catalog": ['
 
 def map_line(facts: dict[str, Any], ref: str) -> int:
     """1-based line of a catalog entry in the evidence map."""
-    return _MAP_HEAD + 1 + facts["catalog_refs"].index(ref)
+    return _MAP_HEAD + 1 + int(facts["catalog_refs"].index(ref))
 
 
 def _record(

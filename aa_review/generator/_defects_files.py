@@ -186,6 +186,6 @@ FILE_INJECTORS: dict[str, Callable[[Ctx, Hooks, Targets, int], None]] = {
         "truncated_file", False, "the file ends in the middle of its last line"
     ),
     "empty_file": _cut_files(
-        "empty_file", lambda data: b"", "the file is empty; the manifest counts its rows"
+        "empty_file", True, "the file is empty; the manifest counts its rows"
     ),
 }

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from aa_review.core.diff._jsonvalue import join_key
 from aa_review.core.package.layout import EC_DIR
+
 from ._derive_spec import ContractEdit
 
 if TYPE_CHECKING:

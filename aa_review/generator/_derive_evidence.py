@@ -65,7 +65,7 @@ def _rehash_file(safe: PackageRoot, ref: str, n: int,
     """Change an evidence file (a key added to a JSON object, a line to text); its new hash."""
     try:
         path = safe.resolve(ref)
-    except Exception:
+    except Exception:  # noqa: BLE001 - a ref that cannot be resolved is left unchanged
         return None
     if not path.is_file() or path.is_symlink() or path.stat().st_size > derive.CONTENT_HASH_LIMIT:
         return None

@@ -57,10 +57,7 @@ def _moves_hold(keys: list[int], removed: set[int], gone: set[int], n: int) -> b
     """Moving the rows at ``keys`` (sorted) to the end is unambiguous: every longest run of
     rows kept in order leaves out exactly them (rows after each outnumber the moved)."""
     stay = [i for i in range(n) if i not in removed and i not in gone and i not in keys]
-    for k, r in enumerate(keys):
-        if sum(1 for i in stay if i > r) <= len(keys) - k:
-            return False
-    return True
+    return all(sum(1 for i in stay if i > r) > len(keys) - k for k, r in enumerate(keys))
 
 
 def plan_rows(root: Path, spec: ChangeSpec, rng: random.Random,
@@ -74,7 +71,7 @@ def plan_rows(root: Path, spec: ChangeSpec, rng: random.Random,
     taken: set[Key] = set()
 
     def take(count: int, ok: Callable[[Key], bool] = lambda k: True) -> list[Key]:
-        out = []
+        out: list[Key] = []
         for k in pool:
             if len(out) >= count:
                 break
@@ -94,7 +91,7 @@ def plan_rows(root: Path, spec: ChangeSpec, rng: random.Random,
 
     plan.move_end = set(take(spec.rows_moved, movable))
     plan.remove = set(take(spec.rows_removed))
-    others = [f for f in range(len(n))]
+    others = list(range(len(n)))
     for key in take(spec.rows_to_other_file):
         target = rng.choice([g for g in others if g != key[0]])
         plan.to_other[key] = target
@@ -177,7 +174,7 @@ def _rehash(row: dict[str, Any], paths: list[str]) -> None:
 def _new_row(template: dict[str, Any], k: int, task_id: str | None, edits: EvidenceEdits
              ) -> dict[str, Any] | None:
     """A copy of ``template`` with a new target (or step), hence a new id and hash."""
-    row = json.loads(json.dumps(template))
+    row: dict[str, Any] = json.loads(json.dumps(template))
     if edits:
         edits.apply(row)
     target = row.get("target")
@@ -228,7 +225,7 @@ def rewrite_rows(plan: RowPlan, spec: ChangeSpec, edits: EvidenceEdits, rec: Cha
         name = rel.rsplit("/", 1)[1]
 
         def done(line: bytes, row: dict[str, Any]) -> Row:
-            return Row(line, summarize(name, row) if summarize is not None else None)
+            return Row(line, summarize(name, row) if summarize is not None else None)  # noqa: B023 - used within this iteration only
 
         def finish(key: Key, line: bytes, moved: str | None) -> Row:
             planned = key in plan.change or key in plan.reformat or bool(edits)
@@ -258,9 +255,9 @@ def rewrite_rows(plan: RowPlan, spec: ChangeSpec, edits: EvidenceEdits, rec: Cha
             return done(line, row)
 
         def add(template: int, k: int) -> None:
-            new = _new_row(_parse(lines[template]) or {}, k, task_id, edits)
+            new = _new_row(_parse(lines[template]) or {}, k, task_id, edits)  # noqa: B023 - used within this iteration only
             if new is not None:
-                out.append(done(json.dumps(new).encode(), new))
+                out.append(done(json.dumps(new).encode(), new))  # noqa: B023 - used within this iteration only
                 rec.rows_added.append(_row_id(new))
 
         for i, line in enumerate(lines):

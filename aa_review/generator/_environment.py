@@ -28,21 +28,23 @@ _HOOKS = (
 
 
 def _spec(ctx: Ctx, ev: Evidence, st: TraceStats) -> dict[str, Any]:
-    g = lambda name: list(getattr(st, name))  # noqa: E731
-    surfaces = sorted(st.surfaces)  # type: ignore[attr-defined]
-    commands = sorted(st.commands)  # type: ignore[attr-defined]
+    def g(name: str) -> list[Any]:
+        return list(getattr(st, name))
+
+    surfaces = sorted(st.surfaces)
+    commands = sorted(st.commands)
     scoring = [r for r in _HOOKS if ctx.path(r).exists()]
     return {
         "environment_type": "mixed",
         "environment_domain": "mixed",
         "interaction_surfaces": surfaces,
-        "surface_requirements": {s: _REQ for s in surfaces},
+        "surface_requirements": dict.fromkeys(surfaces, _REQ),
         "required_tools": ctx.state["required_tools"],
         "runtime_dependencies": ["python"],
         "setup_commands": [],
         "input_artifacts": ev.input_refs,
         "initial_state_refs": ["task/task_intake_spec.json", "rubric/rubric.json"],
-        "allowed_actions": sorted(st.operations),  # type: ignore[attr-defined]
+        "allowed_actions": sorted(st.operations),
         "action_schema": {
             "action": "operation/tool invocation or artifact-producing step",
             "tool": "optional tool name",
@@ -79,16 +81,16 @@ def _spec(ctx: Ctx, ev: Evidence, st: TraceStats) -> dict[str, Any]:
         },
         "multi_agent": {
             "present": bool(st.agents),
-            "agents": g("agents"),  # type: ignore[attr-defined]
+            "agents": g("agents"),
             "coordination_pattern": st.coordination,
             "handoff_refs": [],
         },
         "multimodal": {
             "present": bool(st.modalities),
-            "modalities": sorted(st.modalities),  # type: ignore
+            "modalities": sorted(st.modalities),
             "artifact_refs": g("mm_refs"),
         },
-        "ui_or_software": {"present": bool(st.ui), "surfaces": sorted(st.ui), "state_refs": []},  # type: ignore
+        "ui_or_software": {"present": bool(st.ui), "surfaces": sorted(st.ui), "state_refs": []},
         "physical_or_industrial": {
             "present": st.physical,
             "environment_type": None,
@@ -109,12 +111,12 @@ def _spec(ctx: Ctx, ev: Evidence, st: TraceStats) -> dict[str, Any]:
             "prompts": [],
         },
         "database": {"types": g("db_types"), "schemas": g("db_schemas"), "tables": g("db_tables")},
-        "spreadsheet": {"workbooks": [], "sheets": sorted(st.sheets), "tables": []},  # type: ignore
+        "spreadsheet": {"workbooks": [], "sheets": sorted(st.sheets), "tables": []},
         "software_execution": {"commands": commands, "tests": [], "dependencies": []},
         "async": {"jobs": g("jobs")[:50], "queues": g("queues"), "webhooks": [], "schedulers": []},
         "collaboration": {
             "platforms": g("platforms"),
-            "threads": sorted(st.threads),  # type: ignore
+            "threads": sorted(st.threads),
             "decisions": [],
         },
         "documents": {"documents": g("documents"), "extracts": g("extracts"), "citations": []},
@@ -122,7 +124,7 @@ def _spec(ctx: Ctx, ev: Evidence, st: TraceStats) -> dict[str, Any]:
             "systems": surfaces,
             "dependencies": [],
             "system_of_record": next(iter(st.systems_of_record), None),
-        },  # type: ignore
+        },
         "evidence_status": ["No simulated environment response is generated."],
     }
 

@@ -119,7 +119,7 @@ def assemble_evidence(
                 artifact.append(norm)
     grading = [r for r in _GRADING if ctx.path(r).exists()]
     loops = _loop_refs(ctx)
-    refs: list[str] = []
+    refs = []
     for ref in ["task/task_intake_spec.json", "rubric/rubric.json", *artifact, *grading, *loops]:
         if ref not in refs:
             refs.append(ref)

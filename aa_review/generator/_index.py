@@ -94,10 +94,10 @@ def write_artifacts_index(
     }
     own = [r for r in rels if r not in reuse]
     with ThreadPoolExecutor(max_workers=2) as pool:
-        digests = dict(zip(own, pool.map(lambda r: _sha(os.path.join(root, r)), own)))
+        digests = dict(zip(own, pool.map(lambda r: _sha(os.path.join(root, r)), own), strict=True))
     hashed = [digests[reuse.get(r, r)] for r in rels]
     entries = []
-    for rel, (size, digest) in zip(rels, hashed):
+    for rel, (size, digest) in zip(rels, hashed, strict=True):
         parts = rel.split("/")
         attempt = parts[1] if parts[0] == "attempts" and len(parts) > 2 else None
         ext = rel.rsplit(".", 1)[-1] if "." in parts[-1] else ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from json.encoder import encode_basestring_ascii as _enc_str  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii as _enc_str
 from typing import Any
 
 __all__ = ["Raw", "enc", "dumps_line", "content_hash", "dumps_file", "key_prefix"]
@@ -47,7 +47,8 @@ def enc(value: Any, sort: bool = False) -> str:
     if t is str:
         return _enc_str(value)
     if t is Raw:
-        return value.sort if sort else value.plain
+        raw: str = value.sort if sort else value.plain
+        return raw
     if t is int:
         return int.__repr__(value)
     if t is float:
@@ -83,14 +84,14 @@ _HASH_DROPPED = frozenset({"row_content_hash", "created_at"})
 
 def content_hash(row: dict[str, Any]) -> str:
     """``row_content_hash`` of a row (format 7.5), same bytes as ``derive.row_content_hash``."""
-    parts: dict[str, str] = {}
+    parts: dict[str, Any] = {}
     for k, v in row.items():
         if k == "model_training_targets":
             break
         if k not in _HASH_DROPPED:
-            parts[k] = v  # type: ignore[assignment]
-    parts["accepted"] = False  # type: ignore[assignment]
-    parts["rejection_reason"] = None  # type: ignore[assignment]
+            parts[k] = v
+    parts["accepted"] = False
+    parts["rejection_reason"] = None
     body = ", ".join([key_prefix(k) + enc(parts[k], True) for k in sorted(parts)])
     return "sha256:" + hashlib.sha256(("{" + body + "}").encode("utf-8")).hexdigest()
 

@@ -23,7 +23,7 @@ def _meta(*key: Any) -> Raw:
     out = _META.get(key)
     if out is None:
         names = ("environment_domain", "interaction_surface", "tool_or_surface")[: len(key)]
-        out = _META[key] = Raw(dict(zip(names, key)))
+        out = _META[key] = Raw(dict(zip(names, key, strict=True)))
     return out
 
 

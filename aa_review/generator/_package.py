@@ -174,7 +174,7 @@ def generate_package(
     stats = write_attempts(ctx)
     write_grading(ctx)
     write_loops(ctx)
-    ctx.state["required_tools"] = sorted(stats.tools)  # type: ignore[attr-defined]
+    ctx.state["required_tools"] = sorted(stats.tools)
     phase("source package")
     extras = list(hooks.extras)
     if variation is not None:
@@ -213,7 +213,7 @@ def generate_package(
         fin(facts)
     if not lean:
         write_artifacts_index(ctx, stats, dict(copy_pairs()), hooks.touched)
-    missing = [n for n, r in zip(defects, hooks.records) if r is None]
+    missing = [n for n, r in zip(defects, hooks.records, strict=True) if r is None]
     if missing:
         raise RuntimeError(f"defects {missing} found no place to go in this package")
     phase("artifacts index")

@@ -32,7 +32,10 @@ def dup_ids(ctx: Ctx, counts: Counts, r: int) -> list[str]:
 def write_round_logs(ctx: Ctx, counts: Counts, rounds: int) -> dict[str, Any]:
     """Write the round logs (experience_compiler/, reports/, tdo/); returns the final verdict."""
     sc = ctx.sc
-    trace, rnds, judges, meta = [], [], [], []
+    trace: list[dict[str, Any]] = []
+    rnds: list[dict[str, Any]] = []
+    judges: list[dict[str, Any]] = []
+    meta: list[dict[str, Any]] = []
     updates: list[str] = []
     for r in range(1, rounds + 1):
         final = r == rounds
@@ -64,7 +67,7 @@ def write_round_logs(ctx: Ctx, counts: Counts, rounds: int) -> dict[str, Any]:
         if not final:
             for t, n in counts.generated.items():
                 rejected[t] = n
-            updates = updates + [f"round_{r}_strengthen_grounding_and_reuse_scores"]
+            updates = [*updates, f"round_{r}_strengthen_grounding_and_reuse_scores"]
         rnds.append(
             {
                 "round": r,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from aa_review.core.package import derive
@@ -26,6 +27,8 @@ _SCORE_KEYS = (
 )
 ENV_SCORES = {"completed": 0.82, "failed": 0.45, "blocked": 0.45}
 _COMPONENTS: dict[float, Raw] = {}
+_Get = Callable[[str], Any]  # the step's ``get``
+_Surface = Callable[[dict[str, Any], _Get, str | None, float], dict[str, Any]]
 
 
 class StepIds:
@@ -136,7 +139,7 @@ def surface_fields(t: str, step: dict[str, Any], ref: str | None, q: float) -> d
     return out
 
 
-def _handoff(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _handoff(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "parent_agent_id": g("parent_agent_id"),
         "subagent_id": g("subagent_id"),
@@ -150,7 +153,7 @@ def _handoff(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _multimodal(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _multimodal(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "modality": g("modality"),
         "artifact_ref": ref,
@@ -167,7 +170,7 @@ def _multimodal(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _ui(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _ui(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "ui_surface": g("ui_surface"),
         "app_name": g("app_name"),
@@ -181,7 +184,7 @@ def _ui(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _physical(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _physical(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "physical_environment_type": step["environment_domain"],
         "device_type": g("device_type"),
@@ -199,7 +202,7 @@ def _physical(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _api(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _api(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "api_provider": g("api_provider"),
         "api_service": g("api_service"),
@@ -215,7 +218,7 @@ def _api(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _mcp(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _mcp(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "mcp_server": g("mcp_server"),
         "mcp_capability_type": g("mcp_capability_type"),
@@ -227,7 +230,7 @@ def _mcp(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _database(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _database(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "database_type": g("database_type"),
         "database_name": g("database_name"),
@@ -241,7 +244,7 @@ def _database(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _table(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _table(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "workbook_ref": None,
         "sheet_name": g("sheet_name"),
@@ -256,7 +259,7 @@ def _table(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _software(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _software(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "command": g("command") or step["input"],
         "command_ref": None,
@@ -271,7 +274,7 @@ def _software(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _search(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _search(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "search_provider": step["tool"],
         "query": g("query"),
@@ -283,7 +286,7 @@ def _search(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _enterprise(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _enterprise(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "service_name": g("service_name"),
         "workspace_id": None,
@@ -298,7 +301,7 @@ def _enterprise(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _async(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _async(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "job_id": g("job_id"),
         "job_type": g("job_type"),
@@ -311,7 +314,7 @@ def _async(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _collaboration(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _collaboration(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "platform_name": g("platform_name"),
         "channel_id": g("channel_id"),
@@ -327,7 +330,7 @@ def _collaboration(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _document(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _document(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "document_ref": g("document_ref"),
         "document_type": g("document_type"),
@@ -342,7 +345,7 @@ def _document(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-def _cross(step, g, ref, q):  # type: ignore[no-untyped-def]
+def _cross(step: dict[str, Any], g: _Get, ref: str | None, q: float) -> dict[str, Any]:
     return {
         "connected_surfaces": g("connected_surfaces") or _EMPTY,
         "cross_system_dependencies": _EMPTY,
@@ -353,7 +356,7 @@ def _cross(step, g, ref, q):  # type: ignore[no-untyped-def]
     }
 
 
-_SURFACE = {
+_SURFACE: dict[str, _Surface] = {
     "multi_agent_handoff": _handoff,
     "multimodal_artifact": _multimodal,
     "ui_interaction_event": _ui,

@@ -6,6 +6,7 @@ import shutil
 from typing import Any
 
 from aa_review.core.package.layout import RUNTIME_PATTERN_FILES
+
 from ._contracts import contract_line, contracts, output_path
 from ._ctx import Ctx
 from ._evidence import Evidence

@@ -26,7 +26,7 @@ class LineSink:
     def __init__(self, path: Path, prefix: str = "", end: str = "\n") -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self._fh = open(path, "wb")
+        self._fh = open(path, "wb")  # noqa: SIM115 - the sink owns it until close()
         self._buf: list[str] = []
         self._size = 0
         self._prefix, self._end = prefix, end

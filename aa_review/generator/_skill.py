@@ -99,11 +99,7 @@ def write_skill_pack(ctx: Ctx, ev: Evidence, confidence: float) -> None:
                 "Verify against the checklist.",
             ],
             "decision_rules": ["Apply only when domain, artifacts or verifier needs overlap."],
-            "verifier_checks": checks
-            + [
-                "actual_outputs.json names the deliverables",
-                "source evidence refs remain package-relative",
-            ],
+            "verifier_checks": [*checks, "actual_outputs.json names the deliverables", "source evidence refs remain package-relative"],
             "failure_modes": [
                 "Required inputs or tools are missing.",
                 "Artifact refs are missing, absolute, or unresolved.",
@@ -184,6 +180,6 @@ def write_skill_pack(ctx: Ctx, ev: Evidence, confidence: float) -> None:
         SKILL + "verifier_checklist.json",
         {
             "source_package_id": pkg,
-            "checks": checks + ["bundle_check_passes", "evidence_refs_resolve"],
+            "checks": [*checks, "bundle_check_passes", "evidence_refs_resolve"],
         },
     )

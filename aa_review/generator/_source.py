@@ -149,7 +149,7 @@ def write_task_side(ctx: Ctx) -> None:
         {
             "task_id": sc.task_id,
             "schema_version": "aa-package-v0.1",
-            "trace_counters": {k: 0 for k in TRACE_COUNTERS},
+            "trace_counters": dict.fromkeys(TRACE_COUNTERS, 0),
         },
     )
     raw = _raw_task(ctx)

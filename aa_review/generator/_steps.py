@@ -7,7 +7,9 @@ row yield without building it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 __all__ = ["Kind", "KINDS", "KIND_INDEX", "mix", "make_step", "user_step", "step_outcome"]
@@ -134,11 +136,16 @@ def make_step(kind: Kind, n: int, attempt: str, vendors: list[str], h: int) -> d
     return step
 
 
+# What a ``_fill_*`` template gives: (input, output, state change) and the kind's own fields.
+_Filled = tuple[tuple[str, str, str], dict[str, Any]]
+_Fill = Callable[[int, str, str, int, int, str], _Filled]
+
+
 def _month(h: int) -> str:
     return f"2026-0{2 + (h >> 9) % 2}"
 
 
-def _fill_cli(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_cli(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     cmd = f"python3 scripts/reconcile.py --month {_month(h)}"
     return (
         f"{cmd} --batch {n}",
@@ -147,7 +154,9 @@ def _fill_cli(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     ), {"command": cmd, "exit_code": 0, "stdout_ref": f"attempts/{attempt}/stdout.txt"}
 
 
-def _fill_pdf(n, attempt, v, c, h, o, two=False):  # type: ignore[no-untyped-def]
+def _fill_pdf(
+    n: int, attempt: str, v: str, c: int, h: int, o: str, two: bool = False
+) -> _Filled:
     p = 1 + (h >> 5) % 3
     doc = f"input/scans/invoice_scan_0{p}.pdf"
     extra: dict[str, Any] = {
@@ -170,7 +179,7 @@ def _fill_pdf(n, attempt, v, c, h, o, two=False):  # type: ignore[no-untyped-def
     ), extra
 
 
-def _fill_api(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_api(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     page = 1 + (h >> 6) % 6
     out = (
         "Ledger service unavailable (HTTP 503)."
@@ -192,7 +201,7 @@ def _fill_api(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-def _fill_file(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_file(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     return (
         f"Update vendor totals for {v}",
         f"Wrote {c % 9 + 1} rows for {v}.",
@@ -200,7 +209,7 @@ def _fill_file(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     ), {"file_path": f"attempts/{attempt}/artifacts/vendor_totals.csv", "file_operation": "write"}
 
 
-def _fill_database(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_database(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     return (
         f"SELECT invoice_id, amount FROM invoices WHERE batch = {n}",
         f"{c} invoice rows returned.",
@@ -215,7 +224,7 @@ def _fill_database(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-def _fill_browser(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_browser(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     p = 1 + (h >> 5) % 9
     return (
         f"Open the remittance portal page {p}",
@@ -229,11 +238,11 @@ def _fill_browser(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-def _fill_planner(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_planner(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     return (f"Plan next check {n}", f"Check {n} scheduled.", f"check {n} planned"), {}
 
 
-def _fill_mcp(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_mcp(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     return (
         f"Look up currency table for batch {n}",
         f"Currency table returned {c % 4 + 1} rates.",
@@ -245,7 +254,7 @@ def _fill_mcp(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-def _fill_device(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_device(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     q = (h >> 7) % 4
     return (
         f"Check scanner queue status {q}",
@@ -258,7 +267,7 @@ def _fill_device(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-def _fill_search(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_search(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     q = f"vendor alias rules for {v}"
     k = c % 5 + 1
     return (q, f"Found {k} alias notes for {v}.", f"alias notes collected for {v}"), {
@@ -268,7 +277,7 @@ def _fill_search(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-def _fill_mixed(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_mixed(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     return (
         f"Compare ledger and ERP balances for {v}",
         f"Ledger and ERP agree for {v}.",
@@ -280,7 +289,7 @@ def _fill_mixed(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-def _fill_messaging(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_messaging(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     inv = f"INV-{1001 + (h >> 3) % 12}"
     return (
         f"Ask the AP lead about invoice {inv}",
@@ -296,7 +305,7 @@ def _fill_messaging(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-def _fill_codebase(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_codebase(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     return (
         f"Refine matching helper revision {n}",
         f"Matching helper revision {n} passes {c % 9 + 1} checks.",
@@ -307,7 +316,7 @@ def _fill_codebase(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-def _fill_table(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_table(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     k = c % 6 + 1
     return (
         f"Extract exception table block {n}",
@@ -321,7 +330,7 @@ def _fill_table(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-def _fill_subagent(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_subagent(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     k = c % 8 + 1
     return (
         f"Delegate alias cleanup chunk {k}",
@@ -336,7 +345,7 @@ def _fill_subagent(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-def _fill_saas(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_saas(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     return (
         f"Open ERP vendor record for {v}",
         f"ERP record shows payment terms net {30 + 15 * (c % 3)}.",
@@ -344,7 +353,7 @@ def _fill_saas(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     ), {"service_name": "erp_suite", "record_id": f"VEND-{n:03d}", "resource_type": "vendor"}
 
 
-def _fill_spreadsheet(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_spreadsheet(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     return (
         f"Write totals block {n} into the summary sheet",
         f"Sheet range updated for block {n}.",
@@ -357,7 +366,7 @@ def _fill_spreadsheet(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-def _fill_async(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
+def _fill_async(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     return (
         f"Submit bank statement import job {n}",
         f"Import job {n} finished with {c} statements.",
@@ -370,10 +379,10 @@ def _fill_async(n, attempt, v, c, h, o):  # type: ignore[no-untyped-def]
     }
 
 
-_FILL = {
+_FILL: dict[str, _Fill] = {
     "cli": _fill_cli,
     "pdf": _fill_pdf,
-    "pdf2": lambda *a: _fill_pdf(*a, two=True),
+    "pdf2": partial(_fill_pdf, two=True),
     "api": _fill_api,
     "file": _fill_file,
     "database": _fill_database,

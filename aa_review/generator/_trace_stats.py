@@ -23,7 +23,7 @@ UI_SOFTWARE = frozenset(
 )
 
 
-class _OrderedSet(dict):  # type: ignore[type-arg]
+class _OrderedSet(dict[Any, None]):
     def add(self, value: Any) -> None:
         self.setdefault(value, None)
 
@@ -36,6 +36,30 @@ class _OrderedSet(dict):  # type: ignore[type-arg]
 
 class TraceStats:
     """Distinct surfaces, tools, endpoints, ... of both traces, in first-seen order."""
+
+    surfaces: _OrderedSet
+    tools: _OrderedSet
+    operations: _OrderedSet
+    modalities: _OrderedSet
+    mm_refs: _OrderedSet
+    ui: _OrderedSet
+    api_providers: _OrderedSet
+    endpoints: _OrderedSet
+    mcp_servers: _OrderedSet
+    mcp_tools: _OrderedSet
+    db_types: _OrderedSet
+    db_schemas: _OrderedSet
+    db_tables: _OrderedSet
+    sheets: _OrderedSet
+    commands: _OrderedSet
+    jobs: _OrderedSet
+    queues: _OrderedSet
+    platforms: _OrderedSet
+    threads: _OrderedSet
+    documents: _OrderedSet
+    extracts: _OrderedSet
+    agents: _OrderedSet
+    systems_of_record: _OrderedSet
 
     def __init__(self) -> None:
         names = (
@@ -74,13 +98,13 @@ class TraceStats:
         """Fold one step in."""
         self.step_counts[attempt] = self.step_counts.get(attempt, 0) + 1
         g = step.get
-        self.surfaces.add(step["interaction_surface"])  # type: ignore[attr-defined]
+        self.surfaces.add(step["interaction_surface"])
         if step["actor"] == "user":
             return
-        self.operations.add(step["operation"])  # type: ignore[attr-defined]
+        self.operations.add(step["operation"])
         surface = step["interaction_surface"]
         if surface in UI_SOFTWARE:
-            self.ui.add(surface)  # type: ignore[attr-defined]
+            self.ui.add(surface)
         for key, attr in (
             ("modality", "modalities"),
             ("api_provider", "api_providers"),
@@ -105,7 +129,7 @@ class TraceStats:
             if value is not None:
                 getattr(self, attr).add(value)
         if g("artifact_refs"):
-            self.mm_refs.extend_list(step["artifact_refs"])  # type: ignore[attr-defined]
+            self.mm_refs.extend_list(step["artifact_refs"])
             for ref in step["artifact_refs"]:
                 self.linked.setdefault(ref, []).append(
                     {
@@ -118,7 +142,7 @@ class TraceStats:
                     }
                 )
         if g("table_extract_refs"):
-            self.extracts.extend_list(step["table_extract_refs"])  # type: ignore[attr-defined]
+            self.extracts.extend_list(step["table_extract_refs"])
         if g("coordination_pattern"):
             self.coordination = step["coordination_pattern"]
         if surface == "device" or step["environment_domain"] in (

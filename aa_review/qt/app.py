@@ -8,7 +8,7 @@ import sys
 import traceback
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import (
     QCoreApplication,
@@ -89,7 +89,7 @@ def _screenshot_when_loaded(app: QCoreApplication, window: MainWindow, out: Path
         window.close()
         app.exit(1)
 
-    window.warn = failed  # type: ignore[method-assign]
+    setattr(window, "warn", failed)  # noqa: B010 - replaces a method on this instance
     window.session.events.package_changed.connect(
         lambda opened: QTimer.singleShot(0, grab) if opened is not None else None)
 
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         if syslibs.report():  # Qt would abort the process: say what to install instead
             return 2
     qInstallMessageHandler(_qt_message)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = cast(QApplication, QApplication.instance() or QApplication(sys.argv[:1]))
     app.setApplicationName("aa-review")
     app.setOrganizationName("aa-review")
     app.setApplicationVersion(__version__)
@@ -125,4 +125,4 @@ def main(argv: list[str] | None = None) -> int:
         # The demo: the sample package and, beside it, a dossier workspace to step through.
         window.open_package(bundled_package())
         window.open_workspace(bundled_workspace())
-    return app.exec()
+    return int(app.exec())

@@ -43,7 +43,7 @@ _STRACE_FD = re.compile(r'= \d+<([^>]*)>')
 def _mutant(i: int, base: Path, work: Path, seed: int) -> tuple[Path, list[str]]:
     rng = random.Random(seed * 1_000_003 + i)
     names = sorted(OPERATORS)
-    ops = [names[i % len(names)]] + rng.sample(names, rng.randint(0, 2))
+    ops = [names[i % len(names)], *rng.sample(names, rng.randint(0, 2))]
     here = work / f"m{i:05d}"
     shutil.rmtree(here, ignore_errors=True)
     here.mkdir(parents=True)
@@ -68,7 +68,7 @@ def _strace_outside(log: Path, root: str, here: Path) -> list[str]:
             path = os.fsdecode(codecs.escape_decode(raw.encode("latin-1"))[0])
             if path == root or path.startswith(inside):
                 continue
-            if path.startswith(str(here) + os.sep) or path.startswith("/etc/passwd"):
+            if path.startswith((str(here) + os.sep, "/etc/passwd")):
                 bad.append(path)
     return bad
 
@@ -93,7 +93,7 @@ def _batch(ids: list[int], base: Path, work: Path, args: argparse.Namespace
         proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE)
         lines: queue.Queue[bytes] = queue.Queue()
-        threading.Thread(target=lambda: [lines.put(ln) for ln in proc.stdout]  # type: ignore
+        threading.Thread(target=lambda: [lines.put(ln) for ln in proc.stdout]  # type: ignore  # noqa: B023 - runs within this iteration
                          , daemon=True).start()
         threading.Thread(target=proc.stderr.read, daemon=True).start()  # type: ignore[union-attr]
         assert proc.stdin is not None

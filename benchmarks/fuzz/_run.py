@@ -95,7 +95,7 @@ def run_one(package: str, *, audit_hook: bool = True) -> dict[str, object]:
     for path in [*opened, *events]:
         if path == root or path.startswith(inside):
             continue
-        if path.startswith(str(watched) + os.sep) or path.startswith("/etc/passwd"):
+        if path.startswith((str(watched) + os.sep, "/etc/passwd")):
             failures.append(f"opened outside the package: {path}")
     return result
 

@@ -114,7 +114,7 @@ def test_thousands_separators_and_file_lines(sample_copy: Path) -> None:
     _set_cell(lines, 1, "amount", '"4,648.26"')  # quoted: the delimiter is a comma
     _set_cell(lines, 3, "amount", "lots")
     # a blank line is no data row; the bad cell is on file line 5, data row 2
-    path.write_text("\n".join(lines[:3] + [""] + lines[3:]) + "\n")
+    path.write_text("\n".join([*lines[:3], "", *lines[3:]]) + "\n")
     pkg = open_package(sample_copy)
     pv = contracts.preview(pkg, _entry(pkg, CSV))
     assert [(d.kind, d.field, d.line, d.row) for d in pv.diffs] == [

@@ -28,5 +28,5 @@ def test_session_round_trip_relative(sample_copy: Path, tmp_path: Path) -> None:
     assert loaded.rows_query == "type:x" and loaded.central_tab == 1
     assert pkg == (tmp_path / sample_copy.name).resolve()
     (moved / "bad.aareview.json").write_text("{")
-    with pytest.raises(AAReviewError, match="bad.aareview.json"):
+    with pytest.raises(AAReviewError, match=r"bad\.aareview\.json"):
         load_session(moved / "bad.aareview.json")

@@ -490,7 +490,7 @@ def test_lean_package_opens_like_the_full_one(tmp_path: Path,
     assert (ib.files, ib.data_types, ib.tasks, ib.evidence_ids) == \
         (ia.files, ia.data_types, ia.tasks, ia.evidence_ids)
     assert len(ib.sets) == len(ia.sets) and all(np.array_equal(x, y)
-                                                for x, y in zip(ia.sets, ib.sets))
+                                                for x, y in zip(ia.sets, ib.sets, strict=True))
     for col in ("row_id", "file", "data_type", "task", "line", "offset", "length", "set_code",
                 "confidence", "quality"):
         assert np.array_equal(getattr(ib, col), getattr(ia, col)), col

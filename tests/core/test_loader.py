@@ -170,7 +170,7 @@ def test_row_file_symlink_out_is_never_opened(sample_copy: Path, tmp_path: Path)
     assert len(pkg.index) == 40
 
 
-@pytest.mark.parametrize("ref, reason", [
+@pytest.mark.parametrize(("ref", "reason"), [
     ("/etc/passwd", "absolute"), ("../outside.txt", "climbs"), ("a/../../b", "climbs"),
     ("C:/x", "absolute"), ("", "empty"),
 ])

@@ -20,6 +20,25 @@ def test_sample_is_made_once_and_loads_cleanly(tmp_path: Path) -> None:
     assert package_digest(other / SAMPLE_PACKAGE_ID) == package_digest(home / SAMPLE_PACKAGE_ID)
 
 
+def test_a_new_demo_revision_is_made_beside_the_old_one(tmp_path: Path, monkeypatch) -> None:
+    """A demo a user has worked in (journal entries of their own) is never rewritten: a
+    changed demo goes to a folder of its own."""
+    import aa_review.demo as sample
+
+    monkeypatch.delenv("AA_REVIEW_SAMPLE_DIR", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    old = sample.sample_home()
+    old.mkdir(parents=True)
+    (old / "dossier_workspace").mkdir()
+    (old / "dossier_workspace" / "journal.jsonl").write_text("the user's own entries\n")
+    monkeypatch.setattr(sample, "DEMO_REVISION", sample.DEMO_REVISION + 1)
+    new = sample.sample_home()
+    assert new != old and new.parent == old.parent
+    assert new.name.startswith(f"sample-{sample.__version__}-r")
+    assert sample.ensure_sample() == new and (new / "dossier_workspace").is_dir()
+    assert (old / "dossier_workspace" / "journal.jsonl").read_text() == "the user's own entries\n"
+
+
 def test_interrupted_first_run_leaves_nothing(tmp_path: Path, monkeypatch) -> None:
     import aa_review.demo as sample
 

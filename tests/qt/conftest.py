@@ -7,11 +7,11 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["AA_REVIEW_SYNCHRONOUS"] = "1"
 
-import pytest  # noqa: E402
+import pytest
 
 pytest.importorskip("PySide6")
 
-from PySide6.QtCore import QSettings  # noqa: E402
+from PySide6.QtCore import QSettings
 
 
 @pytest.fixture

@@ -114,7 +114,7 @@ class _FakeDialog:
         return self._value
 
 
-@pytest.mark.parametrize("field, who, steps, refused_step", [
+@pytest.mark.parametrize(("field", "who", "steps", "refused_step"), [
     ("training_identity", "p-lead-bo", [], ("p-lead-bo", Action.BIND)),
     ("provider_identity", "p-eval-dee", [("p-lead-ada", Action.BIND)],
      ("p-eval-dee", Action.CHECK)),

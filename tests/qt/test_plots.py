@@ -21,7 +21,7 @@ def test_chart_numbers(sample_copy) -> None:
     h = charts.histogram(pkg, "confidence")
     assert int(h.counts.sum()) + h.missing == 60
     cov = charts.coverage(pkg)
-    assert dict(zip(cov.labels, cov.values.tolist()))["resolved"] == 33
+    assert dict(zip(cov.labels, cov.values.tolist(), strict=True))["resolved"] == 33
 
 
 def test_bar_click_filters_rows(window, sample_copy) -> None:

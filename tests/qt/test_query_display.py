@@ -8,9 +8,9 @@ from pathlib import Path
 import orjson
 from PySide6.QtCore import Qt
 
-from aa_review.generator import generate_package
 from aa_review.core.package import open_package
 from aa_review.core.query import filter_rows
+from aa_review.generator import generate_package
 from aa_review.qt.models import RowsTableModel
 
 STORED = [0.9299999999999999, 0.93, 0.6999, 0.0625, 0.1875, 0.3125, 0.5, 1.0, 0.123456]

@@ -14,28 +14,74 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from aa_review.core.audits._codes import CODES, CodeInfo
-    from aa_review.core.audits._contamination import contamination_rows
-    from aa_review.core.audits._context import AuditContext
-    from aa_review.core.audits._corpus import audit_corpus, find_packages
-    from aa_review.core.audits._engine import DEFAULT_CAP, AuditCancelled, audit_package
+    from aa_review.core.audits._codes import (
+        CODES as CODES,
+    )
+    from aa_review.core.audits._codes import (
+        CodeInfo as CodeInfo,
+    )
+    from aa_review.core.audits._contamination import (
+        contamination_rows as contamination_rows,
+    )
+    from aa_review.core.audits._context import (
+        AuditContext as AuditContext,
+    )
+    from aa_review.core.audits._corpus import (
+        audit_corpus as audit_corpus,
+    )
+    from aa_review.core.audits._corpus import (
+        find_packages as find_packages,
+    )
+    from aa_review.core.audits._engine import (
+        DEFAULT_CAP as DEFAULT_CAP,
+    )
+    from aa_review.core.audits._engine import (
+        AuditCancelled as AuditCancelled,
+    )
+    from aa_review.core.audits._engine import (
+        audit_package as audit_package,
+    )
     from aa_review.core.audits._model import (
-        AuditDocument,
-        AuditProgress,
-        AuditReport,
-        CheckSummary,
-        CorpusEntry,
-        CorpusReport,
-        CorpusTotals,
-        Counts,
-        Identity,
-        findings_line,
+        AuditDocument as AuditDocument,
+    )
+    from aa_review.core.audits._model import (
+        AuditProgress as AuditProgress,
+    )
+    from aa_review.core.audits._model import (
+        AuditReport as AuditReport,
+    )
+    from aa_review.core.audits._model import (
+        CheckSummary as CheckSummary,
+    )
+    from aa_review.core.audits._model import (
+        CorpusEntry as CorpusEntry,
+    )
+    from aa_review.core.audits._model import (
+        CorpusReport as CorpusReport,
+    )
+    from aa_review.core.audits._model import (
+        CorpusTotals as CorpusTotals,
+    )
+    from aa_review.core.audits._model import (
+        Counts as Counts,
+    )
+    from aa_review.core.audits._model import (
+        Identity as Identity,
+    )
+    from aa_review.core.audits._model import (
+        findings_line as findings_line,
     )
     from aa_review.core.audits._registry import (
-        CHECKS,
-        Check,
-        UnknownCheckError,
-        resolve_selection,
+        CHECKS as CHECKS,
+    )
+    from aa_review.core.audits._registry import (
+        Check as Check,
+    )
+    from aa_review.core.audits._registry import (
+        UnknownCheckError as UnknownCheckError,
+    )
+    from aa_review.core.audits._registry import (
+        resolve_selection as resolve_selection,
     )
 
 _WHERE = {

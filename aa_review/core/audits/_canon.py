@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from json.encoder import encode_basestring_ascii as _enc_str  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii as _enc_str
 from typing import Any
 
 from aa_review.core.audits._rowdiff import RowDiff, Step
@@ -45,7 +45,7 @@ def enc(value: Any) -> str:
     """``json.dumps(value, sort_keys=True)``, with the common scalars done directly."""
     t = type(value)
     if t is str:
-        return _enc_str(value)  # type: ignore[no-any-return]
+        return _enc_str(value)
     if t is int:
         return int.__repr__(value)
     if t is float:
@@ -61,7 +61,7 @@ def enc(value: Any) -> str:
             return "[" + int.__repr__(value[0]) + "]"
     elif t is dict and not value:
         return "{}"
-    return _SORTED(value)  # type: ignore[no-any-return]
+    return _SORTED(value)
 
 
 _FLAT = frozenset({str, type(None)})

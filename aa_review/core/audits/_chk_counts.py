@@ -49,7 +49,7 @@ def _compare(ctx: AuditContext, code: str, stated: dict[str, Any] | None, actual
                               file=file, key_path=f"{key}.{name}")
 
 
-@register("counts", "Counts", CODES, reads={rel: _LINES for rel in _DERIVED})
+@register("counts", "Counts", CODES, reads=dict.fromkeys(_DERIVED, _LINES))
 def check_counts(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     """coverage_statistics (in the evidence map and the quality report) and the manifest's
     ref and link counts recount from the catalog and links (format 7.8); rows_by_type and
@@ -143,7 +143,7 @@ def _derived(pkg: Package, ctx: AuditContext, by_type: dict[str, int],
         return
     steps = by_type.get(ENV_PAIR_TYPE, 0) + sum(by_type.get(t, 0) for t in SURFACE_TYPES)
     lost = sum(damaged.get(t + "s.jsonl", 0) for t in (ENV_PAIR_TYPE, *SURFACE_TYPES))
-    for rel, want in zip(_DERIVED, (steps, by_type.get(ENV_PAIR_TYPE, 0))):
+    for rel, want in zip(_DERIVED, (steps, by_type.get(ENV_PAIR_TYPE, 0)), strict=True):
         scan = ctx.byte_scan(rel, _LINES)  # counted while the file was hashed, or read now
         if scan is None or scan.lines is None:
             continue

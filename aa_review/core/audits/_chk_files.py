@@ -43,8 +43,8 @@ def check_files(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         for i, ref in enumerate(m.compiler_output_refs or []):
             if not isinstance(ref, str) or pkg.safe.exists(ref):
                 continue
-            where = dict(file=DOC_PATHS["manifest"], key_path=f"compiler_output_refs[{i}]",
-                         ref=ref)
+            where: dict[str, Any] = {"file": DOC_PATHS["manifest"], "key_path": f"compiler_output_refs[{i}]",
+                         "ref": ref}
             if ref.endswith(_RECIPE):
                 if ctx.on("quirk.recipe_absent"):
                     yield ctx.finding("quirk.recipe_absent", "compiler_recipe.json is listed but "
@@ -135,7 +135,7 @@ def _index(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         ref = e.get("package_relative_path") or e.get("artifact_ref")
         if not isinstance(ref, str) or e.get("artifact_missing") is True:
             continue
-        where: dict[str, Any] = dict(file=INDEX, key_path=f"[{i}]", ref=ref)
+        where: dict[str, Any] = {"file": INDEX, "key_path": f"[{i}]", "ref": ref}
         code, why = classify_ref(pkg.safe, ref)
         if code in ("ref.absolute", "ref.escape", "ref.symlink_out"):
             if ctx.on("artifacts.missing"):

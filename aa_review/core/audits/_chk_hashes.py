@@ -59,8 +59,8 @@ def check_hashes(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
             yield ctx.finding("hash.unreadable", f"cannot be read ({why}); no package digest "
                               "can be computed", file=rel)
     for i, e in enumerate(pkg.catalog):
-        where: dict[str, Any] = dict(file=e.ref, evidence_id=e.evidence_id, ref=e.ref,
-                                     key_path=f"evidence_catalog[{i}].content_hash")
+        where: dict[str, Any] = {"file": e.ref, "evidence_id": e.evidence_id, "ref": e.ref,
+                                     "key_path": f"evidence_catalog[{i}].content_hash"}
         if ctx.ref_facts[e.ref][0] in UNSAFE:
             continue  # never opened; the refs check reports it
         recorded = e.content_hash

@@ -24,7 +24,8 @@ CODES = ("link.orphan", "link.uncited", "link.hidden_cited", "link.mismatch",
 
 def hidden_positions(pkg: Package) -> list[int]:
     """Catalog positions of hidden material (by the catalog's word or by the ref itself)."""
-    return pkg.hidden_evidence().tolist()
+    positions: list[int] = pkg.hidden_evidence().tolist()
+    return positions
 
 
 @register("links", "Row-evidence links", CODES)
@@ -37,9 +38,9 @@ def check_links(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     for i, e in enumerate(pkg.catalog):
         want = evidence_id(e.ref)
         if e.evidence_id != want:
-            where: dict[str, Any] = dict(
-                file=MAP_PATH, key_path=f"evidence_catalog[{i}].evidence_id",
-                evidence_id=e.evidence_id, ref=e.ref)
+            where: dict[str, Any] = {
+                "file": MAP_PATH, "key_path": f"evidence_catalog[{i}].evidence_id",
+                "evidence_id": e.evidence_id, "ref": e.ref}
             if undo_ref_sanitizer(e.ref, e.evidence_id):
                 if ctx.on("quirk.id_before_sanitize"):
                     yield ctx.finding("quirk.id_before_sanitize", "the id hashes the ref as it "

@@ -32,8 +32,8 @@ def check_refs(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     (validator rule 2)."""
     seen: dict[str, int] = {}
     for i, e in enumerate(pkg.catalog):
-        where: dict[str, Any] = dict(file=MAP_PATH, key_path=f"evidence_catalog[{i}]",
-                                     evidence_id=e.evidence_id, ref=e.ref)
+        where: dict[str, Any] = {"file": MAP_PATH, "key_path": f"evidence_catalog[{i}]",
+                                     "evidence_id": e.evidence_id, "ref": e.ref}
         if e.evidence_id in seen and ctx.on("evidence.duplicate"):
             first = seen[e.evidence_id]
             yield ctx.finding("evidence.duplicate", f"evidence id also catalogued at entry "

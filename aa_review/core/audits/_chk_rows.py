@@ -43,7 +43,7 @@ def check_rows(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         # Runs of one id in the sorted order: each run is one finding naming all its rows.
         starts = np.flatnonzero(same & ~np.concatenate(([False], same[:-1])))
         ends = np.flatnonzero(same & ~np.concatenate((same[1:], [False]))) + 2
-        runs = sorted((np.sort(order[a:b]) for a, b in zip(starts.tolist(), ends.tolist())),
+        runs = sorted((np.sort(order[a:b]) for a, b in zip(starts.tolist(), ends.tolist(), strict=True)),
                       key=lambda r: int(r[0]))
         for rows in runs:
             w = ctx.row_where(int(rows[0]))

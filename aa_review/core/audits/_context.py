@@ -171,7 +171,7 @@ class AuditContext:
         if facts is None:
             facts = self.extra["ref_facts"] = {e.ref: ref_facts(self.pkg.safe, e.ref)
                                                for e in self.pkg.catalog}
-        return facts  # type: ignore[no-any-return]
+        return facts
 
     def needs_rows(self) -> bool:
         return any(c.startswith(ROW_RULE_PREFIXES) for c in self.enabled)

@@ -12,9 +12,9 @@ from pathlib import Path
 
 from aa_review import __version__
 from aa_review.core.audits._engine import AuditCancelled, audit_package
-from aa_review.core.package.safepath import printable
 from aa_review.core.audits._model import AuditProgress, CorpusEntry, CorpusReport, CorpusTotals
 from aa_review.core.package.layout import EC_DIR
+from aa_review.core.package.safepath import printable
 
 __all__ = ["audit_corpus", "find_packages"]
 

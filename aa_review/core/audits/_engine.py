@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from aa_review import __version__
 from aa_review.core.audits import _checks  # noqa: F401  (registers every check)
@@ -23,8 +24,8 @@ from aa_review.core.findings import Finding
 from aa_review.core.package import LoadCancelled, LoadProgress, Package, open_package
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.safepath import printable
-from aa_review.core.util.procpool import POOL_UNAVAILABLE, spawn_pool
 from aa_review.core.package.summary import counts as count_package
+from aa_review.core.util.procpool import POOL_UNAVAILABLE, spawn_pool
 
 __all__ = ["audit_package", "AuditCancelled", "DEFAULT_CAP"]
 
@@ -78,7 +79,9 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
     selected, enabled = resolve_selection(checks)
     if digest is None:
         digest = checks is None
-    fused: dict[str, object] = {}
+    # The fused scan's config and ref facts, then the loader's per-chunk results (as Any:
+    # the loader passes its row visitor's results through untyped).
+    fused: dict[str, Any] = {}
     if isinstance(pkg_or_path, Package):
         pkg = pkg_or_path
     else:
@@ -109,7 +112,7 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
                        hash_threads=hash_threads, cancelled=stop)
     if "parts" in fused:
         ctx.extra["ref_facts"] = fused["ref_facts"]
-        ctx._rows = fused_scan(fused["parts"], len(pkg.index), cap)  # type: ignore[arg-type]
+        ctx._rows = fused_scan(fused["parts"], len(pkg.index), cap)
     hashing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aa-audit-hash")
     finished = threading.Event()  # stops a hashing job nobody will wait for
     try:
@@ -181,7 +184,7 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
                                   progress=rows_progress)
         except (ScanCancelled, HashCancelled, AuditCancelled):
             raise
-        except Exception as exc:  # noqa: BLE001 - the checks that need it retry and report it
+        except Exception as exc:  # the checks that need it retry and report it
             log.debug("the row pass failed: %s", exc, exc_info=True)
     if want_hash and ctx.hash_job is None:
         start_hash(ctx.hash_threads)
@@ -210,7 +213,7 @@ def _read_map(ctx: AuditContext, big: bool) -> None:
             log.debug("no worker process for the evidence map (%s): reading it here", exc)
     try:
         ctx._map = scan_map(pkg.safe)
-    except Exception as exc:  # noqa: BLE001 - the checks that need it retry and report it
+    except Exception as exc:  # the checks that need it retry and report it
         log.debug("reading the evidence map's links failed: %s", exc, exc_info=True)
 
 
@@ -236,7 +239,7 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
                                    if ctx.on(f.code) or check.name == "input"), ctx.cap)
         except (AuditCancelled, ScanCancelled, HashCancelled):
             raise
-        except Exception as exc:  # noqa: BLE001 - one broken check must not hide the others
+        except Exception as exc:  # one broken check must not hide the others
             # The finding names the check and the exception; the stack is for debugging.
             log.warning("check %s failed: %s: %s", check.name, type(exc).__name__, exc)
             log.debug("check %s failed", check.name, exc_info=True)

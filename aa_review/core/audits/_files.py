@@ -198,7 +198,9 @@ def hash_file(root: Path | str, rel: str) -> FileFacts:
     holds a CR or non-ASCII bytes (checked chunk by chunk while hot in cache); only
     such files are read again whole for the text-mode hash.
     """
-    return hash_group(str(root), [rel])[0]  # type: ignore[return-value]
+    facts = hash_group(str(root), [rel])[0]
+    assert facts is not None  # the first path's facts are never None (it raises instead)
+    return facts
 
 
 def hash_group(root: str, paths: list[str], wants: Wants | None = None
@@ -265,10 +267,10 @@ def _job(root: str, rels: list[str], wants: Wants | None) -> Result:
     try:
         facts = hash_group(root, rels, wants)
     except OSError as exc:
-        why = getattr(exc, "reason", None) or exc.strerror or str(exc)
+        why: str = getattr(exc, "reason", None) or exc.strerror or str(exc)
         return [(rels[0], None, why)] + [(r, None, None) for r in rels[1:]]
     return [(r, f if f is None or f.same_as is None else replace(f, same_as=rels[0]), None)
-            for r, f in zip(rels, facts)]
+            for r, f in zip(rels, facts, strict=True)]
 
 
 def _groups(sizes: dict[str, int], full: bool, scans: dict[str, Wants]

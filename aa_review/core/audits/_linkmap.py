@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -131,7 +132,10 @@ def _fields(pkg: Package, ctx: AuditContext, links: LinkCols, rows_of: list[int]
     if not len(li):
         return
     pos = at[li]
-    obj = lambda values: np.asarray(values, dtype=object)  # noqa: E731
+
+    def obj(values: Any) -> np.ndarray:
+        return np.asarray(values, dtype=object)
+
     names = obj([f.rsplit("/", 1)[1] for f in ix.files])
     bad_file = obj(links.row_file)[li] != names[ix.file[pos]]
     bad_type = obj(links.data_type)[li] != obj(ix.data_types)[ix.data_type[pos]]

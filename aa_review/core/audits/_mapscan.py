@@ -90,7 +90,8 @@ def scan_map_at(root: str) -> MapScan:
 
 def scan_map(safe: PackageRoot) -> MapScan:
     """Read the links and tail of the evidence map (fast path, else exact streaming)."""
-    links, tail, has = LinkCols(), {}, False
+    links, has = LinkCols(), False
+    tail: dict[str, Any] = {}
     try:
         with safe.open(MAP_PATH) as fh:
             try:

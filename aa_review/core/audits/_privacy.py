@@ -6,7 +6,6 @@ from typing import Any
 
 import orjson
 
-from aa_review.core.audits._rowdiff import RowDiff, Step
 from aa_review.core.audits._privacy_lists import (
     CONTROLLER_KEYS,
     FORBIDDEN_KEYS,
@@ -18,6 +17,7 @@ from aa_review.core.audits._privacy_lists import (
     SECRET_RE,
     VALIDATOR_TOKENS,
 )
+from aa_review.core.audits._rowdiff import RowDiff, Step
 
 __all__ = ["PrivacyScanner", "check_text", "check_key", "mask"]
 

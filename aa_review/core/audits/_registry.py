@@ -72,7 +72,7 @@ def resolve_selection(selection: Iterable[str] | None) -> tuple[list[Check], fro
     codes: set[str] = set()
     for item in selection:
         item = item.strip()
-        matched = set()
+        matched: set[str] = set()
         if item in CHECKS:
             matched.update(CHECKS[item].codes)
         for ch in CHECKS.values():

@@ -32,8 +32,8 @@ Where = tuple["str | None", "str | None", "str | None"]  # key path, ref, eviden
 class Overflow:
     """One code's gathered hits, in row order: row position and which ``wheres`` entry."""
 
-    positions: array = field(default_factory=lambda: array("q"))  # type: ignore[type-arg]
-    codes: array = field(default_factory=lambda: array("i"))  # type: ignore[type-arg]
+    positions: array[int] = field(default_factory=lambda: array("q"))
+    codes: array[int] = field(default_factory=lambda: array("i"))
     wheres: dict[Where, int] = field(default_factory=dict)
 
     def add(self, pos: int, where: Where) -> None:
@@ -47,11 +47,11 @@ class Overflow:
 class Part:
     """One job's results; row positions index the package's row index."""
 
-    positions: array  # type: ignore[type-arg]
-    groups: dict[RowHit, array]  # type: ignore[type-arg]
+    positions: array[int]
+    groups: dict[RowHit, array[int]]
     overflow: dict[str, Overflow]
     hidden: list[int]
-    fingerprints: array  # type: ignore[type-arg]
+    fingerprints: array[int]
 
 
 def link_fingerprint(trace: Any, steps: Any, artifact_refs: Any) -> int:
@@ -77,7 +77,7 @@ class RowChecks:
         self.aud, self.data_type, self.cap = aud, data_type, aud.cfg.cap
         self.positions = array("q")
         self.fps = array("Q")
-        self.groups: dict[RowHit, array] = {}  # type: ignore[type-arg]
+        self.groups: dict[RowHit, array[int]] = {}
         self.overflow: dict[str, Overflow] = {}
         self.distinct: dict[str, int] = {}
         self.hidden: list[int] = []
@@ -133,7 +133,7 @@ def shifted(part: Part, offset: int) -> Part:
     if not offset:
         return part
 
-    def move(a: array) -> array:  # type: ignore[type-arg]
+    def move(a: array[int]) -> array[int]:
         return array("q", [p + offset for p in a])
 
     for ov in part.overflow.values():
@@ -142,8 +142,8 @@ def shifted(part: Part, offset: int) -> Part:
                 part.overflow, [p + offset for p in part.hidden], part.fingerprints)
 
 
-def run_job(root: str, rel: str, data_type: str, positions: array,  # type: ignore[type-arg]
-            offsets: array, lengths: array,  # type: ignore[type-arg]
+def run_job(root: str, rel: str, data_type: str, positions: array[int],
+            offsets: array[int], lengths: array[int],
             auditor: RowAuditor | None = None) -> Part:
     """Check the rows at ``offsets`` of package file ``rel`` (they parsed when the package
     was opened); the file is opened through :func:`open_beneath`."""
@@ -171,7 +171,7 @@ def run_job(root: str, rel: str, data_type: str, positions: array,  # type: igno
     return checks.finish()
 
 
-def _group(pos: int, found: list[RowHit], groups: dict[RowHit, array],  # type: ignore[type-arg]
+def _group(pos: int, found: list[RowHit], groups: dict[RowHit, array[int]],
            overflow: dict[str, Overflow], distinct: dict[str, int], cap: int) -> None:
     for hit in found:
         g = groups.get(hit)

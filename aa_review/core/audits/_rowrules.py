@@ -69,7 +69,8 @@ class RowAuditor:
 
         Values equal to the previous row's (same keys) reuse that row's results.
         """
-        on, hits = self.on, []
+        on = self.on
+        hits: list[RowHit] = []
         step = self._step = self.diff.step(row)
         get = row.get
         if "row.data_type" in on and get("data_type") != data_type:

@@ -32,7 +32,8 @@ log = logging.getLogger(__name__)
 JOB_BYTES = 16 * 1024 * 1024
 PARALLEL_MIN_BYTES = 48 * 1024 * 1024  # below this, starting workers costs more than it saves
 _TYPES = dict(ROW_FILES)
-Job = tuple[str, str, str, array, array, array]  # type: ignore[type-arg]
+# array is not subscriptable at run time before Python 3.12, hence the quotes.
+Job = tuple[str, str, str, "array[int]", "array[int]", "array[int]"]
 
 
 class ScanCancelled(Exception):

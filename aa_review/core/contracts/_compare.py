@@ -236,8 +236,8 @@ def _table_diffs(shape: ArtifactShape, contract: Mapping[str, Any]) -> list[Diff
         if col not in header:
             continue
         k = header.index(col)
-        judged = zip(shape.rows[:JUDGED_ROWS], shape.lines, strict=False)
-        for r, (row, line) in enumerate(judged):
+        for r, (row, line) in enumerate(zip(shape.rows[:JUDGED_ROWS], shape.lines,
+                                            strict=False)):
             cell = row[k] if k < len(row) else ""
             if cell.strip() and not is_number(cell):
                 out.append(Diff(DiffKind.NON_NUMERIC, col, f"numeric column {col!r} holds "

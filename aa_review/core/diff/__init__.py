@@ -15,36 +15,108 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from aa_review.core.diff._engine import audit_findings, diff
-    from aa_review.core.diff._findings import diff_findings, finding_key
+    from aa_review.core.diff._engine import (
+        audit_findings as audit_findings,
+    )
+    from aa_review.core.diff._engine import (
+        diff as diff,
+    )
+    from aa_review.core.diff._findings import (
+        diff_findings as diff_findings,
+    )
+    from aa_review.core.diff._findings import (
+        finding_key as finding_key,
+    )
     from aa_review.core.diff._fingerprint import (
-        FINGERPRINT_FORMAT,
-        ContractDoc,
-        EvidenceFacts,
-        Fingerprint,
-        FingerprintError,
-        fingerprint,
+        FINGERPRINT_FORMAT as FINGERPRINT_FORMAT,
     )
-    from aa_review.core.diff._jsonvalue import changed_paths, join_key, json_equal
+    from aa_review.core.diff._fingerprint import (
+        ContractDoc as ContractDoc,
+    )
+    from aa_review.core.diff._fingerprint import (
+        EvidenceFacts as EvidenceFacts,
+    )
+    from aa_review.core.diff._fingerprint import (
+        Fingerprint as Fingerprint,
+    )
+    from aa_review.core.diff._fingerprint import (
+        FingerprintError as FingerprintError,
+    )
+    from aa_review.core.diff._fingerprint import (
+        fingerprint as fingerprint,
+    )
+    from aa_review.core.diff._jsonvalue import (
+        changed_paths as changed_paths,
+    )
+    from aa_review.core.diff._jsonvalue import (
+        join_key as join_key,
+    )
+    from aa_review.core.diff._jsonvalue import (
+        json_equal as json_equal,
+    )
     from aa_review.core.diff._model import (
-        LEVELS,
-        ContractChange,
-        EvidenceChange,
-        FieldChange,
-        FindingsDiff,
-        LinksDiff,
-        PackageDiff,
-        Place,
-        RowChange,
-        RowList,
-        RowMoves,
-        RowRef,
-        RowsDiff,
-        level_rank,
+        LEVELS as LEVELS,
     )
-    from aa_review.core.diff._open import open_pair
-    from aa_review.core.diff._query import CHANGE_VALUES, change_masks, filter_diff
-    from aa_review.core.diff._report import DIFF_SCHEMA_ID, to_json, to_text
+    from aa_review.core.diff._model import (
+        ContractChange as ContractChange,
+    )
+    from aa_review.core.diff._model import (
+        EvidenceChange as EvidenceChange,
+    )
+    from aa_review.core.diff._model import (
+        FieldChange as FieldChange,
+    )
+    from aa_review.core.diff._model import (
+        FindingsDiff as FindingsDiff,
+    )
+    from aa_review.core.diff._model import (
+        LinksDiff as LinksDiff,
+    )
+    from aa_review.core.diff._model import (
+        PackageDiff as PackageDiff,
+    )
+    from aa_review.core.diff._model import (
+        Place as Place,
+    )
+    from aa_review.core.diff._model import (
+        RowChange as RowChange,
+    )
+    from aa_review.core.diff._model import (
+        RowList as RowList,
+    )
+    from aa_review.core.diff._model import (
+        RowMoves as RowMoves,
+    )
+    from aa_review.core.diff._model import (
+        RowRef as RowRef,
+    )
+    from aa_review.core.diff._model import (
+        RowsDiff as RowsDiff,
+    )
+    from aa_review.core.diff._model import (
+        level_rank as level_rank,
+    )
+    from aa_review.core.diff._open import (
+        open_pair as open_pair,
+    )
+    from aa_review.core.diff._query import (
+        CHANGE_VALUES as CHANGE_VALUES,
+    )
+    from aa_review.core.diff._query import (
+        change_masks as change_masks,
+    )
+    from aa_review.core.diff._query import (
+        filter_diff as filter_diff,
+    )
+    from aa_review.core.diff._report import (
+        DIFF_SCHEMA_ID as DIFF_SCHEMA_ID,
+    )
+    from aa_review.core.diff._report import (
+        to_json as to_json,
+    )
+    from aa_review.core.diff._report import (
+        to_text as to_text,
+    )
 
 _WHERE = {
     "diff": "_engine", "audit_findings": "_engine",

@@ -14,7 +14,8 @@ def as_dict(finding: Any) -> dict[str, Any]:
     """A finding as plain JSON (a Finding model, or a dict already)."""
     if isinstance(finding, dict):
         return finding
-    return finding.model_dump(mode="json", exclude_defaults=True)
+    dumped: dict[str, Any] = finding.model_dump(mode="json", exclude_defaults=True)
+    return dumped
 
 
 def _locations(f: dict[str, Any]) -> list[dict[str, Any]]:

@@ -124,7 +124,7 @@ class Fingerprint:
         counts = np.bincount(getattr(self, column), minlength=len(table)) if len(self) \
             else np.zeros(len(table), np.int64)
         out: dict[str, int] = {}
-        for name, n in zip(table, counts.tolist()):
+        for name, n in zip(table, counts.tolist(), strict=True):
             if n:
                 out[name] = out.get(name, 0) + int(n)
         return out
@@ -224,7 +224,7 @@ def _from_parts(meta: Any, arrays: dict[str, np.ndarray], path: Path | str) -> F
         raise bad(str(exc)) from None
     n_sets = len(ptr) - 1
     ok = (ptr.dtype.kind == "i" and members.dtype.kind == "i" and n_sets >= 0
-          and (n == 0 or (n_sets > 0 and 0 <= arrays["set_code"].min()
+          and (n == 0 or (n_sets > 0 and arrays["set_code"].min() >= 0
                           and arrays["set_code"].max() < n_sets))
           and (not len(arrays["file"]) or 0 <= arrays["file"].min() <= arrays["file"].max()
                < len(files))

@@ -40,7 +40,7 @@ def json_equal(a: Any, b: Any) -> bool:
     if ka == "object":
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
     if ka == "array":
-        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
     if ka == "number" and a != a and b != b:  # NaN (not JSON, but orjson never yields it)
         return True
     return bool(a == b)
@@ -95,7 +95,7 @@ def _walk(a: Any, b: Any, path: str, out: list[str], limit: int) -> None:
                 return
         return
     if ka == kb == "array" and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
             if not _same(x, y):
                 _walk(x, y, join_index(path, i), out, limit)
             if len(out) >= limit:

@@ -100,7 +100,7 @@ class RowMoves:
 
     def where(self, keep: np.ndarray) -> RowMoves:
         return RowMoves(self.old.where(keep), self.new.where(keep),
-                        tuple(h for h, k in zip(self.how, keep.tolist()) if k))
+                        tuple(h for h, k in zip(self.how, keep.tolist(), strict=True) if k))
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,7 @@ def open_pair(old: Path | str, new: Path | str) -> tuple[Package | Fingerprint, 
     """
     old, new = Path(old), Path(new)
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="aa-diff-open") as pool:
+        fa: Future[Package | Fingerprint]
         if old.is_file():
             fa = pool.submit(Fingerprint.load, old)
         else:

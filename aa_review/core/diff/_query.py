@@ -82,7 +82,7 @@ def filter_diff(d: PackageDiff, query: str, old_pkg: Package | None, new_pkg: Pa
         compared=r.compared, reason=r.reason,
         added=r.added.where(keep(r.added.pos, "new")),
         removed=r.removed.where(keep(r.removed.pos, "old")),
-        changed=tuple(c for c, k in zip(r.changed, keep(changed_pos, "new").tolist()) if k),
+        changed=tuple(c for c, k in zip(r.changed, keep(changed_pos, "new").tolist(), strict=True) if k),
         moved=r.moved.where(keep(r.moved.new.pos, "new")),
         reformatted=r.reformatted.where(keep(r.reformatted.pos, "new")),
         shifted=r.shifted, unchanged=r.unchanged)

@@ -129,7 +129,8 @@ def _more(lines: list[str], items: list[Any], limit: int, render: Any) -> None:
 
 
 def _loc(f: dict[str, Any]) -> str:
-    locs = f.get("locations") if isinstance(f.get("locations"), list) else [f.get("location")]
+    locs: list[Any] = (f["locations"] if isinstance(f.get("locations"), list)
+                       else [f.get("location")])
     parts = []
     for loc in locs:
         if isinstance(loc, dict):

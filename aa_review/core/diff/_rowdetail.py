@@ -55,7 +55,7 @@ def describe_changes(a: Fingerprint, b: Fingerprint, ia: np.ndarray, ib: np.ndar
     cited: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
     task_a = a.identity.get("task_id")
     task_b = b.identity.get("task_id")
-    for i, j in zip(ia.tolist(), ib.tolist()):
+    for i, j in zip(ia.tolist(), ib.tolist(), strict=True):
         old_row, note_a = _read(old_pkg, i)
         new_row, note_b = _read(new_pkg, j)
         fields: tuple[str, ...] | None = None
@@ -90,7 +90,8 @@ def describe_changes(a: Fingerprint, b: Fingerprint, ia: np.ndarray, ib: np.ndar
             evidence_removed=ev_removed,
             id_recomputes=(id_recomputes(old_row, task_a) if old_row and seeded else None,
                            id_recomputes(new_row, task_b) if new_row and seeded else None),
-            content_hash_recomputes=(None, content_hash_recomputes(new_row) if stale else None),
+            content_hash_recomputes=(None, content_hash_recomputes(new_row)
+                                     if stale and new_row is not None else None),
             note=note_a or note_b,
         ))
     return tuple(changes), same_values

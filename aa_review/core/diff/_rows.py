@@ -56,9 +56,9 @@ def _exact_match(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for j, rid in enumerate(b.tolist()):
         k = count.get(rid, 0)
         count[rid] = k + 1
-        i = first.get((rid, k))
-        if i is not None:
-            ia.append(i)
+        at = first.get((rid, k))
+        if at is not None:
+            ia.append(at)
             ib.append(j)
     return np.asarray(ia, np.int64), np.asarray(ib, np.int64)
 
@@ -204,7 +204,7 @@ def diff_rows(a: Fingerprint, b: Fingerprint, old_pkg: Package | None,
     shifted_by: dict[str, int] = {}
     if shifted.any():
         codes, n = np.unique(b.file[ib][shifted], return_counts=True)
-        shifted_by = {b.files[int(c)]: int(k) for c, k in zip(codes, n)}
+        shifted_by = {b.files[int(c)]: int(k) for c, k in zip(codes, n, strict=True)}
     how = tuple("file" if not sf else "order" for sf in same_file[moved].tolist())
     changed, reformatted = describe_changes(a, b, ia[~same], ib[~same], old_pkg, new_pkg)
     return RowsDiff(

@@ -14,6 +14,7 @@ from aa_review.core.dossier._canonical import (
     is_digest,
     json_digest,
 )
+from aa_review.core.dossier._curves import PowerCurve, lower_rung_bounds, power_curve
 from aa_review.core.dossier._denial import DEFERRED_OPERATIONS, denial_reason
 from aa_review.core.dossier._edit import DELETE
 from aa_review.core.dossier._errors import (
@@ -39,7 +40,6 @@ from aa_review.core.dossier._gates_g5_g8 import LICENSE_POLICY
 from aa_review.core.dossier._graph import HIDDEN_SPLITS, TaskGraph
 from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile, entry_hash, make_entry
 from aa_review.core.dossier._keys import KeyStore, Signer, user_data_dir, verify_signature
-from aa_review.core.dossier._strict import MalformedLine
 from aa_review.core.dossier._models_dossier import (
     SECTION_NAMES,
     Dossier,
@@ -56,8 +56,6 @@ from aa_review.core.dossier._packages import (
     PackageStatus,
     inspect_packages,
 )
-from aa_review.core.dossier._curves import PowerCurve, lower_rung_bounds, power_curve
-from aa_review.core.dossier._summary import GATE_TITLES, gate_rows, metrics_lines
 from aa_review.core.dossier._preview import USER_ACTIONS, humanize_code, preview_check, refusal_for
 from aa_review.core.dossier._preview_cache import PreviewCache, PreviewKey
 from aa_review.core.dossier._principals import REDUCER, Kind, Principal, PrincipalRegistry, Role
@@ -73,6 +71,8 @@ from aa_review.core.dossier._states import (
     Transition,
     find_transition,
 )
+from aa_review.core.dossier._strict import MalformedLine
+from aa_review.core.dossier._summary import GATE_TITLES, gate_rows, metrics_lines
 from aa_review.core.dossier._timestamps import format_timestamp, parse_timestamp
 from aa_review.core.dossier._validator import (
     GATES,
@@ -82,8 +82,8 @@ from aa_review.core.dossier._validator import (
     expired_check_record,
 )
 from aa_review.core.dossier._verify import registry_versions, verify_journal
-from aa_review.core.dossier._witness import WitnessError, WitnessStore
 from aa_review.core.dossier._views import WITHHELD, revision_view
+from aa_review.core.dossier._witness import WitnessError, WitnessStore
 from aa_review.core.dossier._workspace import Workspace, init_workspace_folder
 
 __all__ = [

@@ -378,7 +378,7 @@ class LifecycleWorkspace(WorkspaceBase):
                          to_state=t.to_state.value if t and t.to_state else None,
                          payload={"action": label or (action.value if action else None),
                                   "reason": reason.value})
-        except Exception as exc:  # the refusal stands whatever the journal does
+        except Exception as exc:  # noqa: BLE001 - the refusal stands whatever the journal does
             if not str(exc).startswith(("JOURNAL_ENTRY_MALFORMED", "ACTOR_KEY_UNAVAILABLE")):
                 self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
         return TransitionResult.of(Outcome.REFUSED, {parsed.model.revision: state}, reason.value)

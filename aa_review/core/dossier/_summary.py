@@ -50,7 +50,10 @@ def metrics_lines(record: CheckRecord, private: bool) -> list[str]:
     if "power_base" in m:
         ci_b = g1.detail.get("power_base_ci95") if private else None
         ci_w = g1.detail.get("power_worst_case_ci95") if private else None
-        ci = (lambda c: f" [{c[0]:.3f}, {c[1]:.3f}]" if c else "")
+
+        def ci(c: Any) -> str:
+            return f" [{c[0]:.3f}, {c[1]:.3f}]" if c else ""
+
         lines.append(f"Power: base {_fmt(m['power_base'])}{ci(ci_b)}, worst case "
                      f"{_fmt(m.get('power_worst_case', 'n/a'))}{ci(ci_w)} (goal ≥ 0.80; "
                      f"adjusted α = {_fmt(m.get('adjusted_alpha'))})")

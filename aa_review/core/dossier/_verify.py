@@ -141,8 +141,9 @@ def _needs_human_maintainer(e: dict[str, Any]) -> bool:
     if e["kind"] == "registry_changed":
         return True
     if e["kind"] == "signoff":
-        return e["payload"].get("subject") == "amendment_authorization"
-    return e["kind"] == "transition" and e["actor"].get("role") == Role.HUMAN_MAINTAINER.value
+        return bool(e["payload"].get("subject") == "amendment_authorization")
+    return bool(e["kind"] == "transition"
+                and e["actor"].get("role") == Role.HUMAN_MAINTAINER.value)
 
 
 class JournalVerifier:
@@ -294,8 +295,8 @@ def _verify(verifier: JournalVerifier, entries: Sequence[Any], anchor: Any) -> d
     except Exception:  # noqa: BLE001 - a result, never a traceback (spec 10.4)
         return _bad(verifier.count, "JOURNAL_ENTRY_MALFORMED")
     n = len(entries)
-    head = {"seq": n - 1, "entry_hash": verifier.prev} if n else None
-    return {"valid": True, "entries": n, "head": head}
+    return {"valid": True, "entries": n,
+            "head": {"seq": n - 1, "entry_hash": verifier.prev} if n else None}
 
 
 def anchor_heads(anchor: Any) -> list[dict[str, Any]] | None:

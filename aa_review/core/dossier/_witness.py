@@ -86,7 +86,7 @@ class WitnessStore:
         if rec is None:
             return None
         genesis = rec.get("genesis_hash")
-        if not is_digest(genesis):
+        if not isinstance(genesis, str) or not is_digest(genesis):
             raise WitnessError(f"{self._path_file(journal_path)}: not a witness record")
         found = self.record(genesis)
         return {"genesis_hash": genesis,

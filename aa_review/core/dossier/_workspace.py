@@ -267,7 +267,7 @@ class Workspace(LifecycleWorkspace):
             else:
                 self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
                 result["journal_fault"] = self._fault
-        except Exception as exc:  # the operation stays denied whatever happens
+        except Exception as exc:  # noqa: BLE001 - the operation stays denied whatever happens
             self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
             result["journal_fault"] = self._fault
         return result

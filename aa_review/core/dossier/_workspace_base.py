@@ -90,7 +90,7 @@ class WorkspaceBase(OpeningMixin, WritingMixin):
         self._journal.lock()  # raises WorkspaceLockedError: one writer per journal
         try:
             self._load()
-        except Exception as exc:  # noqa: BLE001 - opening falls back to read-only, never raises
+        except Exception as exc:  # opening falls back to read-only, never raises
             log.exception("dossier workspace %s could not be loaded", journal_path)
             self._set_fault(f"WORKSPACE_UNREADABLE: {type(exc).__name__}: {exc}")
 

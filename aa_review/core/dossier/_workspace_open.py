@@ -18,16 +18,16 @@ from aa_review.core.dossier._principals import PrincipalRegistry
 from aa_review.core.dossier._storage import FolderStore, atomic_write_json
 from aa_review.core.dossier._verify import JournalVerifier, verify_with
 from aa_review.core.dossier._witness import WitnessError
+from aa_review.core.dossier._workspace_state import WorkspaceState
 
 __all__ = ["OpeningMixin"]
 
 log = logging.getLogger(__name__)
 
 
-class OpeningMixin:
+class OpeningMixin(WorkspaceState):
     """The start-up half of :class:`WorkspaceBase` (it owns the attributes used here)."""
 
-    _set_fault: Any
     def _versions(self) -> dict[str, PrincipalRegistry]:
         versions: dict[str, PrincipalRegistry] = {}
         if isinstance(self._store, FolderStore):

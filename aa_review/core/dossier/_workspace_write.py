@@ -21,18 +21,16 @@ from aa_review.core.dossier._principals import Principal, Role
 from aa_review.core.dossier._storage import FolderStore
 from aa_review.core.dossier._strict import value_problem
 from aa_review.core.dossier._timestamps import format_timestamp
+from aa_review.core.dossier._workspace_state import WorkspaceState
 
 __all__ = ["WritingMixin"]
 
 log = logging.getLogger(__name__)
 
 
-class WritingMixin:
+class WritingMixin(WorkspaceState):
     """The writing half of :class:`WorkspaceBase` (it owns the attributes used here)."""
 
-    _set_fault: Any
-    journal_entries: Any
-    journal_head: Any
 
     def signer_for(self, principal: Principal) -> Signer | None:
         """The key that signs for ``principal`` here, None when its entries go unsigned.
@@ -87,7 +85,8 @@ class WritingMixin:
         fault = self._commit(now, [], [{"kind": kind, **fields}])
         if fault is not None:
             raise JournalWriteError(fault)
-        return self.journal_entries()[-1]
+        entry: dict[str, Any] = self.journal_entries()[-1]
+        return entry
 
     def _build(self, now: datetime, fields: list[dict[str, Any]],
                revs: list[ParsedDossier]) -> list[dict[str, Any]]:

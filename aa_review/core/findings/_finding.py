@@ -12,7 +12,7 @@ from aa_review.core.findings._locations import Location, Locations
 __all__ = ["Severity", "Finding"]
 
 
-class Severity(str, enum.Enum):
+class Severity(str, enum.Enum):  # noqa: UP042 - str() and format() of a member unchanged
     """How bad a finding is; ordered by ``rank``."""
 
     INFO = "info"
@@ -64,11 +64,11 @@ class Finding(BaseModel):
                 data = {**data, "locations": Locations.one(
                     first if isinstance(first, Location) else Location(**first))}
             elif loc is None:
-                first = locs[0] if isinstance(locs, Locations) else locs[0]
+                first = locs[0]
                 data = {**data, "location": first}
         return data
 
-    @computed_field(description="How many places `locations` lists")  # type: ignore[prop-decorator]
+    @computed_field(description="How many places `locations` lists")  # type: ignore[prop-decorator]  # mypy rejects a decorator over @property; pydantic documents this ignore
     @property
     def location_count(self) -> int:
         return len(self.locations)

@@ -118,7 +118,8 @@ class RowTable:
             lower = np.char.lower(self.row_id)
             self._fold = lower if not np.array_equal(lower, self.row_id) else self.row_id
         folded = self._fold() if callable(self._fold) else self._fold
-        return folded[self._at(positions)]  # type: ignore[no-any-return]
+        out: np.ndarray = folded[self._at(positions)]
+        return out
 
     def _at(self, positions: np.ndarray) -> np.ndarray:
         return positions if self.keys is None else np.searchsorted(self.keys, positions)
@@ -131,10 +132,12 @@ class RowTable:
 
     def files_of(self, positions: np.ndarray) -> list[str]:
         names = np.asarray(self.files, dtype=object)
-        return names[self.file[self._at(positions)]].tolist()  # type: ignore[no-any-return]
+        out: list[str] = names[self.file[self._at(positions)]].tolist()
+        return out
 
     def lines_of(self, positions: np.ndarray) -> list[int]:
-        return self.line[self._at(positions)].tolist()  # type: ignore[no-any-return]
+        out: list[int] = self.line[self._at(positions)].tolist()
+        return out
 
     def ids_of(self, positions: np.ndarray) -> list[str | None]:
         return [b.decode("utf-8", "replace") or None
@@ -240,7 +243,7 @@ class Locations(Sequence[Location]):
     def _col(self, name: str) -> _Col:
         return self._cols.get(name, _NONE)
 
-    def __getitem__(self, i: int) -> Location:  # type: ignore[override]
+    def __getitem__(self, i: int) -> Location:  # type: ignore[override]  # Sequence's stubs also take a slice; these index by int only
         if i < 0:
             i += self._n
         if not 0 <= i < self._n:
@@ -262,7 +265,7 @@ class Locations(Sequence[Location]):
             return len(self) == len(other) and self.to_json() == other.to_json()
         return NotImplemented
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # Python's unhashable idiom; object's stubs type __hash__ as a method
 
     def __repr__(self) -> str:
         return f"Locations({self._n}, first={self[0].short()!r})" if self._n else "Locations(0)"
@@ -285,7 +288,7 @@ class Locations(Sequence[Location]):
                               self._table.ids_of(pos))
             if len(at) == self._n:
                 return got
-            for i, v in zip(at.tolist(), got):
+            for i, v in zip(at.tolist(), got, strict=True):
                 out[i] = v
         return out
 
@@ -320,7 +323,7 @@ class Locations(Sequence[Location]):
         names = [f for f in LOCATION_FIELDS if f in self._cols
                  or (f in _ROW_FIELDS and self._rows is not None)]
         columns = [self.values(f) for f in names]
-        return [{k: v for k, v in zip(names, vals) if v is not None} for vals in zip(*columns)]
+        return [{k: v for k, v in zip(names, vals, strict=True) if v is not None} for vals in zip(*columns, strict=True)]
 
     @property
     def table(self) -> RowTable | None:
@@ -427,17 +430,18 @@ def _values(col: _Col, n: int) -> list[Any]:
         return [values[0]] * n
     if values[:1] == (_FMT,):
         return [values[1].format(c) for c in codes.tolist()]
-    return np.asarray(values, dtype=object)[codes].tolist()  # type: ignore[no-any-return]
+    out: list[Any] = np.asarray(values, dtype=object)[codes].tolist()
+    return out
 
 
 def _concat_col(cols: list[_Col], sizes: list[int]) -> _Col:
     if all(c == cols[0] for c in cols) and cols[0][1] is None:
         return cols[0]
     if any(c[0][:1] == (_FMT,) for c in cols):
-        return _encode([v for c, n in zip(cols, sizes) for v in _values(c, n)])
+        return _encode([v for c, n in zip(cols, sizes, strict=True) for v in _values(c, n)])
     table: dict[Any, int] = {}
     chunks = []
-    for (values, codes), n in zip(cols, sizes):
+    for (values, codes), n in zip(cols, sizes, strict=True):
         remap = np.array([table.setdefault(v, len(table)) for v in values], dtype=np.int32)
         chunks.append(np.full(n, remap[0], np.int32) if codes is None else remap[codes])
     return tuple(table), np.concatenate(chunks)

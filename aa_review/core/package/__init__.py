@@ -10,11 +10,33 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from aa_review.core.package.digest import package_digest
-    from aa_review.core.package.index import RowIndex, RowSet
-    from aa_review.core.package.loader import LoadCancelled, find_root, open_package
-    from aa_review.core.package.model import LoadProgress, Package
-    from aa_review.core.package.safepath import PackageRoot
+    from aa_review.core.package.digest import (
+        package_digest as package_digest,
+    )
+    from aa_review.core.package.index import (
+        RowIndex as RowIndex,
+    )
+    from aa_review.core.package.index import (
+        RowSet as RowSet,
+    )
+    from aa_review.core.package.loader import (
+        LoadCancelled as LoadCancelled,
+    )
+    from aa_review.core.package.loader import (
+        find_root as find_root,
+    )
+    from aa_review.core.package.loader import (
+        open_package as open_package,
+    )
+    from aa_review.core.package.model import (
+        LoadProgress as LoadProgress,
+    )
+    from aa_review.core.package.model import (
+        Package as Package,
+    )
+    from aa_review.core.package.safepath import (
+        PackageRoot as PackageRoot,
+    )
 
 _WHERE = {
     "open_package": "loader", "find_root": "loader",

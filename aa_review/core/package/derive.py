@@ -57,7 +57,7 @@ def row_id(
     source_attempt_ids: list[str] | None,
     input_: Any,
     target: Any,
-    round_: int,
+    round_: int | None,
 ) -> str:
     """Stable row id (or pair id) of a training row (format 7.5)."""
     seed = {

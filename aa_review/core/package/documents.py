@@ -133,15 +133,19 @@ def _typed(model: type[M], raw: Any, rel: str, problems: list[Finding]) -> M | N
 
 
 def read_documents(safe: PackageRoot, problems: list[Finding]) -> Documents:
-    models: dict[str, type[BaseModel]] = {
-        "manifest": CompilerManifest, "report": CompilerReport, "quality": QualityReport,
-        "output_contract": OutputContract, "artifact_contract": ArtifactContract,
-        "checklist": PrefinalChecklist,
-    }
-    parsed = {name: _typed(model, read_json(safe, DOC_PATHS[name], problems), DOC_PATHS[name],
-                           problems)
-              for name, model in models.items()}
-    return Documents(**parsed)  # type: ignore[arg-type]
+    def read(name: str, model: type[M]) -> M | None:
+        return _typed(model, read_json(safe, DOC_PATHS[name], problems), DOC_PATHS[name],
+                      problems)
+
+    # Read in this order (the problems are listed in it).
+    return Documents(
+        manifest=read("manifest", CompilerManifest),
+        report=read("report", CompilerReport),
+        quality=read("quality", QualityReport),
+        output_contract=read("output_contract", OutputContract),
+        artifact_contract=read("artifact_contract", ArtifactContract),
+        checklist=read("checklist", PrefinalChecklist),
+    )
 
 
 def detect_version(docs: Documents, header: EvidenceMapHeader | None) -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -25,26 +26,27 @@ class RowSet:
     source: np.ndarray
     starts: np.ndarray
     stops: np.ndarray
+    _cum: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_cum", np.concatenate(([0], np.cumsum(self.stops - self.starts))))
 
     def __len__(self) -> int:
-        return int(self._cum[-1])  # type: ignore[attr-defined]
+        return int(self._cum[-1])
 
     def __getitem__(self, pos: int) -> int:
         if pos < 0:
             pos += len(self)
         if not 0 <= pos < len(self):
             raise IndexError(pos)
-        seg = int(np.searchsorted(self._cum, pos, side="right")) - 1  # type: ignore[attr-defined]
-        return int(self.source[self.starts[seg] + pos - self._cum[seg]])  # type: ignore[attr-defined]
+        seg = int(np.searchsorted(self._cum, pos, side="right")) - 1
+        return int(self.source[self.starts[seg] + pos - self._cum[seg]])
 
     def to_array(self) -> np.ndarray:
         """All row positions, sorted."""
         if len(self.starts) == 1:
             return self.source[self.starts[0]:self.stops[0]]
-        parts = [self.source[a:b] for a, b in zip(self.starts, self.stops)]
+        parts = [self.source[a:b] for a, b in zip(self.starts, self.stops, strict=True)]
         return np.sort(np.concatenate(parts)) if parts else np.empty(0, np.int64)
 
 
@@ -166,13 +168,13 @@ class RowIndex:
         return folded
 
     def row_id_str(self, row: int) -> str:
-        return self.row_id[row].decode("utf-8", "replace")
+        return str(self.row_id[row].decode("utf-8", "replace"))
 
     def counts_by(self, column: str) -> dict[str, int]:
         """Row counts per data type (``data_type``), file (``file``) or task (``task``)."""
         table = {"data_type": self.data_types, "file": self.files, "task": self.tasks}[column]
         counts = np.bincount(getattr(self, column), minlength=len(table))
-        return {name: int(c) for name, c in zip(table, counts)}
+        return {name: int(c) for name, c in zip(table, counts, strict=True)}
 
 
 def _arrays(ch: RowChunk) -> dict[str, np.ndarray]:
@@ -232,7 +234,7 @@ def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: l
     row_ids: list[str] = []
     new_sets: list[tuple[int, ...]] = []
     for ch in chunks:
-        local_sets = ch.set_pos if ch.set_pos is not None else ch.sets
+        local_sets: Sequence[Any] = ch.set_pos if ch.set_pos is not None else ch.sets
         remap = np.empty(len(local_sets), dtype=np.int32)
         unknown: list[int] = []  # position of each of the chunk's uncatalogued ids
         for e in ch.unknown:
@@ -245,16 +247,16 @@ def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: l
             if ch.set_pos is None:  # ids as text (a synthetic chunk)
                 pos: list[int] = []
                 for e in ids:
-                    p = ev_pos.get(e)  # type: ignore[arg-type]
+                    p = ev_pos.get(e)
                     if p is None:
-                        p = ev_pos[e] = len(ev_ids)  # type: ignore[index]
-                        ev_ids.append(e)  # type: ignore[arg-type]
+                        p = ev_pos[e] = len(ev_ids)
+                        ev_ids.append(e)
                     pos.append(p)
                 key = tuple(pos)
             elif min(ids, default=0) < 0:
-                key = tuple(unknown[-p - 1] if p < 0 else p for p in ids)  # type: ignore[operator]
+                key = tuple(unknown[-p - 1] if p < 0 else p for p in ids)
             else:
-                key = ids  # type: ignore[assignment]
+                key = ids
             g = set_table.get(key)
             if g is None:
                 g = set_table[key] = len(new_sets)

@@ -8,6 +8,7 @@ Problems travel back as plain tuples; the loader turns them into findings.
 from __future__ import annotations
 
 import importlib
+import itertools
 import mmap
 import os
 from dataclasses import dataclass, field
@@ -74,8 +75,8 @@ def split_ranges(size: int, target: int) -> list[tuple[int, int]]:
     """Split ``[0, size)`` into ranges of about ``target`` bytes."""
     if size <= target:
         return [(0, size)]
-    edges = list(range(0, size, target)) + [size]
-    return list(zip(edges[:-1], edges[1:]))
+    edges = [*range(0, size, target), size]
+    return list(itertools.pairwise(edges))
 
 
 _xxh = xxhash.xxh3_64_intdigest
@@ -204,7 +205,7 @@ def _scan_mapped(chunk: RowChunk, mm: mmap.mmap, start: int, end: int, size: int
             key = tuple(r for r in refs if isinstance(r, str))
             if key not in ref_ids_cache:
                 ref_ids_cache[key] = tuple(evidence_id(r) for r in key)
-            for r, i in zip(key, ref_ids_cache[key]):
+            for r, i in zip(key, ref_ids_cache[key], strict=True):
                 chunk.refs.setdefault(i, r)
         code = set_codes.get(ids_t)
         if code is None:

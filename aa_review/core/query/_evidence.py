@@ -58,8 +58,9 @@ class EvidenceScope(Scope):
         return len(self.ids)
 
     def text_mask(self, value: str) -> np.ndarray:
-        return match_table(self.ids, value, Kind.TEXT, ":") | \
+        mask: np.ndarray = match_table(self.ids, value, Kind.TEXT, ":") | \
             match_table(self.text["ref"], value, Kind.TEXT, ":")
+        return mask
 
     def field_mask(self, spec: FieldSpec, term: Term, query: str) -> np.ndarray:
         name = spec.name
@@ -79,7 +80,7 @@ class EvidenceScope(Scope):
         if spec.name in ("type", "visibility"):
             return [(k, n) for k, n in Counter(self.text[spec.name]).most_common() if k]
         if spec.name == "id":
-            return [(e, int(n)) for e, n in zip(self.ids, self.cited)]
+            return [(e, int(n)) for e, n in zip(self.ids, self.cited, strict=True)]
         if spec.name == "finding" and self.findings is not None:
             return self.findings.code_counts()
         return super().values(spec)

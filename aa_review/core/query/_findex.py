@@ -67,7 +67,7 @@ class FindingsIndex:
         self._values: dict[str, list[object]] = {
             name: [v for f in fs for v in f.locations.values(name)]
             for name in ("file", "line", *_TEXT_FIELDS)}
-        self.file_table, self.file = _categorical([v or "" for v in self._values["file"]])
+        self.file_table, self.file = _categorical([str(v or "") for v in self._values["file"]])
         self.line = np.array([np.nan if v is None else v for v in self._values["line"]],
                              dtype=float)
         self._text: dict[str, tuple[list[str], np.ndarray]] = {}
@@ -127,7 +127,7 @@ class FindingsIndex:
     def code_counts(self) -> list[tuple[str, int | None]]:
         """Each code present, with its number of findings, most frequent first."""
         counts = np.bincount(self.code, minlength=len(self.code_table))
-        return by_count([(c, int(n)) for c, n in zip(self.code_table, counts)])
+        return by_count([(c, int(n)) for c, n in zip(self.code_table, counts, strict=True)])
 
     @property
     def n_locations(self) -> int:
@@ -169,7 +169,7 @@ class FindingsIndex:
         and line (one sorted lookup per file), else by row id. Evidence by id, else ref."""
         ix = pkg.index
         start = 0
-        for f, n in zip(self.findings, sizes.tolist()):
+        for f, n in zip(self.findings, sizes.tolist(), strict=True):
             table = f.locations.table
             if table is not None and table.row_id is ix.row_id and table.keys is None:
                 self.loc_row[start:start + n] = f.locations.rows_per_location()

@@ -70,7 +70,8 @@ class FindingsScope(Scope):
             return flag_mask(f.quirk.astype(np.int8), term)
         if name == "check":
             table = [check_of(c) for c in f.code_table]
-            return match_table(table, term.value, spec.kind, term.op)[f.code]
+            mask: np.ndarray = match_table(table, term.value, spec.kind, term.op)[f.code]
+            return mask
         if name == "message":
             return match_table([x.message for x in f.findings], term.value, spec.kind, term.op)
         if name == "line":
@@ -100,7 +101,7 @@ class FindingsScope(Scope):
             return by_count(counts.items())
         if spec.name == "file":
             counts_f = np.bincount(f.file, minlength=len(f.file_table))
-            return by_count((n, int(c)) for n, c in zip(f.file_table, counts_f) if n)
+            return by_count((n, int(c)) for n, c in zip(f.file_table, counts_f, strict=True) if n)
         if spec.name == "severity":
             counts_s = np.bincount(f.severity.astype(np.int64), minlength=len(SEVERITIES))
             return [(s, int(counts_s[i])) for i, s in enumerate(SEVERITIES)]

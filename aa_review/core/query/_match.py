@@ -46,7 +46,8 @@ def match_bytes(folded: np.ndarray, value: str, op: str) -> np.ndarray:
     """``match_table`` for TEXT over a lower-cased bytes column (row ids), vectorised."""
     v = value.lower().encode("utf-8")
     if op == "=":
-        return folded == v
+        same: np.ndarray = folded == v
+        return same
     if b"?" in v:
         pat = _pattern(value.lower())
         return np.array([pat.fullmatch(x.decode("utf-8", "replace")) is not None

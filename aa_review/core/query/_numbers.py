@@ -68,18 +68,20 @@ def _compare(col: np.ndarray, op: str, literal: Decimal, d: int) -> np.ndarray:
     if op == ">":
         return ge_next
     present = ~np.isnan(col)
+    out: np.ndarray
     if op == "<":
-        return ~ge_t & present
-    if op == "<=":
-        return ~ge_next & present
-    equal = ge_t & ~ge_next
-    return ~equal if op == "!=" else equal
+        out = ~ge_t & present
+    elif op == "<=":
+        out = ~ge_next & present
+    else:
+        equal = ge_t & ~ge_next
+        out = ~equal if op == "!=" else equal
+    return out
 
 
 def compare_exact(col: np.ndarray, op: str, literal: Decimal) -> np.ndarray:
     """Mask of ``col op literal`` for whole-number columns (line, counts)."""
     x = float(literal)
-    if op == "!=":
-        return col != x
-    return {"<": col < x, "<=": col <= x, ">": col > x, ">=": col >= x, "=": col == x,
-            ":": col == x}[op]
+    out: np.ndarray = {"<": col.__lt__, "<=": col.__le__, ">": col.__gt__, ">=": col.__ge__,
+                       "=": col.__eq__, ":": col.__eq__, "!=": col.__ne__}[op](x)
+    return out

@@ -119,12 +119,13 @@ def severity_mask(ranks: np.ndarray, term: Term) -> np.ndarray:
 
 def flag_mask(values: np.ndarray, term: Term) -> np.ndarray:
     """``values``: 1 yes, 0 no, -1 unknown; unknown matches neither yes nor no."""
-    return values == (1 if FLAG_VALUES[term.value.strip().lower()] else 0)
+    mask: np.ndarray = values == (1 if FLAG_VALUES[term.value.strip().lower()] else 0)
+    return mask
 
 
 def number_mask(col: np.ndarray, spec: FieldSpec, term: Term, query: str) -> np.ndarray:
     if term.value.strip().lower() == "none":
-        return np.isnan(col)
+        return np.asarray(np.isnan(col))
     literal = parse_number(term, query, spec.name)
     if spec.kind is Kind.NUMBER:
         return compare_rounded(col, term.op, literal)
@@ -137,4 +138,5 @@ def finding_mask(f: FindingsIndex, spec: FieldSpec, term: Term) -> np.ndarray:
         return severity_mask(f.severity, term)
     if not len(f):
         return np.zeros(0, dtype=bool)
-    return match_table(f.code_table, term.value, Kind.PREFIX, term.op)[f.code]
+    mask: np.ndarray = match_table(f.code_table, term.value, Kind.PREFIX, term.op)[f.code]
+    return mask

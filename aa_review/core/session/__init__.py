@@ -68,7 +68,6 @@ from aa_review.core.session._prepare import (
 from aa_review.core.session._review import ReviewSession, SessionEvents
 from aa_review.core.session._saved import SESSION_SUFFIX, SessionState, load_session, save_session
 from aa_review.core.session._selection import Selection, SelectionHub
-from aa_review.core.session._subsets import SUBSET_COLORS, Subset, SubsetStore
 from aa_review.core.session._state import (
     ExportPlan,
     GoTo,
@@ -77,6 +76,7 @@ from aa_review.core.session._state import (
     QueryResult,
     Scope,
 )
+from aa_review.core.session._subsets import SUBSET_COLORS, Subset, SubsetStore
 
 __all__ = [
     "ReviewSession", "SessionEvents", "Scope", "OpenPackage", "PackageFacts", "FindingsState",

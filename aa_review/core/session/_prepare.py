@@ -341,7 +341,8 @@ def audit_in_process(root: Path, *, progress: Callable[[object], None] | None = 
                     if progress is not None:
                         progress(value)
                 elif kind == "done":
-                    return value  # type: ignore[no-any-return]
+                    report: AuditReport = value  # the child's pickled report
+                    return report
                 elif kind == "cancelled":
                     raise Cancelled
                 else:

@@ -11,7 +11,6 @@ from aa_review.core.query import QueryError
 from aa_review.core.session._prepare import FindingsState, OpenPackage
 from aa_review.core.session._saved import SessionState
 from aa_review.core.session._selection import Selection, SelectionHub
-from aa_review.core.session._subsets import Subset, SubsetStore
 from aa_review.core.session._state import (
     ExportPlan,
     GoTo,
@@ -20,6 +19,7 @@ from aa_review.core.session._state import (
     QueryResult,
     Scope,
 )
+from aa_review.core.session._subsets import Subset, SubsetStore
 
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditReport

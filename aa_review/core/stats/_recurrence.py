@@ -116,17 +116,17 @@ def _qualify(
 ) -> tuple[str, str, tuple[str, str]] | None:
     if obs.get("mechanism_id") != mechanism_id or obs.get("causal_status") != "confirmed":
         return None
-    epoch = epochs.get(obs.get("epoch_id"))  # type: ignore[arg-type]
+    epoch = epochs.get(obs.get("epoch_id"))  # type: ignore[arg-type]  # Mapping.get's stubs want a str key; a missing id (None) simply finds nothing
     if epoch is None or epoch.get("sealed") is not True:
         return None
     if epoch.get("status") not in _QUALIFYING_EPOCH_STATUS:
         return None
     config_id = obs.get("config_id")
-    config = configurations.get(config_id)  # type: ignore[arg-type]
+    config = configurations.get(config_id)  # type: ignore[arg-type]  # Mapping.get's stubs want a str key; a missing id (None) simply finds nothing
     if config is None or config_id not in (epoch.get("preregistered_configurations") or ()):
         return None
     family, executor = config.get("model_family"), config.get("executor_id")
-    component = component_of.get(obs.get("group_id"))  # type: ignore[arg-type]
+    component = component_of.get(obs.get("group_id"))  # type: ignore[arg-type]  # Mapping.get's stubs want a str key; a missing id (None) simply finds nothing
     if component is None or not family or not executor:
         return None
     return component, str(obs["epoch_id"]), (str(family), str(executor))

@@ -29,8 +29,9 @@ def atomic_write(path: Path, write: Callable[[Any], None], mode: str = "w") -> N
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        text = {"newline": "", "encoding": "utf-8"} if "b" not in mode else {}
-        with os.fdopen(fd, mode, **text) as fh:
+        binary = "b" in mode
+        with os.fdopen(fd, mode, newline=None if binary else "",
+                       encoding=None if binary else "utf-8") as fh:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())

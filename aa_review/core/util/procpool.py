@@ -69,8 +69,8 @@ def drain(futures: Mapping[Future[T], int], finish: Callable[[int, T], None],
     """
     done: queue.SimpleQueue[Future[T]] = queue.SimpleQueue()
     pending = dict(futures)
-    for fut in pending:
-        fut.add_done_callback(done.put)
+    for submitted in pending:
+        submitted.add_done_callback(done.put)
     try:
         while pending:
             try:

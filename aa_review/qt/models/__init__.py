@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from aa_review.qt.models.counts_table import CountsTableModel
 from aa_review.qt.models.evidence_table import EvidenceTableModel
 from aa_review.qt.models.json_tree import JsonTreeModel
 from aa_review.qt.models.rows_table import RowsTableModel
-from aa_review.qt.models.counts_table import CountsTableModel
 
 __all__ = ["EvidenceTableModel", "JsonTreeModel", "RowsTableModel", "CountsTableModel"]

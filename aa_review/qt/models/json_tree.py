@@ -64,7 +64,7 @@ class JsonTreeModel(QAbstractItemModel):
                 and all(c._children is None for c in root._children) and root._children):
             root.value = value
             items = value.items() if isinstance(value, dict) else enumerate(value)
-            for node, (_k, v) in zip(root._children, items):
+            for node, (_k, v) in zip(root._children, items, strict=True):
                 node.value = v
             last = len(root._children) - 1
             self.dataChanged.emit(self.index(0, 1), self.index(last, 1))
@@ -74,7 +74,7 @@ class JsonTreeModel(QAbstractItemModel):
         self.endResetModel()
 
     def _node(self, index: Index) -> _Node:
-        return index.internalPointer() if index.isValid() else self._root  # type: ignore[return-value]
+        return index.internalPointer() if index.isValid() else self._root
 
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:  # noqa: B008
         if not self.hasIndex(row, column, parent):

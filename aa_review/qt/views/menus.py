@@ -65,28 +65,28 @@ def build_actions(win: MainWindow) -> WindowActions:
     """Every command as a QAction, its key from SHORTCUTS, in the File, Go, View and Help
     menus. The actions call the window's controller, its session or the window itself."""
     c, s = win.controller, win.session
-    a = dict(
-        open=_action(win, "&Open Package…", win.choose_package, "open",
+    a = {
+        "open": _action(win, "&Open Package…", win.choose_package, "open",
                      "Open a compiled package folder"),
-        reload=_action(win, "&Reload", c.reload, "reload", "Read the package again from disk"),
-        cancel=_action(win, "&Cancel Loading or Audit", c.cancel, "cancel"),
-        quit=_action(win, "&Quit", win.close, "quit"),
-        back=_action(win, "&Back", s.selection.back, "back", "Previous selection"),
-        forward=_action(win, "&Forward", s.selection.forward, "forward", "Next selection"),
-        about=_action(win, "&About aa-review", win.show_about),
-        export=_action(win, "&Export Filtered Rows…", lambda: c.export(), "export",
+        "reload": _action(win, "&Reload", c.reload, "reload", "Read the package again from disk"),
+        "cancel": _action(win, "&Cancel Loading or Audit", c.cancel, "cancel"),
+        "quit": _action(win, "&Quit", win.close, "quit"),
+        "back": _action(win, "&Back", s.selection.back, "back", "Previous selection"),
+        "forward": _action(win, "&Forward", s.selection.forward, "forward", "Next selection"),
+        "about": _action(win, "&About aa-review", win.show_about),
+        "export": _action(win, "&Export Filtered Rows…", lambda: c.export(), "export",
                        "Write the rows shown now to CSV or JSON Lines"),
-        save_session=_action(win, "&Save Session…", lambda: c.save_session(), "save_session",
+        "save_session": _action(win, "&Save Session…", lambda: c.save_session(), "save_session",
                              "Save filters, selection and layout"),
-        open_session=_action(win, "Open Sess&ion…", lambda: c.open_session(), "open_session"),
-        last_session=_action(win, "Reopen &Last Session", c.reopen_last_session),
-        workspace=_action(win, "Open &Dossier Workspace…", win.choose_workspace, "workspace",
+        "open_session": _action(win, "Open Sess&ion…", lambda: c.open_session(), "open_session"),
+        "last_session": _action(win, "Reopen &Last Session", c.reopen_last_session),
+        "workspace": _action(win, "Open &Dossier Workspace…", win.choose_workspace, "workspace",
                           "Open a readiness dossier workspace folder"),
-        audit=_action(win, "&Audit Package", c.run_audit, "audit",
+        "audit": _action(win, "&Audit Package", c.run_audit, "audit",
                       "Run every check on the open package"),
-        palette=_action(win, "Command &Palette…", win.show_palette, "palette"),
-        find=_action(win, "&Filter Rows", win.focus_query, "find", "Type a query for the rows"),
-    )
+        "palette": _action(win, "Command &Palette…", win.show_palette, "palette"),
+        "find": _action(win, "&Filter Rows", win.focus_query, "find", "Type a query for the rows"),
+    }
     views = (win.rows.view, win.evidence.view, win.findings.view, win.contracts.list_view,
              win.detail.view)
     focus = [_action(win, f"Focus {title}", lambda _c=False, w=w: win.focus_view(w), f"focus_{i}")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -88,7 +89,7 @@ class _BarPlot(pg.PlotWidget):
     def bar_at(self, scene_pos: object) -> int | None:
         """The bar under a scene position (on its row, anywhere along it), if any."""
         pos = self.getPlotItem().vb.mapSceneToView(scene_pos)
-        i = self._n - 1 - int(round(pos.y()))
+        i: int = self._n - 1 - round(pos.y())
         if 0 <= i < self._n and abs(pos.y() - round(pos.y())) <= 0.35:
             return i
         return None
@@ -201,7 +202,7 @@ class PlotsPanel(QWidget):
         lay.addWidget(self.tabs)
         self.types = _BarPlot(self._pick_type)
         self.coverage = _BarPlot(self._pick_coverage)
-        self.hists = {m: _HistPlot(label, lambda lo, hi, m=m: self._pick_range(m, lo, hi))
+        self.hists = {m: _HistPlot(label, partial(self._pick_range, m))
                       for m, (_a, label, _f) in charts.ROW_MEASURES.items()}
         self.tabs.addTab(self.types, "Rows by type")
         for m, w in self.hists.items():
@@ -212,7 +213,8 @@ class PlotsPanel(QWidget):
         self.tabs.addTab(self.points, "Rows map")
         self._bars: charts.Bars | None = None
         self._stale = False  # a selection arrived while hidden
-        for w in (self.types, self.coverage, self.points, *self.hists.values()):
+        plots: list[Any] = [self.types, self.coverage, self.points, *self.hists.values()]
+        for w in plots:
             theme_plot(w)
         session.events.package_changed.connect(self.show_package)
         session.events.query_changed.connect(self._on_result)

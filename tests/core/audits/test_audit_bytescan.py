@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from aa_review.core.audits import audit_package
-from aa_review.core.audits import _files
+from aa_review.core.audits import _files, audit_package
 from aa_review.core.audits._files import ByteScan, Wants, scan_file
 
 NEEDLE = b'"rejection_reason": "duplicate_row_id'

@@ -41,7 +41,7 @@ def test_random_rows_recompute_exactly() -> None:
               "accepted", "rejection_reason", "created_at", "row_id", "row_content_hash",
               "model_training_targets", "extra_after"]
     canon = Canon()
-    for layout in range(6):
+    for _layout in range(6):
         order = rnd.sample(fields, len(fields))
         base = {k: _value(rnd) for k in order}
         base["data_type"] = rnd.choice(["training_example", "preference_pair"])

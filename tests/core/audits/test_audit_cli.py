@@ -78,7 +78,7 @@ def test_corpus_folder(make_package, tmp_path: Path, capsys) -> None:
     for g in (make_package(seed=11), make_package(seed=12, defects=("private_path",))):
         shutil.copytree(g.root, corpus / g.root.name)
     (corpus / "zz_not_a_package").mkdir()
-    code, out, err = run(capsys, str(corpus), "--json", "--workers", "1")
+    code, out, _err = run(capsys, str(corpus), "--json", "--workers", "1")
     assert code == 2  # one folder could not be evaluated
     doc = AuditDocument.model_validate_json(out).root
     assert isinstance(doc, CorpusReport)

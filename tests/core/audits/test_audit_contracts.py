@@ -7,12 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from audit_helpers import located
 
 from aa_review.core import contracts
 from aa_review.core.audits import audit_package
 from aa_review.core.package import open_package
-
-from audit_helpers import located
 
 CSV = "attempts/revised/artifacts/reconciliation_report.csv"
 JSON = "attempts/revised/artifacts/audit_summary.json"

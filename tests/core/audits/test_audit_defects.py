@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
-
-from aa_review.core.audits import audit_package
-from aa_review.generator import DEFECT_NAMES
-from aa_review.core.package.catalog import MAP_PATH
-
 from audit_helpers import located as _located
 from audit_helpers import non_quirk
+
+from aa_review.core.audits import audit_package
+from aa_review.core.package.catalog import MAP_PATH
+from aa_review.generator import DEFECT_NAMES
 
 MANIFEST = "experience_compiler/compiler_manifest.json"
 QUALITY = "experience_compiler/quality_report.json"

@@ -11,10 +11,10 @@ from aa_review.core.audits import (
     AuditCancelled,
     AuditProgress,
     UnknownCheckError,
+    _mapscan,
     audit_package,
     resolve_selection,
 )
-from aa_review.core.audits import _mapscan
 from aa_review.core.audits._files import hash_package
 from aa_review.core.package import open_package, package_digest
 

@@ -79,7 +79,7 @@ def spread_pkg(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Any]:
     for n in (2, 7):
         root = tmp_path_factory.mktemp(f"spread{n}")
         out[n] = generate_package(root, rows=60, seed=6, defects=list(SPREAD),
-                                  defect_rows={d: n for d in SPREAD})
+                                  defect_rows=dict.fromkeys(SPREAD, n))
     return out
 
 
@@ -167,7 +167,7 @@ def test_corpus_query_filters_every_package_and_the_totals(spread_pkg, tmp_path:
                                                 for r in reports)}
     assert t["codes"] == {"link.hidden_cited": 2}
     # each package's hidden rows are all there, from the other process
-    for e, n in zip(doc["entries"], sorted(spread_pkg)):
+    for e, n in zip(doc["entries"], sorted(spread_pkg), strict=True):
         d = next(d for d in spread_pkg[n].defects if d.name == "hidden_cited")
         assert located_rows(e["report"], "link.hidden_cited") == rows_of(d)
     text = audit_text(capsys, str(corpus), "--workers", "1", "--query", "severity:critical")

@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 from audit_helpers import located
 
-from benchmarks.fuzz._opens import outside, record_opens
-
 from aa_review.core.audits import audit_package, contamination_rows
-from aa_review.generator import generate_package
 from aa_review.core.package.catalog import MAP_PATH
+from aa_review.generator import generate_package
+from benchmarks.fuzz._opens import outside, record_opens
 
 
 @pytest.fixture

@@ -164,7 +164,7 @@ def test_9_eligible_projection_is_the_allowlist_and_nothing_private(
     ws = to_state(make_ws(v, projection_dir=out), "eligible", v)
     p = ws.project(D, 1)
     assert_allowlisted(p, "eligible")
-    assert p["gates"] == {g: "pass" for g in GATE_IDS}
+    assert p["gates"] == dict.fromkeys(GATE_IDS, "pass")
     assert p["created_on"] == clock.now.strftime("%Y-%m-%d")
     private = private_strings(ws.revision(D, 1), v.archive, v.principals)
     assert {D, "pool-01", "o1", "exp-r0", "it-t1", "atom-art", LEAD} <= private
@@ -229,7 +229,7 @@ def test_9_seeded_canary_a_private_string_in_the_output_writes_nothing(
 @pytest.mark.parametrize("change", [
     {"reason_codes": ["G6_LICENSE_UNSUPPORTED"]}, {"gates": {"G1": "pass"}},
     {"outcome": "independently_checked"}, {"projection_id": "dossier-spec-1"},
-    {"gates": {**{g: "pass" for g in GATE_IDS}, "G4": {"status": "pass"}}},
+    {"gates": {**dict.fromkeys(GATE_IDS, "pass"), "G4": {"status": "pass"}}},
 ], ids=["extra-key", "missing-gates", "outcome", "derived-id", "nested-value"])
 def test_9_anything_outside_the_allowlist_is_refused(change: dict[str, Any]) -> None:
     p = build_projection(DossierState.ELIGIBLE, None, EXPIRES)

@@ -39,7 +39,7 @@ def test_spec_dossier_reaches_eligible_through_the_workspace(
     checked = ws.check(D, 1, EVAL)
     assert checked.state_after == {"1": "independently_checked"}, {
         g: r.reason_codes for g, r in checked.check_record.gates.items() if r.reason_codes}
-    assert checked.check_record.conclusions() == {g: "pass" for g in GATE_IDS}
+    assert checked.check_record.conclusions() == dict.fromkeys(GATE_IDS, "pass")
     decided = ws.decide_eligible(D, 1, DECIDER)
     assert (decided.outcome.value, decided.state_after) == ("applied", {"1": "eligible"})
 

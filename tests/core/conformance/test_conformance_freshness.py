@@ -43,7 +43,7 @@ def bound_file(v: Variant, evidence: dict[str, Any] | None = None) -> dict[str, 
 
 
 def assert_all_unknown_not_evaluated(record: dict[str, Any]) -> None:
-    assert {g: r["status"] for g, r in record["gates"].items()} == {g: "unknown" for g in GATE_IDS}
+    assert {g: r["status"] for g, r in record["gates"].items()} == dict.fromkeys(GATE_IDS, "unknown")
     assert all(r["reason_codes"] == [NOT_EVALUATED] for r in record["gates"].values())
     assert record["eligible_if_decided"] is False
 

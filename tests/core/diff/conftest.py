@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from aa_review.generator import ChangeSpec, DerivedPackage, derive_package, generate_package
 from aa_review.core.package import Package, open_package
+from aa_review.generator import ChangeSpec, DerivedPackage, derive_package, generate_package
 
 
 @pytest.fixture(scope="session")

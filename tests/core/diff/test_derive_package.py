@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from aa_review.core.diff import diff
+from aa_review.core.package import open_package
 from aa_review.generator import ChangeSpec, derive_package, generate_package
 from aa_review.generator._derive_spec import parse_change
-from aa_review.core.package import open_package
 
 
 def _tree(root: Path) -> dict[str, str]:

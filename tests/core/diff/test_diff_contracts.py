@@ -7,8 +7,8 @@ from pathlib import Path
 
 from aa_review.core.diff import ContractDoc, diff
 from aa_review.core.diff._contracts import diff_contracts
-from aa_review.generator import CONTRACT_EDITS
 from aa_review.core.package import Package, open_package
+from aa_review.generator import CONTRACT_EDITS
 
 
 def _flat(d) -> set[tuple[object, ...]]:  # type: ignore[no-untyped-def]

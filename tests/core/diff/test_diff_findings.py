@@ -6,8 +6,8 @@ from pathlib import Path
 
 from aa_review.core.diff import diff, diff_findings, finding_key
 from aa_review.core.findings import Finding, Location, Severity
-from aa_review.generator import ChangeSpec, derive_package, generate_package
 from aa_review.core.package import Package, open_package
+from aa_review.generator import ChangeSpec, derive_package, generate_package
 
 
 def _f(code: str, **loc: object) -> Finding:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from aa_review.core.diff import diff
-from aa_review.generator import generate_package
 from aa_review.core.package import Package, open_package
+from aa_review.generator import generate_package
 
 
 @pytest.fixture(scope="module")

@@ -154,7 +154,7 @@ def test_an_entrys_own_claim_of_kind_is_not_what_is_checked(
 
 
 def test_duplicate_import_is_illegal(entries: list[dict[str, Any]]) -> None:
-    assert verify_journal(rechain(entries + [entries[0]]))["reason"] == (
+    assert verify_journal(rechain([*entries, entries[0]]))["reason"] == (
         "JOURNAL_ILLEGAL_TRANSITION")
 
 
@@ -176,7 +176,7 @@ def test_anchor_detects_truncation_and_a_rewritten_head(entries: list[dict[str, 
     assert verify_journal(entries[:10], anchor) == {
         "valid": False, "first_bad_seq": 10, "reason": "JOURNAL_HEAD_MISMATCH"}
     # Replacing the last entry and re-chaining: valid chain, wrong head.
-    forged = rechain(entries[:12] + [entries[5]])
+    forged = rechain([*entries[:12], entries[5]])
     assert verify_journal(forged)["valid"]
     assert verify_journal(forged, anchor) == {
         "valid": False, "first_bad_seq": 12, "reason": "JOURNAL_HEAD_MISMATCH"}

@@ -126,7 +126,7 @@ def test_appended_entry_with_recomputed_hash(tmp_path: Path, capsys) -> None:
                    from_state=None, to_state=None,
                    payload={"op": "export_dataset", "target": "x", "reason_code": "R",
                             "registry_digest": es[-1]["payload"]["registry_digest"]})
-    write_lines(folder, lines(folder) + rechain(es + [extra])[-1:])
+    write_lines(folder, lines(folder) + rechain([*es, extra])[-1:])
     # Without the signer's key the chain can be extended but not signed.
     assert_detected(folder, capsys, "JOURNAL_SIGNATURE_INVALID", len(es))
     code, result = cli(folder, capsys, "--anchor-seq", "0", "--anchor-hash", es[0]["entry_hash"])
@@ -150,7 +150,7 @@ def test_forged_check_and_decision_by_principals_not_in_the_registry(tmp_path: P
                     actor={"principal_id": "p-maint-mallory", "role": "human_maintainer"},
                     payload={"action": "decide_eligible", "actor_kind": "human",
                              "registry_digest": digest, "revision_digest": json_digest(rev)})
-    write_lines(folder, rechain(es + [check, decide]))
+    write_lines(folder, rechain([*es, check, decide]))
     assert_detected(folder, capsys, "JOURNAL_ACTOR_UNKNOWN", len(es))
     # Without the registry the forgery is a legal chain: the registry is what catches it.
     assert verify_journal(entries(folder))["valid"]
@@ -169,7 +169,7 @@ def test_forged_entry_signed_with_a_key_not_in_the_registry(tmp_path: Path, caps
                   actor={"principal_id": DECIDER, "role": "human_maintainer"}, from_state=None,
                   to_state=None, payload={"op": "x", "target": "y", "reason_code": "R",
                                           "registry_digest": es[-1]["payload"]["registry_digest"]})
-    signed = rechain(es + [deny], sign=lambda e: mallory.sign(e["entry_hash"]))
+    signed = rechain([*es, deny], sign=lambda e: mallory.sign(e["entry_hash"]))
     write_lines(folder, lines(folder) + signed[-1:])
     assert_detected(folder, capsys, "JOURNAL_SIGNATURE_INVALID", len(es))
 
@@ -181,7 +181,7 @@ def test_role_not_held_and_agent_posing_as_human_maintainer(tmp_path: Path) -> N
     bad[1]["actor"]["role"] = "human_maintainer"  # the lead did bind, in its own role only
     assert verify_journal([json.loads(x) for x in rechain(bad)], principals=keyed_principals(
     ))["reason"] == "JOURNAL_ROLE_NOT_HELD"
-    agent = [p for p in keyed_principals() if p["principal_id"] == "p-maint-bot"][0]
+    agent = next(p for p in keyed_principals() if p["principal_id"] == "p-maint-bot")
     decide = next(i for i, e in enumerate(es) if e["to_state"] == "eligible")
     bad = copy.deepcopy(es)
     bad[decide]["actor"]["principal_id"] = agent["principal_id"]
@@ -193,9 +193,7 @@ def test_registry_swapped_without_a_signed_change(tmp_path: Path, capsys) -> Non
     folder = build(tmp_path, upto="evidence_bound")
     es = entries(folder)
     mallory = KeyStore(tmp_path / "mallory-keys").create("p-maint-mallory")
-    swapped = keyed_principals() + [{"principal_id": "p-maint-mallory", "role":
-                                     "human_maintainer", "kind": "human",
-                                     "public_key": mallory.public_key}]
+    swapped = [*keyed_principals(), {"principal_id": "p-maint-mallory", "role": "human_maintainer", "kind": "human", "public_key": mallory.public_key}]
     (folder / "principals.json").write_text(json.dumps({"principals": swapped}))
     # principals.json alone: the workspace refuses a registry the journal never adopted.
     read_only, fault = opened(folder)
@@ -208,7 +206,7 @@ def test_registry_swapped_without_a_signed_change(tmp_path: Path, capsys) -> Non
                   from_state=None, to_state=None,
                   payload={"op": "x", "target": "y", "reason_code": "R",
                            "registry_digest": json_digest(swapped)})
-    write_lines(folder, lines(folder) + rechain(es + [deny], sign=lambda e: mallory.sign(
+    write_lines(folder, lines(folder) + rechain([*es, deny], sign=lambda e: mallory.sign(
         e["entry_hash"]))[-1:])
     assert_detected(folder, capsys, "JOURNAL_REGISTRY_UNTRUSTED", len(es))
 
@@ -455,9 +453,8 @@ def test_stray_temporary_files_are_removed_on_opening(tmp_path: Path) -> None:
 def test_two_writers_through_the_plain_constructor(tmp_path: Path) -> None:
     folder = build(tmp_path, upto="evidence_bound")
     journal = folder / "journal.jsonl"
-    with Workspace.open_folder(folder, clock=Clock()):
-        with pytest.raises(WorkspaceLockedError):
-            Workspace(keyed_principals(), archive(), Clock(), journal)
+    with Workspace.open_folder(folder, clock=Clock()), pytest.raises(WorkspaceLockedError):
+        Workspace(keyed_principals(), archive(), Clock(), journal)
     first = Workspace(keyed_principals(), archive(), Clock(), tmp_path / "plain.jsonl")
     with pytest.raises(WorkspaceLockedError):
         Workspace(keyed_principals(), archive(), Clock(), tmp_path / "plain.jsonl")

@@ -96,8 +96,7 @@ def test_untrustworthy_archive_is_refused(mutate: Any) -> None:
 
 
 def test_principal_registry() -> None:
-    reg = PrincipalRegistry(principals() + [
-        {"principal_id": "p-odd", "role": "chief_wizard", "kind": "wizard"}])
+    reg = PrincipalRegistry([*principals(), {"principal_id": "p-odd", "role": "chief_wizard", "kind": "wizard"}])
     assert reg.is_human_maintainer("p-maint-eve")
     assert not reg.is_human_maintainer("p-maint-bot")  # maintainer role, agent kind
     assert not reg.is_human_maintainer("p-lead-ada")
@@ -105,6 +104,6 @@ def test_principal_registry() -> None:
     odd = reg.get("p-odd")
     assert odd is not None and odd.role is Role.AGENT and odd.kind is Kind.AGENT
     with pytest.raises(PrincipalRegistryError):
-        PrincipalRegistry(principals() + [principals()[0]])
+        PrincipalRegistry([*principals(), principals()[0]])
     with pytest.raises(PrincipalRegistryError):
         PrincipalRegistry([{"role": "agent"}])

@@ -62,7 +62,7 @@ def test_another_viewer_or_a_later_second_reuses_the_evaluation(
     first = cache.preview(D, 1, LEAD)[1]
     assert g1_runs == [f"{D}@1"]
     clock.advance(minutes=5)
-    fresh, again = cache.preview(D, 1, EVALUATOR)
+    _fresh, again = cache.preview(D, 1, EVALUATOR)
     assert g1_runs == [f"{D}@1"]  # nothing the verdict reads has changed
     assert again.checked_by == EVALUATOR and again.checked_at == "2026-03-01T00:05:00Z"
     assert again.gates == first.gates and again.eligible_if_decided
@@ -94,7 +94,7 @@ def _archive_epoch(ws: Workspace, **_: Any) -> None:
     ws.update_archive(newer)
 
 
-@pytest.mark.parametrize("change, verdict", [
+@pytest.mark.parametrize(("change", "verdict"), [
     (_edit_draft, {"G6": "fail"}),
     (_bind, {}),
     (_refused, {}),

@@ -84,7 +84,7 @@ def test_projection_of_an_eligible_revision(ws: Workspace) -> None:
     assert keys_recursive(p) == PUBLIC_KEYS | set(GATE_IDS) | {"seq", "entry_hash"}
     assert p["journal_head"] == head  # the decision's head, before the publication entry
     assert p["outcome"] == "eligible" and p["activation"] == "deferred"
-    assert p["gates"] == {g: "pass" for g in GATE_IDS}
+    assert p["gates"] == dict.fromkeys(GATE_IDS, "pass")
     assert p["created_on"] == "2026-03-01"
     assert uuid.UUID(p["projection_id"]).version == 4
     assert_no_private_value(p, ws, D, 1)

@@ -13,11 +13,11 @@ from dossier_builder import AGENT, DECIDER, EVALUATOR, LEAD, archive, keyed_prin
 
 from aa_review.core.dossier import (
     Workspace,
-    json_digest,
     WorkspaceError,
     WorkspaceLockedError,
     WorkspaceReadOnlyError,
     init_workspace_folder,
+    json_digest,
 )
 
 D = "dos-7f3a9c"
@@ -89,10 +89,10 @@ def test_missing_or_broken_files(tmp_path: Path, folder: Path, clock) -> None:
     with pytest.raises(WorkspaceError, match="is not a folder"):
         Workspace.open_folder(tmp_path / "nowhere", clock=clock)
     (folder / "archive.json").write_text("{not json")
-    with pytest.raises(WorkspaceError, match="archive.json cannot be read"):
+    with pytest.raises(WorkspaceError, match=r"archive\.json cannot be read"):
         Workspace.open_folder(folder, clock=clock)
     (folder / "archive.json").unlink()
-    with pytest.raises(WorkspaceError, match="archive.json is missing"):
+    with pytest.raises(WorkspaceError, match=r"archive\.json is missing"):
         Workspace.open_folder(folder, clock=clock)
     # A failed open releases the lock.
     (folder / "archive.json").write_text(json.dumps(archive()))

@@ -7,8 +7,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from aa_review.generator import generate_package
 from aa_review.core.package import Package, open_package
+from aa_review.generator import generate_package
 
 # Stored values cycled over the rows; None removes the field. 0.9299999999999999 is
 # shown as 0.930; 0.0625 and 0.3125 are binary ties that the table rounds to even.

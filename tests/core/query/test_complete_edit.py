@@ -50,7 +50,7 @@ def test_numeric_fields_then_operators(pkg) -> None:
 def test_values_come_from_the_package(pkg) -> None:
     rows = RowsScope(pkg)
     c = complete(rows, "type:fa", 7)
-    assert [s.label for s in c.items][0] == "failure_case"
+    assert next(s.label for s in c.items) == "failure_case"
     counts = pkg.index.counts_by("data_type")
     assert c.items[0].detail == f"{counts['failure_case']} rows"
     # Prefix matches first, then values containing the text.
@@ -89,7 +89,7 @@ def test_value_suggestions_are_quoted_when_needed() -> None:
     assert parse_query(f"task:{quote('a b')}").value == "a b"  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("query, field, value, want", [
+@pytest.mark.parametrize(("query", "field", "value", "want"), [
     ('confidence<0.5 "free text"', "type", "failure_case",
      'confidence<0.5 "free text" type:failure_case'),
     ("type:a confidence<0.5", "type", "b", "confidence<0.5 type:b"),

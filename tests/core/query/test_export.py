@@ -131,7 +131,7 @@ def test_findings_export(pkg, audit_findings, tmp_path: Path) -> None:
 
 def test_a_finding_with_many_locations_is_one_csv_line_per_location() -> None:
     class Many(Finding):
-        locations: list[Location] = []
+        locations: list[Location] = []  # noqa: RUF012 - pydantic copies field defaults
 
     f = Many(code="row.dup", severity=Severity.ERROR, message="m",
              locations=[Location(row_id="a"), Location(row_id="b")])

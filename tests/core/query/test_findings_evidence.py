@@ -31,7 +31,7 @@ FINDINGS = [
 ]
 
 
-@pytest.mark.parametrize("query, want", [
+@pytest.mark.parametrize(("query", "want"), [
     ("severity:error", [0, 2]),
     ("severity>=error", [0, 2]),
     ("severity=error", [0]),
@@ -120,9 +120,9 @@ def test_finding_filters_look_at_every_location(tmp_path) -> None:
     """A finding about many rows matches a location term when any of its locations does,
     not only its first one (issue: a finding locates everything it concerns)."""
     from aa_review.core.findings import Finding, Location, Locations, RowTable, Severity
-    from aa_review.generator import generate_package
     from aa_review.core.package import open_package
     from aa_review.core.query import filter_findings, filter_rows
+    from aa_review.generator import generate_package
 
     pkg = open_package(generate_package(tmp_path, rows=30, seed=2).root)
     ix = pkg.index

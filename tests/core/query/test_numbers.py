@@ -31,7 +31,7 @@ def _values() -> list[float]:
                                      "0.12345", "0.31250", "123456.79", "123456.7895"])
 def test_matches_rounding_the_formatted_value(literal: str) -> None:
     vals = _values()
-    col = np.array(vals + [float("nan")])
+    col = np.array([*vals, float("nan")])
     lit = Decimal(literal)
     exp = lit.as_tuple().exponent
     d = max(DISPLAY_DECIMALS, -exp if isinstance(exp, int) and exp < 0 else 0)

@@ -92,7 +92,7 @@ def test_any_integer_seed_is_accepted_and_reproduces() -> None:
 
 
 def test_power_is_monotone_in_nuisances_and_effect() -> None:
-    base = dict(delta=0.5, clusters_per_arm=10, cluster_size=8, alpha=0.05)
+    base = {"delta": 0.5, "clusters_per_arm": 10, "cluster_size": 8, "alpha": 0.05}
     p0 = simulate_power(PowerDesign(icc=0.05, **base), 10_000, 1).power
     assert simulate_power(PowerDesign(icc=0.30, **base), 10_000, 1).power < p0
     lossy = PowerDesign(icc=0.05, cluster_attrition=0.4, **base)
