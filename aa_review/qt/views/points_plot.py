@@ -105,20 +105,17 @@ class PointsPlot(pg.PlotWidget):
         self.hideButtons()
         self.base = pg.ImageItem()
         self.base.setLookupTable(_lut((70, 130, 180)))
-        self.over = pg.ImageItem()
-        self.over.setLookupTable(_lut((230, 90, 30)))
-        self.over.setZValue(5)
-        self.markers = pg.ScatterPlotItem(size=6, pen=None, brush=(230, 90, 30, 220))
-        self.markers.setZValue(6)
         self.dots = pg.ScatterPlotItem(size=4, pen=None, brush=(70, 130, 180, 200))
-        for item in (self.base, self.dots, self.over, self.markers):
+        for item in (self.base, self.dots):
             self.addItem(item)
         self.x = np.zeros(0)
         self.y = np.zeros(0)
         self.bounds = (0.0, 1.0, 0.0, 1.0)
         self.rect = QRectF(0.0, 0.0, 1.0, 1.0)
-        # The active subset and the selected rows (a finding's rows, those citing the
-        # selected evidence item) over the points, each in its own colour.
+        # Over the points, each in its own colour: the rows the query keeps, the active
+        # subset, the selected rows (a finding's rows, those citing the selected evidence).
+        self.kept = _Overlay(self, QColor(230, 90, 30), 5)
+        self.over, self.markers = self.kept.image, self.kept.markers
         self.subset = _Overlay(self, QColor("#31a354"), 7)
         self.selected = _Overlay(self, QColor(200, 30, 30), 8)
 
@@ -135,7 +132,6 @@ class PointsPlot(pg.PlotWidget):
         rect = QRectF(0.0, y0, x1, y1 - y0)
         self.rect = rect
         self.base.setRect(rect)
-        self.over.setRect(rect)
         self.getPlotItem().setLabel("bottom", x_label)
         self.getPlotItem().setLabel("left", y_label)
         self.setXRange(0, x1, padding=0.02)
@@ -154,16 +150,4 @@ class PointsPlot(pg.PlotWidget):
 
     def highlight(self, positions: np.ndarray | None) -> None:
         """Mark the rows at ``positions`` (None: no highlight)."""
-        if positions is None or len(positions) == 0:
-            self.markers.setData([], [])
-            self.over.setVisible(False)
-            return
-        pos = np.asarray(positions, dtype=np.int64)
-        if len(pos) <= MAX_MARKERS:
-            self.over.setVisible(False)
-            self.markers.setData(self.x[pos], self.y[pos])
-        else:
-            self.markers.setData([], [])
-            img = rasterize(self.x[pos], self.y[pos], self.bounds, self.SHAPE)
-            self.over.setImage(img.astype(np.uint8), autoLevels=False, levels=(0, 1))
-            self.over.setVisible(True)
+        self.kept.show(positions)
