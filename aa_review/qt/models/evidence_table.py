@@ -8,6 +8,8 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from aa_review.qt.models._subset_mark import SubsetMark
+
 if TYPE_CHECKING:
     from aa_review.core.package import Package
 
@@ -33,26 +35,20 @@ class EvidenceTableModel(QAbstractTableModel):
         self._columns: list[str] = list(_FIXED)
         self._cited: np.ndarray = np.zeros(0, np.int64)
         self._hashes: tuple[str, ...] | None = None
-        self._subset: np.ndarray | None = None  # evidence the active subset's rows cite
-        self._subset_color: QColor | None = None
+        self._subset = SubsetMark()  # the evidence the active subset's rows cite
 
     def set_subset(self, cited: np.ndarray | None, color: str | None = None) -> None:
         """Mark the evidence items the active subset's rows cite (a mask; None: none)."""
-        self._subset = cited
-        self._subset_color = QColor(color) if color else None
-        if self.rowCount():
-            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, 0),
-                                  [Qt.ItemDataRole.DecorationRole])
+        self._subset.set(self, cited, color)
 
     def in_subset(self, position: int) -> bool:
-        return self._subset is not None and 0 <= position < len(self._subset) \
-            and bool(self._subset[position])
+        return position in self._subset
 
     def set_package(self, pkg: Package | None) -> None:
         self.beginResetModel()
         self._pkg = pkg
         self._positions = None
-        self._subset = None
+        self._subset.mask = None
         extra: list[str] = []
         if pkg is not None:
             for e in pkg.catalog:
@@ -116,7 +112,7 @@ class EvidenceTableModel(QAbstractTableModel):
         name = self._columns[index.column()]
         item = self._pkg.evidence_at(pos)
         if role == Qt.ItemDataRole.DecorationRole:
-            return self._subset_color if index.column() == 0 and self.in_subset(pos) else None
+            return self._subset.decoration(index.column(), pos)
         if role == Qt.ItemDataRole.ForegroundRole:
             if item is None or (item.visibility or "") == "hidden_excluded":
                 return QBrush(QColor("#c62828"))

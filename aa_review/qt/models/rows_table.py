@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QGuiApplication, QPalette
+from PySide6.QtGui import QBrush, QGuiApplication, QPalette
+
+from aa_review.qt.models._subset_mark import SubsetMark
 
 if TYPE_CHECKING:
     from aa_review.core.package import RowIndex, RowSet
@@ -36,8 +38,7 @@ class RowsTableModel(QAbstractTableModel):
         self._marked: np.ndarray | None = None
         self._marked_from: np.ndarray | None = None
         self._n_marked = 0
-        self._subset: np.ndarray | None = None  # mask of the active subset's rows
-        self._subset_color: QColor | None = None
+        self._subset = SubsetMark()  # the active subset's rows
 
     # -- feeding ---------------------------------------------------------
     def set_index(self, index: RowIndex | None, positions: np.ndarray | RowSet | None = None
@@ -45,7 +46,7 @@ class RowsTableModel(QAbstractTableModel):
         self.beginResetModel()
         if index is not self._index:
             self._marked, self._marked_from, self._n_marked = None, None, 0
-            self._subset = None
+            self._subset.mask = None
         self._index = index
         self._positions = positions
         self.endResetModel()
@@ -72,15 +73,10 @@ class RowsTableModel(QAbstractTableModel):
             n = len(self._index)
             mask = np.zeros(n, dtype=bool)
             mask[rows[(rows >= 0) & (rows < n)]] = True
-        self._subset = mask
-        self._subset_color = QColor(color) if color else None
-        if self.rowCount():
-            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, 0),
-                                  [Qt.ItemDataRole.DecorationRole])
+        self._subset.set(self, mask, color)
 
     def in_subset(self, position: int) -> bool:
-        return self._subset is not None and 0 <= position < len(self._subset) \
-            and bool(self._subset[position])
+        return position in self._subset
 
     @property
     def marked(self) -> np.ndarray | None:
@@ -161,10 +157,7 @@ class RowsTableModel(QAbstractTableModel):
                 return QBrush(color)
             return None
         if role == Qt.ItemDataRole.DecorationRole:
-            if col == 0 and self._subset is not None and self._subset_color is not None \
-                    and self._subset[self.position(index.row())]:
-                return self._subset_color
-            return None
+            return self._subset.decoration(col, self.position(index.row()))
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter) \
                 if col in _NUMERIC else None
