@@ -2,12 +2,14 @@
 
     python -m benchmarks.bench_ui [--rows 1000000] [--package-rows 100000]
 
-Figures: a rows query over all rows with the table repainted (goal < 100 ms), a
+Figures: a rows query over all rows with the table repainted (goal < 100 ms), the
+same for a ``subset:`` query and for half the rows picked in the table made a subset
+and marked (goal < 100 ms each), a
 selection propagated to every view and painted against the paint floor of the same
 views (goal <= 2x) and its core part (goal < 1 ms), scrolling a page at the top and
 at the bottom of 1,000 and of ``--rows`` rows (goal: the same cost), and a
-100,000-point scatter drawn plus a 1,000-point highlight updated against the paint
-floor (goal: within one 60 Hz frame).
+100,000-point scatter drawn plus a 1,000-point highlight and a 50,000-row subset
+updated against the paint floor (goal: within one 60 Hz frame).
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ def bench_filter_and_scroll(app: QApplication, rows: int) -> None:
     for q in queries:
         report(f"query over {rows:,} rows + repaint: {q or '(cleared)'}"[:58],
                timed(lambda q=q: apply(q)) * 1000, 100, "ms")
+    bench_subsets(app, pkg, model, view, rows)
 
     def scroll_cost(n: int) -> tuple[float, float]:
         model.set_positions(None if n == rows else np.arange(n))
@@ -87,6 +90,42 @@ def bench_filter_and_scroll(app: QApplication, rows: int) -> None:
     print(f"scroll a page: 1,000 rows {small[0]*1000:.2f}/{small[1]*1000:.2f} ms (top/bottom), "
           f"{rows:,} rows {large[0]*1000:.2f}/{large[1]*1000:.2f} ms")
     report(f"scroll cost {rows:,} rows / 1,000 rows (bottom)", large[1] / small[1], 1.5, "x")
+
+
+def bench_subsets(app: QApplication, pkg: FakePackage, model, view, rows: int) -> None:  # type: ignore[no-untyped-def]
+    """Subsets on ``rows`` rows: ``subset:`` in a query (a mask), and rows picked in the
+    table (half of them, one range) made a subset and marked, each with the repaint."""
+    from PySide6.QtCore import QItemSelection, QItemSelectionModel
+
+    from aa_review.core.query import RowsScope
+    from aa_review.core.session import SubsetStore
+    from aa_review.qt.views.subsets import table_positions
+
+    rng = np.random.default_rng(1)
+    scope = RowsScope(pkg)  # type: ignore[arg-type]
+    scope.subsets = {"picked": np.sort(rng.choice(rows, rows // 10, replace=False))}
+
+    def query() -> None:
+        model.set_positions(scope.filter("subset:picked OR confidence<0.2"))
+        view.viewport().repaint()
+
+    report(f"subset:picked OR confidence<0.2 over {rows:,} rows + repaint"[:58],
+           timed(query) * 1000, 100, "ms")
+    model.set_positions(None)
+    store = SubsetStore()
+    half = QItemSelection(model.index(0, 0), model.index(rows // 2, model.columnCount() - 1))
+    view.selectionModel().select(half, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+
+    def pick() -> None:
+        picked = table_positions(view, lambda t: t)  # every row shown, in package order
+        sub = store.add(picked, "half")
+        model.set_subset(sub.rows, sub.color)
+        view.viewport().repaint()
+
+    report(f"{rows // 2:,} rows picked -> subset made, marked, repainted"[:58],
+           timed(pick) * 1000, 100, "ms")
+    view.selectionModel().clear()
+    model.set_subset(None)
 
 
 def bench_selection(app: QApplication, package_rows: int) -> None:
@@ -165,11 +204,20 @@ def bench_plots(app: QApplication) -> None:
         plot.viewport().repaint()
 
     upd = timed(hl)
+    subsets = iter([np.sort(rnd.choice(100_000, 50_000, replace=False)) for _ in range(9)])
+
+    def subset() -> None:
+        plot.subset.show(next(subsets))
+        plot.viewport().repaint()
+
+    sub_t = timed(subset)
     print(f"plot paint floor {floor*1000:.2f} ms (empty), {full*1000:.2f} ms (100k points)")
     report("100,000 points drawn, beyond the paint floor", max(first - floor, 0) * 1000,
            FRAME * 1000, "ms")
     report("1,000-point highlight updated, beyond the paint floor", max(upd - full, 0) * 1000,
            FRAME * 1000, "ms")
+    report("50,000-row subset drawn on the map, beyond the paint floor",
+           max(sub_t - full, 0) * 1000, FRAME * 1000, "ms")
 
 
 def main() -> None:

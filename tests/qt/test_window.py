@@ -121,11 +121,13 @@ def test_loading_problems_listed(window, sample_copy: Path) -> None:
     assert m.data(m.index(0, 3)).endswith("environment_response_pairs.jsonl:2")
 
 
-def test_one_visible_tab_bar_per_tabbed_dock_group(window, qtbot) -> None:
+def test_one_visible_tab_bar_per_tabbed_dock_group(window, qtbot, sample_copy) -> None:
     from PySide6.QtWidgets import QTabBar
 
     qtbot.waitExposed(window)
+    window.open_package(sample_copy)
     bars = [b for b in window.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
-            if b.isVisible()]
+            if b.isVisible() and b.count()]
     groups = sorted(tuple(sorted(b.tabText(i) for i in range(b.count()))) for b in bars)
-    assert groups == [("Findings", "Rows citing the evidence"), ("Plots", "Row detail")]
+    assert groups == [("Evidence catalog", "Findings", "Rows citing the evidence"),
+                      ("Evidence cited by the row", "Plots", "Row detail")]

@@ -61,6 +61,7 @@ ROW_SPECS = _specs(
     FieldSpec("finding", Kind.PREFIX, "has an audit finding with this code (prefix)"),
     FieldSpec("severity", Kind.SEVERITY, "has an audit finding of at least this severity"),
     FieldSpec("change", Kind.ENUM, "against the baseline package: " + ", ".join(CHANGE_VALUES)),
+    FieldSpec("subset", Kind.ENUM, "in this named subset (made in the window)"),
 )
 
 EVIDENCE_SPECS = _specs(
@@ -98,7 +99,7 @@ FINDING_SPECS = _specs(
       for n in ROW_FIELDS_IN_FINDINGS),
     *(FieldSpec(f"row.{s.name}", s.kind, f"about a row: {s.help}",
                 tuple(f"row.{a}" for a in s.aliases))
-      for s in ROW_SPECS.values() if s.name not in ("finding", "severity", "change")),
+      for s in ROW_SPECS.values() if s.name not in ("finding", "severity", "change", "subset")),
 )
 
 

@@ -30,7 +30,8 @@ def findings_index(findings: FindingsIndex | Sequence[Finding] | None,
 
 
 class RowsScope(Scope):
-    """The rows of one package; ``findings`` (the audit's) serve ``finding:`` and ``severity:``.
+    """The rows of one package; ``findings`` (the audit's) serve ``finding:`` and ``severity:``,
+    ``subsets`` (name -> sorted row positions, the window's) serve ``subset:``.
 
     ``changes`` (set while the package is compared with a baseline) serve ``change:``:
     per value of :data:`CHANGE_VALUES`, a boolean mask over these rows (the review
@@ -48,6 +49,7 @@ class RowsScope(Scope):
         self.findings = findings_index(findings, pkg)
         self._evidence_attr: dict[str, list[str]] = {}
         self.changes: dict[str, np.ndarray] | None = None
+        self.subsets: dict[str, np.ndarray] | None = None
 
     def __len__(self) -> int:
         return len(self.ix)
@@ -99,6 +101,8 @@ class RowsScope(Scope):
             return self.citing_any(match_table(self.evidence_attr(attr), v, spec.kind, term.op))
         if name == "change":
             return self.change_mask(spec, term, query)
+        if name == "subset":
+            return self.subset_mask(spec, term, query)
         if self.findings is None:
             raise self.needs(spec, term, query, "the audit's findings: run the audit first")
         return self.findings.rows_of(finding_mask(self.findings, spec, term), len(ix))
@@ -121,12 +125,32 @@ class RowsScope(Scope):
                 out |= self.changes[value]
         return out
 
+    def subset_mask(self, spec: FieldSpec, term: Term, query: str) -> np.ndarray:
+        """Rows in the subsets whose name matches (wildcards allowed), as one mask."""
+        if self.subsets is None:
+            raise self.needs(spec, term, query, "subsets, which are made in the window")
+        n = len(self.ix)
+        names = list(self.subsets)
+        hit = match_table(names, term.value, Kind.ENUM, term.op) if names else \
+            np.zeros(0, dtype=bool)
+        if not hit.any():
+            known = ", ".join(names) if names else "none yet"
+            raise QueryError(query, term.value_start + 1,
+                             f"no subset named '{term.value}': subsets now: {known}")
+        m = np.zeros(n, dtype=bool)
+        for k in np.flatnonzero(hit):
+            rows = self.subsets[names[k]]
+            m[rows[rows < n]] = True
+        return m
+
     def values(self, spec: FieldSpec) -> list[tuple[str, int | None]]:
         if spec.name == "change":
             if self.changes is None:
                 return [(v, None) for v in CHANGE_VALUES]
             return [(v, int(np.count_nonzero(self.changes[v]))) for v in CHANGE_VALUES]
         ix = self.ix
+        if spec.name == "subset":
+            return [(k, len(v)) for k, v in (self.subsets or {}).items()]
         if spec.name in ("type", "task", "file"):
             counts = ix.counts_by({"type": "data_type", "task": "task", "file": "file"}[spec.name])
             return by_count(counts.items())

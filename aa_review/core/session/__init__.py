@@ -28,7 +28,10 @@ Intents
     result), ``set_only(scope, on)``. Selection: ``select_row``, ``select_rows``,
     ``select_evidence``, ``select_contract``, ``select_finding(finding, location)``,
     ``step_location(delta)``, ``select_finding_rows``; ``selection.back()`` and
-    ``forward()``. Dossier: ``show_hidden_evidence()`` (gate G9). Palette:
+    ``forward()``. Subsets (``session.subsets``, a :class:`SubsetStore` whose
+    ``changed`` carries them all): ``make_subset(rows, name)``, ``subset_from_query``,
+    ``select_subset(name)``, ``subset_export_plan(name)``; ``subset:name`` in the rows
+    query. Dossier: ``show_hidden_evidence()`` (gate G9). Palette:
     ``find(text)`` and ``go(target)``. Files: ``capture()`` and ``restore(state)``
     for session files, ``export_plan(scope)`` for exports. Compare mode:
     ``start_comparison(baseline)``, ``set_comparison(prepared)``, ``close_comparison()``,
@@ -91,6 +94,7 @@ from aa_review.core.session._state import (
     QueryResult,
     Scope,
 )
+from aa_review.core.session._subsets import SUBSET_COLORS, Subset, SubsetStore
 
 __all__ = [
     "ReviewSession", "SessionEvents", "Scope", "OpenPackage", "PackageFacts", "FindingsState",
@@ -103,4 +107,5 @@ __all__ = [
     "Comparison", "PreparedComparison", "CompareItem", "SideBySide", "FieldLine",
     "prepare_comparison", "side_by_side", "evidence_side_by_side", "contract_changes",
     "compare_findings", "compare_findings_in_process",
+    "Subset", "SubsetStore", "SUBSET_COLORS",
 ]

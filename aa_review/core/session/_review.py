@@ -20,6 +20,7 @@ from aa_review.core.session._state import (
     QueryResult,
     Scope,
 )
+from aa_review.core.session._subsets import Subset, SubsetStore
 
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditReport
@@ -68,6 +69,8 @@ class ReviewSession:
         self._replacing = False
         self._rows_marked: np.ndarray | None = None  # the rows "only selected" showed
         self._comparison: Comparison | None = None
+        self.subsets = SubsetStore()
+        self.subsets.changed.connect(self._on_subsets)
         for scope in Scope:
             self._results[scope] = self._evaluate(scope, "", strict=False)
         self.selection.changed.connect(self._on_selection)
@@ -139,6 +142,7 @@ class ReviewSession:
         if self._comparison is not None:  # the diff was about the package replaced
             self._comparison = Comparison(self._comparison.baseline, v)
         self.selection.clear(emit=False)
+        self.subsets.clear(emit=False)
         self._reevaluate()
         self._announce(package=True)
         return self._open
@@ -149,6 +153,7 @@ class ReviewSession:
         self._open = self._findings = self._facts = self._hashes = None
         self._comparison = None
         self.selection.clear(emit=False)
+        self.subsets.clear(emit=False)
         self._reevaluate()
         self._announce(package=True)
 
@@ -203,6 +208,7 @@ class ReviewSession:
                 self.selection.changed.emit(self.selection.current)
             finally:
                 self._replacing = False
+            self.subsets.changed.emit(self.subsets.all())
         ev.findings_changed.emit(self._findings)
         ev.facts_changed.emit(self._facts)
         if package:
@@ -320,6 +326,7 @@ class ReviewSession:
         p = f.prepared
         try:
             if scope is Scope.ROWS:
+                p.rows.subsets = self.subsets.positions()
                 positions = p.rows.filter(text)
             elif scope is Scope.EVIDENCE:
                 positions = p.evidence.filter(text)
@@ -441,6 +448,58 @@ class ReviewSession:
             self._store(self._evaluate(Scope.FINDINGS, self._texts[Scope.FINDINGS],
                                        strict=False))
 
+    # -- subsets ------------------------------------------------------------------------
+    def make_subset(self, rows: np.ndarray | None = None, name: str | None = None) -> Subset | None:
+        """A named subset of ``rows`` (default: the rows selected now, else the current
+        row); it becomes the active one. None when there is nothing to make it of.
+
+        Raises
+        ------
+        ValueError
+            When ``name`` cannot be written unquoted in a query.
+        """
+        if self.package is None:
+            return None
+        if rows is None:
+            sel = self.selection.current
+            rows = sel.rows if sel.rows is not None else \
+                (np.array([sel.row], np.int64) if sel.row is not None else None)
+        if rows is None or len(rows) == 0:
+            return None
+        n = len(self.package.index)
+        rows = np.asarray(rows, dtype=np.int64)
+        return self.subsets.add(rows[(rows >= 0) & (rows < n)], name)
+
+    def subset_from_query(self, name: str | None = None) -> Subset | None:
+        """The rows the rows query keeps now, as a subset."""
+        if self.package is None:
+            return None
+        pos = self._results[Scope.ROWS].positions
+        rows = np.arange(len(self.package.index), dtype=np.int64) if pos is None else pos
+        return self.make_subset(rows, name)
+
+    def select_subset(self, name: str, source: str = "") -> None:
+        """Select the subset's rows together (they show in every view) and make it active."""
+        sub = self.subsets.get(name)
+        if sub is None:
+            return
+        self.subsets.activate(name)
+        if len(sub):
+            self.selection.update(source=source, rows=sub.rows, row=int(sub.rows[0]))
+
+    def subset_export_plan(self, name: str) -> ExportPlan | None:
+        """Exporting the rows of subset ``name`` (the query recorded is ``subset:name``)."""
+        pkg, sub = self.package, self.subsets.get(name)
+        if pkg is None or sub is None:
+            return None
+        return ExportPlan(pkg, Scope.ROWS, sub.rows, f"subset:{name}", self.digest,
+                          tuple(self._findings.findings) if self._findings is not None else ())
+
+    def _on_subsets(self, _subsets: tuple[Subset, ...]) -> None:
+        # subset: terms read the subsets now: the rows query is evaluated again.
+        if self._findings is not None and "subset" in self._texts[Scope.ROWS]:
+            self._store(self._evaluate(Scope.ROWS, self._texts[Scope.ROWS], strict=False))
+
     # -- what the dossier's gates point at ---------------------------------------------
     def show_hidden_evidence(self) -> int:
         """G9: rows citing hidden evidence in the rows table, the findings about them, the
@@ -503,10 +562,24 @@ class ReviewSession:
             if pkg is not None and sel.row is not None else None,
             selected_evidence_id=pkg.index.evidence_ids[sel.evidence]
             if pkg is not None and sel.evidence is not None else None,
-            selected_contract=sel.contract)
+            selected_contract=sel.contract,
+            subsets={sub.name: _row_ids(pkg, sub.rows) for sub in self.subsets.all()}
+            if pkg is not None else {},
+            active_subset=self.subsets.active.name if self.subsets.active else None)
 
     def restore(self, state: SessionState) -> None:
-        """Queries and selection from a session file, found again by id in the open package."""
+        """Queries, subsets and selection from a session file, found again by id in the open
+        package (a subset keeps the rows whose ids are still there)."""
+        pkg = self.package
+        if pkg is not None and state.subsets:
+            self.subsets.clear(emit=False)
+            for name, ids in state.subsets.items():
+                try:
+                    self.subsets.add(_rows_of_ids(pkg, ids), name, activate=False)
+                except ValueError:
+                    continue
+            self.subsets.activate(state.active_subset if state.active_subset in self.subsets
+                                  else None)
         for scope, text in ((Scope.ROWS, state.rows_query),
                             (Scope.FINDINGS, state.findings_query)):
             self._texts[scope] = text
@@ -535,6 +608,40 @@ class ReviewSession:
         return ExportPlan(pkg, scope, self._results[scope].shown(), self.shown_query(scope),
                           self.digest,
                           tuple(self._findings.findings) if self._findings is not None else ())
+
+
+def _row_ids(pkg: Package, rows: np.ndarray) -> list[str]:
+    """Row ids for a session file; a row without an id is named ``@file:line``."""
+    ix = pkg.index
+    out = []
+    for r in rows.tolist():
+        rid = ix.row_id_str(r)
+        out.append(rid if rid else f"@{ix.files[int(ix.file[r])]}:{int(ix.line[r])}")
+    return out
+
+
+def _rows_of_ids(pkg: Package, ids: list[str]) -> np.ndarray:
+    """Positions of the rows with these ids (every row sharing one), found with numpy."""
+    ix = pkg.index
+    if not ids or not len(ix):
+        return np.empty(0, np.int64)
+    size = ix.row_id.dtype.itemsize
+    named = [i.encode("utf-8") for i in ids if i and not i.startswith("@")]
+    wanted = np.array([b for b in named if len(b) <= size], dtype=ix.row_id.dtype)
+    found = np.flatnonzero(np.isin(ix.row_id, wanted)) if len(wanted) else \
+        np.empty(0, np.int64)
+    placed = [_file_line(pkg, i[1:]) for i in ids if i.startswith("@")]
+    extra = np.array([r for r in placed if r is not None], np.int64)
+    return np.union1d(found, extra) if len(extra) else found
+
+
+def _file_line(pkg: Package, name: str) -> int | None:
+    file, _, line = name.rpartition(":")
+    ix = pkg.index
+    if not line.isdigit() or file not in ix.files:
+        return None
+    hit = np.flatnonzero((ix.file == ix.files.index(file)) & (ix.line == int(line)))
+    return int(hit[0]) if len(hit) else None
 
 
 def _contains(sorted_rows: np.ndarray, row: int) -> bool:

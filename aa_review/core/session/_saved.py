@@ -30,6 +30,9 @@ class SessionState(BaseModel):
     selected_contract: str | None = None
     central_tab: int = 0
     layout: str | None = Field(None, description="QMainWindow.saveState(), base64")
+    subsets: dict[str, list[str]] = Field(default_factory=dict,
+                                          description="Named subsets: their rows by row id")
+    active_subset: str | None = None
 
 
 def save_session(path: Path, state: SessionState, package_root: Path | None) -> None:

@@ -29,6 +29,8 @@ class Bars:
     labels: list[str]
     values: np.ndarray
     fields: list[str | None]  # query term (field:value) a bar stands for, if any
+    unit: str = "rows"  # what a bar counts (the value axis says it)
+    scope: str = "rows"  # the table whose query a bar's term filters
 
 
 @dataclass(frozen=True)
@@ -65,13 +67,15 @@ def histogram(pkg: Package, measure: str, bins: int = 40) -> Histogram:
 
 
 def coverage(pkg: Package) -> Bars:
-    """Catalog items resolved / unresolved, and ids rows cite that the catalog lacks."""
+    """Catalog items resolved / unresolved / hidden, and ids rows cite that the catalog
+    lacks: evidence items, each bar an evidence query."""
     resolved = sum(1 for e in pkg.catalog if e.resolves)
     orphans = len(pkg.index.evidence_ids) - pkg.index.catalog_size
     hidden = sum(1 for e in pkg.catalog if e.visibility == "hidden_excluded")
     return Bars(["resolved", "unresolved", "hidden", "orphan ids"],
                 np.array([resolved, len(pkg.catalog) - resolved, hidden, orphans], np.int64),
-                [None, "resolves:no", "visibility:hidden_excluded", None])
+                ["resolves:yes", "resolves:no", "visibility:hidden_excluded", "catalogued:no"],
+                unit="evidence items", scope="evidence")
 
 
 @dataclass(frozen=True, eq=False)

@@ -8,6 +8,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from aa_review.qt.models._subset_mark import SubsetMark
 from aa_review.qt.models.findings_table import finding_mark
 from aa_review.qt.models.rows_table import CHANGE_COLORS
 
@@ -38,6 +39,7 @@ class EvidenceTableModel(QAbstractTableModel):
         self._hashes: tuple[str, ...] | None = None
         self._marks: tuple[np.ndarray, np.ndarray] | None = None
         self._changes: dict[str, str] | None = None
+        self._subset = SubsetMark()  # the evidence the active subset's rows cite
 
     def set_finding_marks(self, count: np.ndarray | None, worst: np.ndarray | None) -> None:
         """Per evidence position, how many findings locate it and the worst rank (-1: none)."""
@@ -56,10 +58,18 @@ class EvidenceTableModel(QAbstractTableModel):
             self._columns.append("change")
         self.endResetModel()
 
+    def set_subset(self, cited: np.ndarray | None, color: str | None = None) -> None:
+        """Mark the evidence items the active subset's rows cite (a mask; None: none)."""
+        self._subset.set(self, cited, color)
+
+    def in_subset(self, position: int) -> bool:
+        return position in self._subset
+
     def set_package(self, pkg: Package | None) -> None:
         self.beginResetModel()
         self._pkg = pkg
         self._positions = None
+        self._subset.mask = None
         extra: list[str] = []
         if pkg is not None:
             for e in pkg.catalog:
@@ -125,6 +135,8 @@ class EvidenceTableModel(QAbstractTableModel):
         if name == "findings":
             return finding_mark(self._marks, pos, role)
         item = self._pkg.evidence_at(pos)
+        if role == Qt.ItemDataRole.DecorationRole:
+            return self._subset.decoration(index.column(), pos)
         if name == "change":
             kind = (self._changes or {}).get(self._pkg.index.evidence_ids[pos], "")
             if role == Qt.ItemDataRole.ForegroundRole:

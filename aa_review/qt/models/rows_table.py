@@ -9,6 +9,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QPalette
 
+from aa_review.qt.models._subset_mark import SubsetMark
 from aa_review.qt.models.findings_table import finding_mark, mark_keys
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ class RowsTableModel(QAbstractTableModel):
         self._marks: tuple[np.ndarray, np.ndarray] | None = None
         self._change: np.ndarray | None = None  # per row: index into CHANGE_KINDS
         self._linked: np.ndarray | None = None
+        self._subset = SubsetMark()  # the active subset's rows
 
     # -- feeding ---------------------------------------------------------
     def set_index(self, index: RowIndex | None, positions: np.ndarray | RowSet | None = None
@@ -55,6 +57,7 @@ class RowsTableModel(QAbstractTableModel):
         self.beginResetModel()
         if index is not self._index:
             self._marked, self._marked_from, self._n_marked = None, None, 0
+            self._subset.mask = None
         self._index = index
         self._positions = positions
         self.endResetModel()
@@ -97,6 +100,18 @@ class RowsTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(self.rowCount() - 1, len(ROW_COLUMNS) - 1),
                                   [Qt.ItemDataRole.BackgroundRole])
+
+    def set_subset(self, rows: np.ndarray | None, color: str | None = None) -> None:
+        """Mark the active subset's rows (a coloured square before the id); None: none."""
+        mask = None
+        if rows is not None and self._index is not None:
+            n = len(self._index)
+            mask = np.zeros(n, dtype=bool)
+            mask[rows[(rows >= 0) & (rows < n)]] = True
+        self._subset.set(self, mask, color)
+
+    def in_subset(self, position: int) -> bool:
+        return position in self._subset
 
     @property
     def marked(self) -> np.ndarray | None:
@@ -176,6 +191,8 @@ class RowsTableModel(QAbstractTableModel):
                 color.setAlpha(90)  # lighter than the current row, in both schemes
                 return QBrush(color)
             return None
+        if role == Qt.ItemDataRole.DecorationRole:
+            return self._subset.decoration(col, self.position(index.row()))
         if col == FINDINGS_COLUMN:
             return finding_mark(self._marks, self.position(index.row()), role)
         if col == CHANGE_COLUMN:

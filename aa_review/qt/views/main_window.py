@@ -10,19 +10,24 @@ methods below) and keeps its own layout.
 from __future__ import annotations
 
 import logging
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl
-from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, QUrl, Signal
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
+    QFrame,
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QScrollArea,
+    QStackedWidget,
     QTabWidget,
     QWidget,
 )
@@ -38,11 +43,19 @@ from aa_review.qt.views.dossier_panel import DossierPanel
 from aa_review.qt.views.evidence_panels import EvidencePanel, EvidenceRowsPanel, RowEvidencePanel
 from aa_review.qt.views.facets_panel import FacetsPanel
 from aa_review.qt.views.findings_panel import FindingsPanel
+from aa_review.qt.views.layout import WindowLayouts
 from aa_review.qt.views.menus import build_actions
 from aa_review.qt.views.offer import OfferButton
-from aa_review.qt.views.palette import CommandPalette, PaletteEntry
+from aa_review.qt.views.palette import CommandPalette, PaletteEntry, action_entries
 from aa_review.qt.views.plots_panel import PlotsPanel
 from aa_review.qt.views.rows_panel import RowsPanel
+from aa_review.qt.views.subsets import (
+    SubsetBar,
+    link_evidence_subset,
+    link_evidence_table,
+    link_row_table,
+)
+from aa_review.qt.views.welcome import RecentPlaces, WelcomePage
 from aa_review.qt.watcher import PackageWatcher
 from aa_review.qt.workers import ThreadRunner, synchronous
 
@@ -54,14 +67,15 @@ __all__ = ["MainWindow"]
 log = logging.getLogger(__name__)
 
 # (name, area, tabbed onto): the docks around the central tabs, in the order they are added.
+# The focused default: one set of tabs on the right, one below, Facets closed (layout.py).
 _DOCKS = (
     ("facets", Qt.DockWidgetArea.LeftDockWidgetArea, None),
-    ("evidence", Qt.DockWidgetArea.BottomDockWidgetArea, None),
-    ("evidence_rows", Qt.DockWidgetArea.BottomDockWidgetArea, None),
-    ("findings", Qt.DockWidgetArea.BottomDockWidgetArea, "evidence_rows"),
+    ("findings", Qt.DockWidgetArea.BottomDockWidgetArea, None),
+    ("evidence", Qt.DockWidgetArea.BottomDockWidgetArea, "findings"),
+    ("evidence_rows", Qt.DockWidgetArea.BottomDockWidgetArea, "findings"),
     ("detail", Qt.DockWidgetArea.RightDockWidgetArea, None),
     ("plots", Qt.DockWidgetArea.RightDockWidgetArea, "detail"),
-    ("row_evidence", Qt.DockWidgetArea.RightDockWidgetArea, None),
+    ("row_evidence", Qt.DockWidgetArea.RightDockWidgetArea, "detail"),
 )
 _PAGES = {"rows": 0, "contracts": 1, "dossier": 2}
 WORKER_NICENESS = 10
@@ -71,7 +85,7 @@ class MainWindow(QMainWindow):
     """The review window. It shows and asks; the session holds, the controller acts."""
 
     # Bumped whenever the set of docks changes, so an old saved layout is not misapplied.
-    LAYOUT_VERSION = 3
+    LAYOUT_VERSION = 4
 
     def __init__(self, settings: QSettings) -> None:
         super().__init__()
@@ -92,7 +106,10 @@ class MainWindow(QMainWindow):
         self.setDockNestingEnabled(True)
         self._build_views()
         self.compare = install_compare(self)  # compare mode: its dock, hidden until used
+        self._build_subsets()
         self.commands = build_actions(self)
+        self.layouts = WindowLayouts(self, settings)
+        self.layouts.install_menu(self._menu("View"))
         self._build_status()
         add_compare_actions(self, self.compare)
         self.refresh_recent(self.controller.recent())
@@ -108,7 +125,7 @@ class MainWindow(QMainWindow):
         self.rows = RowsPanel(s)
         self.contracts = ContractsPanel(s)
         # The two wide views share the centre; everything else docks around them.
-        self.center = QTabWidget()
+        self.center = _Pages()
         self.center.setObjectName("center_tabs")
         self.center.setDocumentMode(True)
         self.center.addTab(self.rows, "Rows")
@@ -117,9 +134,22 @@ class MainWindow(QMainWindow):
         self.dossier.gate_selected.connect(self.controller.gate_selected)
         self.dossier.request_digest = self.controller.ensure_digest
         s.events.facts_changed.connect(self._dossier_facts)
-        self.center.addTab(self.dossier, "Dossier")
+        # Scrolled: its gates, plots and tabs would otherwise make the window's minimum
+        # height more than a 1366x768 screen with a panel has.
+        self.center.addTab(_scrolled(self.dossier), "Dossier")
         self.center.currentChanged.connect(self._page_changed)
-        self.setCentralWidget(self.center)
+        # No package open: the welcome page stands in the centre (welcome.py).
+        self.places = RecentPlaces(self.settings)
+        self.welcome = WelcomePage(self.places, self.open_package, self.open_workspace, {
+            "package": self.choose_package, "workspace": self.choose_workspace,
+            "session": lambda: self.controller.open_session(), "demo": self.open_demo})
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.welcome)
+        self.stack.addWidget(self.center)
+        self._docks_state: QByteArray | None = None  # the docks hidden behind the welcome
+        self.center.wanted.connect(lambda: self.show_welcome(False))
+        s.events.package_changed.connect(self._package_shown)
+        self.setCentralWidget(self.stack)
         self.evidence = EvidencePanel(s)
         self.detail = RowDetailPanel(s, self.runner)
         self.row_evidence = RowEvidencePanel(s)
@@ -127,6 +157,7 @@ class MainWindow(QMainWindow):
         self.facets = FacetsPanel(s)
         self.findings = FindingsPanel(s)
         self.plots = PlotsPanel(s)
+        self.plots.evidence_filtered.connect(lambda: self.focus_view(self.evidence.view))
         widgets = {"facets": self.facets, "evidence": self.evidence,
                    "evidence_rows": self.evidence_rows, "findings": self.findings,
                    "detail": self.detail, "plots": self.plots, "row_evidence": self.row_evidence}
@@ -142,19 +173,46 @@ class MainWindow(QMainWindow):
             # then shows over another dock.
             self.addDockWidget(where, dock)
             self.docks[name] = dock
+        # The plots draw a selection only when seen: catch up when their tab comes forward.
+        self.docks["plots"].visibilityChanged.connect(
+            lambda shown: QTimer.singleShot(0, self.plots.catch_up) if shown else None)
+
+    def _build_subsets(self) -> None:
+        """Subsets (subsets.py): a bar above the rows; several rows or evidence items
+        picked in a table are rows selected together; the active subset marked."""
+        s = self.session
+        self.subset_bar = SubsetBar(self)
+        self.rows.layout_.insertWidget(2, self.subset_bar)
+        for panel in (self.rows, self.evidence_rows):
+            link_row_table(s, panel.view, panel.model, panel.source)
+        for ev in (self.evidence, self.row_evidence):
+            link_evidence_table(s, ev.view, ev.model.position, ev.source)
+            link_evidence_subset(s, ev.model)
+
+    def _menu(self, title: str) -> QMenu:
+        for act in self.menuBar().actions():
+            if act.menu() is not None and act.text().replace("&", "") == title:
+                return act.menu()  # type: ignore[return-value]
+        return self.menuBar().addMenu(title)
 
     def _default_layout(self) -> None:
-        """The first-run arrangement: tabbed docks, proportions for the window's size."""
-        for name, _where, onto in _DOCKS:
+        self.arrange_default()
+        self.layouts.close_at_first()
+
+    def arrange_default(self) -> None:
+        """The focused arrangement: two sets of tabbed docks, the centre as wide as the
+        window allows (sizes in proportion to the window, so it fits 1366x768 too)."""
+        for name, where, onto in _DOCKS:
+            if self.dockWidgetArea(self.docks[name]) != where:
+                self.addDockWidget(where, self.docks[name])
             if onto is not None:
                 self.tabifyDockWidget(self.docks[onto], self.docks[name])
         self.docks["detail"].raise_()
-        self.docks["evidence_rows"].raise_()
+        self.docks["findings"].raise_()
         h, v = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
-        self.resizeDocks([self.docks["facets"]], [280], h)
-        self.resizeDocks([self.docks["detail"]], [460], h)
-        self.resizeDocks([self.docks["evidence"]], [300], v)
-        self.resizeDocks([self.docks["evidence"]], [640], h)
+        self.resizeDocks([self.docks["facets"]], [240], h)
+        self.resizeDocks([self.docks["detail"]], [min(460, max(300, self.width() // 4))], h)
+        self.resizeDocks([self.docks["findings"]], [max(200, int(self.height() * 0.3))], v)
 
     def _build_status(self) -> None:
         self.count_label = QLabel("No package")
@@ -171,6 +229,7 @@ class MainWindow(QMainWindow):
         bar.addWidget(self.state_label, 1)
         self.offer_button = OfferButton()
         bar.addPermanentWidget(self.offer_button)
+        bar.addPermanentWidget(self.layouts.button)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
         self.session.events.query_changed.connect(self._show_count)
@@ -193,6 +252,7 @@ class MainWindow(QMainWindow):
         self.state_label.setText(text)
 
     def show_partial(self, index: RowIndex) -> None:
+        self.show_welcome(False)
         self.rows.show_index(index)
 
     def show_opened(self, pkg: Package) -> None:
@@ -205,6 +265,7 @@ class MainWindow(QMainWindow):
     def show_page(self, name: str) -> None:
         """Bring a central page (rows, contracts, dossier) to the front, tab and all."""
         self.center.setCurrentIndex(_PAGES[name])
+        self.show_welcome(False)
 
     def status(self, text: str, ms: int = 6000) -> None:
         self.statusBar().showMessage(text, ms)
@@ -279,24 +340,85 @@ class MainWindow(QMainWindow):
 
     def open_workspace(self, folder: Path) -> bool:
         """Open a dossier workspace; its gates are evaluated when the Dossier tab is shown."""
-        return self.dossier.open_workspace(folder)
+        ok = self.dossier.open_workspace(folder)
+        if ok:
+            self._remember("workspace", folder)
+        return ok
 
     def choose_workspace(self) -> None:
         if self.dossier.choose_workspace():
-            self.center.setCurrentWidget(self.dossier)
+            if self.dossier.folder is not None:
+                self._remember("workspace", self.dossier.folder)
+            self.show_page("dossier")
+
+    def open_demo(self) -> None:
+        """The sample package and, beside it, its dossier workspace."""
+        from aa_review.demo import bundled_package, bundled_workspace
+
+        self.open_package(bundled_package())
+        self.open_workspace(bundled_workspace())
+
+    def _remember(self, kind: str, path: Path) -> None:
+        self.places.add(kind, Path(path))
+        self.welcome.refresh()
+
+    def _package_shown(self, opened: Any) -> None:
+        if opened is None:
+            self.welcome.refresh()
+            if self.center.currentIndex() != _PAGES["dossier"]:
+                self.show_welcome(True)
+        else:
+            self._remember("package", opened.package.root)
+            self.show_welcome(False)
+
+    def show_welcome(self, on: bool) -> None:
+        """The welcome page in the centre, the docks (empty tables) out of the way; or the
+        pages with the docks as they were."""
+        if on:
+            if self._docks_state is None:
+                self.layouts.restore()
+                self._docks_state = self.saveState(self.LAYOUT_VERSION)
+                for dock in self.docks.values():
+                    dock.hide()
+            self.stack.setCurrentWidget(self.welcome)
+            self.layouts.button.setEnabled(False)
+            return
+        self.layouts.button.setEnabled(True)
+        self.stack.setCurrentWidget(self.center)
+        if self._docks_state is not None:
+            state, self._docks_state = self._docks_state, None
+            self.restoreState(state, self.LAYOUT_VERSION)
 
     def _page_changed(self, index: int) -> None:
         if index == _PAGES["dossier"]:
             self.controller.ensure_digest()  # the dossier compares it with its binding
 
+    def palette_commands(self) -> list[PaletteEntry]:
+        """Every action of the window for the palette: the menus' (submenus too), the
+        window's and its panels' keyed ones, and the dossier's steps."""
+        keyed = [a for a in self.findChildren(QAction) if a.property("shortcut_name")]
+        return action_entries(self.menuBar(), [*self.actions(), *keyed]) + \
+            self.dossier_commands()
+
+    def dossier_commands(self) -> list[PaletteEntry]:
+        d = self.dossier
+
+        def run(button: QPushButton) -> None:
+            self.show_page("dossier")
+            button.click()
+
+        buttons = [*d.buttons.values(), d.authorize_button, d.project_button]
+        return [PaletteEntry(f"Dossier: {b.text().replace('&', '')}", partial(run, b),
+                             lambda: d.ws is not None) for b in buttons]
+
     def show_palette(self) -> CommandPalette:
-        palette = CommandPalette(self, self.actions(), lambda t: [
+        palette = CommandPalette(self, self.palette_commands(), lambda t: [
             PaletteEntry(label, run) for label, run in self.controller.palette_entries(t)])
         palette.open()
         return palette
 
     def focus_query(self) -> None:
-        self.center.setCurrentWidget(self.rows)
+        self.show_page("rows")
         self.rows.query.edit.setFocus()
         self.rows.query.edit.selectAll()
 
@@ -356,6 +478,8 @@ class MainWindow(QMainWindow):
         if self._first_layout:
             self._first_layout = False
             self._default_layout()
+        if self.session.package is None and self.stack.currentWidget() is self.welcome:
+            self.show_welcome(True)
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802
         if getattr(self, "corpus", None) is not None:
@@ -365,9 +489,35 @@ class MainWindow(QMainWindow):
         # Loading and auditing hold worker processes: let them stop before leaving.
         self.runner.shutdown(lanes=("load", "audit"))
         self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState(self.LAYOUT_VERSION))
+        self.layouts.restore()
+        self.settings.setValue("window/state", self._docks_state
+                               or self.saveState(self.LAYOUT_VERSION))
         self.settings.sync()
         super().closeEvent(event)
+
+
+class _Pages(QTabWidget):
+    """The central tabs; ``setCurrentWidget`` also takes a widget inside a page (the
+    dossier panel inside its scroll area), and says the pages are wanted in front of
+    the welcome page."""
+
+    wanted = Signal()
+
+    def setCurrentWidget(self, widget: QWidget) -> None:  # noqa: N802
+        for i in range(self.count()):
+            page = self.widget(i)
+            if page is not None and (page is widget or page.isAncestorOf(widget)):
+                self.setCurrentIndex(i)
+                self.wanted.emit()
+                return
+
+
+def _scrolled(widget: QWidget) -> QScrollArea:
+    area = QScrollArea()
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    return area
 
 
 def _dropped_dir(urls: list[QUrl]) -> Path | None:

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFontMetrics
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from aa_review.core.query import QueryError
@@ -29,36 +31,80 @@ if TYPE_CHECKING:
 __all__ = ["PlotsPanel"]
 
 
+# The widest a bar's label may be before it is elided in the middle (its tooltip is whole).
+MAX_LABEL_PX = 220
+
+
 class _BarPlot(pg.PlotWidget):
-    """Bars; clicking a bar calls ``on_pick(index)``."""
+    """Bars; clicking a bar calls ``on_pick(index)``. Every bar is labelled: a label too
+    wide is elided in the middle, and hovering a bar shows its whole label and count."""
 
     def __init__(self, on_pick: Callable[[int], None]) -> None:
         super().__init__()
         self._on_pick = on_pick
         self._n = 0
+        self.subset_bars: pg.BarGraphItem | None = None
+        self.bars: charts.Bars | None = None
+        self.tick_labels: list[str] = []
         self.setMouseEnabled(x=False, y=False)
         self.hideButtons()
         self.scene().sigMouseClicked.connect(self._clicked)
+        self.scene().sigMouseMoved.connect(self._hovered)
 
     def show_bars(self, bars: charts.Bars, brush: str) -> None:
         """Horizontal bars, largest on top, labels on the left axis (they stay readable)."""
         self.clear()
+        self.bars = bars
         self._n = len(bars.labels)
         y = np.arange(self._n)[::-1]
         self.addItem(pg.BarGraphItem(x0=0, y=y, width=bars.values, height=0.7, brush=brush))
+        self.subset_bars = None  # removed by clear()
         axis = self.getPlotItem().getAxis("left")
-        axis.setTicks([[(int(y[i]), label) for i, label in enumerate(bars.labels)]])
-        longest = max((len(label) for label in bars.labels), default=4)
-        axis.setWidth(int(self.fontMetrics().averageCharWidth() * (longest + 2)))
-        self.getPlotItem().setLabel("bottom", "rows")
+        # The axis draws a label only when it fits the axis: measure with the axis's own
+        # font, elide what is too wide, and make the axis as wide as the widest label.
+        font = axis.style.get("tickFont") or axis.font()
+        fm = QFontMetrics(font)
+        self.tick_labels = [fm.elidedText(label, Qt.TextElideMode.ElideMiddle, MAX_LABEL_PX)
+                            for label in bars.labels]
+        axis.setTicks([[(int(y[i]), label) for i, label in enumerate(self.tick_labels)]])
+        widest = max((fm.horizontalAdvance(t) for t in self.tick_labels), default=20)
+        axis.setWidth(widest + int(axis.style.get("tickTextOffset", [5, 2])[0]) + 16)
+        self.getPlotItem().setLabel("bottom", bars.unit)
         self.setYRange(-0.6, max(self._n - 0.4, 0.6), padding=0)
         self.setXRange(0, max(1, int(bars.values.max()) if len(bars.values) else 1))
 
-    def _clicked(self, event: object) -> None:
-        pos = self.getPlotItem().vb.mapSceneToView(event.scenePos())  # type: ignore[attr-defined]
-        i = self._n - 1 - round(pos.y())
+    def show_subset(self, counts: np.ndarray | None, color: str) -> None:
+        """Overlay each bar's count in the active subset (thinner bars of its colour)."""
+        if self.subset_bars is not None:
+            self.removeItem(self.subset_bars)
+            self.subset_bars = None
+        if counts is None or self._n == 0:
+            return
+        y = np.arange(self._n)[::-1]
+        self.subset_bars = pg.BarGraphItem(x0=0, y=y, width=counts, height=0.35,
+                                           brush=QColor(color))
+        self.subset_bars.setZValue(5)
+        self.addItem(self.subset_bars)
+
+    def bar_at(self, scene_pos: object) -> int | None:
+        """The bar under a scene position (on its row, anywhere along it), if any."""
+        pos = self.getPlotItem().vb.mapSceneToView(scene_pos)
+        i: int = self._n - 1 - round(pos.y())
         if 0 <= i < self._n and abs(pos.y() - round(pos.y())) <= 0.35:
+            return i
+        return None
+
+    def _clicked(self, event: object) -> None:
+        i = self.bar_at(event.scenePos())  # type: ignore[attr-defined]
+        if i is not None:
             self._on_pick(i)
+
+    def _hovered(self, scene_pos: object) -> None:
+        i = self.bar_at(scene_pos)
+        b = self.bars
+        self.setToolTip("" if i is None or b is None else
+                        f"{b.labels[i]}: {int(b.values[i]):,} {b.unit}"
+                        + (f"\nclick: {b.fields[i]}" if b.fields[i] else ""))
 
 
 class _HistPlot(pg.PlotWidget):
@@ -79,6 +125,11 @@ class _HistPlot(pg.PlotWidget):
         self.region.setZValue(10)
         self.region.setVisible(False)
         self.addItem(self.region)
+        self.edges = np.array([0.0, 1.0])
+        # The active subset's histogram over the whole one (same bins).
+        self.subset_curve = pg.PlotCurveItem()
+        self.subset_curve.setZValue(5)
+        self.addItem(self.subset_curve)
         self.marker = pg.InfiniteLine(angle=90, pen=pg.mkPen((200, 40, 40), width=2))
         self.marker.setVisible(False)
         self.addItem(self.marker)
@@ -86,7 +137,22 @@ class _HistPlot(pg.PlotWidget):
             lambda r: on_range(*r.getRegion()) if r.isVisible() else None)
         self.scene().sigMouseClicked.connect(self._clicked)
 
+    def show_subset(self, values: np.ndarray | None, color: str) -> None:
+        """Overlay the histogram of ``values`` (the active subset's), None: no overlay."""
+        if values is None:
+            self.subset_curve.clear()
+            self.subset_curve.setVisible(False)
+            return
+        self.subset_curve.setVisible(True)
+        ok = values[~np.isnan(values)]
+        counts, _ = np.histogram(ok, bins=self.edges)
+        c = QColor(color)
+        self.subset_curve.setData(self.edges, counts, stepMode="center", fillLevel=0,
+                                  pen=pg.mkPen(c, width=2),
+                                  brush=(c.red(), c.green(), c.blue(), 150))
+
     def show_hist(self, h: charts.Histogram) -> None:
+        self.edges = h.edges
         self.curve.setData(h.edges, h.counts, stepMode="center", fillLevel=0,
                            brush=(70, 130, 180, 150))
         self.region.blockSignals(True)
@@ -116,6 +182,9 @@ class PlotsPanel(QWidget):
     range sets the rows query; the rows the query keeps are highlighted on the map.
     """
 
+    # A coverage bar filtered the evidence catalog: the window brings it forward.
+    evidence_filtered = Signal()
+
     def __init__(self, session: ReviewSession) -> None:
         super().__init__()
         self.setWindowTitle("Plots")
@@ -124,14 +193,15 @@ class PlotsPanel(QWidget):
         self.version = 0
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        hint = QLabel("Click a bar to filter the rows; double-click a histogram for a range "
-                      "to drag.")
+        hint = QLabel("Click a bar to filter the rows (Coverage: the evidence items); "
+                      "double-click a histogram for a range to drag; drag a rectangle on "
+                      "the rows map to make a subset of its rows.")
         hint.setWordWrap(True)
         lay.addWidget(hint)
         self.tabs = QTabWidget()
         lay.addWidget(self.tabs)
         self.types = _BarPlot(self._pick_type)
-        self.coverage = _BarPlot(self._ignore_pick)
+        self.coverage = _BarPlot(self._pick_coverage)
         self.hists = {m: _HistPlot(label, partial(self._pick_range, m))
                       for m, (_a, label, _f) in charts.ROW_MEASURES.items()}
         self.tabs.addTab(self.types, "Rows by type")
@@ -142,12 +212,15 @@ class PlotsPanel(QWidget):
         self.points = PointsPlot()
         self.tabs.addTab(self.points, "Rows map")
         self._bars: charts.Bars | None = None
+        self._stale = False  # a selection arrived while hidden
         plots: list[Any] = [self.types, self.coverage, self.points, *self.hists.values()]
         for w in plots:
             theme_plot(w)
         session.events.package_changed.connect(self.show_package)
         session.events.query_changed.connect(self._on_result)
         session.selection.changed.connect(self.follow)
+        session.subsets.changed.connect(self.show_subset)
+        self.points.on_brush = self._brushed
 
     def retheme(self) -> None:
         for w in (self.types, self.coverage, self.points, *self.hists.values()):
@@ -166,6 +239,7 @@ class PlotsPanel(QWidget):
             w.show_hist(prepared.histograms[m])
         self.points.set_points(prepared.rows_map, "row (package order)", "confidence")
         self.highlight_rows(self.session.result(Scope.ROWS).positions)
+        self.show_subset()
 
     def _on_result(self, result: QueryResult) -> None:
         if result.scope is Scope.ROWS and result.version == self.version:
@@ -175,12 +249,17 @@ class PlotsPanel(QWidget):
         """Mark the rows the rows view shows now (None: all of them, so no highlight)."""
         self.points.highlight(positions)
 
-    def _ignore_pick(self, _i: int) -> None:
-        """Coverage bars are not clickable."""
-
     def _pick_type(self, i: int) -> None:
         if self._bars is not None and self._bars.fields[i]:
             self._set_query(self._bars.fields[i] or "")
+
+    def _pick_coverage(self, i: int) -> None:
+        """A coverage bar filters the evidence catalog, shown in its query box."""
+        cov = self.coverage.bars
+        if cov is not None and cov.fields[i]:
+            with contextlib.suppress(QueryError):
+                self.session.set_query(Scope.EVIDENCE, cov.fields[i] or "")
+                self.evidence_filtered.emit()
 
     def _pick_range(self, measure: str, lo: float, hi: float) -> None:
         field = charts.ROW_MEASURES[measure][2]
@@ -190,9 +269,62 @@ class PlotsPanel(QWidget):
         with contextlib.suppress(QueryError):  # the rows bar shows what is wrong
             self.session.set_query(Scope.ROWS, text)
 
+    def _brushed(self, rows: np.ndarray) -> None:
+        """A rectangle on the rows map: its rows become a new subset, selected together."""
+        if self.pkg is None or len(rows) == 0:
+            return
+        sub = self.session.make_subset(rows)
+        if sub is not None:
+            self.session.select_rows(sub.rows, "plots")
+
+    def show_subset(self, _subsets: object = None) -> None:
+        """The active subset on every plot of rows: the map, the histograms, the types."""
+        pkg, active = self.pkg, self.session.subsets.active
+        if pkg is None or active is None or self.session.version != self.version:
+            self.points.subset.show(None)
+            for w in self.hists.values():
+                w.show_subset(None, "")
+            self.types.show_subset(None, "")
+            return
+        rows = active.rows
+        self.points.subset.set_color(QColor(active.color))
+        self.points.subset.show(rows)
+        ix = pkg.index
+        for m, w in self.hists.items():
+            attr = charts.ROW_MEASURES[m][0]
+            w.show_subset(np.asarray(getattr(ix, attr), dtype=np.float64)[rows], active.color)
+        if self._bars is not None:
+            per_type = np.bincount(ix.data_type[rows], minlength=len(ix.data_types))
+            order = {name: k for k, name in enumerate(ix.data_types)}
+            counts = np.array([per_type[order[label]] if label in order else 0
+                               for label in self._bars.labels], dtype=np.int64)
+            self.types.show_subset(counts, active.color)
+
+    def showEvent(self, event: object) -> None:  # noqa: N802
+        super().showEvent(event)  # type: ignore[arg-type]
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        """Draw the selection that arrived while hidden (the window calls this when the
+        plots' dock tab comes to the front)."""
+        if self._stale:
+            self.follow(self.session.selection.current)
+
     def follow(self, sel: Selection) -> None:
         if self.pkg is None or self.session.version != self.version:
             return
+        # Hidden (a tab behind another): drawn when shown, not on every selection.
+        self._stale = not self.isVisible() or self.visibleRegion().isEmpty()
+        if self._stale:
+            return
+        # The rows selected together, or those citing the selected evidence item.
+        ix = self.pkg.index
+        if sel.rows is not None:
+            self.points.selected.show(sel.rows)
+        elif sel.evidence is not None:
+            self.points.selected.show(ix.citing_mask(np.array([sel.evidence])).nonzero()[0])
+        else:
+            self.points.selected.show(None if sel.row is None else np.array([sel.row]))
         for m, w in self.hists.items():
             attr = charts.ROW_MEASURES[m][0]
             w.mark(None if sel.row is None else float(getattr(self.pkg.index, attr)[sel.row]))

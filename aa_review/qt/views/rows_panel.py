@@ -13,6 +13,7 @@ from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.finding_marks import follow_marks
 from aa_review.qt.views.query_bar import QueryBar, fields_help
 from aa_review.qt.views.query_completion import session_completer
+from aa_review.qt.views.table_header import fit_widths
 from aa_review.qt.views.tables import make_table
 
 if TYPE_CHECKING:
@@ -71,8 +72,7 @@ class RowsPanel(Linked):
     def show_index(self, index: RowIndex | None, positions: object = None) -> None:
         """Show ``index`` (also the first rows while a package loads)."""
         self.model.set_index(index, positions)  # type: ignore[arg-type]
-        for col, width in enumerate(_WIDTHS):
-            self.view.setColumnWidth(col, width)
+        fit_widths(self.view, _WIDTHS)  # shrunk to the view: the last columns stay on screen
         self._show_count()
 
     def show_result(self, result: QueryResult) -> None:

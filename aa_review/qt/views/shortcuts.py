@@ -30,5 +30,6 @@ SHORTCUTS: dict[str, QKeySequence.StandardKey | str] = {
     "find": _std.Find,
     "finding_next": "F8",
     "finding_previous": "Shift+F8",
+    "maximise": "Ctrl+Shift+M",
     **{f"focus_{i}": f"Ctrl+{i}" for i in range(1, len(FOCUS_VIEWS) + 1)},
 }

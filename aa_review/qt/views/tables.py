@@ -7,6 +7,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
 
+from aa_review.qt.views.table_header import install_header_menu
+
 __all__ = ["make_table"]
 
 
@@ -30,4 +32,5 @@ def make_table(model: Any, *, sortable: bool = False, name: str = "") -> QTableV
     header.setStretchLastSection(True)
     header.setHighlightSections(False)
     view.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+    install_header_menu(view)  # fit and choose columns; ids elided in the middle
     return view
