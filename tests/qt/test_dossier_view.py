@@ -555,3 +555,24 @@ def test_the_panel_waits_for_the_digest_the_window_computes(window, demo: Path,
     assert panel.state is not None and panel.state.snapshot.freshness.blocking == ()
     assert asked == [1] and not panel.progress_row.isVisible()
     panel.close_workspace()
+
+
+def test_all_eleven_gates_show_at_1366x768_without_scrolling(window, demo: Path) -> None:
+    """Spec 12 and the guided sign-off: the gate table fits all eleven gates at 1366x768,
+    and the tab takes the page's height instead of scrolling as a whole."""
+    from PySide6.QtWidgets import QApplication
+
+    window.resize(1366, 768)
+    window.open_package(demo / SAMPLE_PACKAGE_ID)
+    assert window.open_workspace(demo / "dossier_workspace")
+    window.center.setCurrentWidget(window.dossier)
+    panel = window.dossier
+    panel.select_dossier("dos-demo-contaminated")
+    for _ in range(5):
+        QApplication.processEvents()
+    view = panel.gate_view
+    assert view.viewport().height() >= 11 * view.verticalHeader().defaultSectionSize()
+    assert view.rowAt(view.viewport().height() - 1) in (-1, 10)  # G11 in view, no scroll
+    page = panel.parentWidget().parentWidget()  # the window's scroll area around the tab
+    assert panel.height() <= page.viewport().height()
+    panel.close_workspace()

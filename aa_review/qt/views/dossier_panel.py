@@ -509,6 +509,12 @@ class DossierPanel(DossierActions, QWidget):
         if self._stale and self.ws is not None:
             self._load()
 
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        # The window shows the tab in a scroll area, which would otherwise make it as
+        # tall as its wrapped texts prefer; it gets the page's height, and what does not
+        # fit scrolls inside (the verdict, the tables), down to the panel's minimum.
+        return -1
+
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         self._label_buttons(compact=self.step_row.width() < self._full_width)
@@ -535,9 +541,10 @@ class DossierPanel(DossierActions, QWidget):
         self._fitting = False
         area = self.verdict_area
         text_h = self.verdict.heightForWidth(max(100, area.viewport().width())) + 4
-        # At least seven lines of verdict (state, next step, the first unmet gates): the
-        # window's docks yield to it and to the gate table before the verdict scrolls.
-        least = min(text_h, 7 * self.fontMetrics().lineSpacing() + 4)
+        # At least four lines of verdict (the state and the next step), so that with the
+        # gate table the tab fits the centre of a 1366x768 window; beyond that the
+        # verdict takes what the table leaves, and scrolls only when even that is short.
+        least = min(text_h, 4 * self.fontMetrics().lineSpacing() + 4)
         need = self.tabs.gates_height()
         if self.tabs.isVisible() and self.tabs.minimumHeight() != need:
             self.tabs.setMinimumHeight(need)  # as laid out now: exact
