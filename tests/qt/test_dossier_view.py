@@ -576,3 +576,19 @@ def test_all_eleven_gates_show_at_1366x768_without_scrolling(window, demo: Path)
     page = panel.parentWidget().parentWidget()  # the window's scroll area around the tab
     assert panel.height() <= page.viewport().height()
     panel.close_workspace()
+
+
+def test_the_palette_names_each_step_once_in_full(panel) -> None:
+    """Narrow, the buttons show short names; the command palette still says each step
+    in full, once, and a step the actor may not take writes nothing from there either."""
+    window = panel.window()
+    panel.set_actor("p-agent-gus")
+    labels = [e.label for e in window.dossier_commands()]
+    assert labels == ["Dossier: Bind evidence", "Dossier: Run independent check",
+                      "Dossier: Decide eligible", "Dossier: Decide deferred",
+                      "Dossier: Edit evidence…", "Dossier: Authorize amendment proposal…",
+                      "Dossier: Public projection…"]
+    before = (panel.folder / "journal.jsonl").read_bytes()
+    for entry in window.dossier_commands():
+        entry.run()
+    assert (panel.folder / "journal.jsonl").read_bytes() == before

@@ -232,6 +232,14 @@ class DossierPanel(DossierActions, QWidget):
         self.project_button.setText("Projection…" if compact else "Public projection…")
         self.refusal_button.setText("Refused step ▾" if compact else "Request a refused step ▾")
 
+    def step_commands(self) -> list[tuple[str, QPushButton]]:
+        """Each step by its full name, with its button (the window's command palette):
+        the buttons show short names when the tab is narrow."""
+        st = self.state
+        out = [(dz.STEPS[st.steps[step].step if st is not None else step].label, b)
+               for step, b in self.buttons.items()]
+        return [*out, ("Public projection…", self.project_button)]
+
     # -- the workspace --------------------------------------------------------------
     def choose_workspace(self) -> bool:
         start = str(self.settings.value("dossier/last_workspace", str(Path.home())))

@@ -407,9 +407,8 @@ class MainWindow(QMainWindow):
             self.show_page("dossier")
             button.click()
 
-        buttons = [*d.buttons.values(), d.authorize_button, d.project_button]
-        return [PaletteEntry(f"Dossier: {b.text().replace('&', '')}", partial(run, b),
-                             lambda: d.ws is not None) for b in buttons]
+        return [PaletteEntry(f"Dossier: {label}", partial(run, b), lambda: d.ws is not None)
+                for label, b in d.step_commands()]
 
     def show_palette(self) -> CommandPalette:
         palette = CommandPalette(self, self.palette_commands(), lambda t: [
