@@ -7,7 +7,6 @@ measure the whole action, including work it hands to other threads.
 
 from __future__ import annotations
 
-import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,9 @@ class WindowDriver:
         self.settings = settings
         self.scratch = scratch
         self.win: Any = None
-        self._pristine: Path | None = None
+        self._bound_root: Path | None = None
+        self._bound_digest = ""
+        self._workspaces = 0
         self._typed_at: float | None = None
         self._clicks = 0
         self._new_window()
@@ -130,27 +131,23 @@ class WindowDriver:
 
     # -- dossier ------------------------------------------------------------------
     def prepare_workspace(self, root: Path) -> None:
-        """A demo workspace whose dossiers bind ``root``, kept pristine for every repeat."""
-        from aa_review.core.dossier.sample import write_sample_workspace
+        """Hash the stress package once: every repeat gets a new workspace binding it."""
+        from aa_review.core.package.digest import package_digest
 
-        self._pristine = self.scratch / "workspace-pristine"
-        write_sample_workspace(self._pristine, root)
+        self._bound_root = root
+        self._bound_digest = package_digest(root)
+        self._workspaces = 0
 
     def reset_workspace(self) -> None:
-        """The pristine workspace again, and a witness store that never saw it: the store
-        remembers journal heads by their first entry, so the copy of a journal the last
-        repeat appended to would be read as cut short (read-only)."""
-        from aa_review.core.dossier._witness import WitnessStore
+        """A new demo workspace (a copy of an old one would be a cut journal to the
+        witness store, and open read-only)."""
+        from aa_review.core.dossier.sample import write_sample_workspace
 
-        assert self._pristine is not None
         panel = self.win.dossier
         panel.close_workspace()
-        witness = WitnessStore().folder
-        if self.scratch in witness.parents:  # the run's own data folder, never the user's
-            shutil.rmtree(witness, ignore_errors=True)
-        live = self.scratch / "workspace"
-        shutil.rmtree(live, ignore_errors=True)
-        shutil.copytree(self._pristine, live)
+        self._workspaces += 1
+        live = self.scratch / f"workspace-{self._workspaces}"
+        write_sample_workspace(live, self._bound_root, digest=self._bound_digest)
         panel.confirm = lambda *_a, **_k: True
         panel.inform = lambda *_a, **_k: None
         self.win.center.setCurrentIndex(0)
@@ -160,17 +157,18 @@ class WindowDriver:
         self.app.processEvents()
 
     def _set_actor(self, principal: str) -> None:
-        box = self.win.dossier.actor_box
-        box.setCurrentIndex(box.findData(principal))
+        # Acting as someone is a deliberate choice in the panel (a dialog for the user).
+        self.win.dossier.set_actor(principal)
 
     def show_dossier(self) -> None:
         self.win.center.setCurrentWidget(self.win.dossier)
 
     def dossier_idle(self) -> bool:
-        return not getattr(self.win.dossier, "busy", False)
+        return not self.win.dossier.busy
 
     def dossier_shown(self) -> bool:
-        return self.win.dossier.isVisible() and self.dossier_idle()
+        panel = self.win.dossier
+        return panel.isVisible() and self.dossier_idle() and panel.state is not None
 
     def change_actor(self) -> None:
         self._set_actor("p-eval-cy")
@@ -180,7 +178,17 @@ class WindowDriver:
 
         self.win.dossier.request(dz.Action.BIND)
 
+    def bound(self) -> bool:
+        panel = self.win.dossier
+        return self.dossier_idle() and panel.state is not None and \
+            panel.state.state.value == "evidence_bound"
+
     def check(self) -> None:
         from aa_review.core import dossier as dz
 
         self.win.dossier.request(dz.Action.CHECK)
+
+    def checked(self) -> bool:
+        panel = self.win.dossier
+        return self.dossier_idle() and panel.state is not None and \
+            panel.state.state.value not in ("draft", "evidence_bound")

@@ -133,9 +133,9 @@ def main() -> None:
             run("select a finding", drv.select_finding, drv.idle)
             drv.reset_workspace()
             run("show the Dossier tab", drv.show_dossier, drv.dossier_shown)
-            run("bind (as the research lead)", drv.bind, drv.dossier_idle)
+            run("bind (as the research lead)", drv.bind, drv.bound)
             run("change the acting principal", drv.change_actor, drv.dossier_idle)
-            run("run the independent check", drv.check, drv.dossier_idle)
+            run("run the independent check", drv.check, drv.checked)
         print()
         for name, r in runs.items():
             report(name, r)

@@ -19,6 +19,7 @@ from aa_review.core.dossier import (
     GATE_IDS,
     ActorUnavailableError,
     ArchiveSchemaError,
+    BoundChanges,
     CheckRecord,
     DossierError,
     DossierSchemaError,
@@ -29,9 +30,11 @@ from aa_review.core.dossier import (
     ProjectionError,
     assess_freshness,
     build_projection,
+    changes_since_binding,
     check_projection,
     evaluate,
     inspect_packages,
+    kept_fingerprints,
     parse_archive,
     parse_dossier,
     parse_timestamp,
@@ -77,6 +80,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     c.add_argument("--json", action="store_true", help="print the CheckRecord JSON")
     c.add_argument("--checker", default=CLI_CHECKER,
                    help=f"principal id recorded as checker (default {CLI_CHECKER})")
+    c.add_argument("--fingerprint", action="append", default=[], metavar="ID=FILE",
+                   help="the fingerprint kept when package ID was bound (default: the one the "
+                   "binding names, beside a workspace revision file); says what changed "
+                   "since binding")
     c.set_defaults(func=run_check)
 
     pr = dsub.add_parser("project", help="print the public projection of a dossier",
@@ -160,16 +167,55 @@ def run_check(args: argparse.Namespace) -> int:
     """``dossier check``: exit 0 eligible-if-decided, 1 blocked, 2 cannot evaluate."""
     try:
         parsed, archive, registry, now, locator = _load(args, need_archive=True)
-        record = evaluate(parsed, archive, registry, now, args.checker, package_locator=locator,
+        fingerprints = _pairs(args.fingerprint, "--fingerprint")
+        packages = inspect_packages(parsed.model.evidence.source_packages, locator)
+        record = evaluate(parsed, archive, registry, now, args.checker, packages=packages,
                           package_contamination=_contamination_hook())
     except _Unusable as exc:
         err(str(exc))
         return EXIT_UNUSABLE
+    changes = _bound_changes(args.dossier, parsed, packages, fingerprints)
     if args.json:
         emit_json(record.to_json())
+        for c in changes:  # the CheckRecord is the data; what changed is said beside it
+            err(c.message)
+            for line in c.more:
+                err(f"  {line}")
     else:
         _print_check(record)
+        for c in changes:
+            print(f"changed   {c.message}")
+            for line in c.more:
+                print(f"          {line}")
     return EXIT_OK if record.eligible_if_decided else EXIT_FINDINGS
+
+
+def _bound_changes(dossier_file: str, parsed: Any, packages: Any,
+                   given: dict[str, Path]) -> list[BoundChanges]:
+    """What changed since binding in each bound package whose digest changed.
+
+    The fingerprint is the file given for the package, else the one the binding names
+    beside the revision file (a workspace keeps ``fingerprints/<hex>.npz`` next to it);
+    it is used only when its bytes still have the digest the binding records.
+    """
+    from aa_review.core.session.dossier_hooks import DiffFingerprints
+
+    kept = kept_fingerprints(parsed.raw)
+    beside = Path(dossier_file).resolve().parent / "fingerprints"
+
+    def loader(pid: str) -> Callable[[str], bytes | None]:
+        def load(digest: str) -> bytes | None:
+            path = given.get(pid) or beside / f"{digest.removeprefix('sha256:')}.npz"
+            return path.read_bytes() if path.is_file() else None
+        return load
+
+    out = []
+    for status in packages:
+        pid = str(status.package_id)
+        found = changes_since_binding(status, kept.get(pid), loader(pid), DiffFingerprints())
+        if found is not None:
+            out.append(found)
+    return out
 
 
 @_guarded
@@ -378,13 +424,18 @@ def _load(args: argparse.Namespace, need_archive: bool) -> tuple[Any, Any, Any, 
 
 
 def _locator(specs: list[str]) -> Any:
+    return _pairs(specs, "--package").get
+
+
+def _pairs(specs: list[str], option: str) -> dict[str, Path]:
     table: dict[str, Path] = {}
     for spec in specs:
-        pid, sep, folder = spec.partition("=")
-        if not sep or not pid or not folder:
-            raise _Unusable(f"--package {spec!r}: write it as PACKAGE_ID=FOLDER")
-        table[pid] = Path(folder)
-    return table.get
+        pid, sep, path = spec.partition("=")
+        if not sep or not pid or not path:
+            what = "FOLDER" if option == "--package" else "FILE"
+            raise _Unusable(f"{option} {spec!r}: write it as PACKAGE_ID={what}")
+        table[pid] = Path(path)
+    return table
 
 
 def _read(path: str) -> Any:

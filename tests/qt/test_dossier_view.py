@@ -18,23 +18,27 @@ def demo(tmp_path: Path) -> Path:
     return ensure_sample(tmp_path / "demo")
 
 
+def prompts(p) -> None:
+    p.confirms: list[str] = []
+    p.infos: list[str] = []
+    p.confirm = lambda title, text: p.confirms.append(text) or True
+    p.inform = lambda title, text: p.infos.append(text)
+
+
 @pytest.fixture
 def panel(window, demo: Path):
     window.open_package(demo / SAMPLE_PACKAGE_ID)
     assert window.open_workspace(demo / "dossier_workspace")
     window.center.setCurrentWidget(window.dossier)
     p = window.dossier
-    p.confirms: list[str] = []
-    p.infos: list[str] = []
-    p.confirm = lambda title, text: p.confirms.append(text) or True
-    p.inform = lambda title, text: p.infos.append(text)
-    p.dossier_box.setCurrentIndex(p.dossier_box.findData("dos-demo-ready"))
+    prompts(p)
+    p.select_dossier("dos-demo-ready")
     yield p
     p.close_workspace()
 
 
-def act(panel, who: str, action: Action):
-    panel.actor_box.setCurrentIndex(panel.actor_box.findData(who))
+def act(panel, who: str, action):
+    panel.set_actor(who)
     return panel.request(action)
 
 
@@ -42,55 +46,157 @@ def state(panel) -> str:
     return panel.ws.revision(*panel.current)["state"]
 
 
+def journal(panel) -> list[dict]:
+    return panel.ws.journal_entries()
+
+
 def test_draft_to_eligible_with_three_principals(panel) -> None:
     assert state(panel) == "draft"
-    assert [r[2] for r in panel.gate_model.items] == ["pass"] * 11  # live, before any check
+    assert [r[1] for r in panel.gate_model.items] == ["pass"] * 11  # live, before any check
     assert act(panel, "p-lead-ada", Action.BIND).outcome.value == "applied"
     assert state(panel) == "evidence_bound"
-    digest = panel.ws._get(*panel.current).evidence_digest
+    digest = panel.ws.parsed(*panel.current).evidence_digest
     assert digest in panel.confirms[-1]  # the sign-off named what was signed
     assert act(panel, "p-eval-cy", Action.CHECK).outcome.value == "applied"
     assert state(panel) == "independently_checked"
     assert act(panel, "p-maint-eve", Action.DECIDE_ELIGIBLE).outcome.value == "applied"
     assert state(panel) == "eligible"
-    assert "eligible" in panel.banner.text() and "grants nothing" in panel.banner.text()
-    kinds = [row[4] for row in panel.journal_model.items]
+    assert "eligible" in panel.verdict.text() and "grants nothing" in panel.verdict.text()
+    kinds = [e.kind for e in panel.state.timeline]
     assert kinds.count("transition") == 3
     assert "Journal verified" in panel.journal_status.text()
     # Who signed each entry, checked against the registry's keys (spec 10.2, 12).
-    signed_by = [row[5] for row in panel.journal_model.items]
+    signed_by = [e.signer for e in panel.state.timeline]
     assert signed_by[-1] == "p-maint-eve ✓" and "p-eval-cy ✓" in signed_by
     assert "every entry signed by its principal" in panel.journal_status.text()
     assert "matches this machine's witness" in panel.journal_status.text()
+    head = panel.ws.journal_head()["entry_hash"]
+    assert head in panel.journal_status.text()  # the head digest, shown once
+
+
+def test_a_deferred_check_shows_its_unmet_gates_at_the_top(panel) -> None:
+    panel.select_dossier("dos-demo-contaminated")
+    act(panel, "p-lead-ada", Action.BIND)
+    assert act(panel, "p-eval-cy", Action.CHECK).state_after == {"1": "deferred"}
+    verdict = panel.verdict.text()
+    assert "deferred" in verdict and "1 of 11 gates unmet" in verdict
+    assert "G9 Dataset plan vs archive" in verdict
+    assert "training_source_items" in verdict and "To pass:" in verdict
+    assert "Next:" in verdict and "p-lead-ada or p-lead-bo" in verdict
+    # The gate table lists the unmet gates first, the others after, in order.
+    assert [r[0] for r in panel.gate_model.items] == ["G9"] + [
+        f"G{i}" for i in range(1, 12) if i != 9]
+    assert panel.tabs.tabText(0) == "Gates (1 unmet)"
+    # The evaluator sees which items; a maintainer reads the rule only (spec G9).
+    assert "item-cal-1" in panel.gate_model.items[0][3]
+    panel.set_actor("p-maint-eve")
+    assert "item-cal-1" not in panel.gate_model.items[0][3]
+    assert "item-cal-1" not in panel.verdict.text()
+
+
+def test_a_disabled_step_writes_nothing(panel, qtbot) -> None:
+    from PySide6.QtCore import Qt
+
+    panel.set_actor("p-agent-gus")
+    before = (panel.folder / "journal.jsonl").read_bytes()
+    for step, button in panel.buttons.items():
+        assert not button.isEnabled(), step
+        assert button.toolTip().startswith("Not now.")
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+        assert panel.request(step) is None
+    assert not panel.project_button.isEnabled()
+    assert (panel.folder / "journal.jsonl").read_bytes() == before
+    assert panel.confirms == [] and panel.infos == []
+
+
+def test_refusal_texts_name_the_role_needed_and_the_role_held(panel) -> None:
+    panel.set_actor("p-eval-cy")
+    tip = panel.buttons[Action.BIND].toolTip()
+    assert "needs role training_research_lead" in tip
+    assert "p-eval-cy holds role independent_evaluator" in tip
+    assert "Who could: p-lead-ada or p-lead-bo" in tip
+    assert panel.buttons[Action.BIND].property("blocked") == "ACTOR_ROLE_NOT_PERMITTED"
+    panel.set_actor("p-lead-ada")
+    assert panel.buttons[Action.BIND].property("blocked") is None
+    assert panel.buttons[Action.BIND].isEnabled()
+
+
+def test_a_journaled_refusal_is_an_explicit_confirmed_request(panel) -> None:
+    panel.set_actor("p-agent-gus")
+    count = len(journal(panel))
+    panel.confirm = lambda title, text: panel.confirms.append(text) or False
+    assert panel.request_refusal(Action.BIND) is None  # declined: nothing written
+    assert len(journal(panel)) == count
+    assert "permanent transition_refused entry" in panel.confirms[-1]
+    assert "needs role training_research_lead" in panel.confirms[-1]
+    panel.confirm = lambda title, text: panel.confirms.append(text) or True
+    result = panel.request_refusal(Action.BIND)
+    assert result.outcome.value == "refused" and result.reason == "ACTOR_ROLE_NOT_PERMITTED"
+    entries = journal(panel)
+    assert len(entries) == count + 1 and entries[-1]["kind"] == "transition_refused"
+    assert entries[-1]["actor"]["principal_id"] == "p-agent-gus"
+    assert "needs role training_research_lead; p-agent-gus holds role agent" in panel.infos[-1]
+    assert "recorded in the journal" in panel.infos[-1]
+    newest = panel.journal_model.items[0]  # newest first by default
+    assert newest[2] == "asked for binding the evidence" and newest[3].startswith("refused")
+    # A step one may take is never "requested as refused": it would be taken.
+    panel.set_actor("p-lead-ada")
+    assert panel.request_refusal(Action.BIND) is None and len(journal(panel)) == count + 1
+    assert [a.text() for a in panel.refusal_menu.actions()] and all(
+        "Bind" not in a.text() for a in panel.refusal_menu.actions())
+
+
+def test_the_timeline_count_is_the_dossiers_entries(panel) -> None:
+    act(panel, "p-lead-ada", Action.BIND)
+    panel.select_dossier("dos-demo-contaminated")
+    act(panel, "p-lead-ada", Action.BIND)
+    act(panel, "p-eval-cy", Action.CHECK)
+    own = [e for e in journal(panel) if e.get("dossier_id") == "dos-demo-contaminated"]
+    assert panel.journal_model.rowCount() == len(panel.state.timeline) == len(own) == 4
+    assert f"{len(own)} entries of dos-demo-contaminated" in panel.tabs.journal_count.text()
+    assert panel.tabs.tabText(1) == "Journal (4)"
+    panel.tabs.only_dossier.setChecked(False)
+    assert panel.journal_model.rowCount() == len(journal(panel))
+    panel.tabs.only_dossier.setChecked(True)
+    panel.tabs.order_box.setCurrentIndex(panel.tabs.order_box.findData("oldest"))
+    assert panel.journal_model.items[0][2] == "imported the dossier as draft"
+    panel.journal_view.setCurrentIndex(panel.journal_model.index(0, 0))
+    detail = panel.tabs.entry_detail.toPlainText()  # details on demand: digest and payload
+    assert own[0]["entry_hash"] in detail and '"file_digest"' in detail
+
+
+def test_acting_as_is_remembered_per_workspace_never_silently_wrong(window, demo: Path,
+                                                                     settings) -> None:
+    assert window.open_workspace(demo / "dossier_workspace")
+    window.center.setCurrentWidget(window.dossier)
+    p = window.dossier
+    assert p.actor_id == "" and "nobody" in p.actor_label.text()  # first time: a choice
+    assert not any(b.isEnabled() for b in p.buttons.values())
+    p.set_actor("p-eval-cy")
+    p.select_dossier("dos-demo-contaminated")
+    p.close_workspace()
+    assert window.open_workspace(demo / "dossier_workspace")
+    assert p.actor_id == "p-eval-cy" and "p-eval-cy" in p.actor_label.text()
+    assert "independent_evaluator" in p.actor_label.text()
+    assert p.current == ("dos-demo-contaminated", 1)  # the dossier the user had
+    settings.setValue(p._key("actor"), "p-gone")  # the registry no longer names them
+    p.close_workspace()
+    assert window.open_workspace(demo / "dossier_workspace")
+    assert p.actor_id == "" and "p-gone" in p.actor_label.text()
+    p.close_workspace()
 
 
 def test_a_cut_journal_shows_the_witness_mismatch(window, demo: Path) -> None:
-    journal = demo / "dossier_workspace" / "journal.jsonl"
+    journal_file = demo / "dossier_workspace" / "journal.jsonl"
     assert window.open_workspace(demo / "dossier_workspace")
     window.dossier.close_workspace()  # its head is now witnessed on this machine
-    journal.write_bytes(journal.read_bytes().splitlines(keepends=True)[0])
+    journal_file.write_bytes(journal_file.read_bytes().splitlines(keepends=True)[0])
     assert window.open_workspace(demo / "dossier_workspace")
     window.center.setCurrentWidget(window.dossier)
     text = window.dossier.journal_status.text()
     assert "JOURNAL_HEAD_MISMATCH" in text and "does NOT reach the head" in text
     assert "read-only" in window.dossier.folder_label.text()
     window.dossier.close_workspace()
-
-
-def test_buttons_follow_roles_and_blocked_ones_explain(panel) -> None:
-    panel.actor_box.setCurrentIndex(panel.actor_box.findData("p-eval-cy"))
-    assert panel.buttons[Action.BIND].property("blocked") == "ACTOR_ROLE_NOT_PERMITTED"
-    panel.actor_box.setCurrentIndex(panel.actor_box.findData("p-lead-ada"))
-    assert panel.buttons[Action.BIND].property("blocked") is None
-    result = act(panel, "p-agent-gus", Action.BIND)
-    assert result.outcome.value == "refused" and result.reason == "ACTOR_ROLE_NOT_PERMITTED"
-    assert "does not hold the role" in panel.infos[-1]
-    refused = [e for e in panel.ws.journal_entries() if e.get("kind") == "transition_refused"]
-    assert refused and refused[-1]["actor"]["principal_id"] == "p-agent-gus"
-    # a maintainer of kind agent is not a human maintainer
-    act(panel, "p-lead-ada", Action.BIND)
-    act(panel, "p-eval-cy", Action.CHECK)
-    assert act(panel, "p-maint-bot", Action.DECIDE_ELIGIBLE).reason == "ACTOR_ROLE_NOT_PERMITTED"
 
 
 def _make_training_side(panel, field: str, who: str) -> None:
@@ -114,30 +220,35 @@ class _FakeDialog:
         return self._value
 
 
-@pytest.mark.parametrize(("field", "who", "steps", "refused_step"), [
-    ("training_identity", "p-lead-bo", [], ("p-lead-bo", Action.BIND)),
+@pytest.mark.parametrize(("field", "who", "steps", "refused_step", "capacity"), [
+    ("training_identity", "p-lead-bo", [], ("p-lead-bo", Action.BIND), "training_identity"),
     ("provider_identity", "p-eval-dee", [("p-lead-ada", Action.BIND)],
-     ("p-eval-dee", Action.CHECK)),
+     ("p-eval-dee", Action.CHECK), "provider_identity"),
 ])
-def test_separation_of_duties_refusals(panel, field, who, steps, refused_step) -> None:
+def test_separation_of_duties_refusals(panel, field, who, steps, refused_step,
+                                       capacity) -> None:
     _make_training_side(panel, field, who)
     for step in steps:
         assert act(panel, *step).outcome.value == "applied"
-    panel.actor_box.setCurrentIndex(panel.actor_box.findData(refused_step[0]))
-    assert panel.buttons[refused_step[1]].property("blocked") == "SEPARATION_OF_DUTIES"
-    result = act(panel, *refused_step)
+    panel.set_actor(refused_step[0])
+    button = panel.buttons[refused_step[1]]
+    assert button.property("blocked") == "SEPARATION_OF_DUTIES" and not button.isEnabled()
+    assert f"independence_plan.{capacity}" in button.toolTip()
+    result = panel.request_refusal(refused_step[1])
     assert result.outcome.value == "refused" and result.reason == "SEPARATION_OF_DUTIES"
-    assert "separation of duties" in panel.infos[-1]
+    assert "Separation of duties" in panel.infos[-1]
 
 
 def test_author_cannot_check_or_decide_own_dossier(panel) -> None:
-    # the author (p-lead-ada) binds; a checker is someone else; the deciding maintainer
-    # must differ from the author, binder and checker: roles already keep them apart,
-    # and an agent-kind maintainer is refused as not human
     act(panel, "p-lead-ada", Action.BIND)
-    assert act(panel, "p-lead-ada", Action.CHECK).reason == "ACTOR_ROLE_NOT_PERMITTED"
+    panel.set_actor("p-lead-ada")
+    assert panel.buttons[Action.CHECK].property("blocked") == "ACTOR_ROLE_NOT_PERMITTED"
     assert act(panel, "p-eval-cy", Action.CHECK).outcome.value == "applied"
-    assert act(panel, "p-eval-cy", Action.DECIDE_ELIGIBLE).reason == "ACTOR_ROLE_NOT_PERMITTED"
+    panel.set_actor("p-eval-cy")
+    assert panel.buttons[Action.DECIDE_ELIGIBLE].property("blocked") == \
+        "ACTOR_ROLE_NOT_PERMITTED"
+    panel.set_actor("p-maint-bot")  # an agent-kind maintainer is not a human maintainer
+    assert "never a human maintainer" in panel.buttons[Action.DECIDE_ELIGIBLE].toolTip()
 
 
 def test_edit_of_bound_evidence_creates_revision_and_expires_old(panel) -> None:
@@ -148,32 +259,39 @@ def test_edit_of_bound_evidence_creates_revision_and_expires_old(panel) -> None:
     assert any("EXPIRES revision 1" in c for c in panel.confirms)
     assert panel.current == ("dos-demo-ready", 2) and state(panel) == "draft"
     assert panel.ws.revision("dos-demo-ready", 1)["state"] == "expired"
+    panel.select_dossier("dos-demo-ready", 1)
+    assert "superseded by revision 2" in panel.verdict.text()
+    assert "Expired:" in panel.verdict.text()
 
 
 def test_changed_bound_package_makes_dossier_stale(panel, demo: Path) -> None:
     act(panel, "p-lead-ada", Action.BIND)
     manifest = demo / SAMPLE_PACKAGE_ID / "experience_compiler" / "compiler_manifest.json"
     manifest.write_text(manifest.read_text().replace('"domain"', '"domain" ', 1))
-    panel.refresh()
-    assert "Stale" in panel.banner.text() and "package" in panel.banner.text().lower()
+    panel.refresh()  # re-verify (the window's watcher would reload the package too)
+    assert "Stale" in panel.verdict.text() and "package" in panel.verdict.text().lower()
+    assert "expires this revision instead" in panel.buttons[Action.CHECK].toolTip() or \
+        panel.state.stale
     result = act(panel, "p-eval-cy", Action.CHECK)
     assert result.outcome.value == "expired"
     assert state(panel) == "expired"
-    assert "Expired" in panel.banner.text()
+    assert "Expired" in panel.verdict.text()
 
 
 def test_tampered_journal_is_shown(window, demo: Path) -> None:
-    journal = demo / "dossier_workspace" / "journal.jsonl"
-    lines = journal.read_text().splitlines()
+    journal_file = demo / "dossier_workspace" / "journal.jsonl"
+    lines = journal_file.read_text().splitlines()
     entry = json.loads(lines[1])
     entry["at"] = "2020-01-01T00:00:00Z"
     lines[1] = json.dumps(entry, sort_keys=True, separators=(",", ":"))
-    journal.write_text("\n".join(lines) + "\n")
+    journal_file.write_text("\n".join(lines) + "\n")
     assert window.open_workspace(demo / "dossier_workspace")
     window.center.setCurrentWidget(window.dossier)
     panel = window.dossier
     assert "NOT valid" in panel.journal_status.text() and "#1" in panel.journal_status.text()
     assert "read-only" in panel.folder_label.text()
+    panel.set_actor("p-lead-ada")
+    assert "read-only" in panel.buttons[Action.BIND].toolTip()
     panel.close_workspace()
 
 
@@ -193,20 +311,18 @@ def test_second_window_is_refused(window, demo: Path, settings, qtbot, monkeypat
 
 
 def test_projection_previewed_then_exported(panel, tmp_path: Path) -> None:
-    from aa_review.qt.views.dossier_dialogs import ProjectionDialog
-
     act(panel, "p-lead-ada", Action.BIND)
     act(panel, "p-eval-cy", Action.CHECK)
     act(panel, "p-maint-eve", Action.DECIDE_ELIGIBLE)
-    dialog = ProjectionDialog(panel, panel.ws, *panel.current, "p-maint-eve")
-    assert set(dialog.preview) <= set(PUBLIC_KEYS)
+    assert panel.project_button.isEnabled()
     out = tmp_path / "projection.json"
-    exported = dialog.export(out)
+    panel.show_projection(out)
+    assert set(panel.last_projection_preview) <= set(PUBLIC_KEYS)
     text = out.read_text()
-    assert exported is not None and json.loads(text) == exported
+    assert json.loads(text)["outcome"] == "eligible"
     for private in ("p-lead-ada", "p-eval-cy", "p-maint-eve", "dos-demo-ready"):
         assert private not in text
-    assert any(e.get("kind") == "projection_published" for e in panel.ws.journal_entries())
+    assert any(e.get("kind") == "projection_published" for e in journal(panel))
 
 
 def test_gates_are_evaluated_only_when_the_panel_is_seen(window, demo: Path) -> None:
@@ -225,20 +341,20 @@ def test_training_side_maintainer_cannot_decide(panel) -> None:
     _make_training_side(panel, "candidate_author_identity", "p-maint-fay")
     act(panel, "p-lead-ada", Action.BIND)
     # the edit changed the evidence digest, so the maintainer signs the authorization again
-    panel.actor_box.setCurrentIndex(panel.actor_box.findData("p-maint-eve"))
+    panel.set_actor("p-maint-eve")
     signed = panel.authorize(authorization["amendment_ref"], authorization["amendment_digest"])
     assert signed is not None and signed.outcome.value == "applied"
     assert act(panel, "p-eval-cy", Action.CHECK).state_after == {"1": "independently_checked"}
-    panel.actor_box.setCurrentIndex(panel.actor_box.findData("p-maint-fay"))
+    panel.set_actor("p-maint-fay")
     assert panel.buttons[Action.DECIDE_ELIGIBLE].property("blocked") == "SEPARATION_OF_DUTIES"
-    result = act(panel, "p-maint-fay", Action.DECIDE_ELIGIBLE)
-    assert result.reason == "SEPARATION_OF_DUTIES"
+    assert "candidate_author_identity" in panel.buttons[Action.DECIDE_ELIGIBLE].toolTip()
+    assert panel.request_refusal(Action.DECIDE_ELIGIBLE).reason == "SEPARATION_OF_DUTIES"
     assert act(panel, "p-maint-eve", Action.DECIDE_ELIGIBLE).outcome.value == "applied"
 
 
 def test_g9_selects_what_it_rests_on_in_the_package(window, tmp_path: Path, settings) -> None:
-    """A package whose rows cite hidden evidence: G9 shows the audit, and selecting it
-    filters the rows to those citations and selects the hidden item."""
+    """A package whose rows cite hidden evidence: G9 fails from the window's own audit,
+    and selecting it filters the rows to those citations and selects the hidden item."""
     import shutil
 
     from aa_review.generator import generate_package
@@ -253,11 +369,11 @@ def test_g9_selects_what_it_rests_on_in_the_package(window, tmp_path: Path, sett
     assert window.open_workspace(home / "dossier_workspace")
     window.center.setCurrentWidget(window.dossier)
     panel = window.dossier
-    panel.dossier_box.setCurrentIndex(panel.dossier_box.findData("dos-demo-ready"))
-    g9 = next(r for r in panel.gate_model.items if r[0] == "G9")
-    assert "rows cite hidden evidence" in g9[3]
+    panel.select_dossier("dos-demo-ready")
+    g9 = panel.gate_model.items[0]  # unmet first
+    assert g9[0] == "G9" and "rows cite hidden evidence" in g9[3]
     window.rows.query.set_text("type:failure_case")
-    panel.gate_view.setCurrentIndex(panel.gate_model.index(8, 0))
+    panel.gate_view.setCurrentIndex(panel.gate_model.index(0, 0))
     assert window.rows.query.text() == "type:failure_case"  # offered, not rewritten
     offer = window.offer_button
     assert offer.isVisibleTo(window) and offer.text().startswith("Show the ")
@@ -274,12 +390,19 @@ def test_deferred_operation_is_denied_even_when_eligible(panel) -> None:
     act(panel, "p-lead-ada", Action.BIND)
     act(panel, "p-eval-cy", Action.CHECK)
     act(panel, "p-maint-eve", Action.DECIDE_ELIGIBLE)
+    count = len(journal(panel))
     result = panel.attempt_operation("export_dataset")
     assert result is not None and result["decision"] == "denied"
-    assert "denied" in panel.infos[-1]
+    assert "operation_denied entry" in panel.confirms[-1]  # confirmed first
+    assert "denied" in panel.infos[-1] and len(journal(panel)) == count + 1
     rows = panel.denial_model.items
-    assert rows and rows[-1][1] == "p-maint-eve" and rows[-1][2] == "export_dataset"
-    assert rows[-1][4] == "denied"
+    assert rows and rows[-1][1] == "p-maint-eve (human_maintainer)"
+    assert rows[-1][2] == "export_dataset" and rows[-1][4] == "denied"
+    assert rows[-1][5].startswith("activation is deferred")  # the reason in words
+    panel.select_dossier("dos-demo-contaminated")  # the log is filtered by dossier
+    assert panel.denial_model.rowCount() == 0
+    panel.tabs.denials_only_dossier.setChecked(False)
+    assert panel.denial_model.rowCount() == 1
 
 
 @pytest.fixture
@@ -295,14 +418,14 @@ def g1_runs(monkeypatch) -> list[int]:
 
 
 def statuses(panel) -> list[str]:
-    return [row[2] for row in panel.gate_model.items]
+    return [row[1] for row in sorted(panel.gate_model.items, key=lambda r: int(r[0][1:]))]
 
 
-def test_changing_the_actor_reuses_the_evaluation(panel, g1_runs) -> None:
+def test_changing_the_actor_evaluates_nothing(panel, g1_runs) -> None:
     rows = list(panel.gate_model.items)
     for who in ("p-eval-cy", "p-lead-ada", "p-maint-eve", "p-agent-gus", "p-eval-cy"):
-        panel.actor_box.setCurrentIndex(panel.actor_box.findData(who))
-        assert panel.gate_model.items == rows and panel.record.checked_by == who
+        panel.set_actor(who)
+        assert [r[:3] for r in panel.gate_model.items] == [r[:3] for r in rows]
         # what the actor may see still follows the actor: private intervals for evaluators
         assert ("Power: base" in panel.metrics.text()) and \
             (("[0." in panel.metrics.text()) is (who == "p-eval-cy"))
@@ -312,14 +435,14 @@ def test_changing_the_actor_reuses_the_evaluation(panel, g1_runs) -> None:
 def test_a_transition_or_a_changed_package_reevaluates(panel, demo: Path, g1_runs) -> None:
     act(panel, "p-lead-ada", Action.BIND)
     assert g1_runs == [1] and statuses(panel) == ["pass"] * 11
-    panel.actor_box.setCurrentIndex(panel.actor_box.findData("p-eval-cy"))
+    panel.set_actor("p-eval-cy")
     assert g1_runs == [1]
     manifest = demo / SAMPLE_PACKAGE_ID / "experience_compiler" / "compiler_manifest.json"
     manifest.write_text(manifest.read_text().replace('"domain"', '"domain" ', 1))
-    panel.actor_box.setCurrentIndex(panel.actor_box.findData("p-lead-ada"))
+    panel.refresh()
     # the bound package changed: the revision would expire, so no gate is evaluated
     assert statuses(panel) == ["unknown"] * 11 and not panel.record.eligible_if_decided
-    assert "Stale" in panel.banner.text()
+    assert "Stale" in panel.verdict.text()
 
 
 def test_an_edit_or_a_changed_package_of_a_draft_reevaluates(panel, demo: Path,
@@ -328,12 +451,144 @@ def test_an_edit_or_a_changed_package_of_a_draft_reevaluates(panel, demo: Path,
     assert act(panel, "p-lead-ada", Action.EDIT).outcome.value == "applied"  # in place
     assert g1_runs == [1]
     # G6 for the license; G8 because the authorization signed the old evidence digest
-    assert [g for g, _t, st, *_ in panel.gate_model.items if st != "pass"] == ["G6", "G8"]
-    panel.actor_box.setCurrentIndex(panel.actor_box.findData("p-maint-eve"))
+    assert [r[0] for r in panel.gate_model.items if r[1] != "pass"] == ["G6", "G8"]
+    panel.set_actor("p-maint-eve")
     assert g1_runs == [1] and statuses(panel)[5] == "fail"
     manifest = demo / SAMPLE_PACKAGE_ID / "experience_compiler" / "compiler_manifest.json"
     manifest.write_text(manifest.read_text().replace('"domain"', '"domain" ', 1))
     panel.refresh()
     assert g1_runs == [1, 1]
-    assert "package changed" in panel.banner.text().lower()
+    assert "package" in panel.verdict.text().lower()
     assert any("PACKAGE_CHANGED" in c for c in panel.record.dossier_reason_codes)
+
+
+def test_changing_the_actor_does_no_package_work_on_the_gui_thread(window, demo: Path,
+                                                                   qtbot, monkeypatch) -> None:
+    """Package work (hashing, auditing) runs off the GUI thread, and the open package is
+    hashed once: by the window, whose digest the dossier takes; choosing who acts does no
+    work at all."""
+    import threading
+
+    import aa_review.core.audits as audit_module
+    from aa_review.core.dossier import _packages
+    from aa_review.core.session import _prepare
+
+    def gui() -> bool:
+        return threading.current_thread() is threading.main_thread()
+
+    monkeypatch.setenv("AA_REVIEW_SYNCHRONOUS", "0")
+    by_dossier: list[bool] = []  # the workspace hashing a bound package (True: GUI thread)
+    real = _packages.package_digest
+    monkeypatch.setattr(_packages, "package_digest",
+                        lambda root, *a, **k: by_dossier.append(gui()) or real(root, *a, **k))
+    by_window: list[tuple[str, bool]] = []  # each file the window's digest hashed
+    real_file = _prepare.file_sha256
+    monkeypatch.setattr(_prepare, "file_sha256",
+                        lambda root, rel: by_window.append((rel, gui())) or real_file(root, rel))
+    audits: list[bool] = []  # G9's look at the package (no audit ran)
+    real_rows = audit_module.contamination_rows
+    monkeypatch.setattr(audit_module, "contamination_rows",
+                        lambda pkg: audits.append(gui()) or real_rows(pkg))
+    window.open_package(demo / SAMPLE_PACKAGE_ID)  # loaded in a thread; no audit
+    qtbot.waitUntil(lambda: window.session.package is not None
+                    and not window.controller.busy("load"), timeout=60_000)
+    assert window.open_workspace(demo / "dossier_workspace")
+    window.center.setCurrentWidget(window.dossier)
+    panel = window.dossier
+    prompts(panel)
+    qtbot.waitUntil(lambda: not panel.busy and panel.state is not None, timeout=60_000)
+    assert by_dossier == [] and audits == [False]  # the window's digest; G9 in the worker
+    files = [rel for rel, _ in by_window]
+    assert files and len(files) == len(set(files)) and not any(g for _, g in by_window)
+    assert panel.state.snapshot.freshness.blocking == ()  # the package verified as bound
+    for who in ("p-lead-ada", "p-eval-cy", "p-maint-eve", "p-lead-ada"):
+        panel.set_actor(who)
+        assert not panel.busy  # nothing was handed to the worker either
+    assert by_dossier == [] and audits == [False] and len(by_window) == len(files)
+    assert panel.request(Action.BIND) is None  # asynchronous: the result comes later
+    assert panel.busy and not panel.buttons[Action.BIND].isEnabled()
+    assert panel.progress_row.isVisibleTo(panel)
+    qtbot.waitUntil(lambda: not panel.busy, timeout=60_000)
+    assert state(panel) == "evidence_bound" and panel.last_result.outcome.value == "applied"
+    assert by_dossier == [] and True not in audits and len(by_window) == len(files)
+    panel.close_workspace()
+
+
+def test_a_blocked_decision_says_why_and_can_be_journaled_as_refused(panel) -> None:
+    """T5's precondition: with the bound package no longer verifiable here, deciding
+    eligible is disabled (no dossier-level reason may block), deferring is not."""
+    act(panel, "p-lead-ada", Action.BIND)
+    act(panel, "p-eval-cy", Action.CHECK)
+    panel.set_package_facts(None)  # the window closed the package
+    panel.set_actor("p-maint-eve")
+    eligible = panel.buttons[Action.DECIDE_ELIGIBLE]
+    assert not eligible.isEnabled() and eligible.property("blocked") == "PRECONDITION_UNMET"
+    assert "no dossier-level reason" in eligible.toolTip()
+    assert panel.buttons[Action.DEFER].isEnabled()  # a human may always defer (T4)
+    assert "a decision to defer" in panel.state.next_step
+    result = panel.request_refusal(Action.DECIDE_ELIGIBLE)
+    assert result.reason == "PRECONDITION_UNMET"
+    assert journal(panel)[-1]["kind"] == "transition_refused"
+    assert state(panel) == "independently_checked"
+
+
+def test_the_panel_waits_for_the_digest_the_window_computes(window, demo: Path,
+                                                            monkeypatch) -> None:
+    """A package the window holds but has not hashed yet is hashed once, by the window:
+    the panel asks for the digest and waits, instead of hashing it a second time."""
+    from aa_review.core.dossier import _packages
+    from aa_review.core.package.digest import package_digest
+
+    window.open_package(demo / SAMPLE_PACKAGE_ID)
+    pkg = window.session.package
+    digest = package_digest(pkg.root)
+    monkeypatch.setattr(_packages, "package_digest", lambda *a, **k: pytest.fail("hashed"))
+    panel = window.dossier
+    asked: list[int] = []
+    panel.request_digest = lambda: asked.append(1)
+    panel.set_package(pkg.root, None, package=pkg, digest=None)  # not hashed yet
+    assert window.open_workspace(demo / "dossier_workspace")
+    window.center.setCurrentWidget(window.dossier)
+    assert asked == [1] and panel.state is None
+    assert panel.progress_label.text() == "Waiting for the package digest…"
+    panel.set_package(pkg.root, None, package=pkg, digest=digest)  # the window's digest
+    assert panel.state is not None and panel.state.snapshot.freshness.blocking == ()
+    assert asked == [1] and not panel.progress_row.isVisible()
+    panel.close_workspace()
+
+
+def test_all_eleven_gates_show_at_1366x768_without_scrolling(window, demo: Path) -> None:
+    """Spec 12 and the guided sign-off: the gate table fits all eleven gates at 1366x768,
+    and the tab takes the page's height instead of scrolling as a whole."""
+    from PySide6.QtWidgets import QApplication
+
+    window.resize(1366, 768)
+    window.open_package(demo / SAMPLE_PACKAGE_ID)
+    assert window.open_workspace(demo / "dossier_workspace")
+    window.center.setCurrentWidget(window.dossier)
+    panel = window.dossier
+    panel.select_dossier("dos-demo-contaminated")
+    for _ in range(5):
+        QApplication.processEvents()
+    view = panel.gate_view
+    assert view.viewport().height() >= 11 * view.verticalHeader().defaultSectionSize()
+    assert view.rowAt(view.viewport().height() - 1) in (-1, 10)  # G11 in view, no scroll
+    page = panel.parentWidget().parentWidget()  # the window's scroll area around the tab
+    assert panel.height() <= page.viewport().height()
+    panel.close_workspace()
+
+
+def test_the_palette_names_each_step_once_in_full(panel) -> None:
+    """Narrow, the buttons show short names; the command palette still says each step
+    in full, once, and a step the actor may not take writes nothing from there either."""
+    window = panel.window()
+    panel.set_actor("p-agent-gus")
+    labels = [e.label for e in window.dossier_commands()]
+    assert labels == ["Dossier: Bind evidence", "Dossier: Run independent check",
+                      "Dossier: Decide eligible", "Dossier: Decide deferred",
+                      "Dossier: Edit evidence…", "Dossier: Authorize amendment proposal…",
+                      "Dossier: Public projection…"]
+    before = (panel.folder / "journal.jsonl").read_bytes()
+    for entry in window.dossier_commands():
+        entry.run()
+    assert (panel.folder / "journal.jsonl").read_bytes() == before

@@ -7,6 +7,13 @@ workspace and the ``aa-review dossier check`` command share.
 
 from __future__ import annotations
 
+from aa_review.core.dossier._admission import (
+    AUTHORIZE,
+    Standing,
+    Step,
+    admission,
+    eligible_precondition,
+)
 from aa_review.core.dossier._archive import Archive, parse_archive
 from aa_review.core.dossier._canonical import (
     ZERO_DIGEST,
@@ -15,7 +22,7 @@ from aa_review.core.dossier._canonical import (
     json_digest,
 )
 from aa_review.core.dossier._curves import PowerCurve, lower_rung_bounds, power_curve
-from aa_review.core.dossier._denial import DEFERRED_OPERATIONS, denial_reason
+from aa_review.core.dossier._denial import DEFERRED_OPERATIONS, denial_reason, denial_words
 from aa_review.core.dossier._edit import DELETE
 from aa_review.core.dossier._errors import (
     ActorUnavailableError,
@@ -32,6 +39,13 @@ from aa_review.core.dossier._errors import (
     WorkspaceError,
     WorkspaceLockedError,
     WorkspaceReadOnlyError,
+)
+from aa_review.core.dossier._fingerprints import (
+    BoundChanges,
+    FingerprintHooks,
+    bytes_digest,
+    changes_since_binding,
+    kept_fingerprints,
 )
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
 from aa_review.core.dossier._gate_g2 import FEASIBILITY_TOPICS, reviewed_digest
@@ -51,15 +65,29 @@ from aa_review.core.dossier._models_dossier import (
 )
 from aa_review.core.dossier._packages import (
     ContaminationHook,
+    FactsMemo,
+    PackageFacts,
+    PackageFactsProvider,
     PackageLocator,
     PackageState,
     PackageStatus,
     inspect_packages,
 )
+from aa_review.core.dossier._panel import (
+    PANEL_STEPS,
+    GateRow,
+    PanelState,
+    ProjectView,
+    Snapshot,
+    StepView,
+    panel_state,
+    take_snapshot,
+)
 from aa_review.core.dossier._preview import USER_ACTIONS, humanize_code, preview_check, refusal_for
 from aa_review.core.dossier._preview_cache import PreviewCache, PreviewKey
 from aa_review.core.dossier._principals import REDUCER, Kind, Principal, PrincipalRegistry, Role
 from aa_review.core.dossier._projection import PUBLIC_KEYS, build_projection, check_projection
+from aa_review.core.dossier._reasons import ReasonText, explain, gate_sentence
 from aa_review.core.dossier._results import DossierRef, TransitionResult
 from aa_review.core.dossier._states import (
     BOUND_STATES,
@@ -71,8 +99,10 @@ from aa_review.core.dossier._states import (
     Transition,
     find_transition,
 )
+from aa_review.core.dossier._steps import STEPS, StepWords, refusal_text
 from aa_review.core.dossier._strict import MalformedLine
 from aa_review.core.dossier._summary import GATE_TITLES, gate_rows, metrics_lines
+from aa_review.core.dossier._timeline import JournalView, TimelineEntry, journal_view
 from aa_review.core.dossier._timestamps import format_timestamp, parse_timestamp
 from aa_review.core.dossier._validator import (
     GATES,
@@ -87,6 +117,36 @@ from aa_review.core.dossier._witness import WitnessError, WitnessStore
 from aa_review.core.dossier._workspace import Workspace, init_workspace_folder
 
 __all__ = [
+    "BoundChanges",
+    "FingerprintHooks",
+    "bytes_digest",
+    "changes_since_binding",
+    "kept_fingerprints",
+    "AUTHORIZE",
+    "PANEL_STEPS",
+    "STEPS",
+    "FactsMemo",
+    "GateRow",
+    "JournalView",
+    "PackageFacts",
+    "PackageFactsProvider",
+    "PanelState",
+    "ProjectView",
+    "ReasonText",
+    "Snapshot",
+    "Standing",
+    "Step",
+    "StepView",
+    "StepWords",
+    "TimelineEntry",
+    "admission",
+    "eligible_precondition",
+    "explain",
+    "gate_sentence",
+    "journal_view",
+    "panel_state",
+    "refusal_text",
+    "take_snapshot",
     "GATE_TITLES",
     "gate_rows",
     "metrics_lines",
@@ -95,6 +155,7 @@ __all__ = [
     "power_curve",
     "USER_ACTIONS",
     "humanize_code",
+    "denial_words",
     "preview_check",
     "PreviewCache",
     "PreviewKey",

@@ -120,6 +120,12 @@ def _packages(ctx: GateContext, b: GateBuilder) -> None:
     """Bound compiled packages must not cite hidden evidence (the audit engine's hook)."""
     for pkg in ctx.packages:
         readable = pkg.state in (PackageState.UNCHANGED, PackageState.CHANGED)
+        if readable and pkg.hidden_rows is not None:  # the caller's audit already answered
+            rows = list(pkg.hidden_rows)
+            if rows:
+                b.fail("G9_CONTAMINATION_PACKAGE_HIDDEN_EVIDENCE")
+                b.note("package_rows_citing_hidden_evidence", {pkg.package_id: sorted(rows)})
+            continue
         if ctx.contamination_hook is None or not readable or pkg.root is None:
             b.unknown("G9_PACKAGE_CONTAMINATION_UNVERIFIED")
             b.note("packages_not_audited", [pkg.package_id])

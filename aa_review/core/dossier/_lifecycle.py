@@ -6,13 +6,14 @@ import copy
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from aa_review.core.dossier._admission import AUTHORIZE, admission, eligible_precondition
 from aa_review.core.dossier._canonical import canonical_json, json_digest
 from aa_review.core.dossier._edit import DELETE, EditPathError, apply_edit
 from aa_review.core.dossier._errors import DossierSchemaError
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
 from aa_review.core.dossier._gates_common import GATE_IDS
 from aa_review.core.dossier._models_dossier import ParsedDossier, parse_dossier, section_digests
-from aa_review.core.dossier._principals import REDUCER, Kind, Principal
+from aa_review.core.dossier._principals import REDUCER, Principal
 from aa_review.core.dossier._results import TransitionResult
 from aa_review.core.dossier._states import (
     TRANSITIONS,
@@ -43,19 +44,33 @@ class LifecycleWorkspace(WorkspaceBase):
 
     # -- public transitions ----------------------------------------------------------
     def bind(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
-        """T1 ``draft -> evidence_bound``: record the evidence and section digests."""
-        adm = self._admit_fresh(Action.BIND, dossier_id, revision, actor_id)
+        """T1 ``draft -> evidence_bound``: record the evidence and section digests.
+
+        With fingerprint hooks, each bound package found unchanged is fingerprinted
+        and kept beside the revision; the binding and the journal entry name each
+        fingerprint's digest (``package_fingerprints``), so a later diff can say what
+        changed since binding and a swapped fingerprint file is detected.
+        """
+        adm = self._admit(Action.BIND, dossier_id, revision, actor_id)
         if isinstance(adm, TransitionResult):
             return adm
         now, parsed, actor = adm
+        packages = self._packages(parsed)
+        fresh = assess_freshness(parsed, self._archive, now, packages)
+        if fresh.expires:
+            return self._expire(parsed, now, fresh, caused_by=actor)
         raw = copy.deepcopy(parsed.raw)
         raw["state"] = _S.EVIDENCE_BOUND.value
         raw["binding"] = {"evidence_digest": parsed.evidence_digest,
                           "section_digests": section_digests(parsed.evidence_raw),
                           "bound_by": actor.principal_id, "bound_at": format_timestamp(now)}
         plan = parsed.model.evidence.independence_plan
-        payload = {"evidence_digest": parsed.evidence_digest,
-                   "training_side": sorted(plan.training_side()) if plan else []}
+        payload: dict[str, Any] = {"evidence_digest": parsed.evidence_digest,
+                                   "training_side": sorted(plan.training_side()) if plan else []}
+        kept = self._keep_fingerprints(dossier_id, packages)
+        if kept:
+            raw["binding"]["package_fingerprints"] = kept
+            payload["package_fingerprints"] = dict(kept)
         return self._apply(now, parsed, parse_dossier(raw), Action.BIND, actor, payload)
 
     def check(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
@@ -69,7 +84,8 @@ class LifecycleWorkspace(WorkspaceBase):
         if fresh.expires:
             return self._expire(parsed, now, fresh, caused_by=actor)
         record = evaluate(parsed, self._archive, self._registry, now, actor.principal_id,
-                          package_contamination=self._hook, packages=packages)
+                          package_contamination=self._hook,
+                          packages=self._with_hidden_rows(packages))
         raw = copy.deepcopy(parsed.raw)
         raw["state"] = _S.INDEPENDENTLY_CHECKED.value
         raw["check"] = record.to_json()
@@ -104,14 +120,7 @@ class LifecycleWorkspace(WorkspaceBase):
         fresh = self._fresh(parsed, now)  # kept: its blocking reasons forbid eligibility
         if fresh.expires:
             return self._expire(parsed, now, fresh, caused_by=actor)
-        check: dict[str, Any] = parsed.model.check or {}
-        raw_gates = check.get("gates")
-        gates: dict[str, Any] = raw_gates if isinstance(raw_gates, dict) else {}
-        all_pass = all(isinstance(gates.get(g), dict) and gates[g].get("status") == "pass"
-                       for g in GATE_IDS)
-        if (check.get("evidence_digest") != parsed.evidence_digest or not all_pass
-                or check.get("eligible_if_decided") is not True
-                or check.get("dossier_reason_codes") or fresh.blocking):
+        if not eligible_precondition(parsed, fresh):
             return self._refuse(now, parsed, Action.DECIDE_ELIGIBLE, actor_id,
                                 Refusal.PRECONDITION_UNMET)
         raw = copy.deepcopy(parsed.raw)
@@ -206,13 +215,9 @@ class LifecycleWorkspace(WorkspaceBase):
             return TransitionResult.of(Outcome.REFUSED, {revision: state},
                                        Refusal.WORKSPACE_READ_ONLY.value)
         actor = self._registry.get(actor_id)
-        reason = None
-        if state not in (_S.DRAFT, _S.EVIDENCE_BOUND) or self._superseded(dossier_id, revision):
-            reason = Refusal.TRANSITION_ILLEGAL
-        elif actor is None or not actor.is_human_maintainer:
-            reason = Refusal.ACTOR_ROLE_NOT_PERMITTED
-        elif actor.principal_id in _training_side(parsed):  # spec 7.4: it authorizes nothing
-            reason = Refusal.SEPARATION_OF_DUTIES
+        # spec 7.4: a training-side identity authorizes nothing
+        reason = admission(AUTHORIZE, self.standing(dossier_id, revision), actor,
+                           read_only=False, unable=None)
         if reason is not None:
             return self._refuse(now, parsed, None, actor_id, reason, label="authorize_amendment")
         assert actor is not None
@@ -240,54 +245,18 @@ class LifecycleWorkspace(WorkspaceBase):
         """Apply refusal precedence: illegal, role, separation of duties (spec 7.2)."""
         now, parsed = self._now(), self._get(dossier_id, revision)
         actor = self._registry.get(actor_id)
-        if self.read_only:
-            return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
-                                       Refusal.WORKSPACE_READ_ONLY.value)
         unable = self.can_act(actor_id) if actor is not None else None
-        if unable is not None and unable.startswith(Refusal.ACTOR_KEY_UNAVAILABLE.value):
-            # Nothing can be journaled in the name of a principal who cannot sign here.
+        reason = admission(action, self.standing(dossier_id, revision), actor,
+                           read_only=self.read_only, unable=unable)
+        if reason in (Refusal.WORKSPACE_READ_ONLY, Refusal.ACTOR_KEY_UNAVAILABLE):
+            # Nothing can be journaled: the journal failed, or the actor cannot sign here.
             return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
-                                       Refusal.ACTOR_KEY_UNAVAILABLE.value)
-        t = TRANSITIONS[action]
-        reason = None
-        if parsed.model.state not in t.from_states or self._superseded(dossier_id, revision):
-            reason = Refusal.TRANSITION_ILLEGAL
-        elif actor is None or actor.role is not t.role or (
-                t.human_only and actor.kind is not Kind.HUMAN):
-            reason = Refusal.ACTOR_ROLE_NOT_PERMITTED
-        elif self._conflicts(action, parsed, actor):
-            reason = Refusal.SEPARATION_OF_DUTIES
+                                       reason.value)
         if reason is not None or actor is None:
             return self._refuse(now, parsed, action, actor_id,
                                 reason or Refusal.ACTOR_ROLE_NOT_PERMITTED)
         return _Admitted(now, parsed, actor)
 
-    def _admit_fresh(self, action: Action, dossier_id: str, revision: int,
-                     actor_id: str) -> _Admitted | TransitionResult:
-        """:meth:`_admit`, then expire a stale revision instead of applying the action."""
-        adm = self._admit(action, dossier_id, revision, actor_id)
-        if isinstance(adm, TransitionResult):
-            return adm
-        fresh = self._fresh(adm.parsed, adm.now)
-        return self._expire(adm.parsed, adm.now, fresh, caused_by=adm.actor) if fresh.expires \
-            else adm
-
-    def _conflicts(self, action: Action, parsed: ParsedDossier, actor: Principal) -> bool:
-        """Author/binder != checker != deciding maintainer; none is a training-side identity."""
-        m = parsed.model
-        training_side = _training_side(parsed)
-        binder = m.binding.bound_by if m.binding else None
-        checker = m.check.get("checked_by") if isinstance(m.check, dict) else None
-        others: set[Any] = set()
-        if action is Action.BIND:
-            others = set(training_side)
-        elif action is Action.CHECK:
-            others = {m.created_by, binder} | training_side
-        elif action is Action.DECIDE_ELIGIBLE:
-            others = {m.created_by, binder, checker} | training_side
-        return actor.principal_id in others
-
-    # -- effects ---------------------------------------------------------------------
     def _fresh(self, parsed: ParsedDossier, now: datetime) -> Freshness:
         return assess_freshness(parsed, self._archive, now, self._packages(parsed))
 

@@ -1,12 +1,20 @@
-"""Compiled packages bound in ``evidence.source_packages``: digest re-check and contamination."""
+"""Compiled packages bound in ``evidence.source_packages``: digest re-check and contamination.
+
+Two ways to learn what a bound package is now. A caller that already holds the
+package (the window) gives :class:`PackageFacts` through a provider: its folder,
+and its digest and the rows citing hidden evidence when an audit computed them, so
+nothing is hashed or read again. Otherwise a :data:`PackageLocator` names the folder
+and the package is hashed (the command line).
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
 
 from aa_review.core.dossier._canonical import is_digest
 from aa_review.core.dossier._models_plans import SourcePackage
@@ -14,6 +22,9 @@ from aa_review.core.package.digest import package_digest
 
 __all__ = [
     "ContaminationHook",
+    "FactsMemo",
+    "PackageFacts",
+    "PackageFactsProvider",
     "PackageLocator",
     "PackageState",
     "PackageStatus",
@@ -26,6 +37,79 @@ log = logging.getLogger(__name__)
 PackageLocator = Callable[[str], "Path | None"]
 # package folder -> ids of rows that cite hidden evidence (supplied by the audit engine).
 ContaminationHook = Callable[[Path], "list[str]"]
+
+
+@dataclass(frozen=True)
+class PackageFacts:
+    """What a caller already knows about one compiled package it holds open.
+
+    A new value stands for a new version of the package: a caller replaces its
+    facts whenever the package changes on disk or is opened again, and a digest
+    the workspace computed for one value is never reused for another.
+
+    Attributes
+    ----------
+    package_id : str
+        The package id (its folder name), as ``evidence.source_packages`` binds it.
+    root : Path
+        The package folder.
+    digest : str or None
+        ``package_digest(root)`` when known (an audit computes it); None: the
+        workspace hashes the folder once for this value.
+    hidden_rows : tuple of str or None
+        Ids of the rows citing hidden evidence, when an audit found them (empty:
+        none do); None: the contamination hook is asked.
+    package : object, optional
+        The opened package, when the caller holds one: fingerprints and the diff
+        since binding read its index instead of opening the folder again. Not
+        compared.
+    """
+
+    package_id: str
+    root: Path
+    digest: str | None = None
+    hidden_rows: tuple[str, ...] | None = None
+    package: Any = field(default=None, compare=False, repr=False)
+
+
+# package_id -> what the caller holds of it, or None to fall back on the locator.
+PackageFactsProvider = Callable[[str], "PackageFacts | None"]
+
+
+class FactsMemo:
+    """What the workspace computed for :class:`PackageFacts` that lacked it, per value.
+
+    Keyed by the facts object itself (identity), so a caller's new facts for a
+    changed package are hashed (and audited) again; :meth:`clear` forgets everything
+    (a deliberate re-verification).
+    """
+
+    def __init__(self) -> None:
+        self._digests: dict[str, tuple[PackageFacts, str]] = {}
+        self._hidden: dict[str, tuple[PackageFacts, tuple[str, ...]]] = {}
+
+    def digest(self, facts: PackageFacts) -> str:
+        """``package_digest(facts.root)``, computed once for this facts value."""
+        held = self._digests.get(facts.package_id)
+        if held is not None and held[0] is facts:
+            return held[1]
+        digest = package_digest(Path(facts.root))
+        self._digests[facts.package_id] = (facts, digest)
+        return digest
+
+    def hidden_rows(self, facts: PackageFacts, hook: ContaminationHook) -> tuple[str, ...]:
+        """``hook(facts.root)``, asked once for this facts value (it may raise)."""
+        held = self._hidden.get(facts.package_id)
+        if held is not None and held[0] is facts:
+            return held[1]
+        rows = tuple(sorted(hook(Path(facts.root))))
+        self._hidden[facts.package_id] = (facts, rows)
+        return rows
+
+    def clear(self) -> None:
+        """Forget every digest and contamination answer."""
+        self._digests.clear()
+        self._hidden.clear()
 
 
 class PackageState(StrEnum):
@@ -49,15 +133,25 @@ class PackageStatus:
     state : PackageState
         The comparison result.
     root : Path or None
-        The folder the locator returned.
+        The folder the locator (or the caller's facts) named.
     current_digest : str or None
-        ``package_digest(root)`` when it could be computed.
+        ``package_digest(root)`` when it could be computed (or the caller knew it).
+    bound_digest : str or None
+        The digest ``evidence.source_packages`` binds.
+    hidden_rows : tuple of str or None
+        Rows citing hidden evidence, when known (the caller's facts, or the
+        contamination hook asked once for those facts).
+    facts : PackageFacts or None
+        The caller's facts this status was made from; not compared.
     """
 
     package_id: str | None
     state: PackageState
     root: Path | None = None
     current_digest: str | None = None
+    bound_digest: str | None = None
+    hidden_rows: tuple[str, ...] | None = None
+    facts: PackageFacts | None = field(default=None, compare=False, repr=False)
 
     @property
     def reason_code(self) -> str | None:
@@ -75,16 +169,24 @@ class PackageStatus:
 
 
 def inspect_packages(
-    bound: Sequence[SourcePackage] | None, locator: PackageLocator | None
+    bound: Sequence[SourcePackage] | None,
+    locator: PackageLocator | None,
+    facts: PackageFactsProvider | None = None,
+    memo: FactsMemo | None = None,
 ) -> tuple[PackageStatus, ...]:
-    """Re-hash every bound package and compare with the bound digest.
+    """Compare every bound package with what it is now.
 
     Parameters
     ----------
     bound : sequence of SourcePackage or None
         ``evidence.source_packages``.
     locator : callable or None
-        package id -> folder; None means packages cannot be verified here.
+        package id -> folder; None (and no facts) means packages cannot be verified here.
+    facts : callable, optional
+        package id -> :class:`PackageFacts` the caller holds, consulted first: a
+        known digest is taken as is, so nothing is hashed.
+    memo : FactsMemo, optional
+        Digests computed for facts without one (a new memo hashes again).
 
     Returns
     -------
@@ -97,19 +199,53 @@ def inspect_packages(
         if not pid or not is_digest(pkg.package_digest):
             out.append(PackageStatus(pid, PackageState.INVALID))
             continue
+        known = _facts_of(facts, pid)
+        if known is not None:
+            out.append(_from_facts(pkg, known, memo or FactsMemo()))
+            continue
         if locator is None:
-            out.append(PackageStatus(pid, PackageState.UNVERIFIABLE))
+            out.append(PackageStatus(pid, PackageState.UNVERIFIABLE,
+                                     bound_digest=pkg.package_digest))
             continue
         try:
             root = locator(pid)
             if root is None or not Path(root).is_dir():
-                out.append(PackageStatus(pid, PackageState.UNRESOLVED, root))
+                out.append(PackageStatus(pid, PackageState.UNRESOLVED, root,
+                                         bound_digest=pkg.package_digest))
                 continue
             current = package_digest(Path(root))
         except OSError as exc:
             log.warning("package %s cannot be read: %s", pid, exc)
-            out.append(PackageStatus(pid, PackageState.UNRESOLVED))
+            out.append(PackageStatus(pid, PackageState.UNRESOLVED,
+                                     bound_digest=pkg.package_digest))
             continue
         state = PackageState.UNCHANGED if current == pkg.package_digest else PackageState.CHANGED
-        out.append(PackageStatus(pid, state, Path(root), current))
+        out.append(PackageStatus(pid, state, Path(root), current, pkg.package_digest))
     return tuple(out)
+
+
+def _facts_of(facts: PackageFactsProvider | None, pid: str) -> PackageFacts | None:
+    if facts is None:
+        return None
+    try:
+        known = facts(pid)
+    except Exception:
+        log.exception("the package facts provider failed for %s", pid)
+        return None
+    return known if isinstance(known, PackageFacts) and known.package_id == pid else None
+
+
+def _from_facts(pkg: SourcePackage, known: PackageFacts, memo: FactsMemo) -> PackageStatus:
+    root = Path(known.root)
+    try:
+        if not root.is_dir():
+            return PackageStatus(pkg.package_id, PackageState.UNRESOLVED, root,
+                                 bound_digest=pkg.package_digest)
+        current = known.digest if is_digest(known.digest) else memo.digest(known)
+    except OSError as exc:
+        log.warning("package %s cannot be read: %s", pkg.package_id, exc)
+        return PackageStatus(pkg.package_id, PackageState.UNRESOLVED, root,
+                             bound_digest=pkg.package_digest)
+    state = PackageState.UNCHANGED if current == pkg.package_digest else PackageState.CHANGED
+    return PackageStatus(pkg.package_id, state, root, current, pkg.package_digest,
+                         known.hidden_rows, known)

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from aa_review.core.dossier._freshness import Freshness, assess_freshness
-from aa_review.core.dossier._principals import Kind
-from aa_review.core.dossier._states import TRANSITIONS, Action, Refusal
-from aa_review.core.dossier._validator import CheckRecord, evaluate
+from aa_review.core.dossier._states import Action
 
 if TYPE_CHECKING:
+    from aa_review.core.dossier._freshness import Freshness
+    from aa_review.core.dossier._validator import CheckRecord
     from aa_review.core.dossier._workspace import Workspace
 
 __all__ = ["refusal_for", "preview_check", "USER_ACTIONS", "humanize_code"]
@@ -27,40 +26,20 @@ def refusal_for(ws: Workspace, action: Action, dossier_id: str, revision: int,
                 actor_id: str) -> str | None:
     """The refusal code the workspace would give (None: it would go ahead), without journaling.
 
-    Same precedence as the workspace: read-only, illegal transition, role, separation
-    of duties. Preconditions (e.g. an expired dossier) are left to the attempt.
+    :meth:`Workspace.admission` as a string: read-only, key, illegal transition,
+    role, separation of duties. Preconditions are left to the attempt.
     """
-    if ws.read_only:
-        return Refusal.WORKSPACE_READ_ONLY.value
-    unable = ws.can_act(actor_id) if ws.principals.get(actor_id) is not None else None
-    if unable is not None and unable.startswith(Refusal.ACTOR_KEY_UNAVAILABLE.value):
-        return Refusal.ACTOR_KEY_UNAVAILABLE.value  # first, as the workspace does (10.2)
-    parsed = ws._get(dossier_id, revision)
-    t = TRANSITIONS[action]
-    if parsed.model.state not in t.from_states or ws._superseded(dossier_id, revision):
-        return Refusal.TRANSITION_ILLEGAL.value
-    actor = ws.principals.get(actor_id)
-    if actor is None or actor.role is not t.role or (t.human_only and actor.kind is not Kind.HUMAN):
-        return Refusal.ACTOR_ROLE_NOT_PERMITTED.value
-    if action in (Action.BIND, Action.CHECK, Action.DECIDE_ELIGIBLE) and \
-            ws._conflicts(action, parsed, actor):
-        return Refusal.SEPARATION_OF_DUTIES.value
-    return None
+    reason = ws.admission(action, dossier_id, revision, actor_id)
+    return None if reason is None else reason.value
 
 
 def preview_check(ws: Workspace, dossier_id: str, revision: int, viewer_id: str
                   ) -> tuple[Freshness, CheckRecord]:
     """Freshness and every gate of a revision now, as a check would see them; nothing changes.
 
-    Bound packages are inspected (hashed) once for both.
+    Bound packages are inspected (hashed, unless the caller's facts know them) once for both.
     """
-    parsed = ws._get(dossier_id, revision)
-    now = ws._now()
-    packages = ws._packages(parsed)
-    fresh = assess_freshness(parsed, ws.archive, now, packages)
-    record = evaluate(parsed, ws.archive, ws.principals, now, viewer_id,
-                      package_contamination=ws._hook, packages=packages)
-    return fresh, record
+    return ws.evaluate_now(dossier_id, revision, viewer_id)
 
 
 _WORDS = {"G": "gate", "DOSSIER": "dossier", "SOD": "separation of duties"}

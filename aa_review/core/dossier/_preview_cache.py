@@ -17,8 +17,9 @@ from aa_review.core.dossier._canonical import json_digest
 from aa_review.core.dossier._curves import PowerCurve, power_curve
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
 from aa_review.core.dossier._packages import PackageStatus
+from aa_review.core.dossier._timeline import JournalView, journal_view
 from aa_review.core.dossier._timestamps import format_timestamp
-from aa_review.core.dossier._validator import VALIDATOR_VERSION, CheckRecord, evaluate
+from aa_review.core.dossier._validator import VALIDATOR_VERSION, CheckRecord
 
 if TYPE_CHECKING:
     from datetime import datetime
@@ -86,6 +87,7 @@ class PreviewCache:
         self.ws = ws
         self._records: dict[tuple[str, int], tuple[PreviewKey, CheckRecord]] = {}
         self._curves: dict[str, PowerCurve | None] = {}
+        self._journal: tuple[Any, JournalView] | None = None
         # "archive" / "principals" -> (the object, kept so identity is meaningful; its digest)
         self._memo: dict[str, tuple[Any, str]] = {}
 
@@ -95,15 +97,15 @@ class PreviewCache:
         Bound packages are re-hashed: a package changed on disk changes the key.
         """
         ws = self.ws
-        parsed = ws._get(dossier_id, revision)
-        packages = ws._packages(parsed)
-        fresh = assess_freshness(parsed, ws.archive, ws._now() if now is None else now, packages)
+        parsed = ws.parsed(dossier_id, revision)
+        packages = ws.package_status(dossier_id, revision)
+        fresh = assess_freshness(parsed, ws.archive, ws.now() if now is None else now, packages)
         head = ws.journal_head()
         return PreviewKey(
             dossier_id=dossier_id,
             revision=revision,
             revision_digest=json_digest(parsed.raw),
-            journal_head=None if head is None else (int(head["seq"]), str(head["entry_hash"])),
+            journal_head=_head_key(head),
             archive_digest=self._digest("archive", ws.archive, ws.archive.raw),
             principals_digest=self._digest("principals", ws.principals, ws.principals.raw),
             packages=packages,
@@ -117,31 +119,38 @@ class PreviewCache:
         Evaluates only when the key differs from the last evaluation of this
         revision; otherwise the stored record is restamped for ``viewer_id`` and now.
         """
-        now = self.ws._now()
+        now = self.ws.now()
         key = self.key(dossier_id, revision, now)
         held = self._records.get((dossier_id, revision))
         if held is not None and held[0] == key:
             record = held[1].model_copy(update={"checked_by": viewer_id,
                                                 "checked_at": format_timestamp(now)})
             return key.freshness, record
-        parsed = self.ws._get(dossier_id, revision)
-        record = evaluate(parsed, self.ws.archive, self.ws.principals, now, viewer_id,
-                          package_contamination=self.ws._hook, packages=key.packages)
+        _, record = self.ws.evaluate_now(dossier_id, revision, viewer_id, key.packages)
         self._records[(dossier_id, revision)] = (key, record)
         return key.freshness, record
 
     def power_curve(self, dossier_id: str, revision: int) -> PowerCurve | None:
         """:func:`power_curve` of the revision, keyed by the evidence digest (all it reads)."""
-        parsed = self.ws._get(dossier_id, revision)
+        parsed = self.ws.parsed(dossier_id, revision)
         digest = parsed.evidence_digest
         if digest not in self._curves:
             self._curves[digest] = power_curve(parsed)
         return self._curves[digest]
 
+    def journal_view(self) -> JournalView:
+        """The journal read and verified once per change (a new head, fault or witness)."""
+        ws = self.ws
+        key = (_head_key(ws.journal_head()), ws.journal_fault, ws.witness_status()["status"])
+        if self._journal is None or self._journal[0] != key:
+            self._journal = (key, journal_view(ws.journal_status()))
+        return self._journal[1]
+
     def clear(self) -> None:
         """Forget every stored evaluation (the next preview evaluates again)."""
         self._records.clear()
         self._curves.clear()
+        self._journal = None
         self._memo.clear()
 
     def _digest(self, name: str, obj: Any, raw: Any) -> str:
@@ -150,3 +159,7 @@ class PreviewCache:
         if held is None or held[0] is not obj:
             held = self._memo[name] = (obj, json_digest(raw))
         return held[1]
+
+
+def _head_key(head: dict[str, Any] | None) -> tuple[int, str] | None:
+    return None if head is None else (int(head["seq"]), str(head["entry_hash"]))

@@ -43,6 +43,19 @@ class MemoryStore:
 
     projection_dir: Path | None = None
 
+    def __init__(self) -> None:
+        self._fingerprints: dict[str, bytes] = {}
+
+    def save_fingerprint(self, dossier_id: str, data: bytes) -> str:
+        """Keep a bound package's fingerprint; returns its digest."""
+        digest = "sha256:" + hashlib.sha256(data).hexdigest()
+        self._fingerprints[digest] = bytes(data)
+        return digest
+
+    def load_fingerprint(self, dossier_id: str, digest: str) -> bytes | None:
+        """The fingerprint kept under ``digest``, or None."""
+        return self._fingerprints.get(digest)
+
     def save(self, dossier_id: str, revision: int, raw: dict[str, Any]) -> None:
         """Nothing to persist."""
 
@@ -93,6 +106,34 @@ class FolderStore:
         """The journal does not hold the change: drop the staged content."""
         self.pending_path(dossier_id, revision).unlink(missing_ok=True)
 
+    # -- fingerprints of bound packages -------------------------------------------------
+    def fingerprint_path(self, dossier_id: str, digest: str) -> Path:
+        """``dossiers/<id>/fingerprints/<hex of the digest>.npz``, beside the revisions."""
+        return self.path(dossier_id, 1).parent / "fingerprints" / \
+            f"{digest.removeprefix('sha256:')}.npz"
+
+    def save_fingerprint(self, dossier_id: str, data: bytes) -> str:
+        """Keep a bound package's fingerprint, named by its digest (atomic); returns it.
+
+        Written before the journal names it: an interrupted bind leaves an unnamed
+        file, never a named one missing.
+        """
+        digest = "sha256:" + hashlib.sha256(data).hexdigest()
+        target = self.fingerprint_path(dossier_id, digest)
+        if not target.exists():
+            atomic_write(target, lambda fh: fh.write(data), "wb")
+        return digest
+
+    def load_fingerprint(self, dossier_id: str, digest: str) -> bytes | None:
+        """The bytes kept under ``digest`` (None when there is no such file); the caller
+        checks they still have that digest."""
+        if not is_digest(digest):
+            return None
+        path = self.fingerprint_path(dossier_id, digest)
+        if path.is_symlink() or not path.is_file():
+            return None
+        return path.read_bytes()
+
     def pending(self) -> list[Path]:
         """Staged revision files left by an interrupted commit."""
         root = self.folder / "dossiers"
@@ -107,6 +148,7 @@ class FolderStore:
         root = self.folder / "dossiers"
         if root.is_dir():
             folders += [p for p in root.iterdir() if p.is_dir() and not p.is_symlink()]
+            folders += [p / "fingerprints" for p in list(folders[3:])]
         removed = 0
         for folder in folders:
             if not folder.is_dir():

@@ -7,7 +7,7 @@ from typing import Any
 from aa_review.core.dossier._preview import humanize_code
 from aa_review.core.dossier._validator import CheckRecord
 
-__all__ = ["gate_rows", "metrics_lines", "GATE_TITLES"]
+__all__ = ["gate_rows", "metrics_lines", "metric_text", "GATE_TITLES"]
 
 GATE_TITLES = {
     "G1": "Evaluation coverage and power", "G2": "Source and feasibility reports",
@@ -18,13 +18,14 @@ GATE_TITLES = {
 }
 
 
-def _fmt(v: Any) -> str:
+def metric_text(v: Any) -> str:
+    """A metric's value for reading: floats to 4 significant digits, containers flat."""
     if isinstance(v, float):
         return f"{v:.4g}"
     if isinstance(v, dict):
-        return ", ".join(f"{k}={_fmt(x)}" for k, x in v.items())
+        return ", ".join(f"{k}={metric_text(x)}" for k, x in v.items())
     if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_fmt(x) for x in v) + "]"
+        return "[" + ", ".join(metric_text(x) for x in v) + "]"
     return str(v)
 
 
@@ -33,7 +34,7 @@ def gate_rows(record: CheckRecord) -> list[tuple[str, str, str, str, str]]:
     rows = []
     for gid, g in record.gates.items():
         reasons = "; ".join(humanize_code(c) for c in g.reason_codes) or "—"
-        metrics = "; ".join(f"{k}: {_fmt(v)}" for k, v in g.metrics.items())
+        metrics = "; ".join(f"{k}: {metric_text(v)}" for k, v in g.metrics.items())
         rows.append((gid, GATE_TITLES.get(gid, ""), g.status.value, reasons, metrics))
     return rows
 
@@ -46,7 +47,8 @@ def metrics_lines(record: CheckRecord, private: bool) -> list[str]:
     if "effective_sample_size" in m:
         lines.append(f"Effective sample: G = {m.get('independent_groups')} groups, "
                      f"N = {m.get('observation_units')} units, DEFF = "
-                     f"{_fmt(m.get('design_effect'))}, ESS = {_fmt(m.get('effective_sample_size'))}")
+                     f"{metric_text(m.get('design_effect'))}, "
+                     f"ESS = {metric_text(m.get('effective_sample_size'))}")
     if "power_base" in m:
         ci_b = g1.detail.get("power_base_ci95") if private else None
         ci_w = g1.detail.get("power_worst_case_ci95") if private else None
@@ -54,14 +56,14 @@ def metrics_lines(record: CheckRecord, private: bool) -> list[str]:
         def ci(c: Any) -> str:
             return f" [{c[0]:.3f}, {c[1]:.3f}]" if c else ""
 
-        lines.append(f"Power: base {_fmt(m['power_base'])}{ci(ci_b)}, worst case "
-                     f"{_fmt(m.get('power_worst_case', 'n/a'))}{ci(ci_w)} (goal ≥ 0.80; "
-                     f"adjusted α = {_fmt(m.get('adjusted_alpha'))})")
+        lines.append(f"Power: base {metric_text(m['power_base'])}{ci(ci_b)}, worst case "
+                     f"{metric_text(m.get('power_worst_case', 'n/a'))}{ci(ci_w)} (goal ≥ 0.80; "
+                     f"adjusted α = {metric_text(m.get('adjusted_alpha'))})")
     if g3.metrics:
         lines.append("Recurrence scope: " + ", ".join(f"{k.replace('_', ' ')} {v}"
                                                       for k, v in g3.metrics.items()))
     if g11.metrics:
-        lines.append("Resource envelope: " + _fmt(g11.metrics))
+        lines.append("Resource envelope: " + metric_text(g11.metrics))
     if record.dossier_reason_codes:
         lines.append("Dossier-level: " + "; ".join(humanize_code(c)
                                                    for c in record.dossier_reason_codes))

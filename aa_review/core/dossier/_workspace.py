@@ -20,10 +20,15 @@ from aa_review.core.dossier._errors import (
     RevisionConflictError,
     WorkspaceError,
 )
+from aa_review.core.dossier._fingerprints import FingerprintHooks
 from aa_review.core.dossier._keys import KeyStore
 from aa_review.core.dossier._lifecycle import LifecycleWorkspace, _training_side
 from aa_review.core.dossier._models_dossier import parse_dossier
-from aa_review.core.dossier._packages import ContaminationHook, PackageLocator
+from aa_review.core.dossier._packages import (
+    ContaminationHook,
+    PackageFactsProvider,
+    PackageLocator,
+)
 from aa_review.core.dossier._principals import REDUCER, Principal, PrincipalRegistry
 from aa_review.core.dossier._projection import build_projection, check_projection, private_strings
 from aa_review.core.dossier._results import DossierRef
@@ -60,6 +65,13 @@ class Workspace(LifecycleWorkspace):
         package id -> package folder, to re-hash ``evidence.source_packages``.
     package_contamination : callable, optional
         package folder -> ids of rows citing hidden evidence (G9).
+    package_facts : callable, optional
+        package id -> :class:`PackageFacts` the caller holds (folder, and digest and
+        hidden rows when an audit computed them), consulted before the locator: a
+        package whose digest the caller knows is never hashed here.
+    fingerprint_hooks : FingerprintHooks, optional
+        Fingerprint bound packages at binding and compare them later
+        (:meth:`changes_since_binding`); without them nothing is kept.
     projection_dir : str or Path, optional
         Where :meth:`project` writes projections (the folder form uses ``projections/``).
     key_store : KeyStore, optional
@@ -87,6 +99,8 @@ class Workspace(LifecycleWorkspace):
         *,
         package_locator: PackageLocator | None = None,
         package_contamination: ContaminationHook | None = None,
+        package_facts: PackageFactsProvider | None = None,
+        fingerprint_hooks: FingerprintHooks | None = None,
         key_store: KeyStore | None = None,
         witness_store: WitnessStore | None = None,
     ) -> Workspace:
@@ -111,7 +125,9 @@ class Workspace(LifecycleWorkspace):
         archive = _read_json(folder, "archive.json")
         return cls(principals, archive, clock, folder / "journal.jsonl",
                    package_locator=package_locator, package_contamination=package_contamination,
-                   key_store=key_store, witness_store=witness_store, _store=FolderStore(folder))
+                   package_facts=package_facts, fingerprint_hooks=fingerprint_hooks,
+                   key_store=key_store,
+                   witness_store=witness_store, _store=FolderStore(folder))
 
     def reload_archive(self) -> None:
         """Re-read ``archive.json`` of a folder workspace (a new snapshot was published)."""

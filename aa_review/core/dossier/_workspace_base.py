@@ -15,12 +15,18 @@ from typing import Any
 
 from aa_review.core.dossier._archive import Archive, parse_archive
 from aa_review.core.dossier._errors import RevisionNotFoundError, WorkspaceReadOnlyError
+from aa_review.core.dossier._fingerprints import (
+    BoundChanges,
+    FingerprintHooks,
+)
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
 from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile
 from aa_review.core.dossier._keys import KeyStore, Signer
 from aa_review.core.dossier._models_dossier import ParsedDossier
 from aa_review.core.dossier._packages import (
     ContaminationHook,
+    FactsMemo,
+    PackageFactsProvider,
     PackageLocator,
     PackageStatus,
     inspect_packages,
@@ -31,6 +37,7 @@ from aa_review.core.dossier._verify import verify_with
 from aa_review.core.dossier._views import revision_view
 from aa_review.core.dossier._witness import WitnessStore
 from aa_review.core.dossier._workspace_open import OpeningMixin
+from aa_review.core.dossier._workspace_views import ViewsMixin
 from aa_review.core.dossier._workspace_write import WritingMixin
 
 __all__ = ["WorkspaceBase"]
@@ -40,7 +47,7 @@ log = logging.getLogger(__name__)
 Store = MemoryStore | FolderStore
 
 
-class WorkspaceBase(OpeningMixin, WritingMixin):
+class WorkspaceBase(OpeningMixin, WritingMixin, ViewsMixin):
     """State, persistence and journal of a workspace; :class:`Workspace` adds the lifecycle.
 
     On start the journal file is locked (one writer), stray temporary files are
@@ -59,6 +66,8 @@ class WorkspaceBase(OpeningMixin, WritingMixin):
         *,
         package_locator: PackageLocator | None = None,
         package_contamination: ContaminationHook | None = None,
+        package_facts: PackageFactsProvider | None = None,
+        fingerprint_hooks: FingerprintHooks | None = None,
         projection_dir: str | Path | None = None,
         key_store: KeyStore | None = None,
         witness_store: WitnessStore | None = None,
@@ -70,6 +79,10 @@ class WorkspaceBase(OpeningMixin, WritingMixin):
         self._clock = clock
         self._locator = package_locator
         self._hook = package_contamination
+        self._facts = package_facts
+        self._facts_memo = FactsMemo()
+        self._fingerprinter = fingerprint_hooks
+        self._changes_memo: dict[tuple[str, str | None, str | None], BoundChanges] = {}
         self._store: Store = _store if _store is not None else MemoryStore()
         self._folder_mode = isinstance(self._store, FolderStore)
         self._projection_dir = (Path(projection_dir) if projection_dir is not None
@@ -235,7 +248,8 @@ class WorkspaceBase(OpeningMixin, WritingMixin):
         return max(self._revs.get(dossier_id, {revision: None})) > revision
 
     def _packages(self, parsed: ParsedDossier) -> tuple[PackageStatus, ...]:
-        return inspect_packages(parsed.model.evidence.source_packages, self._locator)
+        return inspect_packages(parsed.model.evidence.source_packages, self._locator,
+                                self._facts, self._facts_memo)
 
     def _require_writable(self) -> None:
         if self._fault is not None:

@@ -47,7 +47,8 @@ def keyed_principals(principals: list[dict[str, Any]],
 
 
 def write_sample_workspace(folder: Path, package: Path,
-                           key_store: KeyStore | None = None) -> None:
+                           key_store: KeyStore | None = None, *,
+                           digest: str | None = None) -> None:
     """Create a workspace folder with two draft dossiers bound to ``package``.
 
     ``dos-demo-ready`` passes every gate once checked (given the audit engine's
@@ -65,10 +66,13 @@ def write_sample_workspace(folder: Path, package: Path,
     key_store : KeyStore, optional
         Where the demo principals' private keys are created or found (default: the
         user's key store), so that the window can act as each of them.
+    digest : str, optional
+        ``package_digest(package)`` when already known (it is computed otherwise).
     """
     archive = sample_archive()
     init_workspace_folder(folder, keyed_principals(SAMPLE_PRINCIPALS, key_store), archive)
-    bound = [{"package_id": package.name, "package_digest": package_digest(package)}]
+    bound = [{"package_id": package.name,
+              "package_digest": digest if digest is not None else package_digest(package)}]
     ready = sample_dossier(archive, expires_at=SAMPLE_EXPIRES_AT, source_packages=bound)
     ready["dossier_id"] = SAMPLE_DOSSIER_IDS[0]
     contaminated = copy.deepcopy(ready)

@@ -1,4 +1,4 @@
-"""Dialogs of the dossier panel: editing evidence, previewing and exporting the projection."""
+"""Dialogs of the dossier panel: who you act as, editing evidence, the public projection."""
 
 from __future__ import annotations
 
@@ -7,22 +7,24 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFileDialog,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QMessageBox,
     QPlainTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
-from aa_review.core import dossier as dz
 from aa_review.core.util.atomic import atomic_write
 
-__all__ = ["EditEvidenceDialog", "ProjectionDialog"]
+__all__ = ["ActorDialog", "EditEvidenceDialog", "ProjectionDialog", "write_projection"]
 
 
 class EditEvidenceDialog(QDialog):
@@ -105,41 +107,89 @@ class EditEvidenceDialog(QDialog):
 
 
 class ProjectionDialog(QDialog):
-    """Shows exactly what the public projection holds, then exports it (journaled)."""
+    """Shows exactly what the public projection holds; "Export…" asks where to write it.
 
-    def __init__(self, parent: QWidget, ws: dz.Workspace, dossier_id: str, revision: int,
-                 actor: str) -> None:
+    The panel exports (in its worker, journaled) once the dialog is accepted with a path.
+    """
+
+    def __init__(self, parent: QWidget, preview: dict[str, Any], default_name: str) -> None:
         super().__init__(parent)
         self.setWindowTitle("Public projection")
         self.resize(640, 520)
-        self.ws, self.d, self.r, self.actor = ws, dossier_id, revision, actor
-        parsed = ws._get(dossier_id, revision)
-        self.preview = dz.build_projection(parsed.model.state, parsed.model.check, ws._now(),
-                                           journal_head=ws.journal_head())
+        self.preview = preview
+        self.path: Path | None = None
+        self._default = default_name
         lay = QVBoxLayout(self)
-        lay.addWidget(QLabel("This is everything that leaves: the allowlisted fields only "
-                             "(the id and date are fixed when you export)."))
-        text = QPlainTextEdit(json.dumps(self.preview, indent=2, ensure_ascii=False))
+        note = QLabel("This is everything that leaves: the allowlisted fields only (the id "
+                      "and date are fixed when you export, and the export is journaled).")
+        note.setWordWrap(True)
+        lay.addWidget(note)
+        text = QPlainTextEdit(json.dumps(preview, indent=2, ensure_ascii=False))
         text.setReadOnly(True)
         lay.addWidget(text, 1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.export_button = buttons.addButton("Export…", QDialogButtonBox.ButtonRole.ActionRole)
-        self.export_button.clicked.connect(lambda: self.export())
+        self.export_button.clicked.connect(lambda: self.choose())
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
 
-    def export(self, path: Path | None = None) -> dict[str, Any] | None:
+    def choose(self, path: Path | None = None) -> Path | None:
+        """Ask where to write (or take ``path``), then close accepted."""
         if path is None:
             name, _ = QFileDialog.getSaveFileName(self, "Export the public projection",
-                                                  f"{self.d}-projection.json", "JSON (*.json)")
+                                                  self._default, "JSON (*.json)")
             if not name:
                 return None
             path = Path(name)
-        try:
-            projection = self.ws.project(self.d, self.r, self.actor)
-        except (dz.ProjectionError, dz.WorkspaceReadOnlyError) as exc:
-            QMessageBox.warning(self, "Not exported", str(exc))
-            return None
-        atomic_write(path, lambda fh: fh.write(orjson.dumps(projection,
-                                                              option=orjson.OPT_INDENT_2)), "wb")
-        return projection
+        self.path = path
+        self.accept()
+        return path
+
+
+def write_projection(path: Path, projection: dict[str, Any]) -> None:
+    """Write an exported projection atomically (called in the panel's worker)."""
+    atomic_write(path, lambda fh: fh.write(orjson.dumps(projection,
+                                                          option=orjson.OPT_INDENT_2)), "wb")
+
+
+class ActorDialog(QDialog):
+    """Choose who you act as: every principal with its role, kind and whether it can sign here.
+
+    Acting is a deliberate choice (the window remembers it per workspace); a principal
+    whose private key is not on this machine is listed but cannot be chosen.
+    """
+
+    def __init__(self, parent: QWidget, rows: list[tuple[str, str, str, str | None]],
+                 current: str) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Act as")
+        self.resize(560, 380)
+        lay = QVBoxLayout(self)
+        note = QLabel("Who are you in this workspace? Each step is allowed only to the role "
+                      "the readiness contract names (spec 7.2), and everything you do is "
+                      "signed with that principal's key and journaled.")
+        note.setWordWrap(True)
+        lay.addWidget(note)
+        self.list = QListWidget()
+        for pid, role, kind, unable in rows:
+            item = QListWidgetItem(f"{pid} — {role} ({kind})" +
+                                   ("" if unable is None else "  — cannot sign here"))
+            item.setData(Qt.ItemDataRole.UserRole, pid)
+            if unable is not None:
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
+                item.setToolTip(unable)
+            self.list.addItem(item)
+            if pid == current:
+                self.list.setCurrentItem(item)
+        self.list.itemDoubleClicked.connect(lambda _i: self.accept())
+        lay.addWidget(self.list, 1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Act as this principal")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay.addWidget(buttons)
+
+    def chosen(self) -> str | None:
+        item = self.list.currentItem()
+        return None if item is None else str(item.data(Qt.ItemDataRole.UserRole))

@@ -132,6 +132,8 @@ class MainWindow(QMainWindow):
         self.center.addTab(self.contracts, "Contracts")
         self.dossier = DossierPanel(self.settings)
         self.dossier.gate_selected.connect(self.controller.gate_selected)
+        self.dossier.request_digest = self.controller.ensure_digest
+        s.events.facts_changed.connect(self._dossier_facts)
         # Scrolled: its gates, plots and tabs would otherwise make the window's minimum
         # height more than a 1366x768 screen with a panel has.
         self.center.addTab(_scrolled(self.dossier), "Dossier")
@@ -317,7 +319,14 @@ class MainWindow(QMainWindow):
         return self.corpus
 
     def dossier_package(self, root: Path, report: Any) -> None:
-        self.dossier.set_package(root, report)
+        self._dossier_facts(self.session.facts)
+
+    def _dossier_facts(self, facts: Any) -> None:
+        """The session's facts of the open package, its audit and the package itself:
+        the dossier takes the digest the window computed and never hashes it again."""
+        s = self.session
+        self.dossier.set_package(None if facts is None else facts.root, s.report,
+                                 package=s.package, digest=getattr(facts, "digest", None))
 
     # -- the window's own commands -----------------------------------------------------
     def open_package(self, path: Path) -> None:
@@ -398,9 +407,8 @@ class MainWindow(QMainWindow):
             self.show_page("dossier")
             button.click()
 
-        buttons = [*d.buttons.values(), d.authorize_button, d.project_button]
-        return [PaletteEntry(f"Dossier: {b.text().replace('&', '')}", partial(run, b),
-                             lambda: d.ws is not None) for b in buttons]
+        return [PaletteEntry(f"Dossier: {label}", partial(run, b), lambda: d.ws is not None)
+                for label, b in d.step_commands()]
 
     def show_palette(self) -> CommandPalette:
         palette = CommandPalette(self, self.palette_commands(), lambda t: [

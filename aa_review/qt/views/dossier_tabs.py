@@ -1,0 +1,215 @@
+"""The dossier panel's tabs: gates, the journal as a timeline, denials, revisions, figures."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from aa_review.core import dossier as dz
+from aa_review.qt.views.dossier_plots import DossierPlots
+from aa_review.qt.views.dossier_tables import ThemedTableModel
+from aa_review.qt.views.tables import make_table
+
+if TYPE_CHECKING:
+    from aa_review.qt.views.dossier_panel import DossierPanel
+
+__all__ = ["DossierTabs"]
+
+GATE_HEADER = ("Gate", "Status", "Title", "What is missing or wrong, and what would satisfy it")
+JOURNAL_HEADER = ("When (UTC)", "Who (role)", "What", "Outcome", "State change", "Signed by")
+DENIAL_HEADER = ("When (UTC)", "Who (role)", "Operation", "Target", "Decision", "Reason")
+HISTORY_HEADER = ("Revision", "State", "Created", "By", "Supersedes")
+
+
+def _text_label() -> QLabel:
+    """A wrapping label whose text can be selected (and copied)."""
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+class _RefitOnResize(QObject):
+    """Fits a table's columns to its width again whenever its viewport is resized."""
+
+    def __init__(self, view: Any) -> None:
+        super().__init__(view)
+        self._view = view
+        view.viewport().installEventFilter(self)
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        if event.type() == QEvent.Type.Resize:
+            from aa_review.qt.views.dossier_render import fit_columns
+
+            fit_columns(self._view)
+        return False
+
+
+class DossierTabs(QTabWidget):
+    """Gates first; the rest one click away. Models are the panel's to fill."""
+
+    def __init__(self, panel: DossierPanel) -> None:
+        super().__init__()
+        self.panel = panel
+        self.gate_model = ThemedTableModel(GATE_HEADER, 1)
+        self.gate_view = make_table(self.gate_model, name="gate_view")
+        self.gate_view.selectionModel().currentRowChanged.connect(
+            lambda cur, _p: panel.gate_selected.emit(self.gate_model.items[cur.row()][0])
+            if cur.isValid() else None)
+        self.addTab(self.gate_view, "Gates")
+        self.addTab(self._journal_tab(), "Journal")
+        self.addTab(self._denial_tab(), "Denial log")
+        self.history_model = ThemedTableModel(HISTORY_HEADER, 1)
+        self.addTab(make_table(self.history_model, name="history_view"), "Revisions")
+        self.figures = self._figures_tab()
+        self.addTab(self.figures, "Figures")
+        # The window must leave the gate table room for all eleven gates (docks yield).
+        self.setMinimumHeight(self.gates_height())
+        self._pending_plots: tuple[Any, Any] | None = None
+        self.currentChanged.connect(lambda _i: self._draw_plots())
+
+    # -- construction ------------------------------------------------------------------
+    def _journal_tab(self) -> QWidget:
+        tab = QWidget()
+        lay = QVBoxLayout(tab)
+        lay.setContentsMargins(0, 4, 0, 0)
+        self.journal_status = _text_label()
+        lay.addWidget(self.journal_status)
+        row = QHBoxLayout()
+        self.order_box = QComboBox()
+        self.order_box.addItem("Newest first", "newest")
+        self.order_box.addItem("Oldest first", "oldest")
+        self.order_box.setToolTip("Order of the entries")
+        self.only_dossier = QCheckBox("Only this dossier")
+        self.only_dossier.setChecked(True)
+        self.journal_count = QLabel()
+        row.addWidget(self.order_box)
+        row.addWidget(self.only_dossier)
+        row.addWidget(self.journal_count, 1)
+        lay.addLayout(row)
+        split = QSplitter(Qt.Orientation.Vertical)
+        self.journal_model = ThemedTableModel(JOURNAL_HEADER, 3)
+        self.journal_view = make_table(self.journal_model, name="journal_view")
+        # Every column in view when the tab is narrow (1366x768): the longest give way.
+        self._fit_journal = _RefitOnResize(self.journal_view)
+        self.journal_view.selectionModel().currentRowChanged.connect(
+            lambda cur, _p: self._show_entry(cur.row() if cur.isValid() else -1))
+        self.entry_detail = QPlainTextEdit()
+        self.entry_detail.setReadOnly(True)
+        self.entry_detail.setPlaceholderText("Select an entry to see its digest, signature "
+                                             "and payload.")
+        self.journal_view.setMinimumHeight(60)
+        self.entry_detail.setMinimumHeight(30)
+        split.addWidget(self.journal_view)
+        split.addWidget(self.entry_detail)
+        split.setSizes([300, 90])
+        lay.addWidget(split, 1)
+        self.order_box.currentIndexChanged.connect(lambda _i: self.panel._render())
+        self.only_dossier.toggled.connect(lambda _b: self.panel._render())
+        return tab
+
+    def _denial_tab(self) -> QWidget:
+        """The denial log, and an explicit way to ask for a deferred operation (always denied)."""
+        tab = QWidget()
+        lay = QVBoxLayout(tab)
+        lay.setContentsMargins(0, 4, 0, 0)
+        row = QGridLayout()
+        self.operation_box = QComboBox()
+        for op in sorted(dz.DEFERRED_OPERATIONS):
+            self.operation_box.addItem(op.replace("_", " "), op)
+        self.attempt_button = QPushButton("Request as the acting principal…")
+        self.attempt_button.setToolTip(
+            "Every deferred operation is denied and journaled, in every state: eligible "
+            "grants nothing (spec 7.5, 8). You confirm first; the denial is permanent.")
+        self.attempt_button.clicked.connect(
+            lambda: self.panel.attempt_operation(self.operation_box.currentData()))
+        self.denials_only_dossier = QCheckBox("Only requests naming this dossier")
+        self.denials_only_dossier.setChecked(True)
+        self.denials_only_dossier.toggled.connect(lambda _b: self.panel._render())
+        row.addWidget(QLabel("Deferred operation:"), 0, 0)
+        row.addWidget(self.operation_box, 0, 1)
+        row.addWidget(self.attempt_button, 0, 2)
+        row.addWidget(self.denials_only_dossier, 1, 0, 1, 3)
+        row.setColumnStretch(1, 1)
+        lay.addLayout(row)
+        self.denial_model = ThemedTableModel(DENIAL_HEADER, 4)
+        self.denial_view = make_table(self.denial_model, name="denial_view")
+        lay.addWidget(self.denial_view, 1)
+        return tab
+
+    def _figures_tab(self) -> QWidget:
+        tab = QWidget()
+        lay = QVBoxLayout(tab)
+        lay.setContentsMargins(0, 4, 0, 0)
+        self.metrics = _text_label()
+        lay.addWidget(self.metrics)
+        self.plots = DossierPlots()
+        self.plots.setMinimumHeight(120)
+        lay.addWidget(self.plots, 1)
+        return tab
+
+    # -- sizes and contents --------------------------------------------------------------
+    def gates_height(self) -> int:
+        """Height this widget needs to show all eleven gates without scrolling.
+
+        Its own chrome (tab bar, frames, the table's header) as laid out now, plus
+        eleven rows: every page of the tabs has the gate table's size.
+        """
+        view = self.gate_view
+        rows = view.verticalHeader().defaultSectionSize() * 11
+        # A hidden page is not laid out again: its viewport keeps an old height.
+        if not view.isVisible() or view.viewport().height() <= 0 or self.height() <= 0:
+            return rows + view.horizontalHeader().sizeHint().height() + \
+                self.tabBar().sizeHint().height() + 2 * view.frameWidth() + 14
+        return self.height() - view.viewport().height() + rows
+
+    def plot_later(self, power: Any, bounds: Any) -> None:
+        """Draw the power curve and the bounds now if the Figures tab shows, else when it does."""
+        self._pending_plots = (power, bounds)
+        self._draw_plots()
+
+    def _draw_plots(self) -> None:
+        if self._pending_plots is None or self.currentWidget() is not self.figures:
+            return
+        power, (rungs, bounds, useful) = self._pending_plots
+        self._pending_plots = None
+        self.plots.show_power(power)
+        self.plots.show_bounds(list(rungs), list(bounds), useful)
+
+    def clear_all(self) -> None:
+        for model in (self.gate_model, self.journal_model, self.denial_model,
+                      self.history_model):
+            model.set_rows([])
+        self.journal_status.setText("")
+        self.journal_count.setText("")
+        self.metrics.setText("")
+        self.entry_detail.clear()
+
+    def _show_entry(self, row: int) -> None:
+        entry: Any = self.journal_model.payloads[row] if 0 <= row < len(
+            self.journal_model.payloads) else None
+        if not isinstance(entry, dz.TimelineEntry):
+            self.entry_detail.clear()
+            return
+        lines = [f"entry #{entry.seq}  {entry.kind}  at {entry.at}",
+                 f"dossier {entry.dossier_id} revision {entry.revision}",
+                 f"actor {entry.who} ({entry.role})",
+                 f"signature: {entry.signer} ({entry.signature})",
+                 f"entry_hash {entry.entry_hash}", "payload:",
+                 json.dumps(dict(entry.payload), indent=2, ensure_ascii=False, default=str)]
+        self.entry_detail.setPlainText("\n".join(lines))

@@ -1,0 +1,112 @@
+"""One worker thread for the dossier panel: every workspace call runs there, in order.
+
+The workspace is not thread-safe and its work (hashing a bound package, the gates'
+power simulation, the journal's verification, signing) can take seconds; so the
+panel hands every call to this worker, one after the other, and the GUI thread
+only words the results. Tests set ``AA_REVIEW_SYNCHRONOUS=1``: jobs then run at
+once in the calling thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QThread, Signal
+
+from aa_review.qt.workers import synchronous
+
+__all__ = ["DossierWorker"]
+
+log = logging.getLogger(__name__)
+
+
+class _Loop(QThread):
+    """Runs queued jobs until it is handed None."""
+
+    def __init__(self, jobs: queue.Queue[Callable[[], None] | None],
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._jobs = jobs
+
+    def run(self) -> None:  # the worker thread
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            job()
+
+
+class DossierWorker(QObject):
+    """Queue of jobs run in order off the GUI thread; results come back as signals.
+
+    ``done(token, result)`` and ``failed(token, message)`` are delivered in the GUI
+    thread. :attr:`busy` is true from :meth:`submit` until the last job's signal
+    has been delivered.
+    """
+
+    done = Signal(object, object)
+    failed = Signal(object, str)
+    busy_changed = Signal(bool)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._jobs: queue.Queue[Callable[[], None] | None] = queue.Queue()
+        self._loop: _Loop | None = None
+        self._pending = 0
+        self._idle = threading.Event()
+        self._idle.set()
+        self.done.connect(self._finished)
+        self.failed.connect(self._finished)
+
+    @property
+    def busy(self) -> bool:
+        return self._pending > 0
+
+    def submit(self, token: Any, fn: Callable[[], Any]) -> None:
+        """Run ``fn()`` after every job submitted before it; its result comes as ``done``."""
+        self._pending += 1
+        self._idle.clear()
+        if self._pending == 1:
+            self.busy_changed.emit(True)
+
+        def job() -> None:
+            try:
+                result = fn()
+            except Exception as exc:  # the window stays up; the log has the traceback
+                log.exception("dossier job %r failed", token)
+                self.failed.emit(token, f"{type(exc).__name__}: {exc}")
+            else:
+                self.done.emit(token, result)
+
+        if synchronous():
+            job()
+            return
+        if self._loop is None or not self._loop.isRunning():
+            self._loop = _Loop(self._jobs, self)
+            self._loop.start()
+        self._jobs.put(job)
+
+    def _finished(self, *_args: Any) -> None:
+        self._pending -= 1
+        if self._pending == 0:
+            self._idle.set()
+            self.busy_changed.emit(False)
+
+    def wait_idle(self, timeout: float = 600.0) -> bool:
+        """Block until every job submitted so far has run (for closing a workspace)."""
+        if synchronous() or self._loop is None:
+            return True
+        done = threading.Event()
+        self._jobs.put(done.set)
+        return done.wait(timeout)
+
+    def stop(self) -> None:
+        """Finish the queued jobs and end the thread."""
+        if self._loop is not None and self._loop.isRunning():
+            self._jobs.put(None)
+            self._loop.wait(600_000)
+        self._loop = None
