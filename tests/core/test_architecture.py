@@ -47,11 +47,9 @@ def test_the_generator_is_only_for_the_demo_and_the_generate_command() -> None:
 
 def test_modules_are_named_for_what_they_hold() -> None:
     """No ``x_more.py`` / ``x_base.py`` split off because ``x.py`` got long."""
-    # Two dossier modules still carry such names; they are renamed with the dossier work.
-    known = {"aa_review/core/dossier/_models_base.py", "aa_review/core/dossier/_workspace_base.py"}
     named = {p.relative_to(ROOT).as_posix() for p in (ROOT / "aa_review").rglob("*.py")
              if p.stem.endswith(("_more", "_base"))}
-    assert named - known == set()
+    assert named == set()
 
 
 # The start of a script run in a process where importing Qt fails.

@@ -23,7 +23,7 @@ from aa_review.core.dossier._models_archive import (
     FailureObservation,
     FeedbackAtom,
 )
-from aa_review.core.dossier._models_base import validation_problems
+from aa_review.core.dossier._models_strict import validation_problems
 
 __all__ = ["Archive", "parse_archive"]
 

@@ -24,7 +24,7 @@ from aa_review.core.dossier._states import (
 )
 from aa_review.core.dossier._timestamps import format_timestamp
 from aa_review.core.dossier._validator import evaluate, expired_check_record
-from aa_review.core.dossier._workspace_base import WorkspaceBase
+from aa_review.core.dossier._workspace_records import WorkspaceRecords
 
 __all__ = ["LifecycleWorkspace"]
 
@@ -39,7 +39,7 @@ class _Admitted(NamedTuple):
     actor: Principal
 
 
-class LifecycleWorkspace(WorkspaceBase):
+class LifecycleWorkspace(WorkspaceRecords):
     """Transitions T1..T7 with refusal precedence, freshness and separation of duties."""
 
     # -- public transitions ----------------------------------------------------------
@@ -372,7 +372,7 @@ def _training_side(parsed: ParsedDossier) -> set[str]:
 
 
 def _unable_reason(unable: str | None) -> str:
-    """The refusal code for :meth:`WorkspaceBase.can_act`'s answer."""
+    """The refusal code for :meth:`WorkspaceRecords.can_act`'s answer."""
     if unable is not None and unable.startswith(Refusal.ACTOR_KEY_UNAVAILABLE.value):
         return Refusal.ACTOR_KEY_UNAVAILABLE.value
     return Refusal.ACTOR_ROLE_NOT_PERMITTED.value

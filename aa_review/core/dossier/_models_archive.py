@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from aa_review.core.dossier._models_base import Strict
+from aa_review.core.dossier._models_strict import Strict
 
 __all__ = [
     "ArchiveConfiguration",

@@ -10,7 +10,7 @@ from pydantic import Field, ValidationError
 
 from aa_review.core.dossier._canonical import canonical_json, json_digest
 from aa_review.core.dossier._errors import DossierSchemaError
-from aa_review.core.dossier._models_base import Strict, Timestamp, validation_problems
+from aa_review.core.dossier._models_strict import Strict, Timestamp, validation_problems
 from aa_review.core.dossier._models_evidence import (
     Coverage,
     EffectiveSampleSection,

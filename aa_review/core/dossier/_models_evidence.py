@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from aa_review.core.dossier._models_base import Strict, Timestamp
+from aa_review.core.dossier._models_strict import Strict, Timestamp
 
 __all__ = [
     "Claimed",

@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 
 class OpeningMixin(WorkspaceState):
-    """The start-up half of :class:`WorkspaceBase` (it owns the attributes used here)."""
+    """The start-up half of :class:`WorkspaceRecords` (it owns the attributes used here)."""
 
     def _versions(self) -> dict[str, PrincipalRegistry]:
         versions: dict[str, PrincipalRegistry] = {}

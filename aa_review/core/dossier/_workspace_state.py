@@ -1,6 +1,6 @@
 """The attributes a workspace holds, declared once for the halves that use them.
 
-:class:`~aa_review.core.dossier._workspace_base.WorkspaceBase` sets them in its
+:class:`~aa_review.core.dossier._workspace_records.WorkspaceRecords` sets them in its
 constructor; the opening and writing halves read them. Declaring them here lets a type
 checker see each half on its own.
 """
@@ -22,7 +22,7 @@ __all__ = ["WorkspaceState"]
 
 
 class WorkspaceState:
-    """Declarations only: the state of an open workspace (see ``WorkspaceBase.__init__``)."""
+    """Declarations only: the state of an open workspace (see ``WorkspaceRecords.__init__``)."""
 
     _file_registry: PrincipalRegistry
     _registry: PrincipalRegistry
@@ -43,7 +43,7 @@ class WorkspaceState:
     _signatures: list[dict[str, Any]]
     _witness_state: dict[str, Any]
 
-    if TYPE_CHECKING:  # methods one half calls on the other (or on WorkspaceBase)
+    if TYPE_CHECKING:  # methods one half calls on the other (or on WorkspaceRecords)
         def _set_fault(self, fault: str) -> None: ...
         def journal_entries(self) -> list[Any]: ...
         def journal_head(self) -> dict[str, Any] | None: ...

@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 
 class ViewsMixin(WorkspaceState):
-    """The read-only half of :class:`WorkspaceBase` (it owns the attributes used here)."""
+    """The read-only half of :class:`WorkspaceRecords` (it owns the attributes used here)."""
 
     _archive: Archive
     _clock: Callable[[], datetime]
@@ -49,7 +49,7 @@ class ViewsMixin(WorkspaceState):
     _fingerprinter: FingerprintHooks | None
     _changes_memo: dict[tuple[str, str | None, str | None], BoundChanges]
 
-    if TYPE_CHECKING:  # what WorkspaceBase and the other halves define
+    if TYPE_CHECKING:  # what WorkspaceRecords and the other halves define
         def _get(self, dossier_id: str, revision: int) -> ParsedDossier: ...
         def _superseded(self, dossier_id: str, revision: int) -> bool: ...
         def _packages(self, parsed: ParsedDossier) -> tuple[PackageStatus, ...]: ...

@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 
 class WritingMixin(WorkspaceState):
-    """The writing half of :class:`WorkspaceBase` (it owns the attributes used here)."""
+    """The writing half of :class:`WorkspaceRecords` (it owns the attributes used here)."""
 
 
     def signer_for(self, principal: Principal) -> Signer | None:

@@ -1,4 +1,8 @@
-"""Workspace plumbing: opening and recovery, signed commits, witness, queries (spec 10, 11).
+"""A workspace's records and read access to them (spec 10, 11).
+
+Revisions, the journal, principals and the archive; opening, writing and the
+read-only views are its halves (``_workspace_open``, ``_workspace_write``,
+``_workspace_views``).
 
 Opening never raises for what the files hold: whatever is wrong makes the
 workspace read-only with a fault that says why.
@@ -40,14 +44,14 @@ from aa_review.core.dossier._workspace_open import OpeningMixin
 from aa_review.core.dossier._workspace_views import ViewsMixin
 from aa_review.core.dossier._workspace_write import WritingMixin
 
-__all__ = ["WorkspaceBase"]
+__all__ = ["WorkspaceRecords"]
 
 log = logging.getLogger(__name__)
 
 Store = MemoryStore | FolderStore
 
 
-class WorkspaceBase(OpeningMixin, WritingMixin, ViewsMixin):
+class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
     """State, persistence and journal of a workspace; :class:`Workspace` adds the lifecycle.
 
     On start the journal file is locked (one writer), stray temporary files are
@@ -228,7 +232,7 @@ class WorkspaceBase(OpeningMixin, WritingMixin, ViewsMixin):
         """Release the journal's writer lock."""
         self._journal.release()
 
-    def __enter__(self) -> WorkspaceBase:
+    def __enter__(self) -> WorkspaceRecords:
         return self
 
     def __exit__(self, *exc: object) -> None:
