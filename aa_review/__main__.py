@@ -21,8 +21,10 @@ def _not_a_command(word: str) -> str | None:
     close = suggest(word, list(COMMANDS))
     if close:
         return f"unknown command {word!r}; did you mean {close!r}?"
-    return (f"{word!r} is neither a command ({', '.join(COMMANDS)}) nor a package folder; "
-            "see 'aa-review --help'")
+    return (
+        f"{word!r} is neither a command ({', '.join(COMMANDS)}) nor a package folder; "
+        "see 'aa-review --help'"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

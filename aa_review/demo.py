@@ -19,8 +19,17 @@ from pathlib import Path
 
 from aa_review import __version__
 
-__all__ = ["SAMPLE_PACKAGE_ID", "SAMPLE_ROWS", "SAMPLE_SEED", "SAMPLE_DEFECTS", "sample_home",
-           "ensure_sample", "bundled_package", "bundled_workspace", "generate_demo"]
+__all__ = [
+    "SAMPLE_PACKAGE_ID",
+    "SAMPLE_ROWS",
+    "SAMPLE_SEED",
+    "SAMPLE_DEFECTS",
+    "sample_home",
+    "ensure_sample",
+    "bundled_package",
+    "bundled_workspace",
+    "generate_demo",
+]
 
 SAMPLE_PACKAGE_ID = "pkg_demo_invoice_reconciliation"
 SAMPLE_ROWS = 120
@@ -78,9 +87,14 @@ def generate_demo(folder: Path) -> Path:
 
     # Hidden items are catalogued but never cited (hidden_every=0): see the module docstring.
     variation = Variation(items=64, hidden=2, hidden_every=0, low_score_every=40)
-    return generate_package(folder, rows=SAMPLE_ROWS, seed=SAMPLE_SEED,
-                            package_id=SAMPLE_PACKAGE_ID, defects=SAMPLE_DEFECTS,
-                            variation=variation).root
+    return generate_package(
+        folder,
+        rows=SAMPLE_ROWS,
+        seed=SAMPLE_SEED,
+        package_id=SAMPLE_PACKAGE_ID,
+        defects=SAMPLE_DEFECTS,
+        variation=variation,
+    ).root
 
 
 def _write_workspace(folder: Path) -> None:

@@ -1,4 +1,7 @@
-"""``python -m benchmarks NAME [ARGS]`` (or ``./dev bench NAME``): run one benchmark; no NAME lists them."""
+"""``python -m benchmarks NAME [ARGS]`` (or ``./dev bench NAME``): run one benchmark.
+
+Without NAME, list them.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +12,16 @@ from pathlib import Path
 
 
 def main() -> int:
-    names = sorted(m.name[len("bench_"):] for m in pkgutil.iter_modules([str(Path(__file__).parent)])
-                   if m.name.startswith("bench_"))
+    names = sorted(
+        m.name[len("bench_") :]
+        for m in pkgutil.iter_modules([str(Path(__file__).parent)])
+        if m.name.startswith("bench_")
+    )
     if len(sys.argv) < 2 or sys.argv[1] not in names:
-        print("usage: python -m benchmarks NAME [ARGS]   (NAME: " + ", ".join(names) + ")",
-              file=sys.stderr)
+        print(
+            "usage: python -m benchmarks NAME [ARGS]   (NAME: " + ", ".join(names) + ")",
+            file=sys.stderr,
+        )
         for name in names:
             doc = (importlib.import_module(f"benchmarks.bench_{name}").__doc__ or "").strip()
             print(f"  {name:<8} {doc.splitlines()[0] if doc else ''}")

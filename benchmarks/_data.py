@@ -9,8 +9,9 @@ __all__ = ["bench_dir", "stress_package", "add_data_arguments"]
 
 
 def bench_dir() -> Path:
-    d = Path(os.environ.get("AA_REVIEW_BENCH_DIR", Path(__file__).resolve().parents[1]
-                            / "bench-data"))
+    d = Path(
+        os.environ.get("AA_REVIEW_BENCH_DIR", Path(__file__).resolve().parents[1] / "bench-data")
+    )
     d.mkdir(parents=True, exist_ok=True)
     return d
 
@@ -37,8 +38,14 @@ def stress_package(rows: int, seed: int = 1, lean: bool = False, varied: bool = 
             import shutil
 
             shutil.rmtree(root)
-        generate_package(bench_dir(), rows=rows, seed=seed, package_id=pid, lean=lean,
-                         variation=VARIED if varied else None)
+        generate_package(
+            bench_dir(),
+            rows=rows,
+            seed=seed,
+            package_id=pid,
+            lean=lean,
+            variation=VARIED if varied else None,
+        )
         done.write_text("ok\n")
     return root
 
@@ -46,6 +53,8 @@ def stress_package(rows: int, seed: int = 1, lean: bool = False, varied: bool = 
 def add_data_arguments(parser: object) -> None:
     """``--degenerate``: the labelled extra case (every row alike), instead of varied data."""
     parser.add_argument(  # type: ignore[attr-defined]
-        "--degenerate", action="store_true",
+        "--degenerate",
+        action="store_true",
         help="use the degenerate package compiler 0.2.1 writes (every row cites the same 33 "
-        "items with the same scores) instead of the varied one; a labelled extra case")
+        "items with the same scores) instead of the varied one; a labelled extra case",
+    )

@@ -19,8 +19,15 @@ from multiprocessing import get_context
 import orjson
 import xxhash
 
-__all__ = ["parse_rows", "parse_and_hash_rows", "hash_file", "parse_link_lines", "run_pool",
-           "row_ranges", "map_header"]
+__all__ = [
+    "parse_rows",
+    "parse_and_hash_rows",
+    "hash_file",
+    "parse_link_lines",
+    "run_pool",
+    "row_ranges",
+    "map_header",
+]
 
 
 def _lines(path: str, start: int, end: int):  # type: ignore[no-untyped-def]
@@ -77,7 +84,7 @@ def parse_link_lines(path: str, start: int, end: int) -> int:
     n = 0
     for raw in _lines(path, start, end):
         line = raw.strip().rstrip(b",")
-        if line.startswith(b"{\""):  # a link (or a catalog entry), not the map's own brace
+        if line.startswith(b'{"'):  # a link (or a catalog entry), not the map's own brace
             orjson.loads(line)
             n += 1
     return n
@@ -87,7 +94,7 @@ def map_header(path: str) -> int:
     """The map's keys before its links, the catalog included (what opening reads)."""
     with open(path, "rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
         at = mm.find(b'\n  "row_evidence_links": [')
-        head = orjson.loads(mm[:at + 1] + b'"_": null}')
+        head = orjson.loads(mm[: at + 1] + b'"_": null}')
     return len(head.get("evidence_catalog", []))
 
 

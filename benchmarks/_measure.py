@@ -20,8 +20,17 @@ from dataclasses import dataclass, field
 
 import psutil
 
-__all__ = ["Timing", "in_turns", "commands_in_turns", "TreePeak", "tree_rss", "verdict",
-           "trim", "Row", "Report"]
+__all__ = [
+    "Timing",
+    "in_turns",
+    "commands_in_turns",
+    "TreePeak",
+    "tree_rss",
+    "verdict",
+    "trim",
+    "Row",
+    "Report",
+]
 
 
 @dataclass
@@ -39,8 +48,9 @@ class Timing:
         return statistics.median(self.runs)
 
 
-def in_turns(repeat: int, contenders: dict[str, Callable[[], object]],
-             warmup: bool = True) -> dict[str, Timing]:
+def in_turns(
+    repeat: int, contenders: dict[str, Callable[[], object]], warmup: bool = True
+) -> dict[str, Timing]:
     """Time each contender ``repeat`` times, in turns; one untimed warm-up round first
     (page cache, imports) unless ``warmup`` is False."""
     out = {name: Timing() for name in contenders}
@@ -56,13 +66,20 @@ def in_turns(repeat: int, contenders: dict[str, Callable[[], object]],
     return out
 
 
-def commands_in_turns(repeat: int, commands: dict[str, Sequence[str]], *,
-                      shell: bool = False, timeout: float = 3600) -> dict[str, Timing]:
+def commands_in_turns(
+    repeat: int, commands: dict[str, Sequence[str]], *, shell: bool = False, timeout: float = 3600
+) -> dict[str, Timing]:
     """Whole commands (fresh processes), in turns, after one warm-up round each; output
     discarded. A command that fails stops the benchmark with its error."""
+
     def run(cmd: Sequence[str]) -> None:
-        proc = subprocess.run(cmd if not shell else cmd[0], shell=shell, timeout=timeout,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.run(
+            cmd if not shell else cmd[0],
+            shell=shell,
+            timeout=timeout,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
         if proc.returncode not in (0, 1):  # 1: aa-review found something; still ran
             raise SystemExit(f"{cmd!r} failed ({proc.returncode}): {proc.stderr[-500:]!r}")
 
@@ -118,8 +135,9 @@ def trim() -> None:
         pass
 
 
-def verdict(ratio: float, goal: float, *, higher_is_better: bool = False,
-            yardstick_ok: bool = True) -> str:
+def verdict(
+    ratio: float, goal: float, *, higher_is_better: bool = False, yardstick_ok: bool = True
+) -> str:
     """``met``, ``missed``, or ``inconclusive`` when the yardstick does not itself show
     the effect it is meant to measure (then no figure can be judged against it)."""
     if not yardstick_ok:
@@ -146,14 +164,19 @@ class Report:
     def __init__(self, title: str) -> None:
         self.title = title
         self.rows: list[Row] = []
-        print(f"== {title}  (machine: {os.cpu_count()} logical CPUs, load "
-              f"{os.getloadavg()[0]:.1f})", flush=True)
+        print(
+            f"== {title}  (machine: {os.cpu_count()} logical CPUs, load {os.getloadavg()[0]:.1f})",
+            flush=True,
+        )
 
     def add(self, row: Row) -> None:
         self.rows.append(row)
         ratio = f"{row.ratio:.2f}" if row.ratio is not None else ""
-        print(f"  {row.figure}: {row.value}  |  yardstick: {row.yardstick}  |  ratio {ratio}"
-              f"  goal {row.goal or '-'}  {row.verdict}", flush=True)
+        print(
+            f"  {row.figure}: {row.value}  |  yardstick: {row.yardstick}  |  ratio {ratio}"
+            f"  goal {row.goal or '-'}  {row.verdict}",
+            flush=True,
+        )
 
     def note(self, text: str) -> None:
         print(f"  note: {text}", flush=True)
@@ -164,6 +187,5 @@ class Report:
         print("|---|---|---|---|---|---|")
         for r in self.rows:
             ratio = f"{r.ratio:.2f}" if r.ratio is not None else ""
-            print(f"| {r.figure} | {r.value} | {r.yardstick} | {ratio} | {r.goal} | "
-                  f"{r.verdict} |")
+            print(f"| {r.figure} | {r.value} | {r.yardstick} | {ratio} | {r.goal} | {r.verdict} |")
         print(flush=True)

@@ -13,17 +13,25 @@ from aa_review.core.package.rowscan import RowChunk
 __all__ = ["synthetic_index", "FakePackage"]
 
 
-def synthetic_index(rows: int, evidence: int = 400, seed: int = 0, hidden: int = 12,
-                    rows_per_set: int = 10) -> tuple[RowIndex, list[Evidence]]:
+def synthetic_index(
+    rows: int, evidence: int = 400, seed: int = 0, hidden: int = 12, rows_per_set: int = 10
+) -> tuple[RowIndex, list[Evidence]]:
     """An index shaped like a varied package's: a catalog of ``evidence`` items (the last
     ``hidden`` of them hidden), rows citing subsets of it (about one distinct set per
     ``rows_per_set`` rows, a few to ~60 items each, a window moving along the rows, now
     and then a hidden item), scores spread."""
     rnd = random.Random(seed)
-    catalog = [Evidence(evidence_id=f"evidence_{i:016x}", ref=f"attempts/x/artifacts/f{i}.csv",
-                        evidence_type="artifact" if i % 3 else "trace",
-                        visibility="hidden_excluded" if i >= evidence - hidden else "visible",
-                        resolves=True, confidence=1.0) for i in range(evidence)]
+    catalog = [
+        Evidence(
+            evidence_id=f"evidence_{i:016x}",
+            ref=f"attempts/x/artifacts/f{i}.csv",
+            evidence_type="artifact" if i % 3 else "trace",
+            visibility="hidden_excluded" if i >= evidence - hidden else "visible",
+            resolves=True,
+            confidence=1.0,
+        )
+        for i in range(evidence)
+    ]
     ids = [e.evidence_id for e in catalog]
     visible = evidence - hidden
     n_sets = max(1, rows // rows_per_set)

@@ -68,10 +68,13 @@ class WindowDriver:
 
     def opened(self) -> bool:
         pkg = self.win.session.package
-        return (pkg is not None and Path(pkg.root) == Path(self._root)
-                and not self.win.controller.busy("load")
-                and self.win.rows.model.row_index is pkg.index
-                and self.win.rows.model.rowCount() > 0)
+        return (
+            pkg is not None
+            and Path(pkg.root) == Path(self._root)
+            and not self.win.controller.busy("load")
+            and self.win.rows.model.row_index is pkg.index
+            and self.win.rows.model.rowCount() > 0
+        )
 
     def audit(self) -> None:
         self.win.controller.run_audit()
@@ -99,10 +102,12 @@ class WindowDriver:
 
     def query_typed(self) -> bool:
         # The bar waits for typing to pause, then filters; give it that pause and a frame.
-        return (self._typed_at is not None
-                and time.perf_counter() - self._typed_at > 0.4
-                and self.win.rows.query.text() == QUERY
-                and self.win.session.query("rows") == QUERY)
+        return (
+            self._typed_at is not None
+            and time.perf_counter() - self._typed_at > 0.4
+            and self.win.rows.query.text() == QUERY
+            and self.win.session.query("rows") == QUERY
+        )
 
     def _click_row(self, view: Any, row: int) -> None:
         model = view.model()
@@ -180,8 +185,11 @@ class WindowDriver:
 
     def bound(self) -> bool:
         panel = self.win.dossier
-        return self.dossier_idle() and panel.state is not None and \
-            panel.state.state.value == "evidence_bound"
+        return (
+            self.dossier_idle()
+            and panel.state is not None
+            and panel.state.state.value == "evidence_bound"
+        )
 
     def check(self) -> None:
         from aa_review.core import dossier as dz
@@ -190,5 +198,8 @@ class WindowDriver:
 
     def checked(self) -> bool:
         panel = self.win.dossier
-        return self.dossier_idle() and panel.state is not None and \
-            panel.state.state.value not in ("draft", "evidence_bound")
+        return (
+            self.dossier_idle()
+            and panel.state is not None
+            and panel.state.state.value not in ("draft", "evidence_bound")
+        )

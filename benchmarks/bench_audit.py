@@ -40,8 +40,14 @@ from benchmarks import _floors
 from benchmarks._data import add_data_arguments, bench_dir, stress_package
 from benchmarks._measure import Report, Row, TreePeak, in_turns, trim, verdict
 
-CATALOG_HASH_CODES = ["hash.changed", "hash.missing", "hash.unhashable", "hash.not_recorded",
-                      "hash.malformed", "hash.unreadable"]
+CATALOG_HASH_CODES = [
+    "hash.changed",
+    "hash.missing",
+    "hash.unhashable",
+    "hash.not_recorded",
+    "hash.malformed",
+    "hash.unreadable",
+]
 
 
 # -- hash verification --------------------------------------------------------------
@@ -61,8 +67,19 @@ def evidence_package(total_mb: int) -> Path:
         generate_package(bench_dir(), rows=60, seed=3, package_id=pid)
         bulk.mkdir(parents=True)
         rnd = random.Random(7)
-        words = ("invoice", "payment", "vendor", "USD", "EUR", "matched", "exception",
-                 "total", "rate", "2026-01-31", "4512.20")
+        words = (
+            "invoice",
+            "payment",
+            "vendor",
+            "USD",
+            "EUR",
+            "matched",
+            "exception",
+            "total",
+            "rate",
+            "2026-01-31",
+            "4512.20",
+        )
         left, i, entries = total_mb * 1_000_000, 0, []
         while left > 0:
             size = min(left, rnd.randint(200_000, 1_900_000))
@@ -75,10 +92,17 @@ def evidence_package(total_mb: int) -> Path:
             data = "".join(text_lines).encode("ascii")
             ref = f"input/bulk/evidence_{i:05d}.csv"
             (root / ref).write_bytes(data)
-            entries.append({"evidence_id": derive.evidence_id(ref), "ref": ref,
-                            "evidence_type": "package_file", "visibility": "visible",
-                            "resolves": True, "content_hash": derive.content_hash_bytes(data),
-                            "confidence": 1.0})
+            entries.append(
+                {
+                    "evidence_id": derive.evidence_id(ref),
+                    "ref": ref,
+                    "evidence_type": "package_file",
+                    "visibility": "visible",
+                    "resolves": True,
+                    "content_hash": derive.content_hash_bytes(data),
+                    "confidence": 1.0,
+                }
+            )
             left -= len(data)
             i += 1
         map_path = root / "experience_compiler" / "source_evidence_map.json"
@@ -96,8 +120,13 @@ def catalogued_files(pkg) -> list[Path]:  # type: ignore[no-untyped-def]
     out = []
     for e in pkg.catalog:
         p = pkg.root / e.ref
-        if ".." not in e.ref.split("/") and not e.ref.startswith("/") and p.is_file() \
-                and not p.is_symlink() and p.stat().st_size <= CONTENT_HASH_LIMIT:
+        if (
+            ".." not in e.ref.split("/")
+            and not e.ref.startswith("/")
+            and p.is_file()
+            and not p.is_symlink()
+            and p.stat().st_size <= CONTENT_HASH_LIMIT
+        ):
             out.append(p)
     return out
 
@@ -126,17 +155,28 @@ def bench_hash(args: argparse.Namespace, rep: Report) -> None:
             list(pool.map(one, files))
 
     reports = []
-    t = in_turns(args.repeat, {
-        "raw": raw,
-        "check": lambda: reports.append(audit_package(pkg, checks=CATALOG_HASH_CODES,
-                                                      digest=False))})
+    t = in_turns(
+        args.repeat,
+        {
+            "raw": raw,
+            "check": lambda: reports.append(
+                audit_package(pkg, checks=CATALOG_HASH_CODES, digest=False)
+            ),
+        },
+    )
     bad = [f.code for f in reports[-1].findings if not f.quirk]
     assert not bad, f"the benchmark package should verify clean: {bad[:3]}"
     raw_mbs, check_mbs = nbytes / t["raw"].best / 1e6, nbytes / t["check"].best / 1e6
-    rep.add(Row(f"catalog hash verification, {len(files)} files, {nbytes / 1e6:,.0f} MB",
-                f"{check_mbs:,.0f} MB/s", f"hashlib.sha256 of the same files, {threads} "
-                f"threads: {raw_mbs:,.0f} MB/s", check_mbs / raw_mbs, ">= 0.70",
-                verdict(check_mbs / raw_mbs, 0.70, higher_is_better=True)))
+    rep.add(
+        Row(
+            f"catalog hash verification, {len(files)} files, {nbytes / 1e6:,.0f} MB",
+            f"{check_mbs:,.0f} MB/s",
+            f"hashlib.sha256 of the same files, {threads} threads: {raw_mbs:,.0f} MB/s",
+            check_mbs / raw_mbs,
+            ">= 0.70",
+            verdict(check_mbs / raw_mbs, 0.70, higher_is_better=True),
+        )
+    )
 
 
 # -- full audit -----------------------------------------------------------------------
@@ -146,14 +186,16 @@ def audit_floor(pkg, distinct: list[Path], workers: int) -> None:  # type: ignor
     from aa_review.core.package.layout import ROW_FILES
 
     root = str(pkg.root)
-    jobs: list[tuple] = [(_floors.parse_and_hash_rows, *r)  # type: ignore[type-arg]
-                         for r in _floors.row_ranges(root, [rel for rel, _ in ROW_FILES],
-                                                     loader.CHUNK)]
+    jobs: list[tuple] = [
+        (_floors.parse_and_hash_rows, *r)  # type: ignore[type-arg]
+        for r in _floors.row_ranges(root, [rel for rel, _ in ROW_FILES], loader.CHUNK)
+    ]
     emap = pkg.root / "experience_compiler/source_evidence_map.json"
     size = emap.stat().st_size
     step = loader.CHUNK
-    jobs += [(_floors.parse_link_lines, str(emap), a, min(size, a + step))
-             for a in range(0, size, step)]
+    jobs += [
+        (_floors.parse_link_lines, str(emap), a, min(size, a + step)) for a in range(0, size, step)
+    ]
     jobs += [(_floors.hash_file, str(p)) for p in sorted(distinct, key=lambda p: -p.stat().st_size)]
     _floors.run_pool(workers, jobs)
 
@@ -170,30 +212,56 @@ def bench_audit(args: argparse.Namespace, rep: Report) -> None:
     distinct = [root / rel for rel, f in hashes.files.items() if f.same_as is None]
     cores = os.cpu_count() or 1
     holder: dict[str, object] = {}
-    t = in_turns(args.repeat, {
-        "path": lambda: holder.update(r=audit_package(root)),
-        "opened": lambda: audit_package(pkg),
-        "floor": lambda: audit_floor(pkg, distinct, cores),
-        "open": lambda: open_package(root),
-    })
+    t = in_turns(
+        args.repeat,
+        {
+            "path": lambda: holder.update(r=audit_package(root)),
+            "opened": lambda: audit_package(pkg),
+            "floor": lambda: audit_floor(pkg, distinct, cores),
+            "open": lambda: open_package(root),
+        },
+    )
     report = holder["r"]
     codes = sorted({f.code for f in report.findings if not f.quirk})  # type: ignore[attr-defined]
     expected = [] if args.degenerate else ["link.hidden_cited"]
     assert codes == expected, f"unexpected findings on the stress package: {codes}"
     floor = t["floor"].best
-    rep.note(f"{root.name}: {size / 1e9:.2f} GB on disk, {hashes.compared / 1e9:.1f} GB of it "
-             "identical to another file (compared, not hashed); findings: "
-             f"{', '.join(codes) or 'none'} (as the data asks)")
+    rep.note(
+        f"{root.name}: {size / 1e9:.2f} GB on disk, {hashes.compared / 1e9:.1f} GB of it "
+        "identical to another file (compared, not hashed); findings: "
+        f"{', '.join(codes) or 'none'} (as the data asks)"
+    )
     r = t["path"].best / floor
-    rep.add(Row("whole audit, opening included (aa-review audit PATH)", f"{t['path'].best:.2f} s",
-                f"audit floor {floor:.2f} s (rows parsed + SHA-256, distinct files hashed, "
-                f"links parsed; {cores} processes)", r, "<= 2x", verdict(r, 2.0)))
+    rep.add(
+        Row(
+            "whole audit, opening included (aa-review audit PATH)",
+            f"{t['path'].best:.2f} s",
+            f"audit floor {floor:.2f} s (rows parsed + SHA-256, distinct files hashed, "
+            f"links parsed; {cores} processes)",
+            r,
+            "<= 2x",
+            verdict(r, 2.0),
+        )
+    )
     r = t["opened"].best / floor
-    rep.add(Row("whole audit of a package opened beforehand (the window)",
-                f"{t['opened'].best:.2f} s", f"audit floor {floor:.2f} s", r, "<= 2x",
-                verdict(r, 2.0)))
-    rep.add(Row("  for reference: opening alone (index build)", f"{t['open'].best:.2f} s",
-                f"audit floor {floor:.2f} s", t["open"].best / floor))
+    rep.add(
+        Row(
+            "whole audit of a package opened beforehand (the window)",
+            f"{t['opened'].best:.2f} s",
+            f"audit floor {floor:.2f} s",
+            r,
+            "<= 2x",
+            verdict(r, 2.0),
+        )
+    )
+    rep.add(
+        Row(
+            "  for reference: opening alone (index build)",
+            f"{t['open'].best:.2f} s",
+            f"audit floor {floor:.2f} s",
+            t["open"].best / floor,
+        )
+    )
     trim()
     tracemalloc.start()
     with TreePeak() as peak:
@@ -201,11 +269,22 @@ def bench_audit(args: argparse.Namespace, rep: Report) -> None:
     heap = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     del kept
-    rep.add(Row("peak resident memory during the audit (process tree)",
-                f"{peak.bytes / 1e6:,.0f} MB", f"package {size / 1e9:.2f} GB",
-                peak.bytes / size))
-    rep.add(Row("Python heap held by the audit and its report", f"{heap / 1e6:,.0f} MB",
-                f"package {size / 1e9:.2f} GB", heap / size))
+    rep.add(
+        Row(
+            "peak resident memory during the audit (process tree)",
+            f"{peak.bytes / 1e6:,.0f} MB",
+            f"package {size / 1e9:.2f} GB",
+            peak.bytes / size,
+        )
+    )
+    rep.add(
+        Row(
+            "Python heap held by the audit and its report",
+            f"{heap / 1e6:,.0f} MB",
+            f"package {size / 1e9:.2f} GB",
+            heap / size,
+        )
+    )
 
 
 # -- corpus -----------------------------------------------------------------------------
@@ -254,21 +333,34 @@ def bench_corpus(args: argparse.Namespace, rep: Report) -> None:
         with spawn_pool(n) as pool:
             list(pool.map(_burn, tasks))
 
-    t = in_turns(args.repeat, {"audit1": lambda: audit_corpus(folder, workers=1),
-                               "auditN": lambda: audit_corpus(folder, workers=n),
-                               "cpu1": serial, "cpuN": parallel})
+    t = in_turns(
+        args.repeat,
+        {
+            "audit1": lambda: audit_corpus(folder, workers=1),
+            "auditN": lambda: audit_corpus(folder, workers=n),
+            "cpu1": serial,
+            "cpuN": parallel,
+        },
+    )
     audit_speedup = t["audit1"].best / t["auditN"].best
     cpu_speedup = t["cpu1"].best / t["cpuN"].best
     scales = cpu_speedup >= 0.75 * n  # the yardstick must show the effect itself
-    rep.add(Row(f"corpus audit speedup, {args.packages} packages of {args.corpus_rows} rows, "
-                f"{n} workers", f"{audit_speedup:.2f}x ({t['audit1'].best:.2f} s -> "
-                f"{t['auditN'].best:.2f} s)", f"a pure-CPU loop's speedup, same pool: "
-                f"{cpu_speedup:.2f}x", audit_speedup / cpu_speedup, ">= 0.80",
-                verdict(audit_speedup / cpu_speedup, 0.80, higher_is_better=True,
-                        yardstick_ok=scales)))
+    rep.add(
+        Row(
+            f"corpus audit speedup, {args.packages} packages of {args.corpus_rows} rows, "
+            f"{n} workers",
+            f"{audit_speedup:.2f}x ({t['audit1'].best:.2f} s -> {t['auditN'].best:.2f} s)",
+            f"a pure-CPU loop's speedup, same pool: {cpu_speedup:.2f}x",
+            audit_speedup / cpu_speedup,
+            ">= 0.80",
+            verdict(audit_speedup / cpu_speedup, 0.80, higher_is_better=True, yardstick_ok=scales),
+        )
+    )
     if not scales:
-        rep.note(f"the CPU loop sped up only {cpu_speedup:.2f}x on {n} workers (under "
-                 f"{0.75 * n:.1f}x): the cores were not free, so no speedup can be judged")
+        rep.note(
+            f"the CPU loop sped up only {cpu_speedup:.2f}x on {n} workers (under "
+            f"{0.75 * n:.1f}x): the cores were not free, so no speedup can be judged"
+        )
 
 
 def main() -> None:

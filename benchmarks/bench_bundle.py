@@ -48,23 +48,34 @@ def folder_bytes(path: Path) -> int:
 
 def breakdown(internal: Path) -> dict[str, int]:
     """Bytes by component: the few big dependencies, then everything else."""
-    groups = {"Qt (PySide6, shiboken6)": ("PySide6", "shiboken6"),
-              "scipy (with its OpenBLAS)": ("scipy", "scipy.libs"),
-              "numpy (with its OpenBLAS)": ("numpy", "numpy.libs"),
-              "CPython runtime and stdlib": ("libpython3", "python3", "base_library.zip"),
-              "aa_review (code is in the PYZ; data and assets)": ("aa_review",),
-              "pyqtgraph": ("pyqtgraph",),
-              "pydantic": ("pydantic", "pydantic_core")}
+    groups = {
+        "Qt (PySide6, shiboken6)": ("PySide6", "shiboken6"),
+        "scipy (with its OpenBLAS)": ("scipy", "scipy.libs"),
+        "numpy (with its OpenBLAS)": ("numpy", "numpy.libs"),
+        "CPython runtime and stdlib": ("libpython3", "python3", "base_library.zip"),
+        "aa_review (code is in the PYZ; data and assets)": ("aa_review",),
+        "pyqtgraph": ("pyqtgraph",),
+        "pydantic": ("pydantic", "pydantic_core"),
+    }
     out = dict.fromkeys(groups, 0)
     out["system and other libraries"] = 0
     for entry in internal.iterdir():
         if entry.is_symlink():  # PyInstaller links some libraries to their real place
             continue
         size = folder_bytes(entry) if entry.is_dir() else entry.stat().st_size
-        name = next((g for g, prefixes in groups.items()
-                     if any(entry.name == p or entry.name.startswith(p + ".")
-                            or (p.endswith("3") and entry.name.startswith(p))
-                            for p in prefixes)), "system and other libraries")
+        name = next(
+            (
+                g
+                for g, prefixes in groups.items()
+                if any(
+                    entry.name == p
+                    or entry.name.startswith(p + ".")
+                    or (p.endswith("3") and entry.name.startswith(p))
+                    for p in prefixes
+                )
+            ),
+            "system and other libraries",
+        )
         out[name] += size
     return out
 
@@ -77,19 +88,28 @@ def timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
-        raise SystemExit(f"bench_bundle: {' '.join(args)} failed ({proc.returncode}):\n"
-                         f"{proc.stderr[-2000:]}")
+        raise SystemExit(
+            f"bench_bundle: {' '.join(args)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}"
+        )
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def measure(label: str, args: list[str], env: dict[str, str], repeats: int,
-            budget: float | None, reference: list[str] | None = None) -> None:
+def measure(
+    label: str,
+    args: list[str],
+    env: dict[str, str],
+    repeats: int,
+    budget: float | None,
+    reference: list[str] | None = None,
+) -> None:
     """The first run also reads the files from disk; the median is over the runs after it."""
     runs = [timed(args, env) for _ in range(repeats + 1)]
     wall = statistics.median(w for w, _ in runs[1:])
     cpu = statistics.median(c for _, c in runs[1:])
-    line = (f"{label:<30} median {wall:5.2f} s (best {min(w for w, _ in runs[1:]):.2f}, "
-            f"first {runs[0][0]:.2f}, CPU {cpu:.2f} s)")
+    line = (
+        f"{label:<30} median {wall:5.2f} s (best {min(w for w, _ in runs[1:]):.2f}, "
+        f"first {runs[0][0]:.2f}, CPU {cpu:.2f} s)"
+    )
     if budget is not None:
         line += f"  budget {budget:.1f} s  ratio {wall / budget:.2f}"
     print(line)
@@ -114,24 +134,34 @@ def main(argv: list[str] | None = None) -> int:
     print(f"bundle {args.dist}")
     for name, size in sorted(breakdown(args.dist / "_internal").items(), key=lambda kv: -kv[1]):
         print(f"  {name:<48} {size / MIB:7.1f} MiB")
-    print(f"{'folder size':<30} {total / MIB:.1f} MiB  budget {BUDGET_MIB:.0f} MiB  "
-          f"ratio {total / MIB / BUDGET_MIB:.2f}")
+    print(
+        f"{'folder size':<30} {total / MIB:.1f} MiB  budget {BUDGET_MIB:.0f} MiB  "
+        f"ratio {total / MIB / BUDGET_MIB:.2f}"
+    )
 
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=tmp,
-                   XDG_DATA_HOME=tmp)
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=tmp, XDG_DATA_HOME=tmp)
         for var in ("AA_REVIEW_SYNCHRONOUS", "AA_REVIEW_SAMPLE_DIR"):
             env.pop(var, None)
         py = [sys.executable, "-m", "aa_review"]
-        measure("aa-review --version", [str(exe), "--version"], env, args.repeats,
-                BUDGET_VERSION_S, [*py, "--version"])
+        measure(
+            "aa-review --version",
+            [str(exe), "--version"],
+            env,
+            args.repeats,
+            BUDGET_VERSION_S,
+            [*py, "--version"],
+        )
         # No PATH: the demo package, as a user starts it. The first run also makes the demo.
         shot = ["--screenshot", str(Path(tmp) / "window.png")]
-        measure("first window grab", [str(exe), *shot], env, args.repeats, BUDGET_GRAB_S,
-                [*py, *shot])
+        measure(
+            "first window grab", [str(exe), *shot], env, args.repeats, BUDGET_GRAB_S, [*py, *shot]
+        )
     load = os.getloadavg()[0]
-    print(f"({args.repeats} timed runs each; {os.cpu_count()} CPUs, load average {load:.1f}; "
-          f"Python {sys.version.split()[0]})")
+    print(
+        f"({args.repeats} timed runs each; {os.cpu_count()} CPUs, load average {load:.1f}; "
+        f"Python {sys.version.split()[0]})"
+    )
     return 0
 
 

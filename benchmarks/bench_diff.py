@@ -30,7 +30,12 @@ from pathlib import Path
 from benchmarks._data import bench_dir, stress_package
 from benchmarks.bench_load import best_of
 
-SPEC = {"evidence_rehashed": 2, "evidence_hidden": 1, "evidence_ref_rewritten": 1, "evidence_removed": 1}
+SPEC = {
+    "evidence_rehashed": 2,
+    "evidence_hidden": 1,
+    "evidence_ref_rewritten": 1,
+    "evidence_removed": 1,
+}
 
 
 def changed_copy(src: Path, rows: int) -> Path:
@@ -41,8 +46,9 @@ def changed_copy(src: Path, rows: int) -> Path:
     done = bench_dir() / f".{src.name}_changed.complete"
     if not done.exists():
         print(f"deriving {out.name} (first run only)…", flush=True)
-        spec = ChangeSpec(rows_changed=rows // 200, rows_added=rows // 400,
-                          rows_removed=rows // 400, **SPEC)  # type: ignore[arg-type]
+        spec = ChangeSpec(
+            rows_changed=rows // 200, rows_added=rows // 400, rows_removed=rows // 400, **SPEC
+        )  # type: ignore[arg-type]
         derive_package(src, out, spec, seed=1, link_unchanged=True)
         done.write_text("ok\n")
     return out / src.name
@@ -91,8 +97,12 @@ def memory(mode: str, a: Path, b: Path) -> dict[str, int]:
     Python heap (tracemalloc, numpy arrays included), each in a fresh process."""
     out: dict[str, int] = {}
     for what in ("rss", "heap"):
-        run = subprocess.run([sys.executable, "-c", MEMORY, mode, what, str(a), str(b)],
-                             capture_output=True, text=True, timeout=3600)
+        run = subprocess.run(
+            [sys.executable, "-c", MEMORY, mode, what, str(a), str(b)],
+            capture_output=True,
+            text=True,
+            timeout=3600,
+        )
         if run.returncode:
             print(run.stderr[-2000:], file=sys.stderr)
             raise SystemExit(2)
@@ -102,8 +112,10 @@ def memory(mode: str, a: Path, b: Path) -> dict[str, int]:
 
 def report(name: str, value: float, goal: float, unit: str = "x") -> None:
     ratio = value / goal
-    print(f"{name:<58}{value:>9.3f} {unit:<2} goal {goal:g} {unit:<2} ratio {ratio:6.3f} "
-          f"{'ok' if ratio <= 1.0 else 'MISSED'}")
+    print(
+        f"{name:<58}{value:>9.3f} {unit:<2} goal {goal:g} {unit:<2} ratio {ratio:6.3f} "
+        f"{'ok' if ratio <= 1.0 else 'MISSED'}"
+    )
 
 
 def main() -> None:
@@ -134,25 +146,33 @@ def main() -> None:
     fp = best_of(max(args.repeat, 5), lambda: fingerprint(pkg))
     d = result["diff"]
     lv = d.levels()
-    print(f"index build {index:.3f} s; open both + diff {both:.3f} s (opened one after the "
-          f"other: {serial:.3f} s); fingerprint {fp * 1000:.1f} ms")
-    print(f"found: {len(d.rows.changed)} changed, {len(d.rows.added)} added, "
-          f"{len(d.rows.removed)} removed rows; {len(d.evidence)} evidence changes; "
-          f"{len(d.links.rows):,} rows cite changed evidence; levels {lv}")
+    print(
+        f"index build {index:.3f} s; open both + diff {both:.3f} s (opened one after the "
+        f"other: {serial:.3f} s); fingerprint {fp * 1000:.1f} ms"
+    )
+    print(
+        f"found: {len(d.rows.changed)} changed, {len(d.rows.added)} added, "
+        f"{len(d.rows.removed)} removed rows; {len(d.evidence)} evidence changes; "
+        f"{len(d.links.rows):,} rows cite changed evidence; levels {lv}"
+    )
     report("diff of two packages (both index builds) / index build", both / index, 2.0)
     report("fingerprint / index build", fp / index, 0.10)
     one = memory("one", a, b)
     alone = memory("diff", a, b)
     held = memory("diff+packages", a, b)
-    print(f"retained: one package {one['rss'] / 2**20:.1f} MB resident, {one['heap'] / 2**20:.1f}"
-          f" MB heap; the diff {alone['rss'] / 2**20:.1f} / {alone['heap'] / 2**20:.1f} MB; "
-          f"the diff with both packages still open {held['rss'] / 2**20:.1f} / "
-          f"{held['heap'] / 2**20:.1f} MB")
+    print(
+        f"retained: one package {one['rss'] / 2**20:.1f} MB resident, {one['heap'] / 2**20:.1f}"
+        f" MB heap; the diff {alone['rss'] / 2**20:.1f} / {alone['heap'] / 2**20:.1f} MB; "
+        f"the diff with both packages still open {held['rss'] / 2**20:.1f} / "
+        f"{held['heap'] / 2**20:.1f} MB"
+    )
     report("memory retained by the diff / one package (resident)", alone["rss"] / one["rss"], 2.0)
     report("memory retained by the diff / one package (heap)", alone["heap"] / one["heap"], 2.0)
-    print(f"the diff with both packages still open / one package: {held['rss'] / one['rss']:.2f}x "
-          f"resident, {held['heap'] / one['heap']:.2f}x heap (two packages are 2x by themselves: "
-          "the window's compare mode would hold both)")
+    print(
+        f"the diff with both packages still open / one package: {held['rss'] / one['rss']:.2f}x "
+        f"resident, {held['heap'] / one['heap']:.2f}x heap (two packages are 2x by themselves: "
+        "the window's compare mode would hold both)"
+    )
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -73,8 +73,13 @@ def prepare(root: Path) -> tuple[Path, Path]:
 
 def kill_once(folder: Path, tree: Path, start: int, delay: float) -> list[tuple[int, str]]:
     """Run a writer from dossier ``start``, SIGKILL it ``delay`` s after it is ready."""
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(folder), str(tree), str(start)],
-                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(folder), str(tree), str(start)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert child.stdout is not None
     lines: list[str] = []
     ready = threading.Event()
@@ -97,8 +102,11 @@ def kill_once(folder: Path, tree: Path, start: int, delay: float) -> list[tuple[
     if child.returncode != -signal.SIGKILL:
         raise AssertionError(f"the writer stopped by itself ({child.returncode}): {err}")
     # A line cut by the kill names no step: it is left out (it can only weaken the check).
-    return [(int(p[1]), p[2]) for p in (line.split() for line in lines)
-            if len(p) == 3 and p[0] == "ack" and p[1].isdigit()]
+    return [
+        (int(p[1]), p[2])
+        for p in (line.split() for line in lines)
+        if len(p) == 3 and p[0] == "ack" and p[1].isdigit()
+    ]
 
 
 def check(folder: Path, acked: dict[int, set[str]], denials: int) -> dict[str, Any]:
@@ -119,20 +127,23 @@ def check(folder: Path, acked: dict[int, set[str]], denials: int) -> dict[str, A
                 assert state == "expired" and ws.revision(d, 2)["state"] == "draft", d
         found = len(ws.denial_log())
         assert found >= denials, f"{denials} denials acknowledged, {found} journaled"
-        leftovers = [p.name for p in folder.rglob("*") if p.name.endswith((".tmp",
-                                                                           ".pending.json"))]
+        leftovers = [
+            p.name for p in folder.rglob("*") if p.name.endswith((".tmp", ".pending.json"))
+        ]
         assert not leftovers, f"left behind: {leftovers}"
         entries = len(ws.journal_entries())
         # It stays writable: one more action is journaled.
         after = ws.attempt_operation("change_routing", DECIDER, "after-kill")
         assert "journal_fault" not in after and "not_journaled" not in after
         dossiers = [d for d in ws.dossier_ids() if d.startswith("dos-k")]
-    return {"entries": entries, "next": 1 + max((int(d[5:]) for d in dossiers), default=-1),
-            "denials": found + 1}
+    return {
+        "entries": entries,
+        "next": 1 + max((int(d[5:]) for d in dossiers), default=-1),
+        "denials": found + 1,
+    }
 
 
-def campaign(root: Path, kills: int, seed: int, max_delay: float = 1.5,
-             report: Any = None) -> int:
+def campaign(root: Path, kills: int, seed: int, max_delay: float = 1.5, report: Any = None) -> int:
     """Run ``kills`` kill-and-reopen rounds on one workspace; returns acknowledged actions."""
     rng = random.Random(seed)
     folder, tree = prepare(root)
@@ -151,18 +162,22 @@ def campaign(root: Path, kills: int, seed: int, max_delay: float = 1.5,
         denials = found["denials"]  # the check's own denial is journaled too
         start = found["next"]
         if report:
-            report(f"kill {k + 1:>3}/{kills}: after {delay:.3f} s, {len(acks)} acknowledged, "
-                   f"{found['entries']} entries; reopened writable")
+            report(
+                f"kill {k + 1:>3}/{kills}: after {delay:.3f} s, {len(acks)} acknowledged, "
+                f"{found['entries']} entries; reopened writable"
+            )
     return total
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--kills", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--max-delay", type=float, default=1.5,
-                        help="longest wait before a kill, seconds")
+    parser.add_argument(
+        "--max-delay", type=float, default=1.5, help="longest wait before a kill, seconds"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="aa-review-kills-") as tmp:
         import os
@@ -170,8 +185,10 @@ def main(argv: list[str] | None = None) -> int:
         # The campaign's keys and witness records stay in the temporary folder.
         os.environ.setdefault("AA_REVIEW_DATA_DIR", str(Path(tmp) / "data"))
         total = campaign(Path(tmp), args.kills, args.seed, args.max_delay, report=print)
-    print(f"{args.kills} kills, {total} acknowledged actions: every workspace opened writable "
-          "with every acknowledged action")
+    print(
+        f"{args.kills} kills, {total} acknowledged actions: every workspace opened writable "
+        "with every acknowledged action"
+    )
     return 0
 
 

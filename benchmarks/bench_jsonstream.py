@@ -63,8 +63,11 @@ print({"seconds": time.perf_counter() - t, "peak": hwm() - before, "links": link
 def _maps(mb: int) -> dict[str, Path]:
     """The three maps, written once per size."""
     d = bench_dir() / f"jsonstream_{mb}mb"
-    out = {"valid": d / "valid.json", "broken near start": d / "broken.json",
-           "one huge header string": d / "header_string.json"}
+    out = {
+        "valid": d / "valid.json",
+        "broken near start": d / "broken.json",
+        "one huge header string": d / "header_string.json",
+    }
     if all(p.exists() for p in out.values()):
         return out
     d.mkdir(parents=True, exist_ok=True)
@@ -74,7 +77,7 @@ def _maps(mb: int) -> dict[str, Path]:
     data = out["valid"].read_bytes()
     at = data.index(b"{", data.index(b'"row_evidence_links"'))  # the first link
     at = data.index(b"{", at + 1)  # the second: a stray byte where it starts
-    out["broken near start"].write_bytes(data[:at] + b"@" + data[at + 1:])
+    out["broken near start"].write_bytes(data[:at] + b"@" + data[at + 1 :])
     del data
     with open(out["one huge header string"], "w") as fh:
         fh.write('{\n  "schema_version": "')
@@ -91,8 +94,11 @@ def _write_valid(path: Path, d: Path, mb: int) -> None:
     g = generate_package(d / "src", rows=200, seed=3)
     doc = json.loads((g.root / "experience_compiler/source_evidence_map.json").read_bytes())
     links = doc.pop("row_evidence_links")
-    tail = {k: doc.pop(k) for k in list(doc) if k not in (
-        "schema_version", "source_package_id", "source_task_id", "evidence_catalog")}
+    tail = {
+        k: doc.pop(k)
+        for k in list(doc)
+        if k not in ("schema_version", "source_package_id", "source_task_id", "evidence_catalog")
+    }
     head = json.dumps(doc, indent=2)[:-2]
     target = mb << 20
     with open(path, "w") as fh:
@@ -108,8 +114,12 @@ def _write_valid(path: Path, d: Path, mb: int) -> None:
 
 
 def _measure(path: Path, module: str) -> dict[str, object]:
-    proc = subprocess.run([sys.executable, "-c", _CHILD, str(path), module],
-                          capture_output=True, text=True, timeout=1800)
+    proc = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(path), module],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     if proc.returncode != 0:
         return {"failed": proc.stderr.strip().splitlines()[-1] if proc.stderr else "?"}
     return ast.literal_eval(proc.stdout.strip().splitlines()[-1])  # the child prints a dict
@@ -124,8 +134,12 @@ def main() -> None:
     readers = {"current": "current"}
     if args.before:
         old = bench_dir() / f"jsonstream_{args.before}.py"
-        src = subprocess.run(["git", "show", f"{args.before}:aa_review/core/package/"
-                              "jsonstream.py"], capture_output=True, text=True, check=True)
+        src = subprocess.run(
+            ["git", "show", f"{args.before}:aa_review/core/package/jsonstream.py"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         old.write_text(src.stdout)
         readers[args.before] = str(old)
     print(f"{'map':<24}{'reader':<10}{'size':>9}{'peak memory':>14}{'ratio':>8}{'time':>9}  result")
@@ -138,8 +152,11 @@ def main() -> None:
                 continue
             peak = int(r["peak"])  # type: ignore[call-overload]
             what = r["error"] or f"{r['links']:,} links, {r['catalog']} catalog entries"
-            print(f"{label:<24}{name:<10}{size / 1e6:>7.0f} MB{peak / 1e6:>11.1f} MB"
-                  f"{peak / size:>8.3f}{float(r['seconds']):>8.1f} s  {what}", flush=True)
+            print(
+                f"{label:<24}{name:<10}{size / 1e6:>7.0f} MB{peak / 1e6:>11.1f} MB"
+                f"{peak / size:>8.3f}{float(r['seconds']):>8.1f} s  {what}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

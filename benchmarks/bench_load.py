@@ -103,8 +103,13 @@ if __name__ == "__main__":
 
 
 def memory(root: Path) -> dict[str, float]:
-    out = subprocess.run([sys.executable, "-c", MEMORY, str(root)], capture_output=True,
-                         text=True, timeout=3600, cwd=Path(__file__).resolve().parents[1])
+    out = subprocess.run(
+        [sys.executable, "-c", MEMORY, str(root)],
+        capture_output=True,
+        text=True,
+        timeout=3600,
+        cwd=Path(__file__).resolve().parents[1],
+    )
     if out.returncode:
         raise SystemExit(out.stderr[-3000:])
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
@@ -144,10 +149,13 @@ app.exec()
 
 
 def first_paint(root: Path) -> tuple[float, int, int]:
-    out = subprocess.run([sys.executable, "-c", FIRST_PAINT, str(root),
-                          str(root.parent / "bench-settings.ini")],
-                         capture_output=True, text=True, timeout=1200,
-                         cwd=Path(__file__).resolve().parents[1])
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_PAINT, str(root), str(root.parent / "bench-settings.ini")],
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        cwd=Path(__file__).resolve().parents[1],
+    )
     try:
         first, before, after = out.stdout.strip().splitlines()[-1].split()
         return float(first), int(before), int(after)
@@ -168,48 +176,124 @@ def main() -> None:
 
     root = stress_package(args.rows, varied=not args.degenerate)
     size = package_bytes(root)
-    rep = Report(f"load: {root.name} ({args.rows:,} rows, {size / 1e9:.2f} GB on disk"
-                 f"{', degenerate: every row alike' if args.degenerate else ', varied'})")
+    rep = Report(
+        f"load: {root.name} ({args.rows:,} rows, {size / 1e9:.2f} GB on disk"
+        f"{', degenerate: every row alike' if args.degenerate else ', varied'})"
+    )
     workers = min(4, os.cpu_count() or 1)  # what the loader uses
-    t = in_turns(args.repeat, {"index": lambda: open_package(root),
-                               "floor": lambda: parse_floor(root, workers)})
+    t = in_turns(
+        args.repeat,
+        {"index": lambda: open_package(root), "floor": lambda: parse_floor(root, workers)},
+    )
     ratio = t["index"].best / t["floor"].best
-    rep.add(Row("index build (open_package)", f"{t['index'].best:.2f} s",
-                f"parse floor {t['floor'].best:.2f} s (same bytes, {workers} processes)",
-                ratio, "<= 1.0x", verdict(ratio, 1.0)))
+    rep.add(
+        Row(
+            "index build (open_package)",
+            f"{t['index'].best:.2f} s",
+            f"parse floor {t['floor'].best:.2f} s (same bytes, {workers} processes)",
+            ratio,
+            "<= 1.0x",
+            verdict(ratio, 1.0),
+        )
+    )
     m = memory(root)
-    rep.add(Row("memory retained after opening, resident (process tree)",
-                f"{m['retained'] / 1e6:.0f} MB", f"package bytes {size / 1e9:.2f} GB",
-                m["retained"] / size, "<= 10%", verdict(m["retained"] / size, 0.10)))
-    rep.add(Row("memory retained after opening, Python heap (tracemalloc)",
-                f"{m['heap'] / 1e6:.0f} MB", f"package bytes {size / 1e9:.2f} GB",
-                m["heap"] / size, "<= 10%", verdict(m["heap"] / size, 0.10)))
-    rep.add(Row("peak resident memory while opening (process tree, workers included)",
-                f"{m['peak'] / 1e6:.0f} MB", f"before opening {m['before'] / 1e6:.0f} MB",
-                m["peak"] / max(1, m["before"])))
+    rep.add(
+        Row(
+            "memory retained after opening, resident (process tree)",
+            f"{m['retained'] / 1e6:.0f} MB",
+            f"package bytes {size / 1e9:.2f} GB",
+            m["retained"] / size,
+            "<= 10%",
+            verdict(m["retained"] / size, 0.10),
+        )
+    )
+    rep.add(
+        Row(
+            "memory retained after opening, Python heap (tracemalloc)",
+            f"{m['heap'] / 1e6:.0f} MB",
+            f"package bytes {size / 1e9:.2f} GB",
+            m["heap"] / size,
+            "<= 10%",
+            verdict(m["heap"] / size, 0.10),
+        )
+    )
+    rep.add(
+        Row(
+            "peak resident memory while opening (process tree, workers included)",
+            f"{m['peak'] / 1e6:.0f} MB",
+            f"before opening {m['before'] / 1e6:.0f} MB",
+            m["peak"] / max(1, m["before"]),
+        )
+    )
     fr = first_rows(root)
-    rep.add(Row("first rows (core partial index)", f"{fr * 1000:.0f} ms", "goal 1 s", fr,
-                "<= 1 s", verdict(fr, 1.0)))
+    rep.add(
+        Row(
+            "first rows (core partial index)",
+            f"{fr * 1000:.0f} ms",
+            "goal 1 s",
+            fr,
+            "<= 1 s",
+            verdict(fr, 1.0),
+        )
+    )
     if not args.skip_window:
         paint, before, after = first_paint(root)
-        rep.add(Row("first rows painted (window, offscreen)", f"{paint * 1000:.0f} ms",
-                    "goal 1 s", paint, "<= 1 s", verdict(paint, 1.0)))
-        rep.add(Row("window resident memory, before and after opening", f"{after / 1e6:.0f} MB",
-                    f"before {before / 1e6:.0f} MB", after / max(1, before)))
+        rep.add(
+            Row(
+                "first rows painted (window, offscreen)",
+                f"{paint * 1000:.0f} ms",
+                "goal 1 s",
+                paint,
+                "<= 1 s",
+                verdict(paint, 1.0),
+            )
+        )
+        rep.add(
+            Row(
+                "window resident memory, before and after opening",
+                f"{after / 1e6:.0f} MB",
+                f"before {before / 1e6:.0f} MB",
+                after / max(1, before),
+            )
+        )
     pkg = open_package(root)
     lk = lookups(pkg) * 1000
-    rep.add(Row("row <-> evidence lookup (mean of 1,000)", f"{lk:.3f} ms", "goal 1 ms", lk,
-                "< 1 ms", verdict(lk, 1.0)))
-    rep.note(f"{len(pkg.index.sets):,} distinct evidence sets over {len(pkg.index):,} rows, "
-             f"catalog of {len(pkg.catalog)} items")
+    rep.add(
+        Row(
+            "row <-> evidence lookup (mean of 1,000)",
+            f"{lk:.3f} ms",
+            "goal 1 ms",
+            lk,
+            "< 1 ms",
+            verdict(lk, 1.0),
+        )
+    )
+    rep.note(
+        f"{len(pkg.index.sets):,} distinct evidence sets over {len(pkg.index):,} rows, "
+        f"catalog of {len(pkg.catalog)} items"
+    )
     if args.million:
         big = stress_package(1_000_000, lean=True, varied=not args.degenerate)
         mm = memory(big)
-        rep.add(Row(f"1,000,000-row lean package ({package_bytes(big) / 1e9:.1f} GB): peak "
-                    "resident memory while opening (tree)", f"{mm['peak'] / 2**30:.2f} GiB",
-                    "goal 2 GB", mm["peak"] / 2e9, "< 2 GB", verdict(mm["peak"] / 2e9, 1.0)))
-        rep.add(Row("1,000,000-row lean package: time to open", f"{mm['seconds']:.1f} s",
-                    "100,000-row index build x 10", mm["seconds"] / (10 * t["index"].best)))
+        rep.add(
+            Row(
+                f"1,000,000-row lean package ({package_bytes(big) / 1e9:.1f} GB): peak "
+                "resident memory while opening (tree)",
+                f"{mm['peak'] / 2**30:.2f} GiB",
+                "goal 2 GB",
+                mm["peak"] / 2e9,
+                "< 2 GB",
+                verdict(mm["peak"] / 2e9, 1.0),
+            )
+        )
+        rep.add(
+            Row(
+                "1,000,000-row lean package: time to open",
+                f"{mm['seconds']:.1f} s",
+                "100,000-row index build x 10",
+                mm["seconds"] / (10 * t["index"].best),
+            )
+        )
     rep.table()
 
 

@@ -63,8 +63,14 @@ for f in sys.argv[1:]:
     print(h.hexdigest(), f)
 """
 
-CATALOG_HASH_CODES = ["hash.changed", "hash.missing", "hash.unhashable", "hash.not_recorded",
-                      "hash.malformed", "hash.unreadable"]
+CATALOG_HASH_CODES = [
+    "hash.changed",
+    "hash.missing",
+    "hash.unhashable",
+    "hash.not_recorded",
+    "hash.malformed",
+    "hash.unreadable",
+]
 
 
 def main() -> None:
@@ -84,16 +90,23 @@ def main() -> None:
     ev_mb = sum(Path(f).stat().st_size for f in evidence) / 1e6
     py = sys.executable
     aa = [py, "-m", "aa_review"]
-    rep = Report(f"peers: {root.name} ({args.rows:,} rows; {len(row_files)} row files, "
-                 f"{row_mb:,.0f} MB; {len(evidence)} catalogued files, {ev_mb:,.1f} MB)")
-    start = commands_in_turns(args.repeat, {"python": [py, "-c", "pass"],
-                                            "version": [*aa, "--version"]})
-    rep.note(f"start-up: python -c pass {start['python'].best:.2f} s, aa-review --version "
-             f"{start['version'].best:.2f} s")
+    rep = Report(
+        f"peers: {root.name} ({args.rows:,} rows; {len(row_files)} row files, "
+        f"{row_mb:,.0f} MB; {len(evidence)} catalogued files, {ev_mb:,.1f} MB)"
+    )
+    start = commands_in_turns(
+        args.repeat, {"python": [py, "-c", "pass"], "version": [*aa, "--version"]}
+    )
+    rep.note(
+        f"start-up: python -c pass {start['python'].best:.2f} s, aa-review --version "
+        f"{start['version'].best:.2f} s"
+    )
 
-    counting = {"info": [*aa, "info", str(root), "--json"],
-                "duckdb": [py, "-c", DUCKDB, *row_files],
-                "orjson": [py, "-c", ORJSON, *row_files]}
+    counting = {
+        "info": [*aa, "info", str(root), "--json"],
+        "duckdb": [py, "-c", DUCKDB, *row_files],
+        "orjson": [py, "-c", ORJSON, *row_files],
+    }
     jq = shutil.which("jq")
     if jq:
         quoted = " ".join(f"'{f}'" for f in row_files)
@@ -104,27 +117,50 @@ def main() -> None:
     else:
         rep.note("jq is not installed: its pairing is skipped (apt-get install jq)")
     info = t["info"].best
-    for peer, label in (("duckdb", "DuckDB read_json_auto, GROUP BY data_type"),
-                        ("jq", "jq -r .data_type | sort | uniq -c"),
-                        ("orjson", "a one-process orjson loop, Counter by data_type")):
+    for peer, label in (
+        ("duckdb", "DuckDB read_json_auto, GROUP BY data_type"),
+        ("jq", "jq -r .data_type | sort | uniq -c"),
+        ("orjson", "a one-process orjson loop, Counter by data_type"),
+    ):
         if peer in t:
             r = info / t[peer].best
-            rep.add(Row(f"aa-review info (rows by data type, identity, digest, links) / {peer}",
-                        f"{info:.2f} s", f"{label}: {t[peer].best:.2f} s", r, "< 1 (ahead)",
-                        verdict(r, 1.0)))
+            rep.add(
+                Row(
+                    f"aa-review info (rows by data type, identity, digest, links) / {peer}",
+                    f"{info:.2f} s",
+                    f"{label}: {t[peer].best:.2f} s",
+                    r,
+                    "< 1 (ahead)",
+                    verdict(r, 1.0),
+                )
+            )
 
-    hashing = {"audit": [*aa, "audit", str(root), "--json", "--check", *CATALOG_HASH_CODES],
-               "hashes": [*aa, "audit", str(root), "--json", "--check", "hashes"],
-               "sha256sum": ["sha256sum", *evidence],
-               "hashlib": [py, "-c", HASHLIB, *evidence]}
+    hashing = {
+        "audit": [*aa, "audit", str(root), "--json", "--check", *CATALOG_HASH_CODES],
+        "hashes": [*aa, "audit", str(root), "--json", "--check", "hashes"],
+        "sha256sum": ["sha256sum", *evidence],
+        "hashlib": [py, "-c", HASHLIB, *evidence],
+    }
     t = commands_in_turns(args.repeat, hashing)
-    for peer, label in (("sha256sum", "sha256sum of the same files"),
-                        ("hashlib", "a one-process hashlib loop over them")):
-        for mine, what in (("audit", "audit --check <catalog hash codes>"),
-                           ("hashes", "audit --check hashes (also reads every row)")):
+    for peer, label in (
+        ("sha256sum", "sha256sum of the same files"),
+        ("hashlib", "a one-process hashlib loop over them"),
+    ):
+        for mine, what in (
+            ("audit", "audit --check <catalog hash codes>"),
+            ("hashes", "audit --check hashes (also reads every row)"),
+        ):
             r = t[mine].best / t[peer].best
-            rep.add(Row(f"aa-review {what} / {peer}", f"{t[mine].best:.2f} s",
-                        f"{label}: {t[peer].best:.2f} s", r, "< 1 (ahead)", verdict(r, 1.0)))
+            rep.add(
+                Row(
+                    f"aa-review {what} / {peer}",
+                    f"{t[mine].best:.2f} s",
+                    f"{label}: {t[peer].best:.2f} s",
+                    r,
+                    "< 1 (ahead)",
+                    verdict(r, 1.0),
+                )
+            )
     rep.table()
 
 

@@ -45,8 +45,10 @@ def main() -> None:
             samples.append(time.perf_counter() - t)
         ms = statistics.median(samples) * 1000
         ratio = ms / GOAL_MS
-        print(f"{q[:56]:<58}{ms:>9.2f} ms  goal {GOAL_MS:g} ms  ratio {ratio:6.3f} "
-              f"{'ok' if ratio <= 1 else 'MISSED'}")
+        print(
+            f"{q[:56]:<58}{ms:>9.2f} ms  goal {GOAL_MS:g} ms  ratio {ratio:6.3f} "
+            f"{'ok' if ratio <= 1 else 'MISSED'}"
+        )
 
 
 if __name__ == "__main__":

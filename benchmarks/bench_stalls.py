@@ -50,8 +50,13 @@ class StallMeter:
         self.timer.setInterval(10)
         self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
 
-    def measure(self, start: Callable[[], None], done: Callable[[], bool],
-                settle: float = 0.3, timeout: float = 900.0) -> tuple[float, float, float]:
+    def measure(
+        self,
+        start: Callable[[], None],
+        done: Callable[[], bool],
+        settle: float = 0.3,
+        timeout: float = 900.0,
+    ) -> tuple[float, float, float]:
         """Run ``start`` from the event loop; tick until ``done()`` and ``settle`` s more.
 
         Returns the longest gap and the 99th percentile gap (ms), and the wall time (s).
@@ -84,9 +89,11 @@ def report(name: str, runs: list[tuple[float, float, float]]) -> None:
     p99 = statistics.median(r[1] for r in runs)
     wall = statistics.median(r[2] for r in runs)
     ratio = worst / GOAL_MS
-    print(f"{name:<44} longest {worst:8.1f} ms  p99 {p99:7.1f} ms  (took {wall:6.2f} s)  "
-          f"goal < {GOAL_MS:g} ms  ratio {ratio:5.2f} {'ok' if ratio < 1 else 'MISSED'}",
-          flush=True)
+    print(
+        f"{name:<44} longest {worst:8.1f} ms  p99 {p99:7.1f} ms  (took {wall:6.2f} s)  "
+        f"goal < {GOAL_MS:g} ms  ratio {ratio:5.2f} {'ok' if ratio < 1 else 'MISSED'}",
+        flush=True,
+    )
 
 
 def main() -> None:

@@ -41,8 +41,10 @@ def timed(fn, repeat: int = 7) -> float:  # type: ignore[no-untyped-def]
 
 def report(name: str, value: float, goal: float, unit: str) -> None:
     ratio = value / goal
-    print(f"{name:<58}{value:>10.4g} {unit:<3} goal {goal:g} {unit:<3} ratio {ratio:6.3f} "
-          f"{'ok' if ratio <= 1 else 'MISSED'}")
+    print(
+        f"{name:<58}{value:>10.4g} {unit:<3} goal {goal:g} {unit:<3} ratio {ratio:6.3f} "
+        f"{'ok' if ratio <= 1 else 'MISSED'}"
+    )
 
 
 def bench_filter_and_scroll(app: QApplication, rows: int) -> None:
@@ -59,16 +61,24 @@ def bench_filter_and_scroll(app: QApplication, rows: int) -> None:
     view.resize(1200, 800)
     view.show()
     app.processEvents()
-    queries = ["type:environment_response_pair confidence<0.7",
-               "evidence.visibility:hidden_excluded", '"0000000000000abc"', ""]
+    queries = [
+        "type:environment_response_pair confidence<0.7",
+        "evidence.visibility:hidden_excluded",
+        '"0000000000000abc"',
+        "",
+    ]
 
     def apply(q: str) -> None:
         model.set_positions(filter_rows(pkg, q))  # type: ignore[arg-type]
         view.viewport().repaint()
 
     for q in queries:
-        report(f"query over {rows:,} rows + repaint: {q or '(cleared)'}"[:58],
-               timed(lambda q=q: apply(q)) * 1000, 100, "ms")
+        report(
+            f"query over {rows:,} rows + repaint: {q or '(cleared)'}"[:58],
+            timed(lambda q=q: apply(q)) * 1000,
+            100,
+            "ms",
+        )
     bench_subsets(app, pkg, model, view, rows)
 
     def scroll_cost(n: int) -> tuple[float, float]:
@@ -81,14 +91,20 @@ def bench_filter_and_scroll(app: QApplication, rows: int) -> None:
 
         top = timed(lambda: page(bar.value() + 30 if bar.value() < 300 else 0), 15)
         bar.setValue(bar.maximum() - 600)
-        bottom = timed(lambda: page(bar.maximum() - 300 if bar.value() != bar.maximum() - 300
-                                    else bar.maximum() - 330), 15)
+        bottom = timed(
+            lambda: page(
+                bar.maximum() - 300 if bar.value() != bar.maximum() - 300 else bar.maximum() - 330
+            ),
+            15,
+        )
         return top, bottom
 
     small = scroll_cost(1000)
     large = scroll_cost(rows)
-    print(f"scroll a page: 1,000 rows {small[0]*1000:.2f}/{small[1]*1000:.2f} ms (top/bottom), "
-          f"{rows:,} rows {large[0]*1000:.2f}/{large[1]*1000:.2f} ms")
+    print(
+        f"scroll a page: 1,000 rows {small[0] * 1000:.2f}/{small[1] * 1000:.2f} ms (top/bottom), "
+        f"{rows:,} rows {large[0] * 1000:.2f}/{large[1] * 1000:.2f} ms"
+    )
     report(f"scroll cost {rows:,} rows / 1,000 rows (bottom)", large[1] / small[1], 1.5, "x")
 
 
@@ -109,8 +125,12 @@ def bench_subsets(app: QApplication, pkg: FakePackage, model, view, rows: int) -
         model.set_positions(scope.filter("subset:picked OR confidence<0.2"))
         view.viewport().repaint()
 
-    report(f"subset:picked OR confidence<0.2 over {rows:,} rows + repaint"[:58],
-           timed(query) * 1000, 100, "ms")
+    report(
+        f"subset:picked OR confidence<0.2 over {rows:,} rows + repaint"[:58],
+        timed(query) * 1000,
+        100,
+        "ms",
+    )
     model.set_positions(None)
     store = SubsetStore()
     half = QItemSelection(model.index(0, 0), model.index(rows // 2, model.columnCount() - 1))
@@ -122,8 +142,12 @@ def bench_subsets(app: QApplication, pkg: FakePackage, model, view, rows: int) -
         model.set_subset(sub.rows, sub.color)
         view.viewport().repaint()
 
-    report(f"{rows // 2:,} rows picked -> subset made, marked, repainted"[:58],
-           timed(pick) * 1000, 100, "ms")
+    report(
+        f"{rows // 2:,} rows picked -> subset made, marked, repainted"[:58],
+        timed(pick) * 1000,
+        100,
+        "ms",
+    )
     view.selectionModel().clear()
     model.set_subset(None)
 
@@ -141,8 +165,14 @@ def bench_selection(app: QApplication, package_rows: int) -> None:
     w.show()
     w.open_package(root)
     app.processEvents()
-    views = [w.rows.view, w.evidence.view, w.row_evidence.view, w.evidence_rows.view,
-             w.detail.view, w.findings.view]
+    views = [
+        w.rows.view,
+        w.evidence.view,
+        w.row_evidence.view,
+        w.evidence_rows.view,
+        w.detail.view,
+        w.findings.view,
+    ]
 
     def paint() -> None:
         for v in views:
@@ -151,14 +181,17 @@ def bench_selection(app: QApplication, package_rows: int) -> None:
     ix = w.session.package.index
     # The floor is the same views repainting with nothing changed, in the state a
     # selection leaves them (populated), not the empty views before the first one.
-    w.session.selection.update(row=len(ix) // 2, evidence=int(ix.evidence_of_row(len(ix) // 2)[0]),
-                 source="bench")
+    w.session.selection.update(
+        row=len(ix) // 2, evidence=int(ix.evidence_of_row(len(ix) // 2)[0]), source="bench"
+    )
     app.processEvents()
     picks = iter(range(0, len(ix), max(1, len(ix) // 50)))
 
     def select() -> None:
         r = next(picks)
-        w.session.selection.update(row=r, evidence=int(ix.evidence_of_row(r)[r % 5]), source="bench")
+        w.session.selection.update(
+            row=r, evidence=int(ix.evidence_of_row(r)[r % 5]), source="bench"
+        )
         paint()
 
     # In turns, as often each, best of each: the machine's other work hits both alike.
@@ -170,10 +203,12 @@ def bench_selection(app: QApplication, package_rows: int) -> None:
             fn()
             out.append(time.perf_counter() - t)
     floor, sel = min(floor_t), min(sel_t)
-    print(f"paint floor {floor*1000:.2f} ms, select+propagate+paint {sel*1000:.2f} ms")
+    print(f"paint floor {floor * 1000:.2f} ms, select+propagate+paint {sel * 1000:.2f} ms")
     report("selection propagated and painted / paint floor", sel / floor, 2.0, "x")
-    core = timed(lambda: (ix.evidence_of_row(123), len(ix.rows_citing(3)),
-                          ix.find_row(ix.row_id_str(99))), 50)
+    core = timed(
+        lambda: (ix.evidence_of_row(123), len(ix.rows_citing(3)), ix.find_row(ix.row_id_str(99))),
+        50,
+    )
     report("selection, core part (linked items)", core * 1000, 1.0, "ms")
     w.close()
 
@@ -211,13 +246,25 @@ def bench_plots(app: QApplication) -> None:
         plot.viewport().repaint()
 
     sub_t = timed(subset)
-    print(f"plot paint floor {floor*1000:.2f} ms (empty), {full*1000:.2f} ms (100k points)")
-    report("100,000 points drawn, beyond the paint floor", max(first - floor, 0) * 1000,
-           FRAME * 1000, "ms")
-    report("1,000-point highlight updated, beyond the paint floor", max(upd - full, 0) * 1000,
-           FRAME * 1000, "ms")
-    report("50,000-row subset drawn on the map, beyond the paint floor",
-           max(sub_t - full, 0) * 1000, FRAME * 1000, "ms")
+    print(f"plot paint floor {floor * 1000:.2f} ms (empty), {full * 1000:.2f} ms (100k points)")
+    report(
+        "100,000 points drawn, beyond the paint floor",
+        max(first - floor, 0) * 1000,
+        FRAME * 1000,
+        "ms",
+    )
+    report(
+        "1,000-point highlight updated, beyond the paint floor",
+        max(upd - full, 0) * 1000,
+        FRAME * 1000,
+        "ms",
+    )
+    report(
+        "50,000-row subset drawn on the map, beyond the paint floor",
+        max(sub_t - full, 0) * 1000,
+        FRAME * 1000,
+        "ms",
+    )
 
 
 def main() -> None:

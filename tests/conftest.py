@@ -36,8 +36,7 @@ def generator_version() -> str:
     top = REPO / "aa_review"
     for part in ("core", "generator"):
         for path in sorted((top / part).rglob("*.py")):
-            h.update(path.relative_to(top).as_posix().encode() + b"\0" + path.read_bytes()
-                     + b"\0")
+            h.update(path.relative_to(top).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
 
@@ -60,8 +59,9 @@ def _demo_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> None:
 
 
 @pytest.fixture(scope="session")
-def generated_sample(request: pytest.FixtureRequest,
-                     tmp_path_factory: pytest.TempPathFactory) -> Path:
+def generated_sample(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
     """The generator's stand-in for the real sample, read-only for tests (copy to change it).
 
     Cached per generator version; written into a temporary sibling and renamed, so an
@@ -99,8 +99,10 @@ def real_sample(tmp_path: Path) -> Path:
     """A writable copy of the real-shaped sample beside the checkout; skips without it."""
     src = real_samples_dir() / SAMPLE_ID
     if not src.is_dir():
-        pytest.skip(f"the real sample is not beside this checkout ({src.parent}); "
-                    "set AA_REVIEW_SAMPLES to check the generator against it")
+        pytest.skip(
+            f"the real sample is not beside this checkout ({src.parent}); "
+            "set AA_REVIEW_SAMPLES to check the generator against it"
+        )
     dest = tmp_path / "real" / SAMPLE_ID
     shutil.copytree(src, dest, symlinks=True)
     for p in [dest, *dest.rglob("*")]:

@@ -30,14 +30,20 @@ from aa_review import __version__
 ROOT = Path(__file__).resolve().parents[1]
 DIST = ROOT / "dist" / "aa-review"
 EXE = DIST / "aa-review"
-SOURCES = [ROOT / "aa_review", ROOT / "packaging" / "aa_review.spec", ROOT / "pyproject.toml",
-           ROOT / "resources"]
+SOURCES = [
+    ROOT / "aa_review",
+    ROOT / "packaging" / "aa_review.spec",
+    ROOT / "pyproject.toml",
+    ROOT / "resources",
+]
 
 pytestmark = [
     pytest.mark.bundle,
-    pytest.mark.skipif(os.environ.get("AA_REVIEW_BUNDLE_TEST") != "1",
-                       reason="builds the PyInstaller bundle and a wheel (minutes): "
-                              "set AA_REVIEW_BUNDLE_TEST=1 to run"),
+    pytest.mark.skipif(
+        os.environ.get("AA_REVIEW_BUNDLE_TEST") != "1",
+        reason="builds the PyInstaller bundle and a wheel (minutes): "
+        "set AA_REVIEW_BUNDLE_TEST=1 to run",
+    ),
 ]
 
 
@@ -59,24 +65,30 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _env(home: Path) -> dict[str, str]:
     """A user's environment: offscreen Qt, settings and data under ``home``, threaded loading."""
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(home / "config"),
-               XDG_DATA_HOME=str(home / "data"))
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        XDG_CONFIG_HOME=str(home / "config"),
+        XDG_DATA_HOME=str(home / "data"),
+    )
     env.pop("AA_REVIEW_SYNCHRONOUS", None)  # tests/qt sets it; the app must load as shipped
     env.pop("AA_REVIEW_SAMPLE_DIR", None)  # the demo goes where it goes for a user
     return env
 
 
 def _run(args: list[str], home: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, capture_output=True, text=True, env=_env(home), timeout=timeout,
-                          cwd=home)
+    return subprocess.run(
+        args, capture_output=True, text=True, env=_env(home), timeout=timeout, cwd=home
+    )
 
 
 @pytest.fixture(scope="module")
 def frozen() -> Path:
     """The frozen executable, rebuilt with ``./dev bundle`` unless fresher than the sources."""
     if not (EXE.is_file() and EXE.stat().st_mtime > _newest_source()):
-        proc = subprocess.run([str(ROOT / "dev"), "bundle"], cwd=ROOT, capture_output=True,
-                              text=True, timeout=1500)
+        proc = subprocess.run(
+            [str(ROOT / "dev"), "bundle"], cwd=ROOT, capture_output=True, text=True, timeout=1500
+        )
         assert proc.returncode == 0, f"./dev bundle failed:\n{proc.stdout}\n{proc.stderr}"
     assert EXE.is_file() and os.access(EXE, os.X_OK)
     return EXE
@@ -124,8 +136,11 @@ def test_frozen_version(frozen: Path, home: Path) -> None:
 
 def _data_files(tree: Path) -> set[Path]:
     """Files other than Python source and bytecode under ``tree``, relative to it."""
-    return {p.relative_to(tree) for p in tree.rglob("*")
-            if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".py", ".pyc")}
+    return {
+        p.relative_to(tree)
+        for p in tree.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".py", ".pyc")
+    }
 
 
 def test_frozen_carries_every_data_file(frozen: Path) -> None:
@@ -153,8 +168,9 @@ def test_frozen_headless_on_the_sample(frozen: Path, package: Path, tmp_path: Pa
         assert report["counts"]["rows"] == doc["counts"]["rows"]
 
 
-def test_frozen_loads_big_package_in_spawned_workers(frozen: Path, package: Path,
-                                                     tmp_path: Path) -> None:
+def test_frozen_loads_big_package_in_spawned_workers(
+    frozen: Path, package: Path, tmp_path: Path
+) -> None:
     """Past PARALLEL_MIN_BYTES the loader spawns processes: the frozen app must run them."""
     from aa_review.core.package.layout import ROW_FILES
     from aa_review.core.package.loader import PARALLEL_MIN_BYTES
@@ -200,29 +216,58 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     """``python -m build`` (sdist, then the wheel from it) into a fresh venv: both commands run."""
     tools = tmp_path / "tools"
     subprocess.run([sys.executable, "-m", "venv", str(tools)], check=True, timeout=120)
-    subprocess.run([str(tools / "bin" / "python"), "-m", "pip", "install", "-q",
-                    "--disable-pip-version-check", "build"], check=True, timeout=300)
+    subprocess.run(
+        [
+            str(tools / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            "build",
+        ],
+        check=True,
+        timeout=300,
+    )
     out = tmp_path / "dist"
-    built = subprocess.run([str(tools / "bin" / "python"), "-m", "build", "--outdir", str(out),
-                            str(ROOT)], capture_output=True, text=True, timeout=600)
+    built = subprocess.run(
+        [str(tools / "bin" / "python"), "-m", "build", "--outdir", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     wheel = next(out.glob("aa_review-*.whl"))
     assert next(out.glob("aa_review-*.tar.gz"))
 
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
-                    "--disable-pip-version-check", str(wheel)], check=True, timeout=600)
-    for args in ([str(venv / "bin" / "aa-review"), "--version"],
-                 [str(venv / "bin" / "python"), "-m", "aa_review", "--version"],
-                 [str(venv / "bin" / "aa-review-gui"), "--version"]):
+    subprocess.run(
+        [
+            str(venv / "bin" / "python"),
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            str(wheel),
+        ],
+        check=True,
+        timeout=600,
+    )
+    for args in (
+        [str(venv / "bin" / "aa-review"), "--version"],
+        [str(venv / "bin" / "python"), "-m", "aa_review", "--version"],
+        [str(venv / "bin" / "aa-review-gui"), "--version"],
+    ):
         proc = _run(args, tmp_path)
         assert proc.returncode == 0, proc.stderr
         assert proc.stdout.strip() == f"aa-review {__version__}"
     # The window entry makes the demo and shows it; the command line reads that demo.
     shot = tmp_path / "wheel-window.png"
-    proc = _run([str(venv / "bin" / "aa-review-gui"), "--screenshot", str(shot)], tmp_path,
-                timeout=300)
+    proc = _run(
+        [str(venv / "bin" / "aa-review-gui"), "--screenshot", str(shot)], tmp_path, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr
     assert _png_size(shot)[0] >= 800
     from aa_review.demo import SAMPLE_PACKAGE_ID, sample_home
@@ -237,7 +282,10 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     for tree in ("data", "qt/assets"):
         src = ROOT / "aa_review" / tree
         if src.is_dir():
-            want = {p.relative_to(src) for p in src.rglob("*")
-                    if p.is_file() and "__pycache__" not in p.parts}
+            want = {
+                p.relative_to(src)
+                for p in src.rglob("*")
+                if p.is_file() and "__pycache__" not in p.parts
+            }
             got = {p.relative_to(site / tree) for p in (site / tree).rglob("*") if p.is_file()}
             assert want <= got, f"missing from the wheel: {sorted(want - got)[:5]}"

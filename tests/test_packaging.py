@@ -32,24 +32,53 @@ LOCK = ROOT / "requirements.lock"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 # What the sdist must hold beyond the package, by the issue that asked for it.
-MUST_HOLD = ["LICENSE", "README.md", "CHANGELOG.md", "pyproject.toml", "requirements.lock",
-             "dev", "docs/findings.md", "docs/window.md", "docs/dossier_workspace.md",
-             "resources/aa-review.svg", "resources/aa-review.png",
-             "resources/aa-review.desktop", "tests/conftest.py", "tests/test_packaging.py",
-             "tests/data/dossier/archive.json", "benchmarks/__main__.py",
-             "benchmarks/README.md", "packaging/aa_review.spec"]
+MUST_HOLD = [
+    "LICENSE",
+    "README.md",
+    "CHANGELOG.md",
+    "pyproject.toml",
+    "requirements.lock",
+    "dev",
+    "docs/findings.md",
+    "docs/window.md",
+    "docs/dossier_workspace.md",
+    "resources/aa-review.svg",
+    "resources/aa-review.png",
+    "resources/aa-review.desktop",
+    "tests/conftest.py",
+    "tests/test_packaging.py",
+    "tests/data/dossier/archive.json",
+    "benchmarks/__main__.py",
+    "benchmarks/README.md",
+    "packaging/aa_review.spec",
+]
 _NEVER = ("*.pyc", "*/__pycache__/*", ".venv/*", "build/*", "dist/*", "bench-data/*")
 
 
 def project_files() -> list[str]:
     """The project's files: git's (tracked, and new but not ignored), or the tree's."""
     if shutil.which("git") and (ROOT / ".git").exists():
-        out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others",
-                              "--exclude-standard", "-z"], capture_output=True, check=True)
+        out = subprocess.run(
+            [
+                "git",
+                "-C",
+                str(ROOT),
+                "ls-files",
+                "--cached",
+                "--others",
+                "--exclude-standard",
+                "-z",
+            ],
+            capture_output=True,
+            check=True,
+        )
         names = [n for n in out.stdout.decode().split("\0") if n]
         return sorted(n for n in names if (ROOT / n).is_file())
-    ignored = [ln.strip().rstrip("/") for ln in (ROOT / ".gitignore").read_text().splitlines()
-               if ln.strip() and not ln.startswith(("#", "!"))]
+    ignored = [
+        ln.strip().rstrip("/")
+        for ln in (ROOT / ".gitignore").read_text().splitlines()
+        if ln.strip() and not ln.startswith(("#", "!"))
+    ]
     out_names = []
     for path in ROOT.rglob("*"):
         rel = path.relative_to(ROOT).as_posix()
@@ -68,13 +97,21 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[st
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / rel, src / rel)
     out = tmp_path_factory.mktemp("dist")
-    code = ("import sys; from setuptools import build_meta as b; "
-            "print(getattr(b, sys.argv[1])(sys.argv[2]))")
+    code = (
+        "import sys; from setuptools import build_meta as b; "
+        "print(getattr(b, sys.argv[1])(sys.argv[2]))"
+    )
     env = {k: v for k, v in os.environ.items() if not k.startswith("SETUPTOOLS_")}
 
     def build(kind: str, where: Path) -> Path:
-        proc = subprocess.run([sys.executable, "-c", code, kind, str(out)], cwd=where,
-                              capture_output=True, text=True, timeout=300, env=env)
+        proc = subprocess.run(
+            [sys.executable, "-c", code, kind, str(out)],
+            cwd=where,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=env,
+        )
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
         return out / proc.stdout.strip().splitlines()[-1]
 
@@ -98,7 +135,7 @@ def test_sdist_holds_the_whole_project(built) -> None:
     junk = [n for n in members if any(fnmatch.fnmatch(n, p) for p in _NEVER)]
     assert not junk, junk
     assert members["dev"].mode & 0o111, "./dev must stay executable"
-    assert (members["LICENSE"].size == (ROOT / "LICENSE").stat().st_size)
+    assert members["LICENSE"].size == (ROOT / "LICENSE").stat().st_size
 
 
 def test_license_is_mit_in_the_repository_sdist_and_wheel(built) -> None:
@@ -114,8 +151,9 @@ def test_license_is_mit_in_the_repository_sdist_and_wheel(built) -> None:
     assert meta["License-Expression"] == "MIT" and meta["License-File"] == "LICENSE"
     assert not [n for n in names if n.startswith(("tests/", "benchmarks/"))]
     with tarfile.open(sdist) as tar:
-        pkg_info = next(m for m in tar.getmembers() if m.name.endswith("/PKG-INFO")
-                        and m.name.count("/") == 1)
+        pkg_info = next(
+            m for m in tar.getmembers() if m.name.endswith("/PKG-INFO") and m.name.count("/") == 1
+        )
         fh = tar.extractfile(pkg_info)
         assert fh is not None
         assert email.message_from_bytes(fh.read())["License-Expression"] == "MIT"
@@ -152,8 +190,7 @@ def lock_entries() -> dict[str, list[tuple[str, str | None, list[str]]]]:
         m = _PIN.match(line)
         assert m, f"not an exact pin: {raw!r}"
         current = []
-        out.setdefault(canonicalize_name(m.group(1)), []).append((m.group(2), m.group(3),
-                                                                  current))
+        out.setdefault(canonicalize_name(m.group(1)), []).append((m.group(2), m.group(3), current))
     return out
 
 
@@ -184,7 +221,8 @@ def test_lock_covers_every_declared_dependency() -> None:
         assert pins, f"{req.name} is declared in pyproject.toml but not locked: ./dev lock"
         for version, _marker, _hashes in pins:
             assert req.specifier.contains(version, prereleases=True), (
-                f"{req.name}=={version} is outside {req.specifier}: ./dev lock")
+                f"{req.name}=={version} is outside {req.specifier}: ./dev lock"
+            )
 
 
 def test_pyproject_declares_compatible_ranges() -> None:
@@ -218,22 +256,38 @@ def test_dev_installs_from_the_lock_and_reinstalls_when_it_changes() -> None:
     """The setup ./dev runs: --require-hashes from requirements.lock; the stamp hashes it."""
     script = (ROOT / "dev").read_text()
     assert re.search(r'pip install [^\n]*--require-hashes -r "\$lock"', script)
-    stamp = re.search(r'^stamp=.*$', script, re.MULTILINE)
+    stamp = re.search(r"^stamp=.*$", script, re.MULTILINE)
     assert stamp and '"$lock"' in stamp.group(0) and "pyproject.toml" in stamp.group(0)
-    probe = subprocess.run(["bash", "-c", f'cd "{ROOT}"; lock=requirements.lock; venv=.venv; '
-                            + stamp.group(0) + '; echo "$stamp"'],
-                           capture_output=True, text=True, check=True)
+    probe = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f'cd "{ROOT}"; lock=requirements.lock; venv=.venv; '
+            + stamp.group(0)
+            + '; echo "$stamp"',
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + LOCK.read_bytes())
     assert probe.stdout.strip() == f".venv/.installed-{want.hexdigest()[:16]}"
 
 
 @pytest.mark.network
-@pytest.mark.skipif(os.environ.get("AA_REVIEW_NETWORK_TEST") != "1",
-                    reason="resolves against the package index: set AA_REVIEW_NETWORK_TEST=1")
+@pytest.mark.skipif(
+    os.environ.get("AA_REVIEW_NETWORK_TEST") != "1",
+    reason="resolves against the package index: set AA_REVIEW_NETWORK_TEST=1",
+)
 def test_lock_refresh_reproduces_the_lock() -> None:
     """``./dev lock --check``: resolving pyproject.toml again gives the same lock."""
-    proc = subprocess.run([str(ROOT / "dev"), "lock", "--check"], capture_output=True,
-                          text=True, timeout=600, cwd=ROOT)
+    proc = subprocess.run(
+        [str(ROOT / "dev"), "lock", "--check"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
 
 
@@ -242,6 +296,29 @@ def test_every_benchmark_is_described_in_benchmarks_readme() -> None:
     text = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
     names = sorted(p.stem.removeprefix("bench_") for p in (ROOT / "benchmarks").glob("bench_*.py"))
     assert names
-    missing = [n for n in names if not re.search(rf"^## {n} — ", text, re.MULTILINE)
-               or f"./dev bench {n}" not in text]
+    missing = [
+        n
+        for n in names
+        if not re.search(rf"^## {n} — ", text, re.MULTILINE) or f"./dev bench {n}" not in text
+    ]
     assert not missing, f"benchmarks without a section in benchmarks/README.md: {missing}"
+
+
+def test_the_test_command_lints_and_type_checks_before_the_tests(tmp_path: Path) -> None:
+    """CI runs `./dev test` (.ci/run): a lint or type error must fail it before pytest runs."""
+    dev = (ROOT / "dev").read_text()
+    test_cmd = dev[dev.index("    test)") : dev.index("    aa-review)")]
+    steps = ('"$venv/bin/ruff" check', '"$venv/bin/ruff" format --check', '"$venv/bin/mypy"')
+    order = [test_cmd.find(s) for s in (*steps, "-m pytest")]
+    assert -1 not in order and order == sorted(order), test_cmd
+    # and the tree is clean by the same tools, so the first CI run is not red for style
+    ruff = Path(sys.executable).with_name("ruff")
+    if not ruff.exists():
+        pytest.skip("ruff is not installed beside this Python")
+    done = subprocess.run(
+        [str(ruff), "check", "--quiet", "--no-cache", "aa_review", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -31,8 +31,7 @@ class Runner:
         self.stopped: set[str] = set()
 
     class _Job:
-        def __init__(self, stop: Callable[[], bool],
-                     report: Callable[[Any], None] | None) -> None:
+        def __init__(self, stop: Callable[[], bool], report: Callable[[Any], None] | None) -> None:
             self._stop, self._report = stop, report
 
         def cancelled(self) -> bool:
@@ -42,10 +41,16 @@ class Runner:
             if self._report is not None:
                 self._report(value)
 
-    def run(self, lane: str, work: Callable[[Any], Any], *, done: Callable[[Any], None],
-            failed: Callable[[BaseException], None] | None = None,
-            progress: Callable[[Any], None] | None = None,
-            cancelled: Callable[[], None] | None = None) -> None:
+    def run(
+        self,
+        lane: str,
+        work: Callable[[Any], Any],
+        *,
+        done: Callable[[Any], None],
+        failed: Callable[[BaseException], None] | None = None,
+        progress: Callable[[Any], None] | None = None,
+        cancelled: Callable[[], None] | None = None,
+    ) -> None:
         self.lanes.append(lane)
         self.stopped.discard(lane)
 
@@ -112,8 +117,9 @@ def test_the_controller_needs_no_qt() -> None:
         import aa_review.qt.controller
         print("ok")
     """)
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
     assert out.stdout.strip() == "ok", out.stderr
 
 
@@ -141,8 +147,9 @@ def test_open_audits_small_packages_when_asked_to(parts, sample_copy) -> None:
     view.dossier_package.assert_called_with(sample_copy, s.report)
 
 
-def test_a_folder_that_is_no_package_is_said_and_nothing_changes(parts, sample_copy,
-                                                                 tmp_path) -> None:
+def test_a_folder_that_is_no_package_is_said_and_nothing_changes(
+    parts, sample_copy, tmp_path
+) -> None:
     c, s, view, _runner, _prefs = parts
     c.open(sample_copy)
     opened = s.opened
@@ -153,8 +160,9 @@ def test_a_folder_that_is_no_package_is_said_and_nothing_changes(parts, sample_c
     assert s.opened is opened
 
 
-def test_an_audit_finishing_after_another_package_opened_is_dropped(sample_copy,
-                                                                    generated_sample) -> None:
+def test_an_audit_finishing_after_another_package_opened_is_dropped(
+    sample_copy, generated_sample
+) -> None:
     session, view, runner, prefs = ReviewSession(), Mock(), Runner(deferred=True), Prefs()
     prefs["audit/auto"] = "false"
     c = WindowController(session, view, runner, prefs)
@@ -189,8 +197,9 @@ def test_gate_g9_offers_the_rows_citing_hidden_evidence(parts, tmp_path) -> None
     from aa_review.generator import generate_package
 
     c, s, view, _runner, _prefs = parts
-    g = generate_package(tmp_path, rows=60, seed=3, defects=["hidden_cited"],
-                         defect_rows={"hidden_cited": 4})
+    g = generate_package(
+        tmp_path, rows=60, seed=3, defects=["hidden_cited"], defect_rows={"hidden_cited": 4}
+    )
     c.open(g.root)
     s.set_query(Scope.ROWS, "type:failure_case")
     c.gate_selected("G4")

@@ -1,4 +1,7 @@
-"""The headless command line: ``aa-review info|audit|rows|dossier|keys|generate|completion``; no Qt."""
+"""The headless command line, without Qt.
+
+``aa-review info|audit|rows|dossier|keys|generate|completion``.
+"""
 
 from __future__ import annotations
 
@@ -49,8 +52,13 @@ class _Parser(argparse.ArgumentParser):
         msg += f"; did you mean {close!r}?" if close else f" (choose from {', '.join(known)})"
         raise argparse.ArgumentError(None if command else action, msg)
 
-    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]  # argparse's stubs overload it per namespace type; this override is typed for Namespace only
-                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+    # argparse's stubs overload parse_args per namespace type; this override is typed for
+    # a plain Namespace only.
+    def parse_args(  # type: ignore[override]  # see above: argparse's overloads
+        self,
+        args: Sequence[str] | None = None,
+        namespace: argparse.Namespace | None = None,
+    ) -> argparse.Namespace:
         ns, extras = self.parse_known_args(args, namespace)
         if extras:
             parser = _innermost(self, ns)

@@ -14,8 +14,15 @@ import orjson
 from aa_review.core.package import Package, open_package
 from aa_review.core.util.errors import PackageError
 
-__all__ = ["emit_json", "load_or_exit", "EXIT_OK", "EXIT_FINDINGS", "EXIT_UNUSABLE", "err",
-           "pipe_guard"]
+__all__ = [
+    "emit_json",
+    "load_or_exit",
+    "EXIT_OK",
+    "EXIT_FINDINGS",
+    "EXIT_UNUSABLE",
+    "err",
+    "pipe_guard",
+]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE = 0, 1, 2
 

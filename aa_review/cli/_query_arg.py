@@ -39,8 +39,9 @@ def add_query_argument(parser: argparse.ArgumentParser, *names: str, **kwargs: A
     long_names = [n for n in names if n.startswith("--")]
     parse = parser.parse_known_args
 
-    def parse_known_args(args: Sequence[str] | None = None,
-                         namespace: argparse.Namespace | None = None) -> Any:
+    def parse_known_args(
+        args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> Any:
         import sys
 
         given = sys.argv[1:] if args is None else list(args)

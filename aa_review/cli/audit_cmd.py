@@ -33,14 +33,17 @@ from aa_review.core.util.errors import PackageError
 __all__ = ["register", "run"]
 
 _LEVELS = [s.value for s in Severity]
-_NO_DIGEST = ("not computed: --check narrows the audit to what its checks read "
-              "(aa-review info prints the digest)")
+_NO_DIGEST = (
+    "not computed: --check narrows the audit to what its checks read "
+    "(aa-review info prints the digest)"
+)
 SHOWN_LOCATIONS = 10  # locations printed per finding in the text output; --json lists all
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
-        "audit", help="audit a package (or a folder of packages) for integrity and privacy",
+        "audit",
+        help="audit a package (or a folder of packages) for integrity and privacy",
         description="Audit a compiled package: hashes, refs, links, counts, rows, privacy, "
         "contracts, copies and known compiler quirks. A whole audit reads every row, the "
         "evidence map and every file's bytes (hashed for the package digest, always afresh); "
@@ -48,22 +51,42 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "itself a package is audited as a corpus: every sub-folder in parallel. Exit 0: "
         "nothing at or above "
         "--fail-on; 1: findings at or above it; 2: could not evaluate (not a package, "
-        "unreadable, a check failed).")
-    p.add_argument("path", metavar="PACKAGE|DIR",
-                   help="package folder (holding experience_compiler/) or a folder of packages")
+        "unreadable, a check failed).",
+    )
+    p.add_argument(
+        "path",
+        metavar="PACKAGE|DIR",
+        help="package folder (holding experience_compiler/) or a folder of packages",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
-    p.add_argument("--fail-on", choices=_LEVELS, default="error",
-                   help="lowest severity that makes the exit code 1 (default: error)")
-    p.add_argument("--check", action="extend", nargs="+", metavar="CODE", dest="checks",
-                   help="only these checks, codes or code families (e.g. hashes, "
-                   "hash.changed, privacy); repeatable")
-    add_query_argument(p, "--query", metavar="QUERY", default="",
-                       help='keep only findings matching QUERY (docs/query.md, e.g. '
-                       '"severity:error code:privacy -quirk:yes", or row fields: "type:x"); '
-                       'the summary, the counts and the exit code follow what is kept, and '
-                       'the JSON records the query')
-    p.add_argument("--workers", type=int, default=None,
-                   help="worker processes (default: the machine's cores)")
+    p.add_argument(
+        "--fail-on",
+        choices=_LEVELS,
+        default="error",
+        help="lowest severity that makes the exit code 1 (default: error)",
+    )
+    p.add_argument(
+        "--check",
+        action="extend",
+        nargs="+",
+        metavar="CODE",
+        dest="checks",
+        help="only these checks, codes or code families (e.g. hashes, "
+        "hash.changed, privacy); repeatable",
+    )
+    add_query_argument(
+        p,
+        "--query",
+        metavar="QUERY",
+        default="",
+        help="keep only findings matching QUERY (docs/query.md, e.g. "
+        '"severity:error code:privacy -quirk:yes", or row fields: "type:x"); '
+        "the summary, the counts and the exit code follow what is kept, and "
+        "the JSON records the query",
+    )
+    p.add_argument(
+        "--workers", type=int, default=None, help="worker processes (default: the machine's cores)"
+    )
     p.set_defaults(func=run)
 
 
@@ -99,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
         pkg = open_package(path) if single and needs_package(args.query) else None
         if single:
             doc: AuditReport | CorpusReport = audit_package(
-                pkg or path, checks=args.checks, workers=args.workers, progress=_progress)
+                pkg or path, checks=args.checks, workers=args.workers, progress=_progress
+            )
         else:
             doc = audit_corpus(path, args.workers, checks=args.checks, progress=_progress)
     except PackageError as exc:
@@ -116,8 +140,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_UNUSABLE
     if args.query.strip():
         # Findings, summary and every count; row fields read the package (opened once).
-        doc = filter_report(doc, args.query, pkg) if isinstance(doc, AuditReport) else \
-            filter_corpus(doc, args.query)
+        doc = (
+            filter_report(doc, args.query, pkg)
+            if isinstance(doc, AuditReport)
+            else filter_corpus(doc, args.query)
+        )
     if args.json:
         _emit_json(doc)
     elif isinstance(doc, AuditReport):
@@ -126,8 +153,13 @@ def run(args: argparse.Namespace) -> int:
         _print_corpus(doc, args.fail_on)
     code = doc.exit_code(args.fail_on)
     if not args.json:
-        err({0: "passed", 1: f"failed: findings at or above {args.fail_on}",
-             2: "could not be fully evaluated"}[code])
+        err(
+            {
+                0: "passed",
+                1: f"failed: findings at or above {args.fail_on}",
+                2: "could not be fully evaluated",
+            }[code]
+        )
     return code
 
 
@@ -140,8 +172,11 @@ def _json_default(value: object) -> object:
 def _emit_json(doc: AuditReport | CorpusReport) -> None:
     """The document on stdout, as ``model_dump(mode="json")`` would give it."""
     data = doc.model_dump(mode="python")
-    sys.stdout.buffer.write(orjson.dumps(data, default=_json_default,
-                                         option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+    sys.stdout.buffer.write(
+        orjson.dumps(
+            data, default=_json_default, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE
+        )
+    )
     sys.stdout.flush()
 
 
@@ -155,8 +190,10 @@ def _print_finding(f: Finding) -> None:
         for i in range(min(n, SHOWN_LOCATIONS)):
             print(f"            at {f.locations[i].short()}")
         if n > SHOWN_LOCATIONS:
-            print(f"            ... and {n - SHOWN_LOCATIONS:,} more locations "
-                  "(--json lists every one)")
+            print(
+                f"            ... and {n - SHOWN_LOCATIONS:,} more locations "
+                "(--json lists every one)"
+            )
 
 
 def _print_report(r: AuditReport, fail_on: str) -> None:
@@ -185,10 +222,13 @@ def _print_corpus(r: CorpusReport, fail_on: str) -> None:
         verdict = {0: "ok", 1: "FINDINGS", 2: "INCOMPLETE"}[e.exit_code(fail_on)]
         print(f"{verdict:<11} {e.path}: {e.report.counts.rows} rows; {e.report.summary_line()}")
     t = r.totals
-    sev = ", ".join(f"{n:,} {k}" for k, n in sorted(t.by_severity.items(),
-                                                     key=lambda kv: -Severity(kv[0]).rank))
-    print(f"total       {t.packages} package(s), {t.audited} audited, {t.failed} unreadable, "
-          f"{t.rows} rows, {t.findings:,} findings at {t.locations:,} locations"
-          f"{f' ({sev})' if sev else ''}, {t.seconds:.2f} s on {t.workers} worker(s)")
+    sev = ", ".join(
+        f"{n:,} {k}" for k, n in sorted(t.by_severity.items(), key=lambda kv: -Severity(kv[0]).rank)
+    )
+    print(
+        f"total       {t.packages} package(s), {t.audited} audited, {t.failed} unreadable, "
+        f"{t.rows} rows, {t.findings:,} findings at {t.locations:,} locations"
+        f"{f' ({sev})' if sev else ''}, {t.seconds:.2f} s on {t.workers} worker(s)"
+    )
     for code, n in t.codes.items():
         print(f"            {code:<32}{n:>8}")

@@ -18,29 +18,46 @@ _LEVELS = ("moved", "added", "removed", "changed", "visibility")  # = aa_review.
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
-        "diff", help="say what changed from one package (or fingerprint) to another",
+        "diff",
+        help="say what changed from one package (or fingerprint) to another",
         description="Compare two compiled packages: rows by stable id (added, removed, "
         "changed with the fields, moved), evidence by id and ref (added, removed, hash, "
         "visibility, ref), the rows citing changed evidence, contracts and checklists, "
         "counts and, with --findings, audit findings. OLD may also be a fingerprint file "
         "(--save-fingerprint). Exit 0: nothing changed at or above --fail-on; 1: something "
-        "did; 2: could not compare (not a package, unreadable, a bad query).")
+        "did; 2: could not compare (not a package, unreadable, a bad query).",
+    )
     p.add_argument("old", metavar="OLD", help="the earlier package folder, or a fingerprint file")
     p.add_argument("new", metavar="NEW", help="the later package folder")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
-    p.add_argument("--query", metavar="QUERY", default="",
-                   help="list only the rows matching QUERY (the window's row filter syntax, "
-                   "e.g. 'type:training_example', plus change:added|removed|changed|moved|"
-                   "reformatted|linked); evidence and contract changes are not filtered; the "
-                   "exit code follows what is listed")
-    p.add_argument("--fail-on", choices=_LEVELS, default=_LEVELS[0], metavar="LEVEL",
-                   help="the least severe kind of change that makes the exit code 1, of "
-                   f"{', '.join(_LEVELS)} (least to most severe; default: any change)")
-    p.add_argument("--findings", action="store_true",
-                   help="also audit both packages and compare their findings (new, fixed, "
-                   "persisting): this costs a full audit of each")
-    p.add_argument("--save-fingerprint", metavar="FILE",
-                   help="also write NEW's fingerprint to FILE, to diff against later as OLD")
+    p.add_argument(
+        "--query",
+        metavar="QUERY",
+        default="",
+        help="list only the rows matching QUERY (the window's row filter syntax, "
+        "e.g. 'type:training_example', plus change:added|removed|changed|moved|"
+        "reformatted|linked); evidence and contract changes are not filtered; the "
+        "exit code follows what is listed",
+    )
+    p.add_argument(
+        "--fail-on",
+        choices=_LEVELS,
+        default=_LEVELS[0],
+        metavar="LEVEL",
+        help="the least severe kind of change that makes the exit code 1, of "
+        f"{', '.join(_LEVELS)} (least to most severe; default: any change)",
+    )
+    p.add_argument(
+        "--findings",
+        action="store_true",
+        help="also audit both packages and compare their findings (new, fixed, "
+        "persisting): this costs a full audit of each",
+    )
+    p.add_argument(
+        "--save-fingerprint",
+        metavar="FILE",
+        help="also write NEW's fingerprint to FILE, to diff against later as OLD",
+    )
     p.set_defaults(func=run)
 
 
@@ -85,8 +102,13 @@ def _run(args: argparse.Namespace) -> int:
         d = filter_diff(d, args.query, old_pkg, new)
     if args.save_fingerprint:
         fingerprint(new, findings=new_findings).save(args.save_fingerprint)
-    doc = to_json(d, fail_on=args.fail_on, tool=f"aa-review {__version__}",
-                  old_path=str(args.old), new_path=str(args.new))
+    doc = to_json(
+        d,
+        fail_on=args.fail_on,
+        tool=f"aa-review {__version__}",
+        old_path=str(args.old),
+        new_path=str(args.new),
+    )
     if args.json:
         emit_json(doc)
     else:

@@ -45,8 +45,14 @@ from aa_review.core.dossier._strict import nesting_depth
 from aa_review.core.dossier._verify import anchor_heads, registry_versions, verify_with
 from aa_review.core.dossier._witness import WitnessError, WitnessStore
 
-__all__ = ["register", "run_change_registry", "run_check", "run_forget_witness", "run_project",
-           "run_verify_journal"]
+__all__ = [
+    "register",
+    "run_change_registry",
+    "run_check",
+    "run_forget_witness",
+    "run_project",
+    "run_verify_journal",
+]
 
 CLI_CHECKER = "aa-review-cli"
 # Input files: a dossier or archive is never this large or this deep; beyond, exit 2.
@@ -60,10 +66,13 @@ class _Unusable(Exception):
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``dossier`` and its sub-commands to the top-level parser."""
-    p = sub.add_parser("dossier", help="check a training readiness dossier, project it, "
-                       "verify a journal", description="Training Readiness Dossier (SPEC-026, "
-                       "activation deferred): evaluate the eleven gates, print the public "
-                       "projection, or verify a dossier journal.")
+    p = sub.add_parser(
+        "dossier",
+        help="check a training readiness dossier, project it, verify a journal",
+        description="Training Readiness Dossier (SPEC-026, "
+        "activation deferred): evaluate the eleven gates, print the public "
+        "projection, or verify a dossier journal.",
+    )
     dsub = p.add_subparsers(dest="dossier_command", metavar="SUBCOMMAND")
 
     def show_help(args: argparse.Namespace) -> int:  # the command without a sub-command
@@ -72,72 +81,117 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p.set_defaults(func=show_help)
 
-    c = dsub.add_parser("check", help="evaluate a dossier against archive metadata",
-                        description="Print the CheckRecord. Exit 0: eligible if decided; "
-                        "1: a gate is not pass or a dossier-level reason blocks; "
-                        "2: the input cannot be evaluated.")
+    c = dsub.add_parser(
+        "check",
+        help="evaluate a dossier against archive metadata",
+        description="Print the CheckRecord. Exit 0: eligible if decided; "
+        "1: a gate is not pass or a dossier-level reason blocks; "
+        "2: the input cannot be evaluated.",
+    )
     _inputs(c, archive_required=True)
     c.add_argument("--json", action="store_true", help="print the CheckRecord JSON")
-    c.add_argument("--checker", default=CLI_CHECKER,
-                   help=f"principal id recorded as checker (default {CLI_CHECKER})")
-    c.add_argument("--fingerprint", action="append", default=[], metavar="ID=FILE",
-                   help="the fingerprint kept when package ID was bound (default: the one the "
-                   "binding names, beside a workspace revision file); says what changed "
-                   "since binding")
+    c.add_argument(
+        "--checker",
+        default=CLI_CHECKER,
+        help=f"principal id recorded as checker (default {CLI_CHECKER})",
+    )
+    c.add_argument(
+        "--fingerprint",
+        action="append",
+        default=[],
+        metavar="ID=FILE",
+        help="the fingerprint kept when package ID was bound (default: the one the "
+        "binding names, beside a workspace revision file); says what changed "
+        "since binding",
+    )
     c.set_defaults(func=run_check)
 
-    pr = dsub.add_parser("project", help="print the public projection of a dossier",
-                         description="Print the allowlisted public projection. Outside a "
-                         "workspace no human decision exists, so the outcome is 'deferred', "
-                         "or 'expired' when the dossier is stale. With --archive the gate "
-                         "conclusions are evaluated; without, they read 'unknown'. "
-                         "Exit 0: printed; 1: the projection failed its leak checks; "
-                         "2: unreadable input.")
+    pr = dsub.add_parser(
+        "project",
+        help="print the public projection of a dossier",
+        description="Print the allowlisted public projection. Outside a "
+        "workspace no human decision exists, so the outcome is 'deferred', "
+        "or 'expired' when the dossier is stale. With --archive the gate "
+        "conclusions are evaluated; without, they read 'unknown'. "
+        "Exit 0: printed; 1: the projection failed its leak checks; "
+        "2: unreadable input.",
+    )
     _inputs(pr, archive_required=False)
     pr.set_defaults(func=run_project)
 
-    v = dsub.add_parser("verify-journal", help="verify a hash-chained dossier journal",
-                        description="Verify strict lines, sequence, hash chain, registry, "
-                        "signatures, lifecycle replay and witnessed heads. Exit 0: valid; "
-                        "1: a bad entry (named in the output); 2: unreadable input.")
+    v = dsub.add_parser(
+        "verify-journal",
+        help="verify a hash-chained dossier journal",
+        description="Verify strict lines, sequence, hash chain, registry, "
+        "signatures, lifecycle replay and witnessed heads. Exit 0: valid; "
+        "1: a bad entry (named in the output); 2: unreadable input.",
+    )
     v.add_argument("journal", help="journal.jsonl")
-    v.add_argument("--principals", help="principal registry JSON (default: principals.json "
-                   "and the kept versions in registry/ beside the journal)")
-    v.add_argument("--anchor", metavar="FILE", help="a projection (or head JSON) file: the "
-                   "journal must reach its journal_head with the same hash")
+    v.add_argument(
+        "--principals",
+        help="principal registry JSON (default: principals.json "
+        "and the kept versions in registry/ beside the journal)",
+    )
+    v.add_argument(
+        "--anchor",
+        metavar="FILE",
+        help="a projection (or head JSON) file: the "
+        "journal must reach its journal_head with the same hash",
+    )
     v.add_argument("--anchor-seq", type=int, help="seq of a head saved earlier")
     v.add_argument("--anchor-hash", help="entry_hash of that head")
-    v.add_argument("--no-witness", action="store_true",
-                   help="do not check the heads witnessed in this user's witness store")
+    v.add_argument(
+        "--no-witness",
+        action="store_true",
+        help="do not check the heads witnessed in this user's witness store",
+    )
     v.set_defaults(func=run_verify_journal)
 
-    f = dsub.add_parser("forget-witness", help="drop this machine's witnessed head of a journal",
-                        description="A human's decision after a reviewed restore or a new "
-                        "workspace at the same path: the witness store forgets the heads it "
-                        "kept for this journal (and this path), so the journal as it is now "
-                        "is trusted on its next opening. Exit 0: forgotten; 2: unreadable.")
+    f = dsub.add_parser(
+        "forget-witness",
+        help="drop this machine's witnessed head of a journal",
+        description="A human's decision after a reviewed restore or a new "
+        "workspace at the same path: the witness store forgets the heads it "
+        "kept for this journal (and this path), so the journal as it is now "
+        "is trusted on its next opening. Exit 0: forgotten; 2: unreadable.",
+    )
     f.add_argument("journal", help="journal.jsonl")
     f.set_defaults(func=run_forget_witness)
 
-    r = dsub.add_parser("change-registry", help="put a new principal registry in force",
-                        description="Append a registry_changed entry signed by a human "
-                        "maintainer of the registry in force, keep the new version and replace "
-                        "principals.json. Exit 0: changed; 1: refused; 2: unreadable input.")
+    r = dsub.add_parser(
+        "change-registry",
+        help="put a new principal registry in force",
+        description="Append a registry_changed entry signed by a human "
+        "maintainer of the registry in force, keep the new version and replace "
+        "principals.json. Exit 0: changed; 1: refused; 2: unreadable input.",
+    )
     r.add_argument("workspace", help="the workspace folder")
-    r.add_argument("principals", help="the new registry JSON ({\"principals\": [...]})")
-    r.add_argument("--as", dest="actor", required=True, metavar="PRINCIPAL",
-                   help="a human maintainer of the registry in force, with a key on this machine")
+    r.add_argument("principals", help='the new registry JSON ({"principals": [...]})')
+    r.add_argument(
+        "--as",
+        dest="actor",
+        required=True,
+        metavar="PRINCIPAL",
+        help="a human maintainer of the registry in force, with a key on this machine",
+    )
     r.set_defaults(func=run_change_registry)
 
 
 def _inputs(p: argparse.ArgumentParser, archive_required: bool) -> None:
     p.add_argument("dossier", help="dossier JSON file")
     p.add_argument("--archive", required=archive_required, help="archive metadata JSON file")
-    p.add_argument("--principals", help="principal registry JSON (default: principals.json "
-                   "next to the archive, if present)")
+    p.add_argument(
+        "--principals",
+        help="principal registry JSON (default: principals.json next to the archive, if present)",
+    )
     p.add_argument("--now", help="evaluate at this time, YYYY-MM-DDTHH:MM:SSZ (default: now)")
-    p.add_argument("--package", action="append", default=[], metavar="ID=FOLDER",
-                   help="where a bound compiled package lives (repeatable)")
+    p.add_argument(
+        "--package",
+        action="append",
+        default=[],
+        metavar="ID=FOLDER",
+        help="where a bound compiled package lives (repeatable)",
+    )
 
 
 def _contamination_hook() -> Any:
@@ -155,8 +209,10 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
         try:
             return run(args)
         except (RecursionError, MemoryError) as exc:
-            err(f"the input cannot be evaluated: too deeply nested or too large "
-                f"({type(exc).__name__})")
+            err(
+                f"the input cannot be evaluated: too deeply nested or too large "
+                f"({type(exc).__name__})"
+            )
             return EXIT_UNUSABLE
 
     return wrapper
@@ -169,8 +225,15 @@ def run_check(args: argparse.Namespace) -> int:
         parsed, archive, registry, now, locator = _load(args, need_archive=True)
         fingerprints = _pairs(args.fingerprint, "--fingerprint")
         packages = inspect_packages(parsed.model.evidence.source_packages, locator)
-        record = evaluate(parsed, archive, registry, now, args.checker, packages=packages,
-                          package_contamination=_contamination_hook())
+        record = evaluate(
+            parsed,
+            archive,
+            registry,
+            now,
+            args.checker,
+            packages=packages,
+            package_contamination=_contamination_hook(),
+        )
     except _Unusable as exc:
         err(str(exc))
         return EXIT_UNUSABLE
@@ -190,8 +253,9 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_OK if record.eligible_if_decided else EXIT_FINDINGS
 
 
-def _bound_changes(dossier_file: str, parsed: Any, packages: Any,
-                   given: dict[str, Path]) -> list[BoundChanges]:
+def _bound_changes(
+    dossier_file: str, parsed: Any, packages: Any, given: dict[str, Path]
+) -> list[BoundChanges]:
     """What changed since binding in each bound package whose digest changed.
 
     The fingerprint is the file given for the package, else the one the binding names
@@ -207,6 +271,7 @@ def _bound_changes(dossier_file: str, parsed: Any, packages: Any,
         def load(digest: str) -> bytes | None:
             path = given.get(pid) or beside / f"{digest.removeprefix('sha256:')}.npz"
             return path.read_bytes() if path.is_file() else None
+
         return load
 
     out = []
@@ -226,15 +291,25 @@ def run_project(args: argparse.Namespace) -> int:
     except _Unusable as exc:
         err(str(exc))
         return EXIT_UNUSABLE
-    state = DossierState.EXPIRED if parsed.model.state is DossierState.EXPIRED else (
-        DossierState.DEFERRED)
+    state = (
+        DossierState.EXPIRED
+        if parsed.model.state is DossierState.EXPIRED
+        else (DossierState.DEFERRED)
+    )
     check: dict[str, Any] | None = None
     if archive is not None:
         packages = inspect_packages(parsed.model.evidence.source_packages, locator)
         if assess_freshness(parsed, archive, now, packages).expires:
             state = DossierState.EXPIRED
-        check = evaluate(parsed, archive, registry, now, CLI_CHECKER, packages=packages,
-                         package_contamination=_contamination_hook()).to_json()
+        check = evaluate(
+            parsed,
+            archive,
+            registry,
+            now,
+            CLI_CHECKER,
+            packages=packages,
+            package_contamination=_contamination_hook(),
+        ).to_json()
     projection = build_projection(state, check, now)
     private = private_strings(parsed.raw, archive.raw if archive else None, registry.raw)
     try:
@@ -267,21 +342,35 @@ def run_verify_journal(args: argparse.Namespace) -> int:
     versions = registry_versions(registries) if registries is not None else None
     result, verifier = verify_with(read.entries, anchors, versions)
     in_force, beside = verifier.in_force, path.parent / "principals.json"
-    if result["valid"] and args.principals is None and in_force is not None and \
-            beside.is_file() and _digest_of(beside) != in_force:
-        err(f"{beside}: not the registry the journal has in force ({in_force}); a registry "
-            "changes only through a registry_changed entry signed by a human maintainer")
-        result = {"valid": False, "first_bad_seq": len(read.entries),
-                  "reason": "JOURNAL_REGISTRY_UNTRUSTED"}
+    if (
+        result["valid"]
+        and args.principals is None
+        and in_force is not None
+        and beside.is_file()
+        and _digest_of(beside) != in_force
+    ):
+        err(
+            f"{beside}: not the registry the journal has in force ({in_force}); a registry "
+            "changes only through a registry_changed entry signed by a human maintainer"
+        )
+        result = {
+            "valid": False,
+            "first_bad_seq": len(read.entries),
+            "reason": "JOURNAL_REGISTRY_UNTRUSTED",
+        }
     if registries is None:
-        err(f"{path}: no principal registry (principals.json) beside it and none given: "
-            "actors, registries and signatures are not checked")
+        err(
+            f"{path}: no principal registry (principals.json) beside it and none given: "
+            "actors, registries and signatures are not checked"
+        )
     if read.torn_tail:
         result["torn_tail_bytes"] = len(read.torn_tail)
         if result["valid"]:
-            err(f"{path}: the last append was interrupted ({len(read.torn_tail)} bytes after "
+            err(
+                f"{path}: the last append was interrupted ({len(read.torn_tail)} bytes after "
                 "the last complete entry, beyond every witnessed head); earlier entries are "
-                "unaffected")
+                "unaffected"
+            )
     emit_json(result)
     if not result["valid"]:
         err(f"{path}: entry {result['first_bad_seq']} is bad: {result['reason']}")
@@ -306,8 +395,9 @@ def _registries(given: str | None, journal: Path) -> Any:
 
 def _digest_of(principals_file: Path) -> str | None:
     try:
-        return PrincipalRegistry(_principal_list(_read(str(principals_file)),
-                                                 str(principals_file))).digest
+        return PrincipalRegistry(
+            _principal_list(_read(str(principals_file)), str(principals_file))
+        ).digest
     except (_Unusable, PrincipalRegistryError, ValueError, TypeError):
         return None
 
@@ -319,8 +409,10 @@ def _anchors(args: argparse.Namespace, journal: Path, entries: list[Any]) -> lis
     if args.anchor is not None:
         heads = anchor_heads(args.anchor)
         if not heads:
-            raise _Unusable(f"{args.anchor}: not a projection or head file carrying a "
-                            "journal_head {seq, entry_hash}")
+            raise _Unusable(
+                f"{args.anchor}: not a projection or head file carrying a "
+                "journal_head {seq, entry_hash}"
+            )
         anchors.extend(heads)
     if not args.no_witness:
         first = entries[0] if entries else None
@@ -374,8 +466,10 @@ def run_forget_witness(args: argparse.Namespace) -> int:
         err(str(exc))
         return EXIT_UNUSABLE
     first = read.entries[0] if read and read.entries else None
-    for genesis in {at_path["genesis_hash"] if at_path else None,
-                    first.get("entry_hash") if isinstance(first, dict) else None} - {None}:
+    for genesis in {
+        at_path["genesis_hash"] if at_path else None,
+        first.get("entry_hash") if isinstance(first, dict) else None,
+    } - {None}:
         store.forget(path, genesis)
         err(f"forgot the witnessed head of the journal whose first entry is {genesis}")
     store.forget(path, None)

@@ -177,8 +177,9 @@ def _derive(args: argparse.Namespace) -> int:
         # Each value has its field's type (parse_change checks it against the default).
         changes: dict[str, Any] = dict(parse_change(c) for c in args.change)
         spec = ChangeSpec(**changes)
-        made = derive_package(Path(args.derive_from), Path(args.out), spec, seed=args.seed,
-                              package_id=args.package_id)
+        made = derive_package(
+            Path(args.derive_from), Path(args.out), spec, seed=args.seed, package_id=args.package_id
+        )
     except (ValueError, FileExistsError, PackageError) as exc:
         err(f"generate: {exc}")
         return EXIT_USAGE

@@ -13,22 +13,27 @@ __all__ = ["register", "run"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("info", help="print a package's identity and counts",
-                       description="Print a package's identity (ids, schema versions, digest) "
-                       "and counts. Reads every row (to count them) and the evidence map's "
-                       "links (to count and validate them). The digest takes each file's "
-                       "SHA-256 from a cache in the user's cache folder when the file's "
-                       "device, inode, size and times are unchanged, and hashes the others: "
-                       "fast, but no protection against tampering (restored times pass); "
-                       "--verify, every audit and the dossier re-hash every byte. Exit 0: "
-                       "everything read cleanly; 1: something could not be read or parsed "
-                       "(each problem named with its file and line); 2: not a package or "
-                       "unreadable.")
+    p = sub.add_parser(
+        "info",
+        help="print a package's identity and counts",
+        description="Print a package's identity (ids, schema versions, digest) "
+        "and counts. Reads every row (to count them) and the evidence map's "
+        "links (to count and validate them). The digest takes each file's "
+        "SHA-256 from a cache in the user's cache folder when the file's "
+        "device, inode, size and times are unchanged, and hashes the others: "
+        "fast, but no protection against tampering (restored times pass); "
+        "--verify, every audit and the dossier re-hash every byte. Exit 0: "
+        "everything read cleanly; 1: something could not be read or parsed "
+        "(each problem named with its file and line); 2: not a package or "
+        "unreadable.",
+    )
     p.add_argument("package", help="package folder (the one holding experience_compiler/)")
     p.add_argument("--json", action="store_true", help="print one JSON document")
-    p.add_argument("--verify", action="store_true",
-                   help="hash every file's bytes for the digest, ignoring the cache (and "
-                   "refreshing it)")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="hash every file's bytes for the digest, ignoring the cache (and refreshing it)",
+    )
     p.set_defaults(func=run)
 
 
@@ -50,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_text(doc: dict[str, Any]) -> None:
     ident, counts = doc["identity"], doc["counts"]
-    print(f"package   {ident['package_id']}  (task {ident['task_id']}, format {ident['format_version']})")
+    print(
+        f"package   {ident['package_id']}  (task {ident['task_id']}, "
+        f"format {ident['format_version']})"
+    )
     for k, v in ident["schema_versions"].items():
         print(f"schema    {k:<13}{v}")
     print(f"digest    {ident['package_digest']}")

@@ -30,28 +30,41 @@ EXIT_NONE = 1  # like grep: the query matched no row
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
-        "rows", help="filter a package's training rows with a query, and export them",
+        "rows",
+        help="filter a package's training rows with a query, and export them",
         description="List or export the training rows matching QUERY (the syntax of the "
         "window's filters, docs/query.md), e.g. --query 'type:failure_case OR confidence < 0.7'."
         " Data goes to stdout (or --output FILE, with FILE.meta.json beside a CSV or JSON "
         "Lines file), messages to stderr. Exit 0: rows matched; 1: none matched; 2: a wrong "
-        "query, or the package cannot be read.")
+        "query, or the package cannot be read.",
+    )
     p.add_argument("path", metavar="PACKAGE", help="package folder (holding experience_compiler/)")
-    add_query_argument(p, "--query", metavar="QUERY", default="",
-                       help="keep the rows matching QUERY (default: every row); may start with "
-                       "'-' (--query -type:failure_case)")
+    add_query_argument(
+        p,
+        "--query",
+        metavar="QUERY",
+        default="",
+        help="keep the rows matching QUERY (default: every row); may start with "
+        "'-' (--query -type:failure_case)",
+    )
     fmt = p.add_mutually_exclusive_group()
-    for name, text in (("csv", ("CSV: a header line, then one line per row (index columns "
-                                "unless --columns)")),
-                       ("jsonl", "JSON Lines: each row with every field, as stored"),
-                       ("json", ("one JSON document: {meta: {query, package_digest, ...}, "
-                                 "rows: [...]}"))):
+    for name, text in (
+        ("csv", ("CSV: a header line, then one line per row (index columns unless --columns)")),
+        ("jsonl", "JSON Lines: each row with every field, as stored"),
+        ("json", ("one JSON document: {meta: {query, package_digest, ...}, rows: [...]}")),
+    ):
         fmt.add_argument(f"--{name}", dest="format", action="store_const", const=name, help=text)
-    p.add_argument("--columns", metavar="A,B,...",
-                   help="columns (row fields, or file, line, evidence_count); 'all': every "
-                   "field of the rows")
-    p.add_argument("--output", "-o", metavar="FILE",
-                   help="write FILE (format from its suffix unless given) instead of stdout")
+    p.add_argument(
+        "--columns",
+        metavar="A,B,...",
+        help="columns (row fields, or file, line, evidence_count); 'all': every field of the rows",
+    )
+    p.add_argument(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="write FILE (format from its suffix unless given) instead of stdout",
+    )
     p.set_defaults(func=run)
 
 
@@ -69,15 +82,19 @@ def run(args: argparse.Namespace) -> int:
     if args.output and fmt is None:
         fmt = Path(args.output).suffix.lstrip(".").lower()
         if fmt not in FORMATS:
-            err(f"--output {args.output}: name a .csv, .jsonl or .json file, or add "
-                "--csv, --jsonl or --json")
+            err(
+                f"--output {args.output}: name a .csv, .jsonl or .json file, or add "
+                "--csv, --jsonl or --json"
+            )
             return EXIT_UNUSABLE
     pkg = load_or_exit(args.path)
     if pkg is None:
         return EXIT_UNUSABLE
     if pkg.problems:
-        err(f"{len(pkg.problems)} loading problem(s): rows on unreadable lines are not "
-            "listed (aa-review audit names them)")
+        err(
+            f"{len(pkg.problems)} loading problem(s): rows on unreadable lines are not "
+            "listed (aa-review audit names them)"
+        )
     findings = None
     if used & {"finding", "severity"}:
         from aa_review.core.audits import audit_package
@@ -91,18 +108,28 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_UNUSABLE
     positions: Iterable[int] = range(len(pkg.index)) if kept is None else kept.tolist()
     export = rows_export(pkg, positions)
-    err(f"{export.count:,} of {export.total:,} rows match"
-        + (f" {args.query!r}" if args.query else ""))
+    err(
+        f"{export.count:,} of {export.total:,} rows match"
+        + (f" {args.query!r}" if args.query else "")
+    )
     if fmt is None:
         _print_table(pkg, positions)
     else:
         digest = _digest(pkg) if (args.output or fmt == "json") else None
         try:
             if args.output:
-                export_to_file(export, Path(args.output), query=args.query, digest=digest,
-                               fmt=fmt, columns=columns)
-                err(f"wrote {args.output}" + ("" if fmt == "json" else
-                                              f" and {args.output}.meta.json"))
+                export_to_file(
+                    export,
+                    Path(args.output),
+                    query=args.query,
+                    digest=digest,
+                    fmt=fmt,
+                    columns=columns,
+                )
+                err(
+                    f"wrote {args.output}"
+                    + ("" if fmt == "json" else f" and {args.output}.meta.json")
+                )
             else:
                 meta = meta_of(export, fmt, columns, query=args.query, digest=digest)
                 write_export(sys.stdout.buffer, export, fmt, columns, meta)
@@ -127,6 +154,9 @@ def _print_table(pkg: Package, positions: Iterable[int]) -> None:
     out = sys.stdout
     for p in (int(x) for x in positions):
         rel = ix.files[int(ix.file[p])]
-        print(f"{ix.row_id_str(p)}  {ix.data_types[int(ix.data_type[p])]}  "
-              f"{rel}:{int(ix.line[p])}  confidence {format_number(float(ix.confidence[p])) or '-'}"
-              f"  quality {format_number(float(ix.quality[p])) or '-'}", file=out)
+        print(
+            f"{ix.row_id_str(p)}  {ix.data_types[int(ix.data_type[p])]}  "
+            f"{rel}:{int(ix.line[p])}  confidence {format_number(float(ix.confidence[p])) or '-'}"
+            f"  quality {format_number(float(ix.quality[p])) or '-'}",
+            file=out,
+        )

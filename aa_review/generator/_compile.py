@@ -148,9 +148,7 @@ def run_rounds(
     return final
 
 
-def _final_round(
-    ctx: Ctx, ev: Evidence, hooks: Hooks, tmp: Path, lean: bool = False
-) -> FinalSink:
+def _final_round(ctx: Ctx, ev: Evidence, hooks: Hooks, tmp: Path, lean: bool = False) -> FinalSink:
     """The last round: its rows go to the row files; its genuine rejects to a part file."""
     rc = RowContext(ctx, ev, ROUNDS, ROUNDS)
     sr = StepRenderer(rc, _feedback(ctx))

@@ -31,8 +31,9 @@ _FIXED = {file_of(t) for t in FIXED_TYPES}
 class Targets:
     """Hands out row files and rows; file-level defects are served first, in the order asked."""
 
-    def __init__(self, counts: Counts, names: list[str],
-                 spread: dict[str, int] | None = None) -> None:
+    def __init__(
+        self, counts: Counts, names: list[str], spread: dict[str, int] | None = None
+    ) -> None:
         self.n = counts.by_file
         self.spread = dict(spread or {})
         self.files: dict[str, str] = {}

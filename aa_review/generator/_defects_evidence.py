@@ -154,9 +154,15 @@ def _extra_ref(
             row["source_evidence_ref_ids"] = [*_plain(row["source_evidence_ref_ids"]), eid]
 
         affected = spread_rows(name, hooks, t, n, cite)
-        _record(hooks, slot, name, ref, None,
-                detail.replace("every row", f"{n} row(s)").replace("all rows", f"{n} row(s)"),
-                rows=affected)
+        _record(
+            hooks,
+            slot,
+            name,
+            ref,
+            None,
+            detail.replace("every row", f"{n} row(s)").replace("all rows", f"{n} row(s)"),
+            rows=affected,
+        )
 
     return inject
 

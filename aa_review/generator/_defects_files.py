@@ -185,7 +185,5 @@ FILE_INJECTORS: dict[str, Callable[[Ctx, Hooks, Targets, int], None]] = {
     "truncated_file": _cut_files(
         "truncated_file", False, "the file ends in the middle of its last line"
     ),
-    "empty_file": _cut_files(
-        "empty_file", True, "the file is empty; the manifest counts its rows"
-    ),
+    "empty_file": _cut_files("empty_file", True, "the file is empty; the manifest counts its rows"),
 }

@@ -114,8 +114,14 @@ def _row_defect(
     if n is not None:
         details: list[str] = []
         affected = spread_rows(
-            name, hooks, targets, n, lambda row: details.append(mutate(row)),
-            fixed_only=fixed_only, no_pairs=no_pairs, files=files,
+            name,
+            hooks,
+            targets,
+            n,
+            lambda row: details.append(mutate(row)),
+            fixed_only=fixed_only,
+            no_pairs=no_pairs,
+            files=files,
         )
 
         def fin(facts: dict[str, Any]) -> None:

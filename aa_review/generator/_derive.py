@@ -70,13 +70,15 @@ def _copy_tree(src: Path, dst: Path, link: bool) -> None:
     shutil.copytree(src, dst, symlinks=True, copy_function=copy, dirs_exist_ok=True)
 
 
-def _link(file: str, row: dict[str, Any], task_id: str | None, visible: set[str],
-          inferred: set[str]) -> dict[str, Any]:
+def _link(
+    file: str, row: dict[str, Any], task_id: str | None, visible: set[str], inferred: set[str]
+) -> dict[str, Any]:
     """A row's evidence link (format 6), as the compiler writes it."""
     from aa_review.core.package import derive
 
     ids = row.get("source_evidence_ref_ids") or [
-        derive.evidence_id(x) for x in row.get("evidence_refs") or [] if isinstance(x, str)]
+        derive.evidence_id(x) for x in row.get("evidence_refs") or [] if isinstance(x, str)
+    ]
     return {
         "row_id": str(row.get("row_id") or row.get("pair_id") or ""),
         "row_file": file,
@@ -97,7 +99,8 @@ def _read_map(tree: _Tree) -> tuple[list[tuple[str, Any]], list[dict[str, Any]] 
     catalog = None
     with open(tree.safe.resolve(MAP), "rb") as fh:
         for key, value in ObjectStream(fh, MAP).items(
-                frozenset({"evidence_catalog", "row_evidence_links"})):
+            frozenset({"evidence_catalog", "row_evidence_links"})
+        ):
             if key == "evidence_catalog":
                 catalog = list(value) if isinstance(value, Iterator) else value
             elif key == "row_evidence_links":
@@ -107,27 +110,43 @@ def _read_map(tree: _Tree) -> tuple[list[tuple[str, Any]], list[dict[str, Any]] 
     return keys, catalog
 
 
-def _write_map(tree: _Tree, keys: list[tuple[str, Any]], catalog: list[dict[str, Any]],
-               links: list[bytes], stats: dict[str, Any], orphans: list[str]) -> None:
+def _write_map(
+    tree: _Tree,
+    keys: list[tuple[str, Any]],
+    catalog: list[dict[str, Any]],
+    links: list[bytes],
+    stats: dict[str, Any],
+    orphans: list[str],
+) -> None:
     parts: list[str | None] = []  # None: where the links go (bytes, joined below)
     for key, value in keys:
         if key == "evidence_catalog":
             body = ",\n".join("    " + dumps_line(e) for e in catalog)
-            parts.append('  "evidence_catalog": [\n' + body + "\n  ]" if catalog
-                         else '  "evidence_catalog": []')
+            parts.append(
+                '  "evidence_catalog": [\n' + body + "\n  ]"
+                if catalog
+                else '  "evidence_catalog": []'
+            )
         elif key == "row_evidence_links":
             parts.append(None)
         else:
-            value = stats if key == "coverage_statistics" else \
-                orphans if key == "orphan_evidence_ref_ids" else value
+            value = (
+                stats
+                if key == "coverage_statistics"
+                else orphans
+                if key == "orphan_evidence_ref_ids"
+                else value
+            )
             parts.append(f"  {json.dumps(key)}: {json.dumps(value)}")
     chunks: list[bytes] = [b"{\n"]
     for i, part in enumerate(parts):
         if i:
             chunks.append(b",\n")
         if part is None:
-            chunks.append(b'  "row_evidence_links": [' + (
-                b"\n    " + b",\n    ".join(links) + b"\n  ]" if links else b"]"))
+            chunks.append(
+                b'  "row_evidence_links": ['
+                + (b"\n    " + b",\n    ".join(links) + b"\n  ]" if links else b"]")
+            )
         else:
             chunks.append(part.encode())
     chunks.append(b"\n}\n")
@@ -159,13 +178,20 @@ def _update_index(tree: _Tree) -> None:
             data = tree.read(rel) or b""
             e["size_bytes"] = len(data)
             e["content_hash"] = hashlib.sha256(data).hexdigest()
-    tree.write_rel(INDEX, ("[\n" + ",\n".join("  " + dumps_line(e) for e in entries)
-                           + "\n]\n").encode())
+    tree.write_rel(
+        INDEX, ("[\n" + ",\n".join("  " + dumps_line(e) for e in entries) + "\n]\n").encode()
+    )
 
 
-def derive_package(source: Path, out_dir: Path, changes: ChangeSpec = ChangeSpec(), *,
-                   seed: int = 0, package_id: str | None = None,
-                   link_unchanged: bool = False) -> DerivedPackage:
+def derive_package(
+    source: Path,
+    out_dir: Path,
+    changes: ChangeSpec = ChangeSpec(),
+    *,
+    seed: int = 0,
+    package_id: str | None = None,
+    link_unchanged: bool = False,
+) -> DerivedPackage:
     """Copy the package at ``source`` into ``out_dir`` and make ``changes`` to the copy.
 
     Parameters
@@ -209,16 +235,27 @@ def derive_package(source: Path, out_dir: Path, changes: ChangeSpec = ChangeSpec
     manifest = json.loads(tree.read(MANIFEST) or b"{}")
     task_id = manifest.get("source_task_id") if isinstance(manifest, dict) else None
     keys, catalog = _read_map(tree) if tree.read(MAP) is not None else ([], None)
-    wants_evidence = any((changes.evidence_rehashed, changes.evidence_hidden,
-                          changes.evidence_ref_rewritten, changes.evidence_added,
-                          changes.evidence_removed))
+    wants_evidence = any(
+        (
+            changes.evidence_rehashed,
+            changes.evidence_hidden,
+            changes.evidence_ref_rewritten,
+            changes.evidence_added,
+            changes.evidence_removed,
+        )
+    )
     if wants_evidence and catalog is None:
         raise ValueError("evidence changes need a v0.2 package (its map has the catalog)")
-    new_catalog, edits = edit_catalog(tree.safe, catalog or [], changes, rng, rec,
-                                      tree.write) if catalog is not None else ([], None)
+    new_catalog, edits = (
+        edit_catalog(tree.safe, catalog or [], changes, rng, rec, tree.write)
+        if catalog is not None
+        else ([], None)
+    )
     plan = plan_rows(root, changes, rng, tree.read)
-    rebuild_map = catalog is not None and (new_catalog != catalog or any(
-        (plan.remove, plan.change, plan.move_end, plan.to_other, plan.add)))
+    rebuild_map = catalog is not None and (
+        new_catalog != catalog
+        or any((plan.remove, plan.change, plan.move_end, plan.to_other, plan.add))
+    )
     visible = {e["evidence_id"] for e in new_catalog if e.get("visibility") == "visible"}
     inferred = {e["evidence_id"] for e in new_catalog if e.get("visibility") == "inferred"}
     links: list[bytes] = []
@@ -231,8 +268,15 @@ def derive_package(source: Path, out_dir: Path, changes: ChangeSpec = ChangeSpec
             by_type[t] = by_type.get(t, 0) + 1
         return dumps_line(_link(name, row, task_id, visible, inferred)).encode()
 
-    for f, rows, touched in rewrite_rows(plan, changes, edits or EvidenceEdits(), rec, tree.read,
-                                         task_id, summarize if rebuild_map else None):
+    for f, rows, touched in rewrite_rows(
+        plan,
+        changes,
+        edits or EvidenceEdits(),
+        rec,
+        tree.read,
+        task_id,
+        summarize if rebuild_map else None,
+    ):
         rel, _ = ROW_FILES[f]
         by_file[rel.rsplit("/", 1)[1]] = len(rows)
         if touched:
@@ -246,12 +290,24 @@ def derive_package(source: Path, out_dir: Path, changes: ChangeSpec = ChangeSpec
         _finish_map(tree, keys, new_catalog, links, by_file, by_type)
     rec.contract_edits += edit_contracts(tree, changes.contract_edits)
     _update_index(tree)
-    return DerivedPackage(root=root, source=src, package_id=pid, changes=rec,
-                          rows_by_file=by_file, rewritten=list(tree.rewritten))
+    return DerivedPackage(
+        root=root,
+        source=src,
+        package_id=pid,
+        changes=rec,
+        rows_by_file=by_file,
+        rewritten=list(tree.rewritten),
+    )
 
 
-def _finish_map(tree: _Tree, keys: list[tuple[str, Any]], catalog: list[dict[str, Any]],
-                links: list[bytes], by_file: dict[str, int], by_type: dict[str, int]) -> None:
+def _finish_map(
+    tree: _Tree,
+    keys: list[tuple[str, Any]],
+    catalog: list[dict[str, Any]],
+    links: list[bytes],
+    by_file: dict[str, int],
+    by_type: dict[str, int],
+) -> None:
     ids_in_catalog = {e["evidence_id"] for e in catalog}
     orphans: dict[str, None] = {}
     with_ids = 0
@@ -262,20 +318,34 @@ def _finish_map(tree: _Tree, keys: list[tuple[str, Any]], catalog: list[dict[str
             if i not in ids_in_catalog:
                 orphans[i] = None
     resolved = sum(1 for e in catalog if e.get("resolves"))
-    stats = {"evidence_ref_count": len(catalog), "resolved_evidence_ref_count": resolved,
-             "unresolved_evidence_ref_count": len(catalog) - resolved,
-             "row_link_count": len(links), "row_count_with_evidence_ids": with_ids,
-             "orphan_evidence_id_count": len(orphans)}
+    stats = {
+        "evidence_ref_count": len(catalog),
+        "resolved_evidence_ref_count": resolved,
+        "unresolved_evidence_ref_count": len(catalog) - resolved,
+        "row_link_count": len(links),
+        "row_count_with_evidence_ids": with_ids,
+        "orphan_evidence_id_count": len(orphans),
+    }
     _write_map(tree, keys, catalog, links, stats, list(orphans))
     manifest = json.loads(tree.read(MANIFEST) or b"{}")
     claimed = manifest.get("rows_by_type") if isinstance(manifest, dict) else None
     rows_by_type = {t: by_type.get(t, 0) for t in claimed or {}}
     rows_by_type.update({t: n for t, n in by_type.items() if t not in rows_by_type})
-    _update_json(tree, MANIFEST, {
-        "training_row_counts_by_file": dict(sorted(by_file.items())),
-        "source_evidence_ref_count": len(catalog),
-        "source_evidence_row_link_count": len(links),
-        "rows_by_type": rows_by_type,
-    })
-    _update_json(tree, QUALITY, {"training_row_counts_by_file": dict(sorted(by_file.items())),
-                                 "source_evidence_map_coverage": stats})
+    _update_json(
+        tree,
+        MANIFEST,
+        {
+            "training_row_counts_by_file": dict(sorted(by_file.items())),
+            "source_evidence_ref_count": len(catalog),
+            "source_evidence_row_link_count": len(links),
+            "rows_by_type": rows_by_type,
+        },
+    )
+    _update_json(
+        tree,
+        QUALITY,
+        {
+            "training_row_counts_by_file": dict(sorted(by_file.items())),
+            "source_evidence_map_coverage": stats,
+        },
+    )

@@ -40,8 +40,9 @@ def _edit_output(doc: dict[str, Any], edit: str) -> ContractEdit | None:
         return None
     doc_name = "output_contract"
     if edit == "output_added":
-        items.append({"path": "output/derived_extra.json", "format": "json",
-                      "scoring_critical": True})
+        items.append(
+            {"path": "output/derived_extra.json", "format": "json", "scoring_critical": True}
+        )
         return ContractEdit(doc_name, _name(items, len(items) - 1, "path"), "added")
     if edit == "output_removed":
         if not items:
@@ -56,34 +57,52 @@ def _edit_output(doc: dict[str, Any], edit: str) -> ContractEdit | None:
         cols = items[i]["columns"]
         if edit == "column_added":
             cols.append("derived_column")
-            return ContractEdit(doc_name, _name(items, i, "path"), "changed", "columns", "added",
-                                new="derived_column")
+            return ContractEdit(
+                doc_name,
+                _name(items, i, "path"),
+                "changed",
+                "columns",
+                "added",
+                new="derived_column",
+            )
         gone = cols.pop(0)
         if gone in cols:  # a repeated column: dropping one copy is not a set change
             cols.insert(0, gone)
             return None
-        return ContractEdit(doc_name, _name(items, i, "path"), "changed", "columns", "removed",
-                            old=gone)
+        return ContractEdit(
+            doc_name, _name(items, i, "path"), "changed", "columns", "removed", old=gone
+        )
     if edit == "type_changed":
-        i = _first(items, lambda x: isinstance(x.get("expected_types"), dict)
-                   and x["expected_types"])
+        i = _first(
+            items, lambda x: isinstance(x.get("expected_types"), dict) and x["expected_types"]
+        )
         if i is None:
             return None
         types = items[i]["expected_types"]
         key = next(iter(types))
         old = types[key]
         types[key] = "number" if old == "string" else "string"
-        return ContractEdit(doc_name, _name(items, i, "path"), "changed",
-                            join_key("expected_types", key), "changed", old, types[key])
+        return ContractEdit(
+            doc_name,
+            _name(items, i, "path"),
+            "changed",
+            join_key("expected_types", key),
+            "changed",
+            old,
+            types[key],
+        )
     if edit == "threshold_changed":
-        i = _first(items, lambda x: isinstance(x.get("min_rows"), int)
-                   and not isinstance(x["min_rows"], bool))
+        i = _first(
+            items,
+            lambda x: isinstance(x.get("min_rows"), int) and not isinstance(x["min_rows"], bool),
+        )
         if i is None:
             return None
         old = items[i]["min_rows"]
         items[i]["min_rows"] = old + 4
-        return ContractEdit(doc_name, _name(items, i, "path"), "changed", "min_rows", "changed",
-                            old, old + 4)
+        return ContractEdit(
+            doc_name, _name(items, i, "path"), "changed", "min_rows", "changed", old, old + 4
+        )
     return None
 
 
@@ -97,8 +116,15 @@ def _edit_checklist(doc: dict[str, Any]) -> ContractEdit | None:
     existed = "blocking" in items[i]
     old = items[i].get("blocking")
     items[i]["blocking"] = not bool(old)
-    return ContractEdit("prefinal_checklist", _name(items, i, "check_id"), "changed", "blocking",
-                        "changed" if existed else "added", old, not bool(old))
+    return ContractEdit(
+        "prefinal_checklist",
+        _name(items, i, "check_id"),
+        "changed",
+        "blocking",
+        "changed" if existed else "added",
+        old,
+        not bool(old),
+    )
 
 
 def edit_contracts(tree: _Tree, edits: Sequence[str]) -> list[ContractEdit]:
@@ -122,8 +148,10 @@ def edit_contracts(tree: _Tree, edits: Sequence[str]) -> list[ContractEdit]:
             rec = _edit_output(doc, edit) if isinstance(doc, dict) else None
         if rec is not None:
             out.append(rec)
-    touched = {OUTPUT: any(e.document == "output_contract" for e in out),
-               CHECKLIST: any(e.document == "prefinal_checklist" for e in out)}
+    touched = {
+        OUTPUT: any(e.document == "output_contract" for e in out),
+        CHECKLIST: any(e.document == "prefinal_checklist" for e in out),
+    }
     for rel, doc in docs.items():
         if touched[rel]:
             tree.write_rel(rel, (json.dumps(doc, indent=2) + "\n").encode())

@@ -16,11 +16,25 @@ from ._derive_spec import ChangeRecord, ChangeSpec
 
 __all__ = ["EvidenceEdits", "edit_catalog"]
 
-_REF_LISTS = ("evidence_refs", "source_artifact_refs", "source_evaluation_refs",
-              "visible_input_refs")
+_REF_LISTS = (
+    "evidence_refs",
+    "source_artifact_refs",
+    "source_evaluation_refs",
+    "visible_input_refs",
+)
 # Evidence whose file can change without touching what contracts describe.
-_EDITABLE_TYPES = ("task_spec", "rubric", "grader", "verifier", "feedback", "training_signal",
-                   "review_packet", "revision_plan", "loop_decision", "loop_evidence")
+_EDITABLE_TYPES = (
+    "task_spec",
+    "rubric",
+    "grader",
+    "verifier",
+    "feedback",
+    "training_signal",
+    "review_packet",
+    "revision_plan",
+    "loop_decision",
+    "loop_evidence",
+)
 
 
 class EvidenceEdits:
@@ -54,14 +68,17 @@ class EvidenceEdits:
             renamed = {self.new_ref.get(k, k): v for k, v in sch.items()}
             for old, new in self.new_ref.items():
                 if old in sch:
-                    paths += [join_key("source_content_hashes", old),
-                              join_key("source_content_hashes", new)]
+                    paths += [
+                        join_key("source_content_hashes", old),
+                        join_key("source_content_hashes", new),
+                    ]
             row["source_content_hashes"] = renamed
         return paths
 
 
-def _rehash_file(safe: PackageRoot, ref: str, n: int,
-                 write: Callable[[Path, bytes], None]) -> str | None:
+def _rehash_file(
+    safe: PackageRoot, ref: str, n: int, write: Callable[[Path, bytes], None]
+) -> str | None:
     """Change an evidence file (a key added to a JSON object, a line to text); its new hash."""
     try:
         path = safe.resolve(ref)
@@ -105,21 +122,30 @@ def _new_entries(safe: PackageRoot, catalog: list[dict[str, Any]], n: int) -> li
             if len(out) >= n:
                 return out
             if p.is_file() and not p.is_symlink() and ref not in have:
-                e = {"evidence_id": derive.evidence_id(ref), "ref": ref,
-                     "evidence_type": derive.evidence_type(ref),
-                     "visibility": derive.visibility(ref), "resolves": True,
-                     "content_hash": derive.content_hash_bytes(p.read_bytes())
-                     if p.stat().st_size <= derive.CONTENT_HASH_LIMIT else None,
-                     "confidence": 1.0}
+                e = {
+                    "evidence_id": derive.evidence_id(ref),
+                    "ref": ref,
+                    "evidence_type": derive.evidence_type(ref),
+                    "visibility": derive.visibility(ref),
+                    "resolves": True,
+                    "content_hash": derive.content_hash_bytes(p.read_bytes())
+                    if p.stat().st_size <= derive.CONTENT_HASH_LIMIT
+                    else None,
+                    "confidence": 1.0,
+                }
                 out.append(e)
                 have.add(ref)
     return out
 
 
-def edit_catalog(safe: PackageRoot, catalog: list[dict[str, Any]], spec: ChangeSpec,
-                 rng: random.Random, rec: ChangeRecord,
-                 write: Callable[[Path, bytes], None]) -> tuple[list[dict[str, Any]],
-                                                                EvidenceEdits]:
+def edit_catalog(
+    safe: PackageRoot,
+    catalog: list[dict[str, Any]],
+    spec: ChangeSpec,
+    rng: random.Random,
+    rec: ChangeRecord,
+    write: Callable[[Path, bytes], None],
+) -> tuple[list[dict[str, Any]], EvidenceEdits]:
     """The derived catalog; changes are recorded in ``rec``, disjoint per entry."""
     edits = EvidenceEdits()
     catalog = [dict(e) for e in catalog]
@@ -132,8 +158,11 @@ def edit_catalog(safe: PackageRoot, catalog: list[dict[str, Any]], spec: ChangeS
             free.remove(i)
         return sorted(picked)
 
-    editable = [i for i in free if catalog[i].get("evidence_type") in _EDITABLE_TYPES
-                and catalog[i].get("content_hash")]
+    editable = [
+        i
+        for i in free
+        if catalog[i].get("evidence_type") in _EDITABLE_TYPES and catalog[i].get("content_hash")
+    ]
     done = 0
     for i in editable:
         if done >= spec.evidence_rehashed:

@@ -60,8 +60,9 @@ def _moves_hold(keys: list[int], removed: set[int], gone: set[int], n: int) -> b
     return all(sum(1 for i in stay if i > r) > len(keys) - k for k, r in enumerate(keys))
 
 
-def plan_rows(root: Path, spec: ChangeSpec, rng: random.Random,
-              read: Callable[[str], bytes | None]) -> RowPlan:
+def plan_rows(
+    root: Path, spec: ChangeSpec, rng: random.Random, read: Callable[[str], bytes | None]
+) -> RowPlan:
     """Choose the rows of every change, disjoint, deterministically."""
     datas = [read(rel) for rel, _ in ROW_FILES]
     plan = RowPlan(lines=[len(_split(d)) if d else 0 for d in datas])
@@ -171,8 +172,9 @@ def _rehash(row: dict[str, Any], paths: list[str]) -> None:
             paths.append("row_content_hash")
 
 
-def _new_row(template: dict[str, Any], k: int, task_id: str | None, edits: EvidenceEdits
-             ) -> dict[str, Any] | None:
+def _new_row(
+    template: dict[str, Any], k: int, task_id: str | None, edits: EvidenceEdits
+) -> dict[str, Any] | None:
     """A copy of ``template`` with a new target (or step), hence a new id and hash."""
     row: dict[str, Any] = json.loads(json.dumps(template))
     if edits:
@@ -187,9 +189,16 @@ def _new_row(template: dict[str, Any], k: int, task_id: str | None, edits: Evide
     task = row.get("source_task_id") or task_id
     if not isinstance(row.get("data_type"), str) or not isinstance(task, str):
         return None
-    rid = derive.row_id(row["data_type"], task, row.get("source_trace_id"),
-                        row.get("source_step_ids"), row.get("source_attempt_ids"),
-                        row.get("input"), row.get("target"), row.get("tdo_round"))
+    rid = derive.row_id(
+        row["data_type"],
+        task,
+        row.get("source_trace_id"),
+        row.get("source_step_ids"),
+        row.get("source_attempt_ids"),
+        row.get("input"),
+        row.get("target"),
+        row.get("tdo_round"),
+    )
     old = _row_id(template)
     for key in _ID_FIELDS:
         if key in row:
@@ -202,10 +211,15 @@ def _new_row(template: dict[str, Any], k: int, task_id: str | None, edits: Evide
     return row
 
 
-def rewrite_rows(plan: RowPlan, spec: ChangeSpec, edits: EvidenceEdits, rec: ChangeRecord,
-                 read: Callable[[str], bytes | None], task_id: str | None,
-                 summarize: Callable[[str, dict[str, Any]], Any] | None
-                 ) -> Iterator[tuple[int, list[Row], bool]]:
+def rewrite_rows(
+    plan: RowPlan,
+    spec: ChangeSpec,
+    edits: EvidenceEdits,
+    rec: ChangeRecord,
+    read: Callable[[str], bytes | None],
+    task_id: str | None,
+    summarize: Callable[[str, dict[str, Any]], Any] | None,
+) -> Iterator[tuple[int, list[Row], bool]]:
     """For each row file in ROW_FILES order: its rows as derived, and whether it changed.
 
     ``summarize(file name, row)``, when given, is called on every row as derived (the

@@ -5,8 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
-__all__ = ["ChangeSpec", "ChangeRecord", "ContractEdit", "DerivedPackage", "CONTRACT_EDITS",
-           "parse_change"]
+__all__ = [
+    "ChangeSpec",
+    "ChangeRecord",
+    "ContractEdit",
+    "DerivedPackage",
+    "CONTRACT_EDITS",
+    "parse_change",
+]
 
 # Contract edits by name: what each does to the first item it fits.
 CONTRACT_EDITS = {
@@ -75,8 +81,9 @@ class ChangeSpec:
                 raise ValueError(f"{f.name} must not be negative")
         unknown = [e for e in self.contract_edits if e not in CONTRACT_EDITS]
         if unknown:
-            raise ValueError(f"unknown contract edits {unknown}; known: "
-                             + ", ".join(CONTRACT_EDITS))
+            raise ValueError(
+                f"unknown contract edits {unknown}; known: " + ", ".join(CONTRACT_EDITS)
+            )
 
 
 def parse_change(text: str) -> tuple[str, object]:

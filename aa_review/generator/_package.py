@@ -165,8 +165,15 @@ def generate_package(
     _prepare_root(root)
     sc = make_scenario(pkg, seed, rows, version)
     plan = plan_traces(rows - fixed_row_count(rows), seed)
-    ctx = Ctx(root=root, sc=sc, plan=plan, clock=Clock(seed), seed=seed, version=version,
-              variation=variation)
+    ctx = Ctx(
+        root=root,
+        sc=sc,
+        plan=plan,
+        clock=Clock(seed),
+        seed=seed,
+        version=version,
+        variation=variation,
+    )
     counts = count_rows(sc, plan)
     hooks = plan_defects(list(defects), ctx, counts, dict(defect_rows or {}))
     phase = _Phases(pkg)

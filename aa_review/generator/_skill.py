@@ -99,7 +99,11 @@ def write_skill_pack(ctx: Ctx, ev: Evidence, confidence: float) -> None:
                 "Verify against the checklist.",
             ],
             "decision_rules": ["Apply only when domain, artifacts or verifier needs overlap."],
-            "verifier_checks": [*checks, "actual_outputs.json names the deliverables", "source evidence refs remain package-relative"],
+            "verifier_checks": [
+                *checks,
+                "actual_outputs.json names the deliverables",
+                "source evidence refs remain package-relative",
+            ],
             "failure_modes": [
                 "Required inputs or tools are missing.",
                 "Artifact refs are missing, absolute, or unresolved.",

@@ -154,9 +154,7 @@ def _fill_cli(n: int, attempt: str, v: str, c: int, h: int, o: str) -> _Filled:
     ), {"command": cmd, "exit_code": 0, "stdout_ref": f"attempts/{attempt}/stdout.txt"}
 
 
-def _fill_pdf(
-    n: int, attempt: str, v: str, c: int, h: int, o: str, two: bool = False
-) -> _Filled:
+def _fill_pdf(n: int, attempt: str, v: str, c: int, h: int, o: str, two: bool = False) -> _Filled:
     p = 1 + (h >> 5) % 3
     doc = f"input/scans/invoice_scan_0{p}.pdf"
     extra: dict[str, Any] = {

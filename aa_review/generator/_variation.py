@@ -29,10 +29,21 @@ from ._jsonfast import Raw
 __all__ = ["Variation", "VARIED", "extra_evidence", "RowVariety", "VARIED_KEYS"]
 
 # Row fields a variation sets per row (all in the common block, format 4.1).
-EVIDENCE_KEYS = ("source_evaluation_refs", "evidence_refs", "source_evidence_ref_ids",
-                 "source_content_hashes")
-SCORE_KEYS = ("quality_score", "fidelity_score", "difficulty_score", "learnability_score",
-              "reuse_value_score", "confidence", "evidence_confidence")
+EVIDENCE_KEYS = (
+    "source_evaluation_refs",
+    "evidence_refs",
+    "source_evidence_ref_ids",
+    "source_content_hashes",
+)
+SCORE_KEYS = (
+    "quality_score",
+    "fidelity_score",
+    "difficulty_score",
+    "learnability_score",
+    "reuse_value_score",
+    "confidence",
+    "evidence_confidence",
+)
 VARIED_KEYS = frozenset(EVIDENCE_KEYS + SCORE_KEYS)
 _EVAL_PREFIXES = ("grading/", "feedback/", "signals/")
 _MIN_SCORE = 0.65  # the compiler's default threshold (rows below it are reported)
@@ -63,8 +74,7 @@ class Variation:
     low_score_every: int = 0
 
     def __post_init__(self) -> None:
-        if self.items < 0 or self.hidden < 0 or self.hidden_every < 0 \
-                or self.low_score_every < 0:
+        if self.items < 0 or self.hidden < 0 or self.hidden_every < 0 or self.low_score_every < 0:
             raise ValueError("variation counts must not be negative")
         if self.hidden_every and not self.hidden:
             raise ValueError("hidden_every needs hidden items to cite")
@@ -86,14 +96,27 @@ def _content(kind: str, rnd: random.Random, n: int) -> str:
     if kind == "csv":
         lines = ["invoice_id,vendor,amount,currency,status"]
         for _ in range(n):
-            lines.append(f"INV-{rnd.randrange(10**6):06d},{rnd.choice(_VENDORS)},"
-                         f"{rnd.randrange(100, 10**6) / 100:.2f},{rnd.choice(('USD', 'EUR'))},"
-                         f"{rnd.choice(('matched', 'open', 'exception'))}")
+            lines.append(
+                f"INV-{rnd.randrange(10**6):06d},{rnd.choice(_VENDORS)},"
+                f"{rnd.randrange(100, 10**6) / 100:.2f},{rnd.choice(('USD', 'EUR'))},"
+                f"{rnd.choice(('matched', 'open', 'exception'))}"
+            )
         return "\n".join(lines) + "\n"
-    notes = [{"invoice_id": f"INV-{rnd.randrange(10**6):06d}", "vendor": rnd.choice(_VENDORS),
-              "note": rnd.choice(("amount differs by fx rounding", "duplicate payment",
-                                  "payment pending", "matched after currency conversion"))}
-             for _ in range(n)]
+    notes = [
+        {
+            "invoice_id": f"INV-{rnd.randrange(10**6):06d}",
+            "vendor": rnd.choice(_VENDORS),
+            "note": rnd.choice(
+                (
+                    "amount differs by fx rounding",
+                    "duplicate payment",
+                    "payment pending",
+                    "matched after currency conversion",
+                )
+            ),
+        }
+        for _ in range(n)
+    ]
     return json.dumps({"records": notes}, indent=2) + "\n"
 
 
@@ -120,7 +143,7 @@ def extra_evidence(ctx: Ctx, var: Variation, base: int) -> list[ExtraRef]:
 def _unit(key: str) -> tuple[float, float, float, int]:
     """Three uniform numbers in [0, 1) and an integer, from ``key`` (deterministic)."""
     d = hashlib.blake2b(key.encode(), digest_size=32).digest()
-    a, b, c, e = (int.from_bytes(d[i:i + 8], "little") for i in (0, 8, 16, 24))
+    a, b, c, e = (int.from_bytes(d[i : i + 8], "little") for i in (0, 8, 16, 24))
     return a / 2**64, b / 2**64, c / 2**64, e
 
 
@@ -160,7 +183,7 @@ class RowVariety:
             hi = max(lo + 1, (p + 1) * len(extra) // self._steps)
             lo -= int(rnd.random() ** 3 * 30)
             hi += int(rnd.random() ** 3 * 30)
-            chosen.update(extra[max(0, lo):min(len(extra), hi)])
+            chosen.update(extra[max(0, lo) : min(len(extra), hi)])
         every = self.var.hidden_every
         if every and self._hidden and p % every == every - 1:
             chosen.add(self._hidden[(p // every) % len(self._hidden)])

@@ -29,9 +29,13 @@ if TYPE_CHECKING:
 __all__ = ["main", "make_settings", "create_window"]
 
 log = logging.getLogger("aa_review")
-_QT_LEVELS = {QtMsgType.QtDebugMsg: logging.DEBUG, QtMsgType.QtInfoMsg: logging.INFO,
-              QtMsgType.QtWarningMsg: logging.WARNING, QtMsgType.QtCriticalMsg: logging.ERROR,
-              QtMsgType.QtFatalMsg: logging.CRITICAL}
+_QT_LEVELS = {
+    QtMsgType.QtDebugMsg: logging.DEBUG,
+    QtMsgType.QtInfoMsg: logging.INFO,
+    QtMsgType.QtWarningMsg: logging.WARNING,
+    QtMsgType.QtCriticalMsg: logging.ERROR,
+    QtMsgType.QtFatalMsg: logging.CRITICAL,
+}
 
 
 def _qt_message(mode: QtMsgType, context: object, message: str) -> None:
@@ -43,9 +47,12 @@ def _excepthook(kind: type[BaseException], exc: BaseException, tb: TracebackType
     log.error("unhandled error\n%s", text)
     app = QApplication.instance()
     if app is not None:
-        box = QMessageBox(QMessageBox.Icon.Critical, "aa-review: unexpected error",
-                          f"{kind.__name__}: {exc}\n\nYour package files were not changed. "
-                          "The details below are also in the log.")
+        box = QMessageBox(
+            QMessageBox.Icon.Critical,
+            "aa-review: unexpected error",
+            f"{kind.__name__}: {exc}\n\nYour package files were not changed. "
+            "The details below are also in the log.",
+        )
         box.setDetailedText(text)
         box.exec()
 
@@ -58,11 +65,12 @@ def app_icon() -> QIcon:
 
 
 def make_settings() -> QSettings:
-    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "aa-review",
-                     "aa-review")
+    return QSettings(
+        QSettings.Format.IniFormat, QSettings.Scope.UserScope, "aa-review", "aa-review"
+    )
 
 
-def create_window(settings: QSettings | None = None):  # type: ignore[no-untyped-def]
+def create_window(settings: QSettings | None = None) -> MainWindow:
     from aa_review.qt.views.main_window import MainWindow
 
     return MainWindow(settings or make_settings())
@@ -75,6 +83,7 @@ def _screenshot_when_loaded(app: QCoreApplication, window: MainWindow, out: Path
     ``QT_QPA_PLATFORM=offscreen`` on a machine without a display). Exit status 0 means the
     picture was saved; 1 means the package failed to load or the PNG could not be written.
     """
+
     def grab() -> None:
         app.processEvents()  # let the views lay out the rows they were just given
         saved = window.grab().save(str(out), "PNG")
@@ -91,7 +100,8 @@ def _screenshot_when_loaded(app: QCoreApplication, window: MainWindow, out: Path
 
     setattr(window, "warn", failed)  # noqa: B010 - replaces a method on this instance
     window.session.events.package_changed.connect(
-        lambda opened: QTimer.singleShot(0, grab) if opened is not None else None)
+        lambda opened: QTimer.singleShot(0, grab) if opened is not None else None
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -40,8 +40,15 @@ if TYPE_CHECKING:
     from aa_review.core.package import Package, RowIndex
     from aa_review.core.session import PreparedFindings, PreparedPackage
 
-__all__ = ["WindowController", "WindowView", "Runner", "Job", "Prefs", "MAX_RECENT",
-           "AUTO_AUDIT_MAX_BYTES"]
+__all__ = [
+    "WindowController",
+    "WindowView",
+    "Runner",
+    "Job",
+    "Prefs",
+    "MAX_RECENT",
+    "AUTO_AUDIT_MAX_BYTES",
+]
 
 log = logging.getLogger(__name__)
 
@@ -68,10 +75,16 @@ class Runner(Protocol):
     drops whatever it reports, as a new job on the same lane does.
     """
 
-    def run(self, lane: str, work: Callable[[Job], Any], *, done: Callable[[Any], object],
-            failed: Callable[[BaseException], None] | None = None,
-            progress: Callable[[Any], None] | None = None,
-            cancelled: Callable[[], None] | None = None) -> None: ...
+    def run(
+        self,
+        lane: str,
+        work: Callable[[Job], Any],
+        *,
+        done: Callable[[Any], object],
+        failed: Callable[[BaseException], None] | None = None,
+        progress: Callable[[Any], None] | None = None,
+        cancelled: Callable[[], None] | None = None,
+    ) -> None: ...
 
     def stop(self, lane: str) -> None: ...
 
@@ -128,8 +141,15 @@ class WindowView(Protocol):
 class WindowController:
     """The window's commands over one :class:`ReviewSession`."""
 
-    def __init__(self, session: ReviewSession, view: WindowView, runner: Runner,
-                 prefs: Prefs, *, audit_niceness: int | None = None) -> None:
+    def __init__(
+        self,
+        session: ReviewSession,
+        view: WindowView,
+        runner: Runner,
+        prefs: Prefs,
+        *,
+        audit_niceness: int | None = None,
+    ) -> None:
         """``audit_niceness``: audit in a process of its own, that many steps nicer than
         this one (the window does; None audits in the runner's thread)."""
         self.session = session
@@ -154,8 +174,9 @@ class WindowController:
 
         def work(job: Job) -> PreparedPackage:
             try:
-                pkg = open_package(path, progress=job.progress, on_partial=job.progress,
-                                   cancelled=job.cancelled)
+                pkg = open_package(
+                    path, progress=job.progress, on_partial=job.progress, cancelled=job.cancelled
+                )
             except LoadCancelled:
                 raise Cancelled from None
             return prepare_package(pkg, size_limit=limit, cancelled=job.cancelled)
@@ -166,9 +187,14 @@ class WindowController:
             elif self.session.package is None or self.session.package.root != path:
                 self.view.show_partial(p)  # the first rows, while the rest loads
 
-        self.runner.run(LOAD, work, done=self._opened, progress=progress,
-                        failed=lambda exc: self._open_failed(path, exc),
-                        cancelled=lambda: self._open_cancelled(path))
+        self.runner.run(
+            LOAD,
+            work,
+            done=self._opened,
+            progress=progress,
+            failed=lambda exc: self._open_failed(path, exc),
+            cancelled=lambda: self._open_cancelled(path),
+        )
 
     def _opened(self, prepared: PreparedPackage) -> None:
         self._loading = None
@@ -241,8 +267,9 @@ class WindowController:
 
         def work(job: Job) -> PreparedFindings:
             if niceness is not None:
-                report = audit_in_process(pkg.root, progress=job.progress,
-                                          cancelled=job.cancelled, niceness=niceness)
+                report = audit_in_process(
+                    pkg.root, progress=job.progress, cancelled=job.cancelled, niceness=niceness
+                )
                 return prepare_findings(pkg, report)
             # Imported here: loading the audit's checks takes longer than a frame.
             from aa_review.core.audits import AuditCancelled, audit_package
@@ -260,8 +287,14 @@ class WindowController:
             log.error("the audit of %s failed", pkg.root, exc_info=exc)
             self.view.show_idle(f"The audit could not finish: {exc}")
 
-        self.runner.run(AUDIT, work, done=self._audited, progress=progress, failed=failed,
-                        cancelled=lambda: self.view.show_idle("Audit cancelled"))
+        self.runner.run(
+            AUDIT,
+            work,
+            done=self._audited,
+            progress=progress,
+            failed=failed,
+            cancelled=lambda: self.view.show_idle("Audit cancelled"),
+        )
 
     def _audited(self, prepared: PreparedFindings) -> None:
         if not self.session.set_audit(prepared):
@@ -269,33 +302,49 @@ class WindowController:
         report = prepared.report
         assert report is not None
         self.view.dossier_package(prepared.package.root, report)
-        self.view.show_idle(f"{prepared.package.package_id}: audited, "
-                            f"{len(report.findings)} findings at {report.locations:,} locations")
+        self.view.show_idle(
+            f"{prepared.package.package_id}: audited, "
+            f"{len(report.findings)} findings at {report.locations:,} locations"
+        )
 
     def ensure_digest(self) -> None:
         """Compute the package digest in the background, unless known or being computed."""
         pkg, version = self.session.package, self.session.version
-        if pkg is None or self.session.digest is not None or self.runner.is_running(DIGEST) \
-                or self.runner.is_running(AUDIT):
+        if (
+            pkg is None
+            or self.session.digest is not None
+            or self.runner.is_running(DIGEST)
+            or self.runner.is_running(AUDIT)
+        ):
             return
         root = pkg.root
-        self.runner.run(DIGEST, lambda job: compute_digest(root, job.cancelled),
-                        done=lambda d: self.session.set_digest(version, d),
-                        failed=lambda exc: log.warning("no digest of %s: %s", root, exc))
+        self.runner.run(
+            DIGEST,
+            lambda job: compute_digest(root, job.cancelled),
+            done=lambda d: self.session.set_digest(version, d),
+            failed=lambda exc: log.warning("no digest of %s: %s", root, exc),
+        )
 
     def _check_hashes(self) -> None:
         pkg, version = self.session.package, self.session.version
         if pkg is None:
             return
-        self.runner.run(HASHES, lambda job: live_hash_statuses(pkg, job.cancelled),
-                        done=lambda st: self.session.set_hashes(version, st),
-                        failed=lambda exc: log.warning("live hashes of %s: %s", pkg.root, exc))
+        self.runner.run(
+            HASHES,
+            lambda job: live_hash_statuses(pkg, job.cancelled),
+            done=lambda st: self.session.set_hashes(version, st),
+            failed=lambda exc: log.warning("live hashes of %s: %s", pkg.root, exc),
+        )
 
     # -- what the views ask of the window -------------------------------------------------
     def _on_selection(self, sel: Selection) -> None:
         # A finding that names a contract entry shows it on the Contracts page.
-        if sel.source == "findings" and sel.contract and self.session.contracts is not None \
-                and self.session.contracts.entry_named(sel.contract) is not None:
+        if (
+            sel.source == "findings"
+            and sel.contract
+            and self.session.contracts is not None
+            and self.session.contracts.entry_named(sel.contract) is not None
+        ):
             self.view.show_page("contracts")
 
     def gate_selected(self, gate: str) -> None:
@@ -323,8 +372,9 @@ class WindowController:
         before = {scope: s.query(scope) for scope in (Scope.ROWS, Scope.FINDINGS)}
         n = s.show_hidden_evidence()
         self.view.show_page("rows")
-        self.view.status(f"G9: {n:,} rows of the package cite hidden evidence (Rows tab, "
-                         "filtered)", 8000)
+        self.view.status(
+            f"G9: {n:,} rows of the package cite hidden evidence (Rows tab, filtered)", 8000
+        )
         if any(before.values()):  # the user's own queries, one click away
             self.view.offer("Restore your queries", partial(self._restore_queries, before))
 
@@ -337,8 +387,9 @@ class WindowController:
                 continue
 
     # -- files ------------------------------------------------------------------------------
-    def export(self, path: Path | None = None, scope: Scope = Scope.ROWS,
-               full: bool = False) -> None:
+    def export(
+        self, path: Path | None = None, scope: Scope = Scope.ROWS, full: bool = False
+    ) -> None:
         """Write what a table shows now (the rows by default), with its query and the
         package digest; the writing (and the digest, when not known yet) runs in a worker.
         ``full``: rows with every field, in CSV too (JSON Lines always has every field)."""
@@ -348,12 +399,14 @@ class WindowController:
         what = f"full {scope.value}" if full else scope.value
         if path is None:
             first = "JSON Lines (*.jsonl)" if full else "CSV (*.csv)"
-            filters = [first] + [f for f in ("CSV (*.csv)", "JSON Lines (*.jsonl)",
-                                             "JSON (*.json)") if f != first]
+            filters = [first] + [
+                f for f in ("CSV (*.csv)", "JSON Lines (*.jsonl)", "JSON (*.json)") if f != first
+            ]
             path = self.view.ask_save_path(
                 f"Export the {what} shown",
                 f"{plan.package.package_id}-{scope.value}.{'jsonl' if full else 'csv'}",
-                ";;".join(filters))
+                ";;".join(filters),
+            )
             if path is None:
                 return
         columns = ["all"] if full and scope is Scope.ROWS else None
@@ -371,19 +424,25 @@ class WindowController:
             self.view.warn("Export failed", f"{target}: {exc}")
 
         self.view.status(f"Exporting {len(plan.positions):,} {scope.value}…", 4000)
-        self.runner.run(EXPORT, lambda job: run_export(plan, target, job.cancelled, columns),
-                        done=done, failed=failed)
+        self.runner.run(
+            EXPORT,
+            lambda job: run_export(plan, target, job.cancelled, columns),
+            done=done,
+            failed=failed,
+        )
 
     def capture(self) -> SessionState:
         """The session file's content: queries, selection, central tab and layout."""
         tab, layout = self.view.layout_state()
-        return self.session.capture().model_copy(update={"central_tab": tab,
-                                                         "layout": layout})
+        return self.session.capture().model_copy(update={"central_tab": tab, "layout": layout})
 
     def save_session(self, path: Path | None = None) -> Path | None:
         if path is None:
-            path = self.view.ask_save_path("Save the review session", f"review{SESSION_SUFFIX}",
-                                           f"aa-review session (*{SESSION_SUFFIX})")
+            path = self.view.ask_save_path(
+                "Save the review session",
+                f"review{SESSION_SUFFIX}",
+                f"aa-review session (*{SESSION_SUFFIX})",
+            )
             if path is None:
                 return None
         pkg = self.session.package
@@ -399,8 +458,9 @@ class WindowController:
     def open_session(self, path: Path | None = None) -> bool:
         """Open a session file: its package, then its queries, selection and layout."""
         if path is None:
-            path = self.view.ask_open_path("Open a review session",
-                                           f"aa-review session (*{SESSION_SUFFIX})")
+            path = self.view.ask_open_path(
+                "Open a review session", f"aa-review session (*{SESSION_SUFFIX})"
+            )
             if path is None:
                 return False
         try:
@@ -438,8 +498,9 @@ class WindowController:
     # -- the palette ------------------------------------------------------------------------
     def palette_entries(self, text: str) -> list[tuple[str, Callable[[], object]]]:
         """Rows, evidence items and findings named by ``text``, each with what picking does."""
-        return [(target.label, partial(self.session.go, target))
-                for target in self.session.find(text)]
+        return [
+            (target.label, partial(self.session.go, target)) for target in self.session.find(text)
+        ]
 
 
 def failure_message(path: Path, exc: BaseException, doing: str) -> str:

@@ -73,17 +73,23 @@ class MissingLibraries:
         return list(dict.fromkeys(names))
 
     def message(self) -> str:
-        lines = [f"the window cannot start: Qt's {self.platform!r} platform needs system "
-                 "libraries that this machine does not have:"]
+        lines = [
+            f"the window cannot start: Qt's {self.platform!r} platform needs system "
+            "libraries that this machine does not have:"
+        ]
         lines += [f"  {soname}" for soname in self.missing]
         unknown = [s for s in self.missing if s not in PACKAGES]
-        lines += ["Install them:",
-                  f"  Debian/Ubuntu: sudo apt install {' '.join(self.packages(0))}",
-                  f"  Fedora:        sudo dnf install {' '.join(self.packages(1))}"]
+        lines += [
+            "Install them:",
+            f"  Debian/Ubuntu: sudo apt install {' '.join(self.packages(0))}",
+            f"  Fedora:        sudo dnf install {' '.join(self.packages(1))}",
+        ]
         if unknown:
             lines.append(f"  (and the packages providing {', '.join(unknown)})")
-        lines.append("Without a display: QT_QPA_PLATFORM=offscreen. The headless commands "
-                     "(aa-review --help) need none of these.")
+        lines.append(
+            "Without a display: QT_QPA_PLATFORM=offscreen. The headless commands "
+            "(aa-review --help) need none of these."
+        )
         return "\n".join(lines)
 
 
@@ -105,12 +111,11 @@ def needed(path: Path) -> list[str]:
         head = f.read(64)
         if head[:4] != b"\x7fELF" or head[4] != 2 or head[5] != 1:
             return []
-        shoff, = struct.unpack_from("<Q", head, 0x28)
+        (shoff,) = struct.unpack_from("<Q", head, 0x28)
         shentsize, shnum = struct.unpack_from("<HH", head, 0x3A)
         f.seek(shoff)
         table = f.read(shentsize * shnum)
-        sections = [struct.unpack_from("<IIQQQQIIQQ", table, i * shentsize)
-                    for i in range(shnum)]
+        sections = [struct.unpack_from("<IIQQQQIIQQ", table, i * shentsize) for i in range(shnum)]
         for _name, kind, _flags, _addr, offset, size, link, _info, _align, entsize in sections:
             if kind != 6:  # SHT_DYNAMIC
                 continue
@@ -125,7 +130,7 @@ def needed(path: Path) -> list[str]:
                 if tag == 0:  # DT_NULL
                     break
                 if tag == 1:  # DT_NEEDED
-                    out.append(strings[value:strings.index(b"\0", value)].decode())
+                    out.append(strings[value : strings.index(b"\0", value)].decode())
             return out
     return []
 
@@ -175,12 +180,21 @@ def _load_error(soname: str) -> str | None:
 
 
 # C and loader libraries are there whenever Python runs; not worth a dlopen each.
-_BASE = ("libc.so", "libm.so", "libdl.so", "libpthread.so", "librt.so", "libstdc++.so",
-         "libgcc_s.so", "ld-linux")
+_BASE = (
+    "libc.so",
+    "libm.so",
+    "libdl.so",
+    "libpthread.so",
+    "librt.so",
+    "libstdc++.so",
+    "libgcc_s.so",
+    "ld-linux",
+)
 
 
-def check(env: Mapping[str, str] | None = None,
-          load_error: Callable[[str], str | None] | None = None) -> MissingLibraries | None:
+def check(
+    env: Mapping[str, str] | None = None, load_error: Callable[[str], str | None] | None = None
+) -> MissingLibraries | None:
     """What keeps Qt from starting its platform here, or None when nothing is known to."""
     env = os.environ if env is None else env
     load_error = load_error or _load_error
@@ -224,9 +238,12 @@ def report(env: Mapping[str, str] | None = None) -> int:
         print(f"aa-review: {problem.message()}", file=sys.stderr)
         code = 2
     elif qt_platform(use) == "xcb" and not use.get("DISPLAY"):
-        print("aa-review: no display to open the window on (DISPLAY is not set). Without "
-              "one, QT_QPA_PLATFORM=offscreen draws off screen; the headless commands "
-              "(aa-review --help) need no display.", file=sys.stderr)
+        print(
+            "aa-review: no display to open the window on (DISPLAY is not set). Without "
+            "one, QT_QPA_PLATFORM=offscreen draws off screen; the headless commands "
+            "(aa-review --help) need no display.",
+            file=sys.stderr,
+        )
         code = 2
     if env is None:
         _reported["done"] = code

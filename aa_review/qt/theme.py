@@ -23,12 +23,23 @@ def _dark_palette() -> QPalette:
     p = QPalette()
     role, group = QPalette.ColorRole, QPalette.ColorGroup
     colors = {
-        role.Window: "#202225", role.WindowText: "#e6e6e6", role.Base: "#17181a",
-        role.AlternateBase: "#24262a", role.ToolTipBase: "#2b2d31", role.ToolTipText: "#e6e6e6",
-        role.Text: "#e6e6e6", role.Button: "#2b2d31", role.ButtonText: "#e6e6e6",
-        role.BrightText: "#ff6b6b", role.Highlight: "#3d6fb6", role.HighlightedText: "#ffffff",
-        role.Link: "#7aa7ff", role.PlaceholderText: "#8a8f98", role.Mid: "#3a3d42",
-        role.Dark: "#111214", role.Light: "#3a3d42",
+        role.Window: "#202225",
+        role.WindowText: "#e6e6e6",
+        role.Base: "#17181a",
+        role.AlternateBase: "#24262a",
+        role.ToolTipBase: "#2b2d31",
+        role.ToolTipText: "#e6e6e6",
+        role.Text: "#e6e6e6",
+        role.Button: "#2b2d31",
+        role.ButtonText: "#e6e6e6",
+        role.BrightText: "#ff6b6b",
+        role.Highlight: "#3d6fb6",
+        role.HighlightedText: "#ffffff",
+        role.Link: "#7aa7ff",
+        role.PlaceholderText: "#8a8f98",
+        role.Mid: "#3a3d42",
+        role.Dark: "#111214",
+        role.Light: "#3a3d42",
     }
     for r, c in colors.items():
         p.setColor(r, QColor(c))

@@ -72,15 +72,20 @@ class ThreadRunner(QObject):
     def _run_callback(fn: Callable[[], object]) -> None:
         fn()
 
-    def run(self, lane: str, work: Callable[[Any], Any], *, done: Callable[[Any], object],
-            failed: Callable[[BaseException], None] | None = None,
-            progress: Callable[[Any], None] | None = None,
-            cancelled: Callable[[], None] | None = None) -> None:
+    def run(
+        self,
+        lane: str,
+        work: Callable[[Any], Any],
+        *,
+        done: Callable[[Any], object],
+        failed: Callable[[BaseException], None] | None = None,
+        progress: Callable[[Any], None] | None = None,
+        cancelled: Callable[[], None] | None = None,
+    ) -> None:
         """Run ``work(job)`` on ``lane``; then ``done(result)``, ``failed(exc)`` or
         ``cancelled()`` on the GUI thread (``progress(value)`` meanwhile)."""
         self.cancel(lane)
-        job = _Job(lane, self._post if not synchronous() else lambda fn: fn(),
-                   on_progress=progress)
+        job = _Job(lane, self._post if not synchronous() else lambda fn: fn(), on_progress=progress)
         self._jobs[lane] = job
 
         def finish(fn: Callable[[], object]) -> None:

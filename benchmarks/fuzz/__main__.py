@@ -37,7 +37,7 @@ from benchmarks.fuzz._mutants import CLASSES, OPERATORS, apply, plant_bait
 from benchmarks.fuzz._race import race
 
 ROOT = Path(__file__).resolve().parents[2]
-_STRACE_FD = re.compile(r'= \d+<([^>]*)>')
+_STRACE_FD = re.compile(r"= \d+<([^>]*)>")
 
 
 def _mutant(i: int, base: Path, work: Path, seed: int) -> tuple[Path, list[str]]:
@@ -73,8 +73,9 @@ def _strace_outside(log: Path, root: str, here: Path) -> list[str]:
     return bad
 
 
-def _batch(ids: list[int], base: Path, work: Path, args: argparse.Namespace
-           ) -> list[dict[str, object]]:
+def _batch(
+    ids: list[int], base: Path, work: Path, args: argparse.Namespace
+) -> list[dict[str, object]]:
     """Make the mutants ``ids`` and run them through one runner process (the interpreter
     starts once); a mutant that gives no result within the timeout is a hang: the
     process is killed and the rest of the batch goes on in a new one."""
@@ -85,16 +86,31 @@ def _batch(ids: list[int], base: Path, work: Path, args: argparse.Namespace
         batch_no = todo[0]
         log = work / f"strace.{batch_no}.log"
         cmd = [sys.executable, "-m", "benchmarks.fuzz._run"]
-        use_strace = bool(args.strace) and (batch_no // args.batch) % args.strace == 0 and \
-            shutil.which("strace") is not None
+        use_strace = (
+            bool(args.strace)
+            and (batch_no // args.batch) % args.strace == 0
+            and shutil.which("strace") is not None
+        )
         if use_strace:
-            cmd = ["strace", "-f", "-qq", "-y", "-e", "trace=open,openat,openat2", "-o",
-                   str(log), *cmd]
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
+            cmd = [
+                "strace",
+                "-f",
+                "-qq",
+                "-y",
+                "-e",
+                "trace=open,openat,openat2",
+                "-o",
+                str(log),
+                *cmd,
+            ]
+        proc = subprocess.Popen(
+            cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
         lines: queue.Queue[bytes] = queue.Queue()
-        threading.Thread(target=lambda: [lines.put(ln) for ln in proc.stdout]  # type: ignore  # noqa: B023 - runs within this iteration
-                         , daemon=True).start()
+        threading.Thread(
+            target=lambda: [lines.put(ln) for ln in proc.stdout],  # type: ignore  # noqa: B023 - runs within this iteration
+            daemon=True,
+        ).start()
         threading.Thread(target=proc.stderr.read, daemon=True).start()  # type: ignore[union-attr]
         assert proc.stdin is not None
         proc.stdin.write(b"".join(os.fsencode(made[i][0]) + b"\n" for i in todo))
@@ -114,8 +130,12 @@ def _batch(ids: list[int], base: Path, work: Path, args: argparse.Namespace
                 proc.kill()
                 break
             res = json.loads(line)
-            entries[i].update(info=res["info"], audit=res["audit"], failures=res["failures"],
-                              seconds=round(time.perf_counter() - t0, 2))
+            entries[i].update(
+                info=res["info"],
+                audit=res["audit"],
+                failures=res["failures"],
+                seconds=round(time.perf_counter() - t0, 2),
+            )
             todo.pop(0)
         else:
             code = proc.wait()
@@ -126,7 +146,8 @@ def _batch(ids: list[int], base: Path, work: Path, args: argparse.Namespace
             for i in ids:
                 root, here = os.path.realpath(made[i][0]), os.path.realpath(made[i][0].parent)
                 entries[i]["failures"] += [  # type: ignore[operator]
-                    f"opened outside (strace): {p}" for p in _strace_outside(log, root, Path(here))]
+                    f"opened outside (strace): {p}" for p in _strace_outside(log, root, Path(here))
+                ]
             log.unlink(missing_ok=True)
     for i in ids:
         if not entries[i]["failures"] and not args.keep:
@@ -138,15 +159,24 @@ def main() -> None:
     ap = argparse.ArgumentParser(prog="./dev fuzz", description=__doc__.split("\n\n")[1])
     ap.add_argument("--mutants", type=int, default=1000)
     ap.add_argument("--race", type=int, default=10000, help="loads under the swapping race")
-    ap.add_argument("--race-audit-every", type=int, default=100,
-                    help="also audit every N-th load of the race (0: never)")
+    ap.add_argument(
+        "--race-audit-every",
+        type=int,
+        default=100,
+        help="also audit every N-th load of the race (0: never)",
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--rows", type=int, default=40)
     ap.add_argument("--timeout", type=float, default=180.0, help="seconds one mutant may take")
     ap.add_argument("--batch", type=int, default=20, help="mutants per runner process")
-    ap.add_argument("--strace", type=int, default=3, metavar="N",
-                    help="run every N-th batch under strace -f (0: never; 1: all, slower)")
+    ap.add_argument(
+        "--strace",
+        type=int,
+        default=3,
+        metavar="N",
+        help="run every N-th batch under strace -f (0: never; 1: all, slower)",
+    )
     ap.add_argument("--keep", action="store_true", help="keep every mutant, not only failing ones")
     ap.add_argument("--work", type=Path, default=ROOT / "bench-data" / "fuzz")
     args = ap.parse_args()
@@ -156,18 +186,22 @@ def main() -> None:
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     base = generate_package(work / "base", rows=args.rows, seed=args.seed).root
-    traced = (f"every {args.strace}. batch" if args.strace and shutil.which("strace")
-              else "off")
-    print(f"fuzz: {args.mutants} mutants of {base.name} ({len(OPERATORS)} operators in "
-          f"{len(set(CLASSES.values()))} classes), {args.jobs} at a time, strace {traced}",
-          flush=True)
+    traced = f"every {args.strace}. batch" if args.strace and shutil.which("strace") else "off"
+    print(
+        f"fuzz: {args.mutants} mutants of {base.name} ({len(OPERATORS)} operators in "
+        f"{len(set(CLASSES.values()))} classes), {args.jobs} at a time, strace {traced}",
+        flush=True,
+    )
     t0 = time.perf_counter()
     results: list[dict[str, object]] = []
-    batches = [list(range(k, min(k + args.batch, args.mutants)))
-               for k in range(0, args.mutants, args.batch)]
+    batches = [
+        list(range(k, min(k + args.batch, args.mutants)))
+        for k in range(0, args.mutants, args.batch)
+    ]
     with ThreadPoolExecutor(args.jobs) as pool:
-        done = (e for b in pool.map(lambda ids: _batch(ids, base, work / "m", args), batches)
-                for e in b)
+        done = (
+            e for b in pool.map(lambda ids: _batch(ids, base, work / "m", args), batches) for e in b
+        )
         for n, entry in enumerate(done, 1):
             results.append(entry)
             with open(work / "mutants.jsonl", "a") as log:
@@ -177,20 +211,29 @@ def main() -> None:
                 for f in entry["failures"][:5]:  # type: ignore[index]
                     print("   ", str(f)[:2000], flush=True)
             if n % 50 == 0:
-                print(f"fuzz: {n}/{args.mutants} mutants, {time.perf_counter() - t0:.0f} s",
-                      flush=True)
+                print(
+                    f"fuzz: {n}/{args.mutants} mutants, {time.perf_counter() - t0:.0f} s",
+                    flush=True,
+                )
     failed = [r for r in results if r["failures"]]
     codes = Counter((r.get("info"), r.get("audit")) for r in results)
-    applied = Counter(str(op).split(":")[0] for r in results for op in r["ops"]  # type: ignore
-                      if "not applied" not in str(op))
+    applied = Counter(
+        str(op).split(":")[0]
+        for r in results
+        for op in r["ops"]  # type: ignore
+        if "not applied" not in str(op)
+    )
     by_class = Counter(CLASSES[name] for name in applied.elements())
     slowest = max((float(r["seconds"]) for r in results), default=0.0)  # type: ignore[arg-type]
-    print(f"\nmutants: {len(results)}, failing: {len(failed)}, "
-          f"seconds: {time.perf_counter() - t0:.0f} (slowest mutant {slowest:.1f} s)")
-    print("exit codes (info, audit): " + ", ".join(f"{k}: {v}" for k, v in
-                                                    sorted(codes.items(), key=str)))
-    print("operator classes applied: " + ", ".join(f"{k} {v}" for k, v in
-                                                    sorted(by_class.items())))
+    print(
+        f"\nmutants: {len(results)}, failing: {len(failed)}, "
+        f"seconds: {time.perf_counter() - t0:.0f} (slowest mutant {slowest:.1f} s)"
+    )
+    print(
+        "exit codes (info, audit): "
+        + ", ".join(f"{k}: {v}" for k, v in sorted(codes.items(), key=str))
+    )
+    print("operator classes applied: " + ", ".join(f"{k} {v}" for k, v in sorted(by_class.items())))
     race_ok = True
     if args.race:
         rwork = work / "race"
@@ -198,13 +241,19 @@ def main() -> None:
         t1 = time.perf_counter()
         r = race(rbase, rwork, args.race, audit_every=args.race_audit_every)
         race_ok = not r.outside_opens and not r.bait_seen
-        print(f"race: {r.loads} loads ({r.audits} with an audit), {r.swaps} swaps, "
-              f"{r.saw_link} loads found a swapped file (refused and reported), "
-              f"{len(r.outside_opens)} opens outside, {len(r.bait_seen)} with outside "
-              f"content; {time.perf_counter() - t1:.0f} s")
-    summary = {"mutants": len(results), "failing": len(failed), "exit_codes": {
-        str(k): v for k, v in codes.items()}, "classes": dict(by_class),
-        "failures": failed[:50]}
+        print(
+            f"race: {r.loads} loads ({r.audits} with an audit), {r.swaps} swaps, "
+            f"{r.saw_link} loads found a swapped file (refused and reported), "
+            f"{len(r.outside_opens)} opens outside, {len(r.bait_seen)} with outside "
+            f"content; {time.perf_counter() - t1:.0f} s"
+        )
+    summary = {
+        "mutants": len(results),
+        "failing": len(failed),
+        "exit_codes": {str(k): v for k, v in codes.items()},
+        "classes": dict(by_class),
+        "failures": failed[:50],
+    }
     (work / "summary.json").write_text(json.dumps(summary, indent=2))
     sys.exit(0 if not failed and race_ok else 1)
 

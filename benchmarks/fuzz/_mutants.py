@@ -35,6 +35,7 @@ def op(cls: str) -> Callable[[Op], Op]:
         OPERATORS[name] = fn
         CLASSES[name] = cls
         return fn
+
     return deco
 
 
@@ -81,9 +82,17 @@ def _bait_for(rel: str, outside: Path) -> Path:
 
 def _important(root: Path, rng: random.Random) -> str:
     """One of the files every reader opens, if it is still a regular file."""
-    rel = rng.choice([MAP, MANIFEST, ROWS, "artifacts_index.json", "manifest.json",
-                      "experience_compiler/runtime_learning_package/output_contract.json",
-                      "task/task_intake_spec.json"])
+    rel = rng.choice(
+        [
+            MAP,
+            MANIFEST,
+            ROWS,
+            "artifacts_index.json",
+            "manifest.json",
+            "experience_compiler/runtime_learning_package/output_contract.json",
+            "task/task_intake_spec.json",
+        ]
+    )
     p = root / rel
     return rel if p.is_file() and not p.is_symlink() else _pick(root, rng)
 
@@ -106,8 +115,9 @@ def _fifo_add(root: Path, rng: random.Random, outside: Path) -> tuple[Path, str]
 
 @op("socket")
 def _socket_add(root: Path, rng: random.Random, outside: Path) -> tuple[Path, str]:
-    rel = (_important(root, rng) if rng.random() < 0.5
-           else str(Path(_pick(root, rng)).parent / "sock"))
+    rel = (
+        _important(root, rng) if rng.random() < 0.5 else str(Path(_pick(root, rng)).parent / "sock")
+    )
     short = outside / f"s{rng.randrange(1 << 30)}"
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.bind(str(short))
@@ -176,7 +186,7 @@ def _hard_link_out(root: Path, rng: random.Random, outside: Path) -> tuple[Path,
 @op("non-UTF-8 names")
 def _non_utf8_name(root: Path, rng: random.Random, outside: Path) -> tuple[Path, str]:
     folder = rng.choice(["grading", "feedback", "input", "experience_compiler"])
-    name = b"r\xe9sultat_\xff" + bytes([rng.randrange(0x80, 0xff)]) + b".json"
+    name = b"r\xe9sultat_\xff" + bytes([rng.randrange(0x80, 0xFF)]) + b".json"
     base = os.fsencode(root / folder)
     os.makedirs(base, exist_ok=True)
     with open(os.path.join(base, name), "wb") as fh:
@@ -234,18 +244,29 @@ def _long_component_ref(root: Path, rng: random.Random, outside: Path) -> tuple[
 
 @op("long component")
 def _escaping_ref(root: Path, rng: random.Random, outside: Path) -> tuple[Path, str]:
-    ref = rng.choice([str(outside / "secret.txt"), "../" * 8 + "etc/passwd",
-                      "input/../../" + os.path.relpath(outside / "secret.txt", root.parent),
-                      "/etc/passwd", "input/\u0000nul"])
+    ref = rng.choice(
+        [
+            str(outside / "secret.txt"),
+            "../" * 8 + "etc/passwd",
+            "input/../../" + os.path.relpath(outside / "secret.txt", root.parent),
+            "/etc/passwd",
+            "input/\u0000nul",
+        ]
+    )
     return _replace_ref(root, rng, ref), f"a ref escaping the package: {ref[:30]}"
 
 
 def _replace_ref(root: Path, rng: random.Random, ref: str) -> Path:
     """Put ``ref`` in the map's catalog, a row's refs and a transfer contract."""
     enc = json.dumps(ref)[1:-1].encode()
-    for rel, key in ((MAP, b'"ref": "input/'), (ROWS, b'"evidence_refs": ["'),
-                     ("experience_compiler/runtime_learning_package/transfer_checklist.json",
-                      b'"artifact_ref": "')):
+    for rel, key in (
+        (MAP, b'"ref": "input/'),
+        (ROWS, b'"evidence_refs": ["'),
+        (
+            "experience_compiler/runtime_learning_package/transfer_checklist.json",
+            b'"artifact_ref": "',
+        ),
+    ):
         p = root / rel
         try:
             data = _read(p)
@@ -308,8 +329,9 @@ def _put_value(root: Path, rng: random.Random, where: str, value: bytes) -> None
     if where == "map":
         _insert_header(root, value)
         return
-    rel = ROWS if where == "row" else rng.choice([MANIFEST, "artifacts_index.json",
-                                                  "manifest.json"])
+    rel = (
+        ROWS if where == "row" else rng.choice([MANIFEST, "artifacts_index.json", "manifest.json"])
+    )
     p = root / rel
     data = _read(p)
     if where == "row":
@@ -331,7 +353,7 @@ def _corrupt_index(root: Path, rng: random.Random, outside: Path) -> tuple[Path,
     p = root / "artifacts_index.json"
     data = bytearray(_read(p))
     i = rng.randrange(len(data))
-    data[i] = rng.choice(b"{}[],:\"x\xff\x00")
+    data[i] = rng.choice(b'{}[],:"x\xff\x00')
     p.write_bytes(bytes(data))
     return root, f"artifacts_index.json byte {i} overwritten"
 
@@ -366,7 +388,7 @@ def _corrupt_map_links(root: Path, rng: random.Random, outside: Path) -> tuple[P
     data = bytearray(_read(p))
     start = data.find(b'"row_evidence_links"')
     i = rng.randrange(max(start, 0), len(data))
-    data[i:i + 3] = rng.choice([b"@@@", b"\xff\xfe\xfd", b'"""', b"]]]"])
+    data[i : i + 3] = rng.choice([b"@@@", b"\xff\xfe\xfd", b'"""', b"]]]"])
     p.write_bytes(bytes(data))
     return root, f"evidence map corrupted at byte {i} (after the catalog)"
 
@@ -411,13 +433,27 @@ def _huge_line(root: Path, rng: random.Random, outside: Path) -> tuple[Path, str
 
 @op("wrong types")
 def _wrong_types(root: Path, rng: random.Random, outside: Path) -> tuple[Path, str]:
-    rel = rng.choice([MANIFEST, MAP, "artifacts_index.json",
-                      "experience_compiler/runtime_learning_package/output_contract.json",
-                      "experience_compiler/runtime_learning_package/transfer_checklist.json"])
+    rel = rng.choice(
+        [
+            MANIFEST,
+            MAP,
+            "artifacts_index.json",
+            "experience_compiler/runtime_learning_package/output_contract.json",
+            "experience_compiler/runtime_learning_package/transfer_checklist.json",
+        ]
+    )
     p = root / rel
     _read(p)
-    value = rng.choice([b"[]", b"null", b"42", b'"text"', b'{"evidence_catalog": 5, '
-                        b'"row_evidence_links": {"a": 1}}', b"{}"])
+    value = rng.choice(
+        [
+            b"[]",
+            b"null",
+            b"42",
+            b'"text"',
+            b'{"evidence_catalog": 5, "row_evidence_links": {"a": 1}}',
+            b"{}",
+        ]
+    )
     p.write_bytes(value)
     return root, f"{rel} replaced by {value[:20]!r}"
 

@@ -62,5 +62,6 @@ def outside(root: Path | str, paths: list[str], near: Path | str | None = None) 
     those under ``near`` count (the interpreter opens its own modules elsewhere)."""
     inside = os.path.realpath(root)
     base = os.path.realpath(near) + os.sep if near is not None else ""
-    return [p for p in paths if p != inside and not p.startswith(inside + os.sep)
-            and p.startswith(base)]
+    return [
+        p for p in paths if p != inside and not p.startswith(inside + os.sep) and p.startswith(base)
+    ]

@@ -17,8 +17,12 @@ from benchmarks.fuzz._opens import outside, record_opens
 
 __all__ = ["RaceResult", "race"]
 
-TARGETS = (MANIFEST, ROWS, "experience_compiler/source_evidence_map.json",
-           "grading/baseline_grader_result.json")
+TARGETS = (
+    MANIFEST,
+    ROWS,
+    "experience_compiler/source_evidence_map.json",
+    "grading/baseline_grader_result.json",
+)
 _MARK = BAIT.split(b":")[0].decode()
 
 
@@ -65,8 +69,11 @@ def race(root: Path, work: Path, loads: int, audit_every: int = 0) -> RaceResult
         for n in range(loads):
             with record_opens() as opened:
                 pkg = open_package(root, workers=1)
-                text = [str(pkg.docs), *(p.message for p in pkg.problems),
-                        *(pkg.index.row_id_str(i) for i in range(len(pkg.index)))]
+                text = [
+                    str(pkg.docs),
+                    *(p.message for p in pkg.problems),
+                    *(pkg.index.row_id_str(i) for i in range(len(pkg.index))),
+                ]
                 if audit_every and n % audit_every == 0:
                     report = audit_package(pkg, workers=1, digest=True)
                     text.append(report.model_dump_json())

@@ -71,8 +71,10 @@ def run_one(package: str, *, audit_hook: bool = True) -> dict[str, object]:
         sys.addaudithook(_hook)
         _HOOKED = True
     events = _EVENTS
-    result: dict[str, object] = {"package": os.fsencode(package).decode("utf-8", "replace"),
-                                 "failures": []}
+    result: dict[str, object] = {
+        "package": os.fsencode(package).decode("utf-8", "replace"),
+        "failures": [],
+    }
     del events[:]
     failures: list[str] = result["failures"]  # type: ignore[assignment]
     with record_opens() as opened:

@@ -18,8 +18,13 @@ def _contracts() -> list[dict]:
 
 
 def test_import_linter_contracts_hold() -> None:
-    proc = subprocess.run([str(Path(sys.executable).parent / "lint-imports")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [str(Path(sys.executable).parent / "lint-imports")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     for contract in _contracts():
         assert f"{contract['name']} KEPT" in proc.stdout, contract["name"]
@@ -29,12 +34,14 @@ def test_every_part_of_the_core_sits_in_a_layer() -> None:
     """A new module or package at the root of core/ must be given its layer."""
     (layers,) = [c["layers"] for c in _contracts() if c["type"] == "layers"]
     placed = {name.strip() for layer in layers for name in layer.split("|")}
-    parts = {p.stem if p.is_file() else p.name for p in CORE.iterdir()
-             if (p.suffix == ".py" and p.name != "__init__.py")
-             or (p.is_dir() and (p / "__init__.py").exists())}
+    parts = {
+        p.stem if p.is_file() else p.name
+        for p in CORE.iterdir()
+        if (p.suffix == ".py" and p.name != "__init__.py")
+        or (p.is_dir() and (p / "__init__.py").exists())
+    }
     assert parts, "no module found under aa_review/core"
-    assert sorted(f"aa_review.core.{p}" for p in parts if f"aa_review.core.{p}" not in placed) \
-        == []
+    assert sorted(f"aa_review.core.{p}" for p in parts if f"aa_review.core.{p}" not in placed) == []
     assert layers[0].strip() == "aa_review.qt | aa_review.cli"
 
 
@@ -47,8 +54,11 @@ def test_the_generator_is_only_for_the_demo_and_the_generate_command() -> None:
 
 def test_modules_are_named_for_what_they_hold() -> None:
     """No ``x_more.py`` / ``x_base.py`` split off because ``x.py`` got long."""
-    named = {p.relative_to(ROOT).as_posix() for p in (ROOT / "aa_review").rglob("*.py")
-             if p.stem.endswith(("_more", "_base"))}
+    named = {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "aa_review").rglob("*.py")
+        if p.stem.endswith(("_more", "_base"))
+    }
     assert named == set()
 
 
@@ -77,8 +87,9 @@ def test_core_and_cli_import_without_qt() -> None:
         assert not any(m.startswith(("PySide6", "pyqtgraph")) for m in sys.modules)
         print("ok")
     """)
-    proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert proc.stdout.strip().endswith("ok")
 
@@ -94,7 +105,8 @@ def test_the_session_tests_pass_with_qt_blocked() -> None:
         assert not any(m.startswith(("PySide6", "pyqtgraph")) for m in sys.modules)
         sys.exit(code)
     """)
-    proc = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout and "failed" not in proc.stdout

@@ -9,8 +9,12 @@ from pathlib import Path
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "aa_review", "info", *args],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "aa_review", "info", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_clean_package_json(sample_copy: Path) -> None:
@@ -30,9 +34,9 @@ def test_clean_package_json(sample_copy: Path) -> None:
 
 def test_digest_changes_with_any_file(sample_copy: Path) -> None:
     before = json.loads(run(str(sample_copy), "--json").stdout)["identity"]["package_digest"]
-    (sample_copy / "input" / "task_brief.md").write_text("changed\n") if \
-        (sample_copy / "input" / "task_brief.md").exists() else \
-        (sample_copy / "README.md").write_text("changed\n")
+    (sample_copy / "input" / "task_brief.md").write_text("changed\n") if (
+        sample_copy / "input" / "task_brief.md"
+    ).exists() else (sample_copy / "README.md").write_text("changed\n")
     after = json.loads(run(str(sample_copy), "--json").stdout)["identity"]["package_digest"]
     assert before != after
 
@@ -44,7 +48,9 @@ def test_problems_exit_1_and_are_listed(sample_copy: Path) -> None:
     env.write_bytes(b"\n".join(lines))
     out = run(str(sample_copy))
     assert out.returncode == 1
-    assert "input.malformed_line" in out.stdout and "environment_response_pairs.jsonl:3" in out.stdout
+    assert (
+        "input.malformed_line" in out.stdout and "environment_response_pairs.jsonl:3" in out.stdout
+    )
 
 
 def test_not_a_package_exit_2(tmp_path: Path) -> None:

@@ -16,23 +16,39 @@ from aa_review.cli import main as cli_main
 from aa_review.generator import generate_package
 
 
-def run_module(*args: str, stdout: int | None = subprocess.PIPE,
-               cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_module(
+    *args: str, stdout: int | None = subprocess.PIPE, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    return subprocess.run([sys.executable, "-m", "aa_review", *args], stdout=stdout,
-                          stderr=subprocess.PIPE, text=True, env=env, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "aa_review", *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=120,
+    )
 
 
-@pytest.mark.parametrize(("argv", "meant"), [
-    (["audt", "PKG"], "audit"), (["audt"], "audit"), (["inof", "--json", "PKG"], "info"),
-    (["dosier", "check"], "dossier"), (["generat", "out"], "generate"),
-])
-def test_misspelt_command_is_named_with_the_closest(argv: list[str], meant: str, capsys,
-                                                    tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("argv", "meant"),
+    [
+        (["audt", "PKG"], "audit"),
+        (["audt"], "audit"),
+        (["inof", "--json", "PKG"], "info"),
+        (["dosier", "check"], "dossier"),
+        (["generat", "out"], "generate"),
+    ],
+)
+def test_misspelt_command_is_named_with_the_closest(
+    argv: list[str], meant: str, capsys, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.chdir(tmp_path)  # nothing of that name on disk
     assert main(argv) == 2
     assert capsys.readouterr().err.strip() == (
-        f"aa-review: unknown command {argv[0]!r}; did you mean {meant!r}?")
+        f"aa-review: unknown command {argv[0]!r}; did you mean {meant!r}?"
+    )
 
 
 def test_word_that_is_neither_command_nor_folder(capsys, tmp_path: Path, monkeypatch) -> None:
@@ -50,8 +66,7 @@ def test_misspelt_command_from_the_installed_entry_point(tmp_path: Path) -> None
     assert proc.stdout == ""
 
 
-def test_existing_folder_named_like_a_command_is_still_a_path(tmp_path: Path,
-                                                              monkeypatch) -> None:
+def test_existing_folder_named_like_a_command_is_still_a_path(tmp_path: Path, monkeypatch) -> None:
     """A package folder may be called anything; only words naming nothing are commands."""
     from aa_review.__main__ import _not_a_command
 
@@ -95,8 +110,9 @@ def test_version_is_the_programs_everywhere(capsys, tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def defective(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A package that loads with a problem: info and audit both exit 1 on it."""
-    return generate_package(tmp_path_factory.mktemp("pipe"), rows=60, seed=3,
-                            defects=["malformed_line"]).root
+    return generate_package(
+        tmp_path_factory.mktemp("pipe"), rows=60, seed=3, defects=["malformed_line"]
+    ).root
 
 
 @pytest.mark.parametrize("args", [["info"], ["info", "--json"], ["audit"], ["audit", "--json"]])
@@ -156,8 +172,13 @@ def test_bash_completion_of_commands_options_and_paths(tmp_path: Path) -> None:
     (work / "pkgs" / "pkg_one").mkdir(parents=True)
     (work / "journal.jsonl").write_text("")
     (work / "pkg_notes.txt").write_text("")
-    out = subprocess.run(["bash", "-c", BASH_COMPLETE, "bash", str(script)], cwd=work,
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        ["bash", "-c", BASH_COMPLETE, "bash", str(script)],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     answers = [block.split() for block in out.stdout.split("--\n")[:-1]]
     assert answers[0] == ["audit"]
@@ -166,8 +187,7 @@ def test_bash_completion_of_commands_options_and_paths(tmp_path: Path) -> None:
     assert answers[3] == ["pkgs"]
     assert answers[4] == ["journal.jsonl"]  # a journal is a file
     assert answers[5] == ["v0.1", "v0.2"]
-    assert answers[6] == ["change-registry", "check", "forget-witness", "project",
-                          "verify-journal"]
+    assert answers[6] == ["change-registry", "check", "forget-witness", "project", "verify-journal"]
 
 
 def test_zsh_and_tcsh_scripts_name_the_commands(capsys) -> None:

@@ -23,8 +23,9 @@ def _set_cell(lines: list[str], line: int, column: str, value: str) -> None:
 
 
 def _entry(pkg, ref: str, kind: str = "output"):
-    return next(e for e in contracts.contract_entries(pkg)
-                if e.artifact_ref == ref and e.kind == kind)
+    return next(
+        e for e in contracts.contract_entries(pkg) if e.artifact_ref == ref and e.kind == kind
+    )
 
 
 def test_clean_sample_has_no_differences(sample_copy: Path) -> None:
@@ -61,8 +62,9 @@ def test_min_rows_and_missing_file(sample_copy: Path) -> None:
     path.unlink()
     pkg = open_package(sample_copy)
     assert [d.kind for d in contracts.preview(pkg, _entry(pkg, CSV)).diffs] == ["missing_file"]
-    assert {c.check_id: c.status for c in contracts.checklist(pkg)}["required_files_exist"] == \
-        "fail"
+    assert {c.check_id: c.status for c in contracts.checklist(pkg)}[
+        "required_files_exist"
+    ] == "fail"
 
 
 def test_json_keys_and_types(sample_copy: Path) -> None:
@@ -91,18 +93,38 @@ def test_unlisted_deliverable_fails_actual_outputs_check(sample_copy: Path) -> N
     pkg = open_package(sample_copy)
     (check,) = [c for c in contracts.checklist(pkg) if c.check_id == "actual_outputs_lists_files"]
     # the deliverables are the contracted artifacts: an uncontracted extra file is no failure
-    assert check.status == "fail" and check.failed == ("attempts/revised/artifacts/"
-                                                       "vendor_totals.csv",)
-    assert check.detail == ("1 artifact(s) not listed by their attempt's actual_outputs.json: "
-                            "attempts/revised/artifacts/vendor_totals.csv")
+    assert check.status == "fail" and check.failed == (
+        "attempts/revised/artifacts/vendor_totals.csv",
+    )
+    assert check.detail == (
+        "1 artifact(s) not listed by their attempt's actual_outputs.json: "
+        "attempts/revised/artifacts/vendor_totals.csv"
+    )
 
 
-@pytest.mark.parametrize(("cell", "number"), [
-    ("648.26", True), ("4,512.20", True), ("-1,000", True), ("1,000,000.5", True),
-    (" 7 ", True), ("1e3", True), ("nan", True), ("inf", True), ("0", True),
-    ("n/a", False), ("$5", False), ("12%", False), ("1.2.3", False), (",5", False),
-    ("5,", False), ("1,,000", False), ("six hundred", False), ("", False),
-])
+@pytest.mark.parametrize(
+    ("cell", "number"),
+    [
+        ("648.26", True),
+        ("4,512.20", True),
+        ("-1,000", True),
+        ("1,000,000.5", True),
+        (" 7 ", True),
+        ("1e3", True),
+        ("nan", True),
+        ("inf", True),
+        ("0", True),
+        ("n/a", False),
+        ("$5", False),
+        ("12%", False),
+        ("1.2.3", False),
+        (",5", False),
+        ("5,", False),
+        ("1,,000", False),
+        ("six hundred", False),
+        ("", False),
+    ],
+)
 def test_number_semantics(cell: str, number: bool) -> None:
     """float() with commas between digits read as thousands separators."""
     assert is_number(cell) is number
@@ -117,8 +139,7 @@ def test_thousands_separators_and_file_lines(sample_copy: Path) -> None:
     path.write_text("\n".join([*lines[:3], "", *lines[3:]]) + "\n")
     pkg = open_package(sample_copy)
     pv = contracts.preview(pkg, _entry(pkg, CSV))
-    assert [(d.kind, d.field, d.line, d.row) for d in pv.diffs] == [
-        ("non_numeric", "amount", 5, 2)]
+    assert [(d.kind, d.field, d.line, d.row) for d in pv.diffs] == [("non_numeric", "amount", 5, 2)]
     assert pv.lines[:4] == [2, 3, 5, 6] and pv.rows[0][3] == "4,648.26"
     assert set(pv.diffs[0].contracts) == set(_entry(pkg, CSV).group)
 
@@ -138,8 +159,9 @@ def test_integer_is_a_number_and_not_compared_entries(sample_copy: Path) -> None
     assert not pv.compared and not pv.ok and pv.status == "not compared"
 
 
-def test_large_json_artifacts_are_compared_in_a_worker_process(sample_copy: Path,
-                                                               monkeypatch) -> None:
+def test_large_json_artifacts_are_compared_in_a_worker_process(
+    sample_copy: Path, monkeypatch
+) -> None:
     """Parsing holds the interpreter: a large JSON artifact is compared in another process,
     with the same verdict, and its parsed value is not brought back."""
     from aa_review.core.contracts import _entries

@@ -34,18 +34,40 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 def test_every_class_the_issue_names_has_an_operator() -> None:
-    named = {"FIFO", "socket", "unreadable file", "long path", "symlink swap", "deep nesting",
-             "huge ints", "NaN", "huge header string", "long component", "non-UTF-8 names",
-             "corrupt artifacts_index", "edited manifest", "injected rows", "hard link"}
+    named = {
+        "FIFO",
+        "socket",
+        "unreadable file",
+        "long path",
+        "symlink swap",
+        "deep nesting",
+        "huge ints",
+        "NaN",
+        "huge header string",
+        "long component",
+        "non-UTF-8 names",
+        "corrupt artifacts_index",
+        "edited manifest",
+        "injected rows",
+        "hard link",
+    }
     assert named <= set(CLASSES.values())
 
 
-@settings(max_examples=20, derandomize=True, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(ops=st.lists(st.sampled_from(sorted(OPERATORS)), min_size=1, max_size=2),
-       seed=st.integers(0, 2**16))
-def test_a_mutated_package_gets_a_result(base: Path, tmp_path_factory: pytest.TempPathFactory,
-                                         ops: list[str], seed: int) -> None:
+@settings(
+    max_examples=20,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    ops=st.lists(st.sampled_from(sorted(OPERATORS)), min_size=1, max_size=2),
+    seed=st.integers(0, 2**16),
+)
+def test_a_mutated_package_gets_a_result(
+    base: Path, tmp_path_factory: pytest.TempPathFactory, ops: list[str], seed: int
+) -> None:
     work = tmp_path_factory.mktemp("mutant")
     root = work / base.name
     shutil.copytree(base, root, symlinks=True)

@@ -20,9 +20,18 @@ from aa_review.generator._copies import copy_pairs
 
 EC = "experience_compiler/"
 MAP = EC + "source_evidence_map.json"
-FIXED = {f + ".jsonl" for f in ("training_examples", "evaluation_examples", "verifier_examples",
-                                "reward_model_rows", "preference_pairs", "failure_cases",
-                                "task_variants")}
+FIXED = {
+    f + ".jsonl"
+    for f in (
+        "training_examples",
+        "evaluation_examples",
+        "verifier_examples",
+        "reward_model_rows",
+        "preference_pairs",
+        "failure_cases",
+        "task_variants",
+    )
+}
 CORE = {"training_example", "evaluation_example", "verifier_example", "reward_model_row"}
 SECRET = re.compile(r"sk-[A-Za-z0-9-]{20,}|Bearer [A-Za-z0-9]{20,}|BEGIN [A-Z ]*PRIVATE KEY")
 Problems = set[tuple[str, str]]
@@ -71,15 +80,23 @@ def catalog_problems(root: Path, catalog: dict[str, dict[str, Any]]) -> Problems
     return out
 
 
-def row_problems(f: str, row: dict[str, Any], text: str, catalog: dict[str, Any],
-                 schema: str) -> Problems:
+def row_problems(
+    f: str, row: dict[str, Any], text: str, catalog: dict[str, Any], schema: str
+) -> Problems:
     """One row against format 7.5, 8 and 10.2."""
     out: Problems = set()
     rid = row.get("pair_id") or row.get("row_id")
     out |= {(f"missing_{k}", f) for k in ("row_id", "task_lineage", "domain") if k not in row}
-    seed = (row["data_type"], row["source_task_id"], row.get("source_trace_id"),
-            row.get("source_step_ids"), row.get("source_attempt_ids"), row.get("input"),
-            row.get("target"), row["tdo_round"])
+    seed = (
+        row["data_type"],
+        row["source_task_id"],
+        row.get("source_trace_id"),
+        row.get("source_step_ids"),
+        row.get("source_attempt_ids"),
+        row.get("input"),
+        row.get("target"),
+        row["tdo_round"],
+    )
     if rid != derive.row_id(*seed):
         out.add(("row_id", f))
     if derive.row_content_hash(row) != row["row_content_hash"]:
@@ -93,8 +110,11 @@ def row_problems(f: str, row: dict[str, Any], text: str, catalog: dict[str, Any]
         out.add(("ids_refs", f))
     if row["data_type"] in CORE:
         out |= {(f"missing_core_{k}", f) for k in ("input", "target") if not row.get(k)}
-    for kind, hit in (("private_path", "/home/" in text), ("forbidden_key", '"buyer"' in text),
-                      ("secret", bool(SECRET.search(text)))):
+    for kind, hit in (
+        ("private_path", "/home/" in text),
+        ("forbidden_key", '"buyer"' in text),
+        ("secret", bool(SECRET.search(text))),
+    ):
         if hit:
             out.add((kind, f))
     by_ref = dict(zip(row["evidence_refs"], ids, strict=False))
@@ -137,35 +157,46 @@ def problems(root: Path) -> Problems:
     for _, r in rows:
         by_type[r["data_type"]] = by_type.get(r["data_type"], 0) + 1
     if {t: n for t, n in m["rows_by_type"].items() if n} != by_type or m[
-            "training_row_counts_by_file"] != by_file:
+        "training_row_counts_by_file"
+    ] != by_file:
         out.add(("manifest_counts", EC + "compiler_manifest.json"))
     if links is not None:
         out |= link_problems(emap, catalog, rows)
-    out |= {("copy", dst) for dst, src in copy_pairs()
-            if (root / dst).exists() and (root / dst).read_bytes() != (root / src).read_bytes()}
+    out |= {
+        ("copy", dst)
+        for dst, src in copy_pairs()
+        if (root / dst).exists() and (root / dst).read_bytes() != (root / src).read_bytes()
+    }
     return out | file_problems(root, m)
 
 
-def link_problems(emap: dict[str, Any], catalog: dict[str, Any],
-                  rows: list[tuple[str, dict[str, Any]]]) -> Problems:
+def link_problems(
+    emap: dict[str, Any], catalog: dict[str, Any], rows: list[tuple[str, dict[str, Any]]]
+) -> Problems:
     """Links 1:1 with rows in sorted-file order, coverage recount, orphans (6, 7.8)."""
     out: Problems = set()
     links = emap["row_evidence_links"]
     if len(links) != len(rows):
         out.add(("link", "count"))
     for link, (f, row) in zip(links, rows, strict=False):
-        if (link["row_id"] != (row.get("pair_id") or row.get("row_id") or "")
-                or link["row_file"] != f
-                or link["evidence_ref_ids"] != row["source_evidence_ref_ids"]):
+        if (
+            link["row_id"] != (row.get("pair_id") or row.get("row_id") or "")
+            or link["row_file"] != f
+            or link["evidence_ref_ids"] != row["source_evidence_ref_ids"]
+        ):
             out.add(("link", f))
     cited = {i for _, r in rows for i in r["source_evidence_ref_ids"]}
     out |= {("uncited", e["ref"]) for i, e in catalog.items() if i not in cited}
     orphans = sorted({i for link in links for i in link["evidence_ref_ids"] if i not in catalog})
     resolved = sum(e["resolves"] for e in catalog.values())
-    want = {"evidence_ref_count": len(catalog), "resolved_evidence_ref_count": resolved,
-            "unresolved_evidence_ref_count": len(catalog) - resolved, "row_link_count": len(links),
-            "row_count_with_evidence_ids": sum(bool(x["evidence_ref_ids"]) for x in links),
-            "orphan_evidence_id_count": len(orphans)}
+    want = {
+        "evidence_ref_count": len(catalog),
+        "resolved_evidence_ref_count": resolved,
+        "unresolved_evidence_ref_count": len(catalog) - resolved,
+        "row_link_count": len(links),
+        "row_count_with_evidence_ids": sum(bool(x["evidence_ref_ids"]) for x in links),
+        "orphan_evidence_id_count": len(orphans),
+    }
     out |= {("coverage", k) for k, v in want.items() if emap["coverage_statistics"][k] != v}
     if sorted(emap["orphan_evidence_ref_ids"]) != orphans:
         out.add(("orphan_list", MAP))
@@ -221,8 +252,9 @@ def test_clean_package_keeps_every_invariant(clean: Path) -> None:
     assert trajectory[0]["trajectory_ref"] == "traces/agent_traces.jsonl"
     rejected = load_jsonl(clean, EC + "reports/rejected_rows.jsonl")
     assert any(r["rejection_reason"].startswith("duplicate_row_id:") for r in rejected)
-    superseded = {r["tdo_round"] for r in rejected
-                  if r["rejection_reason"] == "superseded_by_later_tdo_round"}
+    superseded = {
+        r["tdo_round"] for r in rejected if r["rejection_reason"] == "superseded_by_later_tdo_round"
+    }
     assert superseded == {1, 2}
 
 
@@ -233,8 +265,11 @@ def test_row_count_is_hit_exactly(tmp_path: Path, rows: int) -> None:
 
 
 def tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes()
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path: Path) -> None:
@@ -274,8 +309,12 @@ def test_faithful_to_the_sample(real_sample: Path, generated_sample: Path) -> No
     ours, theirs = tree(gen), tree(real_sample)
     assert ours.keys() == theirs.keys()
     assert json_shapes(gen) == json_shapes(real_sample)
-    custom = ("artifacts_index.json", MAP, "attempts/baseline/agent_trace.json",
-              "attempts/revised/agent_trace.json")
+    custom = (
+        "artifacts_index.json",
+        MAP,
+        "attempts/baseline/agent_trace.json",
+        "attempts/revised/agent_trace.json",
+    )
     for rel, data in ours.items():  # the compiler's writers: indent=2 files, json.dumps lines
         if rel.endswith(".jsonl"):
             assert all(json.dumps(json.loads(x)) == x.decode() for x in data.splitlines()), rel
@@ -286,8 +325,9 @@ def test_faithful_to_the_sample(real_sample: Path, generated_sample: Path) -> No
     same = [r for r in ours if ours[r] == theirs[r]]
     assert len(same) > len(ours) // 2  # all that is not drawn from the seed is byte-identical
     for key in ("evidence_type", "visibility"):
-        assert ({e[key] for e in load(gen, MAP)["evidence_catalog"]}
-                == {e[key] for e in load(real_sample, MAP)["evidence_catalog"]})
+        assert {e[key] for e in load(gen, MAP)["evidence_catalog"]} == {
+            e[key] for e in load(real_sample, MAP)["evidence_catalog"]
+        }
     manifest = EC + "compiler_manifest.json"
     assert load(gen, manifest)["rows_by_type"] == load(real_sample, manifest)["rows_by_type"]
 
@@ -379,9 +419,13 @@ def test_defect_is_the_only_fault_and_is_where_recorded(tmp_path: Path, name: st
         assert rec.evidence_id == derive.evidence_id(rec.ref)
 
 
-SPREAD_KINDS = {"hidden_cited": "hidden_cited", "orphan_evidence_id": "orphan",
-                "row_hash_mismatch": "row_hash", "private_path": "private_path",
-                "missing_lineage": "missing_task_lineage"}
+SPREAD_KINDS = {
+    "hidden_cited": "hidden_cited",
+    "orphan_evidence_id": "orphan",
+    "row_hash_mismatch": "row_hash",
+    "private_path": "private_path",
+    "missing_lineage": "missing_task_lineage",
+}
 
 
 @pytest.mark.parametrize("name", sorted(SPREAD_KINDS))
@@ -395,16 +439,16 @@ def test_a_defect_spread_over_rows_is_in_exactly_those_rows(tmp_path: Path, name
     hit: set[tuple[str, int]] = set()
     for f in m["training_row_counts_by_file"]:
         for n, line in enumerate((pkg.root / primary(f)).read_bytes().splitlines(), 1):
-            found = row_problems(f, json.loads(line), line.decode(), catalog,
-                                 m["training_row_schema_version"])
+            found = row_problems(
+                f, json.loads(line), line.decode(), catalog, m["training_row_schema_version"]
+            )
             if any(k == kind for k, _ in found):
                 hit.add((primary(f), n))
     assert hit == {(r["file"], r["line"]) for r in rec.rows}
     must, may = EXPECTED[name]
     assert must <= {k for k, _ in problems(pkg.root)} <= must | may | {"ids_refs"}
     with pytest.raises(ValueError, match="several rows"):
-        generate_package(tmp_path / "x", defects=["copy_differs"],
-                         defect_rows={"copy_differs": 2})
+        generate_package(tmp_path / "x", defects=["copy_differs"], defect_rows={"copy_differs": 2})
 
 
 def test_huge_line_only_when_asked(tmp_path: Path) -> None:
@@ -452,16 +496,25 @@ def test_cli_generate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 LEAN_EC = {
-    "compiler_manifest.json", "compiler_report.json", "quality_report.json",
+    "compiler_manifest.json",
+    "compiler_report.json",
+    "quality_report.json",
     "source_evidence_map.json",
-    *(f"runtime_learning_package/{n}.json" for n in (
-        "output_contract", "artifact_contract", "prefinal_verification_checklist",
-        "transfer_checklist")),
+    *(
+        f"runtime_learning_package/{n}.json"
+        for n in (
+            "output_contract",
+            "artifact_contract",
+            "prefinal_verification_checklist",
+            "transfer_checklist",
+        )
+    ),
 }
 
 
-def test_lean_package_opens_like_the_full_one(tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_lean_package_opens_like_the_full_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A lean package (load benchmarks only) holds what opening reads, and opens the same."""
     import numpy as np
 
@@ -469,16 +522,18 @@ def test_lean_package_opens_like_the_full_one(tmp_path: Path,
     from aa_review.core.package.layout import ROW_FILES
 
     full = generate_package(tmp_path / "full", rows=300, seed=4, package_id="pkg_lean_check")
-    lean = generate_package(tmp_path / "lean", rows=300, seed=4, package_id="pkg_lean_check",
-                            lean=True)
+    lean = generate_package(
+        tmp_path / "lean", rows=300, seed=4, package_id="pkg_lean_check", lean=True
+    )
     assert lean.rows_by_file == full.rows_by_file and lean.row_count == 300
     assert not (lean.root / "tdo").exists()
     a, b = tree(full.root), tree(lean.root)
-    ec = {k[len(EC):] for k in b if k.startswith(EC)}
-    assert ec == LEAN_EC | {rel[len(EC):] for rel, _ in ROW_FILES}
+    ec = {k[len(EC) :] for k in b if k.startswith(EC)}
+    assert ec == LEAN_EC | {rel[len(EC) :] for rel, _ in ROW_FILES}
     # the source package whole, and what it keeps of experience_compiler/ byte for byte
-    assert {k for k in a if not k.startswith((EC, "tdo/", "artifacts_index.json"))} == \
-        {k for k in b if not k.startswith(EC)}
+    assert {k for k in a if not k.startswith((EC, "tdo/", "artifacts_index.json"))} == {
+        k for k in b if not k.startswith(EC)
+    }
     assert all(a[k] == v for k, v in b.items())
     pf, pl = open_package(full.root), open_package(lean.root)
     assert pl.problems == pf.problems
@@ -487,12 +542,27 @@ def test_lean_package_opens_like_the_full_one(tmp_path: Path,
     ia, ib = pf.index, pl.index
     assert len(ib) == 300
     assert [ib.row_id_str(i) for i in range(len(ib))] == [ia.row_id_str(i) for i in range(len(ia))]
-    assert (ib.files, ib.data_types, ib.tasks, ib.evidence_ids) == \
-        (ia.files, ia.data_types, ia.tasks, ia.evidence_ids)
-    assert len(ib.sets) == len(ia.sets) and all(np.array_equal(x, y)
-                                                for x, y in zip(ia.sets, ib.sets, strict=True))
-    for col in ("row_id", "file", "data_type", "task", "line", "offset", "length", "set_code",
-                "confidence", "quality"):
+    assert (ib.files, ib.data_types, ib.tasks, ib.evidence_ids) == (
+        ia.files,
+        ia.data_types,
+        ia.tasks,
+        ia.evidence_ids,
+    )
+    assert len(ib.sets) == len(ia.sets) and all(
+        np.array_equal(x, y) for x, y in zip(ia.sets, ib.sets, strict=True)
+    )
+    for col in (
+        "row_id",
+        "file",
+        "data_type",
+        "task",
+        "line",
+        "offset",
+        "length",
+        "set_code",
+        "confidence",
+        "quality",
+    ):
         assert np.array_equal(getattr(ib, col), getattr(ia, col)), col
     with pytest.raises(ValueError, match="lean"):
         generate_package(tmp_path / "x", rows=60, lean=True, defects=["hash_changed"])
@@ -501,8 +571,7 @@ def test_lean_package_opens_like_the_full_one(tmp_path: Path,
     assert not (tmp_path / "cli" / "pkg_recon_s0_n40" / "tdo").exists()
 
 
-def test_varied_package_keeps_every_invariant_but_the_hidden_items_it_cites(
-        tmp_path: Path) -> None:
+def test_varied_package_keeps_every_invariant_but_the_hidden_items_it_cites(tmp_path: Path) -> None:
     """Rows cite subsets of a larger catalog and spread their scores; ids, hashes, links,
     counts and copies still hold, and the only broken rule is the one asked for."""
     from aa_review.generator import Variation
@@ -537,8 +606,13 @@ def test_varied_package_audits_as_asked(tmp_path: Path) -> None:
     codes = {f.code for f in report.findings if not f.quirk}
     assert codes == {"link.hidden_cited", "row.low_score"}
     # v0.1: no catalog; the catalog derived from the rows is what they cite
-    old = generate_package(tmp_path / "old", rows=200, seed=4, version="v0.1",
-                           variation=Variation(items=90, hidden=0, hidden_every=0))
+    old = generate_package(
+        tmp_path / "old",
+        rows=200,
+        seed=4,
+        version="v0.1",
+        variation=Variation(items=90, hidden=0, hidden_every=0),
+    )
     from aa_review.core.package import open_package
 
     pkg = open_package(old.root)

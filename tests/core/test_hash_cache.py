@@ -32,8 +32,9 @@ def no_racy_window(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(hashcache, "RACY_NS", 0)
 
 
-def test_the_cache_lives_where_the_environment_says(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cache_lives_where_the_environment_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("AA_REVIEW_CACHE_DIR", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert cache_dir() == tmp_path / "xdg" / "aa-review"
@@ -41,8 +42,9 @@ def test_the_cache_lives_where_the_environment_says(tmp_path: Path,
     assert cache_dir() == tmp_path / "mine"
 
 
-def test_second_digest_reads_no_file_and_equals_the_full_one(sample_copy: Path,
-                                                             no_racy_window: None) -> None:
+def test_second_digest_reads_no_file_and_equals_the_full_one(
+    sample_copy: Path, no_racy_window: None
+) -> None:
     full = package_digest(sample_copy)
     first = HashCache(sample_copy)
     assert cached_digest(sample_copy, first) == full and first.hits == 0
@@ -71,8 +73,9 @@ def test_files_changed_within_the_racy_window_are_not_remembered(sample_copy: Pa
     assert not any(HashCache(sample_copy)._files)
 
 
-def test_a_wrong_remembered_hash_is_believed_until_verify(sample_copy: Path,
-                                                          no_racy_window: None) -> None:
+def test_a_wrong_remembered_hash_is_believed_until_verify(
+    sample_copy: Path, no_racy_window: None
+) -> None:
     """The cache is no defence against tampering: only --verify reads the bytes."""
     true = package_digest(sample_copy)
     cache = HashCache(sample_copy)
@@ -82,13 +85,17 @@ def test_a_wrong_remembered_hash_is_believed_until_verify(sample_copy: Path,
     cache.path.write_text(json.dumps(doc))
     assert cached_digest(sample_copy, HashCache(sample_copy)) != true
     env = dict(os.environ)
-    out = subprocess.run([sys.executable, "-m", "aa_review", "info", str(sample_copy), "--json",
-                          "--verify"], capture_output=True, text=True, timeout=300, env=env)
+    out = subprocess.run(
+        [sys.executable, "-m", "aa_review", "info", str(sample_copy), "--json", "--verify"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
     assert json.loads(out.stdout)["identity"]["package_digest"] == true
 
 
-def test_an_unreadable_or_foreign_cache_is_ignored(sample_copy: Path,
-                                                   no_racy_window: None) -> None:
+def test_an_unreadable_or_foreign_cache_is_ignored(sample_copy: Path, no_racy_window: None) -> None:
     cache = HashCache(sample_copy)
     cache.path.parent.mkdir(parents=True, exist_ok=True)
     cache.path.write_bytes(b"\x00not json")
@@ -101,9 +108,9 @@ def test_an_unreadable_or_foreign_cache_is_ignored(sample_copy: Path,
     assert other.hits == 0
 
 
-def test_the_cache_is_written_atomically_and_bounded(tmp_path: Path, sample_copy: Path,
-                                                     monkeypatch: pytest.MonkeyPatch,
-                                                     no_racy_window: None) -> None:
+def test_the_cache_is_written_atomically_and_bounded(
+    tmp_path: Path, sample_copy: Path, monkeypatch: pytest.MonkeyPatch, no_racy_window: None
+) -> None:
     monkeypatch.setattr(hashcache, "MAX_PACKAGES", 2)
     folders = []
     for i in range(4):
@@ -153,14 +160,15 @@ def test_a_link_with_a_wrong_type_is_located(sample_copy: Path) -> None:
     assert err.value.index == 7
     found = summary(open_package(sample_copy))["problems"]
     assert [(p["code"], p["location"]["key_path"]) for p in found] == [
-        ("input.bad_field", "row_evidence_links[7]")]
+        ("input.bad_field", "row_evidence_links[7]")
+    ]
 
 
 def test_broken_links_are_a_located_problem(sample_copy: Path) -> None:
     path = sample_copy / MAP
     data = path.read_bytes()
     at = data.index(b"{", data.index(b'"row_evidence_links"'))
-    path.write_bytes(data[:at] + b"{,,," + data[at + 1:])
+    path.write_bytes(data[:at] + b"{,,," + data[at + 1 :])
     found = summary(open_package(sample_copy))["problems"]
     assert [p["code"] for p in found] == ["input.bad_json"]
     assert found[0]["location"]["line"] == data[:at].count(b"\n") + 1

@@ -170,10 +170,16 @@ def test_row_file_symlink_out_is_never_opened(sample_copy: Path, tmp_path: Path)
     assert len(pkg.index) == 40
 
 
-@pytest.mark.parametrize(("ref", "reason"), [
-    ("/etc/passwd", "absolute"), ("../outside.txt", "climbs"), ("a/../../b", "climbs"),
-    ("C:/x", "absolute"), ("", "empty"),
-])
+@pytest.mark.parametrize(
+    ("ref", "reason"),
+    [
+        ("/etc/passwd", "absolute"),
+        ("../outside.txt", "climbs"),
+        ("a/../../b", "climbs"),
+        ("C:/x", "absolute"),
+        ("", "empty"),
+    ],
+)
 def test_unsafe_refs_refused(sample_copy: Path, ref: str, reason: str) -> None:
     with pytest.raises(UnsafeRefError, match=reason):
         PackageRoot(sample_copy).resolve(ref)
@@ -244,8 +250,7 @@ def test_row_files_in_link_order() -> None:
     assert names == sorted(names) and len(names) == 23
 
 
-def test_workers_that_cannot_start_fall_back_to_one_process(sample_copy: Path,
-                                                            monkeypatch) -> None:
+def test_workers_that_cannot_start_fall_back_to_one_process(sample_copy: Path, monkeypatch) -> None:
     from aa_review.core.package import loader
 
     def broken(*_a, **_k):

@@ -13,24 +13,44 @@ from aa_review.core.findings import Finding, Location, Locations, RowTable, dist
 @pytest.fixture
 def table() -> RowTable:
     ids = np.array([b"row_a", b"", b"Row_C", b"row_d", b"row_e"])
-    return RowTable(["x/one.jsonl", "x/two.jsonl"], np.array([0, 0, 1, 1, 1], np.int16),
-                    np.array([1, 2, 1, 2, 3]), ids)
+    return RowTable(
+        ["x/one.jsonl", "x/two.jsonl"],
+        np.array([0, 0, 1, 1, 1], np.int16),
+        np.array([1, 2, 1, 2, 3]),
+        ids,
+    )
 
 
 def test_row_locations_read_the_table(table: RowTable) -> None:
-    locs = Locations.at_rows(table, [4, 1, 2], evidence_id="evidence_1",
-                             key_path=("row_evidence_links[{}]", [7, 8, 9]))
+    locs = Locations.at_rows(
+        table, [4, 1, 2], evidence_id="evidence_1", key_path=("row_evidence_links[{}]", [7, 8, 9])
+    )
     assert list(locs) == [
-        Location(file="x/two.jsonl", line=3, row_id="row_e", evidence_id="evidence_1",
-                 key_path="row_evidence_links[7]"),
-        Location(file="x/one.jsonl", line=2, evidence_id="evidence_1",
-                 key_path="row_evidence_links[8]"),  # a row without an id
-        Location(file="x/two.jsonl", line=1, row_id="Row_C", evidence_id="evidence_1",
-                 key_path="row_evidence_links[9]"),
+        Location(
+            file="x/two.jsonl",
+            line=3,
+            row_id="row_e",
+            evidence_id="evidence_1",
+            key_path="row_evidence_links[7]",
+        ),
+        Location(
+            file="x/one.jsonl", line=2, evidence_id="evidence_1", key_path="row_evidence_links[8]"
+        ),  # a row without an id
+        Location(
+            file="x/two.jsonl",
+            line=1,
+            row_id="Row_C",
+            evidence_id="evidence_1",
+            key_path="row_evidence_links[9]",
+        ),
     ]
     assert locs.row_positions().tolist() == [1, 2, 4] and locs.row_at(1) == 1
-    assert locs.to_json()[1] == {"file": "x/one.jsonl", "line": 2, "evidence_id": "evidence_1",
-                                 "key_path": "row_evidence_links[8]"}
+    assert locs.to_json()[1] == {
+        "file": "x/one.jsonl",
+        "line": 2,
+        "evidence_id": "evidence_1",
+        "key_path": "row_evidence_links[8]",
+    }
     assert locs.distinct("file") == {"x/one.jsonl", "x/two.jsonl"}
     assert locs.contains_text("row_id", "ROW_c") and not locs.contains_text("row_id", "row_a")
     assert locs.contains_text("key_path", "links[9]")
@@ -52,21 +72,32 @@ def test_mixed_concat_compact_and_pickle(table: RowTable) -> None:
 
 
 def test_a_finding_takes_either_form_and_round_trips(table: RowTable) -> None:
-    one = Finding(code="hash.changed", severity="error", message="m",
-                  location=Location(file="f", line=3))
+    one = Finding(
+        code="hash.changed", severity="error", message="m", location=Location(file="f", line=3)
+    )
     assert one.location_count == 1 and list(one.locations) == [Location(file="f", line=3)]
-    many = Finding(code="link.orphan", severity="error", message="m",
-                   locations=Locations.at_rows(table, [2, 3]))
+    many = Finding(
+        code="link.orphan",
+        severity="error",
+        message="m",
+        locations=Locations.at_rows(table, [2, 3]),
+    )
     assert many.location == Location(file="x/two.jsonl", line=1, row_id="Row_C")
     back = Finding.model_validate_json(many.model_dump_json())
     assert back == many and back.location_count == 2
     assert many.model_dump(mode="json")["locations"] == [
         {"file": "x/two.jsonl", "line": 1, "row_id": "Row_C"},
-        {"file": "x/two.jsonl", "line": 2, "row_id": "row_d"}]
+        {"file": "x/two.jsonl", "line": 2, "row_id": "row_d"},
+    ]
 
 
 def test_distinct_sorted_matches_unique() -> None:
     rng = np.random.default_rng(1)
-    for a in (np.array([], np.int64), np.array([3]), rng.integers(0, 50, 1000),
-              np.arange(10), np.array([b"b", b"a", b"b"])):
+    for a in (
+        np.array([], np.int64),
+        np.array([3]),
+        rng.integers(0, 50, 1000),
+        np.arange(10),
+        np.array([b"b", b"a", b"b"]),
+    ):
         assert distinct_sorted(a).tolist() == sorted(set(a.tolist()))

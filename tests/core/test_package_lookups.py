@@ -26,8 +26,9 @@ def _rows_on_disk(pkg) -> list[dict]:
 def test_cited_counts_count_the_rows_citing_each_item(sample_copy: Path) -> None:
     pkg = open_package(sample_copy)
     rows = _rows_on_disk(pkg)
-    want = [sum(eid in r["source_evidence_ref_ids"] for r in rows)
-            for eid in pkg.index.evidence_ids]
+    want = [
+        sum(eid in r["source_evidence_ref_ids"] for r in rows) for eid in pkg.index.evidence_ids
+    ]
     assert pkg.index.cited_counts().tolist() == want
     assert pkg.index.cited_counts() is pkg.index.cited_counts()  # computed once
 
@@ -44,11 +45,15 @@ def test_an_item_is_found_by_its_ref(sample_copy: Path) -> None:
 def test_rows_citing_hidden_material(tmp_path: Path) -> None:
     from aa_review.generator import generate_package
 
-    g = generate_package(tmp_path, rows=60, seed=3, defects=["hidden_cited"],
-                         defect_rows={"hidden_cited": 4})
+    g = generate_package(
+        tmp_path, rows=60, seed=3, defects=["hidden_cited"], defect_rows={"hidden_cited": 4}
+    )
     pkg = open_package(g.root)
-    hidden_ids = {e.evidence_id for e in pkg.catalog
-                  if e.visibility == "hidden_excluded" or visibility(e.ref) == "hidden_excluded"}
+    hidden_ids = {
+        e.evidence_id
+        for e in pkg.catalog
+        if e.visibility == "hidden_excluded" or visibility(e.ref) == "hidden_excluded"
+    }
     assert hidden_ids
     assert {pkg.index.evidence_ids[i] for i in pkg.hidden_evidence()} == hidden_ids
     rows = _rows_on_disk(pkg)

@@ -14,8 +14,9 @@ def test_sample_is_made_once_and_loads_cleanly(tmp_path: Path) -> None:
     assert pkg.problems == [] and len(pkg.index) >= 100
     stamp = (home / SAMPLE_PACKAGE_ID / "experience_compiler/compiler_manifest.json").stat()
     assert ensure_sample(home) == home  # already complete: untouched
-    assert (home / SAMPLE_PACKAGE_ID / "experience_compiler/compiler_manifest.json").stat() \
-        .st_mtime_ns == stamp.st_mtime_ns
+    assert (
+        home / SAMPLE_PACKAGE_ID / "experience_compiler/compiler_manifest.json"
+    ).stat().st_mtime_ns == stamp.st_mtime_ns
     other = ensure_sample(tmp_path / "b")
     assert package_digest(other / SAMPLE_PACKAGE_ID) == package_digest(home / SAMPLE_PACKAGE_ID)
 

@@ -120,8 +120,9 @@ def test_paths_longer_than_path_max_are_listed_and_read(tmp_path: Path) -> None:
 
 
 # -- the listing and its findings -------------------------------------------------------------
-def test_special_files_hard_links_and_odd_names_are_located_findings(pkg: Path, tmp_path: Path
-                                                                     ) -> None:
+def test_special_files_hard_links_and_odd_names_are_located_findings(
+    pkg: Path, tmp_path: Path
+) -> None:
     os.mkfifo(pkg / "grading" / "pipe")
     os.link(pkg / "README.md", tmp_path / "shared_readme")  # README.md now has 2 links
     with open(os.path.join(os.fsencode(pkg / "grading"), b"r\xe9sultat.json"), "wb") as fh:
@@ -136,8 +137,9 @@ def test_special_files_hard_links_and_odd_names_are_located_findings(pkg: Path, 
     orjson.dumps(report.model_dump(mode="json"))  # escaped: JSON output cannot fail
 
 
-def test_audit_and_info_json_work_with_non_utf8_names(pkg: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_audit_and_info_json_work_with_non_utf8_names(
+    pkg: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with open(os.path.join(os.fsencode(pkg / "grading"), b"\xff.json"), "wb") as fh:
         fh.write(b"{}")
     odd = os.path.join(os.fsencode(pkg.parent), b"pkg_\xfe")
@@ -145,8 +147,9 @@ def test_audit_and_info_json_work_with_non_utf8_names(pkg: Path,
     code, out = _cli("audit", odd, "--json", capsys=capsys)
     doc = json.loads(out)
     assert code == 0 and doc["identity"]["package_id"] == "pkg_\\xfe"  # a warning only
-    assert [f["code"] for f in doc["findings"] if f["location"].get("file") ==
-            "grading/\\xff.json"] == ["file.name_encoding", "quirk.uncatalogued_grading"]
+    assert [
+        f["code"] for f in doc["findings"] if f["location"].get("file") == "grading/\\xff.json"
+    ] == ["file.name_encoding", "quirk.uncatalogued_grading"]
     code, out = _cli("info", odd, "--json", capsys=capsys)
     assert code == 0 and json.loads(out)["identity"]["package_id"] == "pkg_\\xfe"
     code, out = _cli("info", odd, capsys=capsys)
@@ -154,26 +157,34 @@ def test_audit_and_info_json_work_with_non_utf8_names(pkg: Path,
 
 
 def test_a_fifo_where_a_document_should_be_is_a_finding_not_a_hang(
-        pkg: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    for rel in (MAP_PATH, "experience_compiler/compiler_manifest.json",
-                "experience_compiler/environment/database_events.jsonl"):
+    pkg: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for rel in (
+        MAP_PATH,
+        "experience_compiler/compiler_manifest.json",
+        "experience_compiler/environment/database_events.jsonl",
+    ):
         (pkg / rel).unlink()
         os.mkfifo(pkg / rel)
     p = open_package(pkg)
     special = {f.location.file for f in p.problems if f.code == "input.special_file"}
-    assert special == {MAP_PATH, "experience_compiler/compiler_manifest.json",
-                       "experience_compiler/environment/database_events.jsonl"}
+    assert special == {
+        MAP_PATH,
+        "experience_compiler/compiler_manifest.json",
+        "experience_compiler/environment/database_events.jsonl",
+    }
     assert _cli("info", str(pkg), capsys=capsys)[0] == 1
     assert _cli("audit", str(pkg), capsys=capsys)[0] == 1
 
 
 def test_info_exits_1_when_the_links_after_the_catalog_are_broken(
-        pkg: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pkg: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = pkg / MAP_PATH
     data = path.read_bytes()
     at = data.index(b"{", data.index(b'"row_evidence_links"'))  # the second link's start
     at = data.index(b"{", at + 1)
-    path.write_bytes(data[:at] + b"@" + data[at + 1:])
+    path.write_bytes(data[:at] + b"@" + data[at + 1 :])
     code, out = _cli("info", str(pkg), "--json", capsys=capsys)
     doc = json.loads(out)
     assert code == 1 and doc["counts"]["links"] is None
@@ -192,15 +203,18 @@ class _Counting(io.BytesIO):
         return data
 
 
-@pytest.mark.parametrize(("value", "why"), [
-    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
-    (b'{"a": ' * 200 + b"1" + b"}" * 200, "more than 128 levels"),
-    (b"1" + b"0" * 5000, "4,300 digits"),
-    (b"NaN", "NaN"),
-    (b"-Infinity", "Infinity"),
-    (b"1e999", "beyond the range"),
-    (b'"\\udcff"', "lone surrogate"),
-])
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"a": ' * 200 + b"1" + b"}" * 200, "more than 128 levels"),
+        (b"1" + b"0" * 5000, "4,300 digits"),
+        (b"NaN", "NaN"),
+        (b"-Infinity", "Infinity"),
+        (b"1e999", "beyond the range"),
+        (b'"\\udcff"', "lone surrogate"),
+    ],
+)
 def test_hostile_values_in_the_header_are_errors_of_the_file(value: bytes, why: str) -> None:
     doc = b'{"schema_version": "v", "x": ' + value + b', "row_evidence_links": []}'
     with pytest.raises(RecordError, match=why):
@@ -220,7 +234,8 @@ def test_a_syntax_error_near_the_start_stops_the_reading_there() -> None:
     body = _Counting(b'{"a": 1, "row_evidence_links": [{"row_id": @}, ' + links + b"]}")
     with pytest.raises(RecordError, match="invalid JSON"):  # noqa: PT012 - the error comes while streaming
         for key, value in ObjectStream(body, MAP_PATH, chunk=64 << 10).items(
-                frozenset({"row_evidence_links"})):
+            frozenset({"row_evidence_links"})
+        ):
             if key == "row_evidence_links":
                 list(value)
     assert body.read_total <= 2 * (64 << 10)
@@ -250,8 +265,7 @@ def test_a_corrupt_or_hostile_map_header_still_gives_an_audit(pkg: Path) -> None
     path.write_bytes(data.replace(b"{", b'{"x": ' + b"[" * 100_000 + b"]" * 100_000 + b",", 1))
     report = audit_package(pkg)
     assert report.complete
-    assert any(f.code == "input.bad_json" and f.location.file == MAP_PATH
-               for f in report.findings)
+    assert any(f.code == "input.bad_json" and f.location.file == MAP_PATH for f in report.findings)
 
 
 @pytest.mark.parametrize("where", ["row", "document"])
@@ -259,8 +273,11 @@ def test_a_row_or_document_nested_1000_deep_is_a_located_finding(pkg: Path, wher
     """orjson reads 1,000 levels, but the checks walk values (the compiler's json.dumps
     text for row hashes): such a line is a problem of its file, and the audit completes."""
     deep = b"[" * 1000 + b"]" * 1000
-    rel = ("experience_compiler/training_time_package/evaluation_examples.jsonl"
-           if where == "row" else "experience_compiler/compiler_manifest.json")
+    rel = (
+        "experience_compiler/training_time_package/evaluation_examples.jsonl"
+        if where == "row"
+        else "experience_compiler/compiler_manifest.json"
+    )
     data = (pkg / rel).read_bytes()
     (pkg / rel).write_bytes(b'{"x": ' + deep + b", " + data.lstrip()[1:])
     report = audit_package(pkg)
@@ -313,13 +330,15 @@ def test_the_manifest_quirk_is_low_and_an_edited_manifest_a_warning(pkg: Path) -
 
 def test_a_clean_package_has_only_quirks(clean: Path) -> None:
     report = audit_package(clean)
-    assert report.complete and all(f.quirk for f in report.findings), \
-        [f.code for f in report.findings if not f.quirk]
+    assert report.complete and all(f.quirk for f in report.findings), [
+        f.code for f in report.findings if not f.quirk
+    ]
 
 
 # -- refs that name no possible file --------------------------------------------------------------
 def test_a_ref_with_a_300_byte_component_does_not_stop_the_audit(
-        pkg: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pkg: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ref = "input/" + "c" * 300 + ".csv"
     path = pkg / MAP_PATH
     data = path.read_bytes()

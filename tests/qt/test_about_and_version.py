@@ -59,14 +59,19 @@ def test_version_from_the_window_entry(capsys) -> None:
 def _run(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"))
     env.pop("AA_REVIEW_SYNCHRONOUS", None)  # load in the worker thread, as the app does
-    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,
-                          timeout=120, cwd=tmp_path)
+    return subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, env=env, timeout=120, cwd=tmp_path
+    )
 
 
-@pytest.mark.parametrize("args", [
-    ["-m", "aa_review", "--version"],  # the aa-review command
-    ["-c", "from aa_review.qt.app import main; main()", "--version"],  # aa-review-gui
-], ids=["python -m aa_review", "window entry"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-m", "aa_review", "--version"],  # the aa-review command
+        ["-c", "from aa_review.qt.app import main; main()", "--version"],  # aa-review-gui
+    ],
+    ids=["python -m aa_review", "window entry"],
+)
 def test_version_on_the_command_line(args: list[str], tmp_path: Path) -> None:
     proc = _run(args, tmp_path)
     assert proc.returncode == 0, proc.stderr

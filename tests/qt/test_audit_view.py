@@ -42,8 +42,7 @@ def test_audit_finding_selects_its_row(window, sample_copy: Path, settings) -> N
     assert window.detail.title.text().startswith(rid)
     # the rows query can use the audit: rows with privacy findings
     window.rows.query.set_text("finding:privacy")
-    assert [window.rows.model.position(r) for r in range(window.rows.model.rowCount())] == \
-        [sel.row]
+    assert [window.rows.model.position(r) for r in range(window.rows.model.rowCount())] == [sel.row]
     # facets list the finding codes
     fm = window.facets.model
     titles = [fm.data(fm.index(r, 0)) for r in range(fm.rowCount())]
@@ -72,8 +71,10 @@ def test_evidence_query_and_live_hash(window, sample_copy: Path) -> None:
     window.controller.run_audit()
     ev = window.evidence
     ev.query.set_text("finding:hash")
-    shown = [window.session.package.evidence_at(ev.model.position(r)).ref
-             for r in range(ev.model.rowCount())]
+    shown = [
+        window.session.package.evidence_at(ev.model.position(r)).ref
+        for r in range(ev.model.rowCount())
+    ]
     assert shown == ["attempts/revised/artifacts/vendor_totals.csv"]
     col = ev.model.columns.index("hash_now")
     assert ev.model.data(ev.model.index(0, col)) == "changed"

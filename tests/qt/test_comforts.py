@@ -39,9 +39,14 @@ def test_session_round_trip(window, sample_copy: Path, tmp_path: Path, settings,
     qtbot.addWidget(other)
     other.show()
     other.controller.reopen_last_session()
-    assert other.session.package is not None and other.session.package.root.resolve() == sample_copy.resolve()
+    assert (
+        other.session.package is not None
+        and other.session.package.root.resolve() == sample_copy.resolve()
+    )
     assert other.rows.query.text() == "type:*_event"
-    assert other.session.selection.current.row == 3 and other.session.selection.current.evidence == 5
+    assert (
+        other.session.selection.current.row == 3 and other.session.selection.current.evidence == 5
+    )
     assert other.center.currentIndex() == 1
     assert path is not None and path.exists()
 

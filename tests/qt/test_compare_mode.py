@@ -21,17 +21,26 @@ from aa_review.qt.models.rows_table import CHANGE_COLUMN
 
 pytestmark = pytest.mark.gui
 
-CHANGES = {"rows_added": 2, "rows_removed": 2, "rows_changed": 3, "rows_moved": 1,
-           "rows_reformatted": 1, "evidence_hidden": 1, "evidence_rehashed": 1,
-           "contract_edits": ("column_added",)}
+CHANGES = {
+    "rows_added": 2,
+    "rows_removed": 2,
+    "rows_changed": 3,
+    "rows_moved": 1,
+    "rows_reformatted": 1,
+    "evidence_hidden": 1,
+    "evidence_rehashed": 1,
+    "contract_edits": ("column_added",),
+}
 
 
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
-    base = generate_package(tmp_path_factory.mktemp("win_cmp_base"), rows=60, seed=11,
-                            package_id="pkg_win_cmp").root
-    derived = derive_package(base, tmp_path_factory.mktemp("win_cmp_new"),
-                             ChangeSpec(**CHANGES), seed=5)  # type: ignore[arg-type]
+    base = generate_package(
+        tmp_path_factory.mktemp("win_cmp_base"), rows=60, seed=11, package_id="pkg_win_cmp"
+    ).root
+    derived = derive_package(
+        base, tmp_path_factory.mktemp("win_cmp_new"), ChangeSpec(**CHANGES), seed=5
+    )  # type: ignore[arg-type]
     return base, derived
 
 
@@ -57,8 +66,11 @@ def _shown_ids(window) -> set[str]:  # type: ignore[no-untyped-def]
 
 def _listed(window, kind: str | None = None) -> set[str]:  # type: ignore[no-untyped-def]
     m = window.compare.model
-    return {m.items[r][2] for r in range(m.rowCount())
-            if m.items[r][1] == "row" and (kind is None or m.items[r][0] == kind)}
+    return {
+        m.items[r][2]
+        for r in range(m.rowCount())
+        if m.items[r][1] == "row" and (kind is None or m.items[r][0] == kind)
+    }
 
 
 def _shot(window, name: str) -> None:  # type: ignore[no-untyped-def]
@@ -72,8 +84,9 @@ def test_change_column_and_facet_follow_the_record(comparing) -> None:  # type: 
     rec, m, ix = derived.changes, window.rows.model, window.session.package.index
     assert m.columnCount() == CHANGE_COLUMN + 1
     assert m.headerData(CHANGE_COLUMN, Qt.Orientation.Horizontal) == "Change"
-    kinds = {ix.row_id_str(m.position(r)): m.data(m.index(r, CHANGE_COLUMN))
-             for r in range(m.rowCount())}
+    kinds = {
+        ix.row_id_str(m.position(r)): m.data(m.index(r, CHANGE_COLUMN)) for r in range(m.rowCount())
+    }
     for rid in rec.rows_added:
         assert kinds[rid].startswith("added")
     for rid in rec.rows_changed:
@@ -86,10 +99,13 @@ def test_change_column_and_facet_follow_the_record(comparing) -> None:  # type: 
     assert all(k in ("", "linked") for rid, k in kinds.items() if rid not in touched)
     # the facet: counts from the diff, a click sets change: in the rows query
     fm = window.facets.model
-    head = next(fm.item(i) for i in range(fm.rowCount())
-                if fm.item(i).text() == "Change (vs baseline)")
-    counts = {head.child(j, 0).text(): int(head.child(j, 1).text().replace(",", ""))
-              for j in range(head.rowCount())}
+    head = next(
+        fm.item(i) for i in range(fm.rowCount()) if fm.item(i).text() == "Change (vs baseline)"
+    )
+    counts = {
+        head.child(j, 0).text(): int(head.child(j, 1).text().replace(",", ""))
+        for j in range(head.rowCount())
+    }
     assert counts["changed"] == len(rec.rows_changed) and counts["added"] == len(rec.rows_added)
     j = next(j for j in range(head.rowCount()) if head.child(j, 0).text() == "changed")
     window.facets._pick(head.child(j, 0).index())
@@ -127,8 +143,9 @@ def test_change_queries_and_the_changes_listed(comparing) -> None:  # type: igno
     window.rows.query.set_text("")
     assert _listed(window, "changed") == set(rec.rows_changed)
     m = window.compare.model
-    evidence = {m.items[r][2]: m.items[r][0] for r in range(m.rowCount())
-                if m.items[r][1] == "evidence"}
+    evidence = {
+        m.items[r][2]: m.items[r][0] for r in range(m.rowCount()) if m.items[r][1] == "evidence"
+    }
     assert evidence[rec.evidence_hidden[0]] == "visibility"
     assert any(m.items[r][1] == "contract" for r in range(m.rowCount()))
 
@@ -206,8 +223,7 @@ def test_reopening_the_package_computes_the_diff_again(comparing) -> None:  # ty
     assert _shown_ids(window) == set(derived.changes.rows_changed)
 
 
-def test_a_baseline_that_cannot_be_opened_is_a_message(window, pair, tmp_path, monkeypatch
-                                                      ) -> None:  # type: ignore[no-untyped-def]
+def test_a_baseline_that_cannot_be_opened_is_a_message(window, pair, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     _base, derived = pair
     window.open_package(derived.root)
     warnings: list[tuple[str, str]] = []
@@ -237,8 +253,9 @@ def _cli(base: Path, new: Path, query: str) -> dict:  # type: ignore[type-arg]
 
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        code = main(["diff", str(base), str(new), "--json",
-                     *([f"--query={query}"] if query else [])])
+        code = main(
+            ["diff", str(base), str(new), "--json", *([f"--query={query}"] if query else [])]
+        )
     out.flush()
     assert code in (0, 1)
     return json.loads(out.buffer.getvalue())  # type: ignore[attr-defined]

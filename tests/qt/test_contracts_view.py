@@ -19,8 +19,9 @@ def test_contract_to_artifact_and_back(window, sample_copy) -> None:
     path.write_text("\n".join(lines) + "\n")
     window.open_package(sample_copy)
     panel = window.contracts
-    row = next(i for i, e in enumerate(panel.entries) if e.artifact_ref == CSV
-               and e.kind == "output")
+    row = next(
+        i for i, e in enumerate(panel.entries) if e.artifact_ref == CSV and e.kind == "output"
+    )
     panel.list_view.setCurrentIndex(panel.list_model.index(row, 0))
     sel = window.session.selection.current
     assert sel.contract == panel.entries[row].key
@@ -36,8 +37,11 @@ def test_contract_to_artifact_and_back(window, sample_copy) -> None:
     assert tm.data(tm.index(0, col), Qt.ItemDataRole.BackgroundRole) is None
     assert panel.diff_model.items[0][0] == "non_numeric"
     # selecting another evidence item that backs a contract selects that entry
-    other = next(i for i, e in enumerate(window.session.package.catalog)
-                 if e.ref == "attempts/revised/artifacts/vendor_totals.csv")
+    other = next(
+        i
+        for i, e in enumerate(window.session.package.catalog)
+        if e.ref == "attempts/revised/artifacts/vendor_totals.csv"
+    )
     window.session.selection.update(evidence=other, source="test")
     cur = panel.list_view.currentIndex().row()
     assert panel.entries[cur].artifact_ref == "attempts/revised/artifacts/vendor_totals.csv"
@@ -57,13 +61,13 @@ def test_tab_agrees_with_the_audit_and_findings_reach_entries(window, tmp_path) 
     for i, (e, p) in enumerate(zip(panel.entries, panel.previews, strict=True)):
         assert p.ok is (e.artifact_ref != d.ref), (e.key, p.status)
         if not p.ok:  # "fail (1 differences)" is coloured as a failure
-            color = panel.list_model.data(panel.list_model.index(i, 3),
-                                          Qt.ItemDataRole.ForegroundRole)
+            color = panel.list_model.data(
+                panel.list_model.index(i, 3), Qt.ItemDataRole.ForegroundRole
+            )
             assert color is not None and color.color().name() == "#c62828"
     assert [c[1] for c in panel.check_model.items] == ["pass"] * 4
     # the finding names the transfer checklist's contract: the tab shows an entry of that file
-    window.session.select_finding(window.session.findings.findings.index(numeric[0]), 0,
-                                  "findings")
+    window.session.select_finding(window.session.findings.findings.index(numeric[0]), 0, "findings")
     row = panel.list_view.currentIndex().row()
     assert panel.entries[row].artifact_ref == d.ref
     assert numeric[0].location.contract in panel.entries[row].group
@@ -75,12 +79,14 @@ def test_tab_agrees_with_the_audit_and_findings_reach_entries(window, tmp_path) 
 def test_a_blank_non_empty_column_is_marked(window, sample_copy) -> None:
     path = sample_copy / CSV
     lines = path.read_text().splitlines()
-    path.write_text("\n".join([lines[0]] + [",".join(["", *ln.split(",")[1:]])
-                                            for ln in lines[1:]]) + "\n")
+    path.write_text(
+        "\n".join([lines[0]] + [",".join(["", *ln.split(",")[1:]]) for ln in lines[1:]]) + "\n"
+    )
     window.open_package(sample_copy)
     panel = window.contracts
-    row = next(i for i, e in enumerate(panel.entries) if e.artifact_ref == CSV
-               and e.kind == "output")
+    row = next(
+        i for i, e in enumerate(panel.entries) if e.artifact_ref == CSV and e.kind == "output"
+    )
     panel.list_view.setCurrentIndex(panel.list_model.index(row, 0))
     assert [(k, f) for k, f, _ in panel.diff_model.items] == [("empty", "invoice_id")]
     tm = panel.table_model

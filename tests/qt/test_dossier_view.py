@@ -85,7 +85,8 @@ def test_a_deferred_check_shows_its_unmet_gates_at_the_top(panel) -> None:
     assert "Next:" in verdict and "p-lead-ada or p-lead-bo" in verdict
     # The gate table lists the unmet gates first, the others after, in order.
     assert [r[0] for r in panel.gate_model.items] == ["G9"] + [
-        f"G{i}" for i in range(1, 12) if i != 9]
+        f"G{i}" for i in range(1, 12) if i != 9
+    ]
     assert panel.tabs.tabText(0) == "Gates (1 unmet)"
     # The evaluator sees which items; a maintainer reads the rule only (spec G9).
     assert "item-cal-1" in panel.gate_model.items[0][3]
@@ -143,7 +144,8 @@ def test_a_journaled_refusal_is_an_explicit_confirmed_request(panel) -> None:
     panel.set_actor("p-lead-ada")
     assert panel.request_refusal(Action.BIND) is None and len(journal(panel)) == count + 1
     assert [a.text() for a in panel.refusal_menu.actions()] and all(
-        "Bind" not in a.text() for a in panel.refusal_menu.actions())
+        "Bind" not in a.text() for a in panel.refusal_menu.actions()
+    )
 
 
 def test_the_timeline_count_is_the_dossiers_entries(panel) -> None:
@@ -165,8 +167,9 @@ def test_the_timeline_count_is_the_dossiers_entries(panel) -> None:
     assert own[0]["entry_hash"] in detail and '"file_digest"' in detail
 
 
-def test_acting_as_is_remembered_per_workspace_never_silently_wrong(window, demo: Path,
-                                                                     settings) -> None:
+def test_acting_as_is_remembered_per_workspace_never_silently_wrong(
+    window, demo: Path, settings
+) -> None:
     assert window.open_workspace(demo / "dossier_workspace")
     window.center.setCurrentWidget(window.dossier)
     p = window.dossier
@@ -220,13 +223,20 @@ class _FakeDialog:
         return self._value
 
 
-@pytest.mark.parametrize(("field", "who", "steps", "refused_step", "capacity"), [
-    ("training_identity", "p-lead-bo", [], ("p-lead-bo", Action.BIND), "training_identity"),
-    ("provider_identity", "p-eval-dee", [("p-lead-ada", Action.BIND)],
-     ("p-eval-dee", Action.CHECK), "provider_identity"),
-])
-def test_separation_of_duties_refusals(panel, field, who, steps, refused_step,
-                                       capacity) -> None:
+@pytest.mark.parametrize(
+    ("field", "who", "steps", "refused_step", "capacity"),
+    [
+        ("training_identity", "p-lead-bo", [], ("p-lead-bo", Action.BIND), "training_identity"),
+        (
+            "provider_identity",
+            "p-eval-dee",
+            [("p-lead-ada", Action.BIND)],
+            ("p-eval-dee", Action.CHECK),
+            "provider_identity",
+        ),
+    ],
+)
+def test_separation_of_duties_refusals(panel, field, who, steps, refused_step, capacity) -> None:
     _make_training_side(panel, field, who)
     for step in steps:
         assert act(panel, *step).outcome.value == "applied"
@@ -245,8 +255,7 @@ def test_author_cannot_check_or_decide_own_dossier(panel) -> None:
     assert panel.buttons[Action.CHECK].property("blocked") == "ACTOR_ROLE_NOT_PERMITTED"
     assert act(panel, "p-eval-cy", Action.CHECK).outcome.value == "applied"
     panel.set_actor("p-eval-cy")
-    assert panel.buttons[Action.DECIDE_ELIGIBLE].property("blocked") == \
-        "ACTOR_ROLE_NOT_PERMITTED"
+    assert panel.buttons[Action.DECIDE_ELIGIBLE].property("blocked") == "ACTOR_ROLE_NOT_PERMITTED"
     panel.set_actor("p-maint-bot")  # an agent-kind maintainer is not a human maintainer
     assert "never a human maintainer" in panel.buttons[Action.DECIDE_ELIGIBLE].toolTip()
 
@@ -270,8 +279,10 @@ def test_changed_bound_package_makes_dossier_stale(panel, demo: Path) -> None:
     manifest.write_text(manifest.read_text().replace('"domain"', '"domain" ', 1))
     panel.refresh()  # re-verify (the window's watcher would reload the package too)
     assert "Stale" in panel.verdict.text() and "package" in panel.verdict.text().lower()
-    assert "expires this revision instead" in panel.buttons[Action.CHECK].toolTip() or \
-        panel.state.stale
+    assert (
+        "expires this revision instead" in panel.buttons[Action.CHECK].toolTip()
+        or panel.state.stale
+    )
     result = act(panel, "p-eval-cy", Action.CHECK)
     assert result.outcome.value == "expired"
     assert state(panel) == "expired"
@@ -360,8 +371,9 @@ def test_g9_selects_what_it_rests_on_in_the_package(window, tmp_path: Path, sett
     from aa_review.generator import generate_package
 
     home = ensure_sample(tmp_path / "demo")
-    bad = generate_package(tmp_path / "gen", rows=80, seed=4, package_id=SAMPLE_PACKAGE_ID,
-                           defects=["hidden_cited"]).root
+    bad = generate_package(
+        tmp_path / "gen", rows=80, seed=4, package_id=SAMPLE_PACKAGE_ID, defects=["hidden_cited"]
+    ).root
     shutil.rmtree(home / SAMPLE_PACKAGE_ID)
     shutil.copytree(bad, home / SAMPLE_PACKAGE_ID, symlinks=True)
     settings.setValue("audit/auto", "true")
@@ -412,8 +424,7 @@ def g1_runs(monkeypatch) -> list[int]:
 
     runs: list[int] = []
     g1 = GATES["G1"]
-    monkeypatch.setitem(GATES, "G1", lambda ctx: runs.append(ctx.parsed.model.revision)
-                        or g1(ctx))
+    monkeypatch.setitem(GATES, "G1", lambda ctx: runs.append(ctx.parsed.model.revision) or g1(ctx))
     return runs
 
 
@@ -427,8 +438,9 @@ def test_changing_the_actor_evaluates_nothing(panel, g1_runs) -> None:
         panel.set_actor(who)
         assert [r[:3] for r in panel.gate_model.items] == [r[:3] for r in rows]
         # what the actor may see still follows the actor: private intervals for evaluators
-        assert ("Power: base" in panel.metrics.text()) and \
-            (("[0." in panel.metrics.text()) is (who == "p-eval-cy"))
+        assert ("Power: base" in panel.metrics.text()) and (
+            ("[0." in panel.metrics.text()) is (who == "p-eval-cy")
+        )
     assert g1_runs == []
 
 
@@ -445,8 +457,7 @@ def test_a_transition_or_a_changed_package_reevaluates(panel, demo: Path, g1_run
     assert "Stale" in panel.verdict.text()
 
 
-def test_an_edit_or_a_changed_package_of_a_draft_reevaluates(panel, demo: Path,
-                                                            g1_runs) -> None:
+def test_an_edit_or_a_changed_package_of_a_draft_reevaluates(panel, demo: Path, g1_runs) -> None:
     panel.edit_dialog = lambda: _FakeDialog(["license", "license_id"], "SYN-EVAL-ONLY-1.0")
     assert act(panel, "p-lead-ada", Action.EDIT).outcome.value == "applied"  # in place
     assert g1_runs == [1]
@@ -462,8 +473,9 @@ def test_an_edit_or_a_changed_package_of_a_draft_reevaluates(panel, demo: Path,
     assert any("PACKAGE_CHANGED" in c for c in panel.record.dossier_reason_codes)
 
 
-def test_changing_the_actor_does_no_package_work_on_the_gui_thread(window, demo: Path,
-                                                                   qtbot, monkeypatch) -> None:
+def test_changing_the_actor_does_no_package_work_on_the_gui_thread(
+    window, demo: Path, qtbot, monkeypatch
+) -> None:
     """Package work (hashing, auditing) runs off the GUI thread, and the open package is
     hashed once: by the window, whose digest the dossier takes; choosing who acts does no
     work at all."""
@@ -479,19 +491,28 @@ def test_changing_the_actor_does_no_package_work_on_the_gui_thread(window, demo:
     monkeypatch.setenv("AA_REVIEW_SYNCHRONOUS", "0")
     by_dossier: list[bool] = []  # the workspace hashing a bound package (True: GUI thread)
     real = _packages.package_digest
-    monkeypatch.setattr(_packages, "package_digest",
-                        lambda root, *a, **k: by_dossier.append(gui()) or real(root, *a, **k))
+    monkeypatch.setattr(
+        _packages,
+        "package_digest",
+        lambda root, *a, **k: by_dossier.append(gui()) or real(root, *a, **k),
+    )
     by_window: list[tuple[str, bool]] = []  # each file the window's digest hashed
     real_file = _prepare.file_sha256
-    monkeypatch.setattr(_prepare, "file_sha256",
-                        lambda root, rel: by_window.append((rel, gui())) or real_file(root, rel))
+    monkeypatch.setattr(
+        _prepare,
+        "file_sha256",
+        lambda root, rel: by_window.append((rel, gui())) or real_file(root, rel),
+    )
     audits: list[bool] = []  # G9's look at the package (no audit ran)
     real_rows = audit_module.contamination_rows
-    monkeypatch.setattr(audit_module, "contamination_rows",
-                        lambda pkg: audits.append(gui()) or real_rows(pkg))
+    monkeypatch.setattr(
+        audit_module, "contamination_rows", lambda pkg: audits.append(gui()) or real_rows(pkg)
+    )
     window.open_package(demo / SAMPLE_PACKAGE_ID)  # loaded in a thread; no audit
-    qtbot.waitUntil(lambda: window.session.package is not None
-                    and not window.controller.busy("load"), timeout=60_000)
+    qtbot.waitUntil(
+        lambda: window.session.package is not None and not window.controller.busy("load"),
+        timeout=60_000,
+    )
     assert window.open_workspace(demo / "dossier_workspace")
     window.center.setCurrentWidget(window.dossier)
     panel = window.dossier
@@ -532,8 +553,9 @@ def test_a_blocked_decision_says_why_and_can_be_journaled_as_refused(panel) -> N
     assert state(panel) == "independently_checked"
 
 
-def test_the_panel_waits_for_the_digest_the_window_computes(window, demo: Path,
-                                                            monkeypatch) -> None:
+def test_the_panel_waits_for_the_digest_the_window_computes(
+    window, demo: Path, monkeypatch
+) -> None:
     """A package the window holds but has not hashed yet is hashed once, by the window:
     the panel asks for the digest and waits, instead of hashing it a second time."""
     from aa_review.core.dossier import _packages
@@ -584,10 +606,15 @@ def test_the_palette_names_each_step_once_in_full(panel) -> None:
     window = panel.window()
     panel.set_actor("p-agent-gus")
     labels = [e.label for e in window.dossier_commands()]
-    assert labels == ["Dossier: Bind evidence", "Dossier: Run independent check",
-                      "Dossier: Decide eligible", "Dossier: Decide deferred",
-                      "Dossier: Edit evidence…", "Dossier: Authorize amendment proposal…",
-                      "Dossier: Public projection…"]
+    assert labels == [
+        "Dossier: Bind evidence",
+        "Dossier: Run independent check",
+        "Dossier: Decide eligible",
+        "Dossier: Decide deferred",
+        "Dossier: Edit evidence…",
+        "Dossier: Authorize amendment proposal…",
+        "Dossier: Public projection…",
+    ]
     before = (panel.folder / "journal.jsonl").read_bytes()
     for entry in window.dossier_commands():
         entry.run()

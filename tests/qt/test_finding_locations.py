@@ -19,9 +19,13 @@ def spread(tmp_path_factory: pytest.TempPathFactory) -> Any:
     out = {}
     for n, rows in ((2, 60), (500, 540)):
         root = tmp_path_factory.mktemp(f"spread{n}")
-        out[n] = generate_package(root, rows=rows, seed=3, defects=["hidden_cited",
-                                  "private_path"], defect_rows={"hidden_cited": n,
-                                                                "private_path": 3})
+        out[n] = generate_package(
+            root,
+            rows=rows,
+            seed=3,
+            defects=["hidden_cited", "private_path"],
+            defect_rows={"hidden_cited": n, "private_path": 3},
+        )
     return out
 
 
@@ -57,8 +61,9 @@ def test_selecting_a_finding_selects_all_its_rows(window, qtbot, spread, n: int)
     text = panel.summary.text()
     assert report.summary_line() in text
     m = re.search(r"([\d,]+) findings? at ([\d,]+) locations", text)
-    assert m and int(m.group(1).replace(",", "")) == len(report.findings) == \
-        sum(report.by_severity.values())
+    assert m and int(m.group(1).replace(",", "")) == len(report.findings) == sum(
+        report.by_severity.values()
+    )
     assert int(m.group(2).replace(",", "")) == report.locations
     by_check = dict(re.findall(r"(\w+) (\d+)", text.split("By check:", 1)[1]))
     assert sum(map(int, by_check.values())) == len(report.findings)
@@ -85,26 +90,27 @@ def test_selecting_a_finding_selects_all_its_rows(window, qtbot, spread, n: int)
     assert window.rows.model.position(current) == window.session.selection.current.row
 
 
-def test_rows_view_counts_clears_and_shows_only_the_selection(window, spread,
-                                                               tmp_path: Path) -> None:
+def test_rows_view_counts_clears_and_shows_only_the_selection(
+    window, spread, tmp_path: Path
+) -> None:
     import json
 
     g = spread[2]
     want = {r["row_id"] for r in next(d for d in g.defects if d.name == "hidden_cited").rows}
     _open(window, g.root)
     panel, rows = window.findings, window.rows
-    panel.view.setCurrentIndex(panel.model.index(_table_codes(panel).index(
-        "link.hidden_cited"), 0))
+    panel.view.setCurrentIndex(panel.model.index(_table_codes(panel).index("link.hidden_cited"), 0))
     rows.only_selected.setChecked(True)
     assert rows.model.rowCount() == 2
-    assert {window.session.package.index.row_id_str(rows.model.position(r)) for r in range(2)} == want
+    assert {
+        window.session.package.index.row_id_str(rows.model.position(r)) for r in range(2)
+    } == want
     out = tmp_path / "rows.jsonl"  # exporting now writes those rows, and says why
     window.controller.export(out)
     from aa_review.core.query.export import meta_path
 
     lines = out.read_text().splitlines()
-    assert json.loads(meta_path(out).read_text())["query"] == \
-        "[only the 2 rows selected together]"
+    assert json.loads(meta_path(out).read_text())["query"] == "[only the 2 rows selected together]"
     assert {json.loads(line)["row_id"] for line in lines} == want
     rows.only_selected.setChecked(False)
     # a filter hiding one of them says so
@@ -113,8 +119,9 @@ def test_rows_view_counts_clears_and_shows_only_the_selection(window, spread,
     assert rows.selected_label.text() == "2 rows selected, 1 hidden by the filter"
     rows.query.set_text("")
     # picking a row outside the selection ends it; "Select all rows" brings it back
-    outside = next(r for r in range(rows.model.rowCount())
-                   if not rows.model.is_marked(rows.model.position(r)))
+    outside = next(
+        r for r in range(rows.model.rowCount()) if not rows.model.is_marked(rows.model.position(r))
+    )
     rows.view.setCurrentIndex(rows.model.index(outside, 0))
     assert window.session.selection.current.rows is None and rows.model.marked_count == 0
     assert not rows.clear_selected.isEnabled()
@@ -134,8 +141,11 @@ def test_query_and_only_selection_use_every_location(window, spread) -> None:
     codes = _table_codes(panel)
     assert "privacy.private_path" in codes and "Shown:" in panel.summary.text()
     panel.query.set_text("")
-    row = window.session.package.index.find_row(sorted(
-        {r["row_id"] for r in next(d for d in g.defects if d.name == "hidden_cited").rows})[-1])
+    row = window.session.package.index.find_row(
+        sorted({r["row_id"] for r in next(d for d in g.defects if d.name == "hidden_cited").rows})[
+            -1
+        ]
+    )
     window.session.selection.select(row=row, source="test")
     panel.only_selection.setChecked(True)
     assert "link.hidden_cited" in _table_codes(panel)

@@ -26,9 +26,9 @@ def test_focused_default_two_tab_groups_facets_closed(window, qtbot, sample_copy
 
 
 @pytest.mark.parametrize("size", [(1366, 768), (1280, 800), (1600, 1000)])
-def test_default_layout_fits_small_screens_and_shows_every_column(qtbot, tmp_path: Path,
-                                                                  sample_copy: Path,
-                                                                  size) -> None:
+def test_default_layout_fits_small_screens_and_shows_every_column(
+    qtbot, tmp_path: Path, sample_copy: Path, size
+) -> None:
     from aa_review.qt.app import create_window
 
     s = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
@@ -45,10 +45,14 @@ def test_default_layout_fits_small_screens_and_shows_every_column(qtbot, tmp_pat
     view = w.rows.view
     header = view.horizontalHeader()
     right = header.sectionViewportPosition(header.count() - 1) + header.sectionSize(
-        header.count() - 1)
+        header.count() - 1
+    )
     assert right <= view.viewport().width() + 2  # Confidence and Quality on screen
-    assert w.findings.view.viewport().height() >= 4 * w.findings.view.rowHeight(0) \
-        if w.findings.model.rowCount() else True
+    assert (
+        w.findings.view.viewport().height() >= 4 * w.findings.view.rowHeight(0)
+        if w.findings.model.rowCount()
+        else True
+    )
 
 
 def test_maximise_a_dock_and_restore(window, qtbot, sample_copy: Path) -> None:

@@ -42,8 +42,15 @@ def test_evidence_model_lists_every_field(pkg) -> None:
     m = EvidenceTableModel()
     m.set_package(pkg)
     assert m.rowCount() == len(pkg.catalog)
-    assert m.columns[:7] == ["evidence_id", "ref", "evidence_type", "visibility", "resolves",
-                             "content_hash", "confidence"]
+    assert m.columns[:7] == [
+        "evidence_id",
+        "ref",
+        "evidence_type",
+        "visibility",
+        "resolves",
+        "content_hash",
+        "confidence",
+    ]
     first = pkg.catalog[0]
     assert m.data(m.index(0, 1)) == first.ref
     assert m.data(m.index(0, 5)) == first.content_hash
@@ -98,8 +105,9 @@ def test_small_models_pass_modeltester(qtmodeltester, pkg) -> None:
     t = TupleTableModel(("a", "status"), 1)
     t.set_items([("x", "pass"), ("y", "fail"), ("z", None)], tooltips=["one", "", "three"])
     qtmodeltester.check(t)
-    assert t.data(t.index(2, 1)) == "" and t.data(t.index(0, 1), Qt.ItemDataRole.ToolTipRole) \
-        == "one"
+    assert (
+        t.data(t.index(2, 1)) == "" and t.data(t.index(0, 1), Qt.ItemDataRole.ToolTipRole) == "one"
+    )
     entry = next(e for e in contracts.contract_entries(pkg) if e.item.kind == "csv")
     a = ArtifactTableModel()
     a.set_preview(contracts.preview(pkg, entry))

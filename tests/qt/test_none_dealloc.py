@@ -26,8 +26,9 @@ SCRIPT = textwrap.dedent("""
 
 def test_200k_none_returning_calls_do_not_abort() -> None:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    proc = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True,
-                          env=env, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "survived" in proc.stdout
     assert "none_dealloc" not in proc.stderr

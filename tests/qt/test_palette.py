@@ -39,10 +39,11 @@ def test_every_menu_action_is_in_the_palette_with_its_key(window, sample_copy: P
     assert any(label.startswith("View: Facets") for label in labels)
     assert any(label.startswith("Theme: Dark (") for label in labels)
     assert any(label.startswith("Theme: Light (") for label in labels)
-    assert any(label.startswith("Open Recent: ") and str(sample_copy) in label
-               for label in labels)
-    assert any(label.startswith("Next location of the finding") and label.endswith("F8")
-               for label in labels)
+    assert any(label.startswith("Open Recent: ") and str(sample_copy) in label for label in labels)
+    assert any(
+        label.startswith("Next location of the finding") and label.endswith("F8")
+        for label in labels
+    )
     palette.reject()
 
 

@@ -46,7 +46,6 @@ def test_histogram_range_filters_rows(window, sample_copy) -> None:
     assert window.rows.query.text() == f"evidence>={lo:.4g} evidence<={hi:.4g}"
 
 
-
 def test_selected_row_marked_by_one_overlay(window, sample_copy) -> None:
     window.open_package(sample_copy)
     window.focus_view(window.plots)
@@ -128,8 +127,7 @@ def test_long_bar_labels_are_elided_in_the_middle_with_a_tooltip(window, qtbot) 
     assert plot.toolTip().startswith(f"{long}: 9 rows")
 
 
-def test_coverage_counts_evidence_items_and_clicks_filter_the_catalog(window,
-                                                                       sample_copy) -> None:
+def test_coverage_counts_evidence_items_and_clicks_filter_the_catalog(window, sample_copy) -> None:
     from aa_review.core.session import Scope
 
     window.open_package(sample_copy)
@@ -165,8 +163,9 @@ def test_coverage_click_on_the_plot_filters(window, sample_copy, qtbot) -> None:
     y = len(cov.bars.labels) - 1 - i
     scene = cov.getPlotItem().vb.mapViewToScene(pg.Point(0.2, y))
     view_pos = cov.mapFromScene(scene)
-    qtbot.mouseClick(cov.viewport(), Qt.MouseButton.LeftButton,
-                     pos=QPoint(int(view_pos.x()), int(view_pos.y())))
+    qtbot.mouseClick(
+        cov.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(int(view_pos.x()), int(view_pos.y()))
+    )
     assert window.session.query(Scope.EVIDENCE) == "resolves:no"
 
 

@@ -31,8 +31,9 @@ def test_displayed_numbers_are_the_ones_compared(tmp_path: Path) -> None:
     pkg = open_package(root)
     model = RowsTableModel()
     model.set_index(pkg.index)
-    col = [model.headerData(c, Qt.Orientation.Horizontal)
-           for c in range(model.columnCount())].index("Confidence")
+    col = [
+        model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())
+    ].index("Confidence")
     shown = {r: model.data(model.index(r, col)) for r in range(model.rowCount())}
     assert {"0.930", "0.700", "0.062", "0.188", "0.312"} <= set(shown.values())
     for text in sorted(set(shown.values())):

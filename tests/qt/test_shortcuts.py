@@ -35,8 +35,12 @@ def _platforms(scheme: int) -> int:
 
 class _KeyBinding(ctypes.Structure):
     # QKeyBinding: StandardKey standardKey; uchar priority; QKeyCombination shortcut; uint platform
-    _fields_ = [("standard_key", ctypes.c_int), ("priority", ctypes.c_ubyte),
-                ("shortcut", ctypes.c_int), ("platform", ctypes.c_uint)]
+    _fields_ = [
+        ("standard_key", ctypes.c_int),
+        ("priority", ctypes.c_ubyte),
+        ("shortcut", ctypes.c_int),
+        ("platform", ctypes.c_uint),
+    ]
 
 
 def _qt_table() -> list[_KeyBinding]:
@@ -86,8 +90,11 @@ def test_the_table_read_is_the_one_qt_uses(table) -> None:
     for key in Std:
         if key is Std.UnknownKey:
             continue
-        scheme = next(s for s in SCHEMES.values()
-                      if bindings(table, Std.Open, s) == QKeySequence.keyBindings(Std.Open))
+        scheme = next(
+            s
+            for s in SCHEMES.values()
+            if bindings(table, Std.Open, s) == QKeySequence.keyBindings(Std.Open)
+        )
         assert bindings(table, key, scheme) == QKeySequence.keyBindings(key), key.name
         checked += 1
     assert checked > 60
@@ -109,27 +116,34 @@ def test_no_two_commands_share_a_key(table, scheme: int) -> None:
 def test_chosen_keys_are_no_desktops_standard_key(table, scheme: int) -> None:
     """A key that is not a standard key's must not be one on any desktop."""
     standard = _standard(table, scheme)
-    taken = {name: (spec, standard[QKeySequence(spec).toString()])
-             for name, spec in SHORTCUTS.items()
-             if isinstance(spec, str) and QKeySequence(spec).toString() in standard}
+    taken = {
+        name: (spec, standard[QKeySequence(spec).toString()])
+        for name, spec in SHORTCUTS.items()
+        if isinstance(spec, str) and QKeySequence(spec).toString() in standard
+    }
     assert not taken, taken
 
 
 def test_every_key_in_the_window_is_declared(window) -> None:
     """A panel adding a shortcut of its own adds it to SHORTCUTS, where it is checked."""
-    undeclared = [a.text() for a in window.findChildren(QAction)
-                  if a.shortcuts() and a.property("shortcut_name") not in SHORTCUTS]
+    undeclared = [
+        a.text()
+        for a in window.findChildren(QAction)
+        if a.shortcuts() and a.property("shortcut_name") not in SHORTCUTS
+    ]
     undeclared += [s.key().toString() for s in window.findChildren(QShortcut)]
     assert undeclared == []
 
 
 def test_actions_carry_their_declared_keys(window) -> None:
-    by_name = {a.property("shortcut_name"): a for a in window.findChildren(QAction)
-               if a.property("shortcut_name")}
+    by_name = {
+        a.property("shortcut_name"): a
+        for a in window.findChildren(QAction)
+        if a.property("shortcut_name")
+    }
     assert set(by_name) == set(SHORTCUTS)
     for name, spec in SHORTCUTS.items():
-        want = (QKeySequence.keyBindings(spec) if isinstance(spec, Std)
-                else [QKeySequence(spec)])
+        want = QKeySequence.keyBindings(spec) if isinstance(spec, Std) else [QKeySequence(spec)]
         assert by_name[name].shortcuts() == want, name
     assert window.commands.audit.shortcut().toString() == "Ctrl+Shift+R"
     assert window.commands.reload.shortcut().toString() == "F5"  # this (offscreen) scheme's

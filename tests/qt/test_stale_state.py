@@ -19,8 +19,9 @@ def drift(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """A package whose artifact breaks its contract: findings about a file, not a row."""
     from aa_review.generator import generate_package
 
-    return generate_package(tmp_path_factory.mktemp("drift"), rows=40, seed=1,
-                            defects=["contract_drift"])
+    return generate_package(
+        tmp_path_factory.mktemp("drift"), rows=40, seed=1, defects=["contract_drift"]
+    )
 
 
 def _click(qtbot: Any, view: Any, row: int) -> None:
@@ -32,12 +33,17 @@ def _types_on_disk(root: Path) -> list[str]:
     from aa_review.core.package import open_package
 
     pkg = open_package(root)
-    return [json.loads(line)["data_type"] for rel in pkg.index.files
-            for line in (root / rel).read_text().splitlines() if line.strip()]
+    return [
+        json.loads(line)["data_type"]
+        for rel in pkg.index.files
+        for line in (root / rel).read_text().splitlines()
+        if line.strip()
+    ]
 
 
-def test_opening_a_larger_package_while_a_rows_filter_is_active(window, sample_copy: Path,
-                                                                 tmp_path: Path) -> None:
+def test_opening_a_larger_package_while_a_rows_filter_is_active(
+    window, sample_copy: Path, tmp_path: Path
+) -> None:
     from aa_review.generator import generate_package
 
     big = generate_package(tmp_path / "big", rows=200, seed=4).root
@@ -71,8 +77,7 @@ def test_a_finding_without_a_row_leaves_no_row_selected(window, qtbot, drift) ->
     assert "no row" in window.detail.title.text()
 
 
-def test_a_finding_naming_a_contract_shows_its_tab_and_rows_come_back(window, qtbot,
-                                                                      drift) -> None:
+def test_a_finding_naming_a_contract_shows_its_tab_and_rows_come_back(window, qtbot, drift) -> None:
     window.open_package(drift.root)
     window.controller.run_audit()
     tabs = window.center
@@ -83,20 +88,24 @@ def test_a_finding_naming_a_contract_shows_its_tab_and_rows_come_back(window, qt
     # the tab bar says Contracts, as the page does
     assert tabs.tabBar().currentIndex() == tabs.indexOf(window.contracts)
     assert window.contracts.isVisible() and not window.rows.isVisible()
-    qtbot.mouseClick(tabs.tabBar(), Qt.MouseButton.LeftButton,
-                     pos=tabs.tabBar().tabRect(tabs.indexOf(window.rows)).center())
+    qtbot.mouseClick(
+        tabs.tabBar(),
+        Qt.MouseButton.LeftButton,
+        pos=tabs.tabBar().tabRect(tabs.indexOf(window.rows)).center(),
+    )
     assert tabs.currentWidget() is window.rows and window.rows.isVisible()
     assert not window.contracts.isVisible()
 
 
 def _visible_tab_bars(win: Any) -> list[tuple[tuple[str, ...], Any]]:
-    return [(tuple(sorted(b.tabText(i) for i in range(b.count()))), b.geometry())
-            for b in win.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
-            if b.isVisible() and b.count()]
+    return [
+        (tuple(sorted(b.tabText(i) for i in range(b.count()))), b.geometry())
+        for b in win.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+        if b.isVisible() and b.count()
+    ]
 
 
-def test_the_next_launch_after_closing_with_findings_raised(qtbot, settings,
-                                                            sample_copy) -> None:
+def test_the_next_launch_after_closing_with_findings_raised(qtbot, settings, sample_copy) -> None:
     from aa_review.qt.app import create_window
 
     first = create_window(settings)
@@ -116,7 +125,8 @@ def test_the_next_launch_after_closing_with_findings_raised(qtbot, settings,
         bars = _visible_tab_bars(win)
         assert sorted(g for g, _ in bars) == [
             ("Evidence catalog", "Findings", "Rows citing the evidence"),
-            ("Evidence cited by the row", "Plots", "Row detail")]
+            ("Evidence cited by the row", "Plots", "Row detail"),
+        ]
         assert not win.docks["facets"].isVisible()  # closed in the focused default
         detail = win.docks["detail"].geometry()
         assert not any(rect.intersects(detail) for g, rect in bars if "Findings" in g)
@@ -127,8 +137,9 @@ def test_the_next_launch_after_closing_with_findings_raised(qtbot, settings,
         win.close()
 
 
-def test_rows_shown_while_another_package_loads_select_nothing(window, qtbot, sample_copy,
-                                                               tmp_path) -> None:
+def test_rows_shown_while_another_package_loads_select_nothing(
+    window, qtbot, sample_copy, tmp_path
+) -> None:
     from aa_review.core.package import open_package
     from aa_review.generator import generate_package
 

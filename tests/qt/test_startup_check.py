@@ -12,15 +12,18 @@ import pytest
 
 from aa_review.qt import syslibs
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                reason="the xcb platform and ELF libraries are Linux's")
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the xcb platform and ELF libraries are Linux's"
+)
 CURSOR = "libxcb-cursor.so.0"
 
 
 def hiding(*sonames: str):
     """A loader that finds everything except ``sonames``, as on a machine without them."""
+
     def load_error(soname: str) -> str | None:
         return f"{soname}: cannot open shared object file" if soname in sonames else None
+
     return load_error
 
 
@@ -30,17 +33,22 @@ def qt_file(rel: str) -> Path:
     return qt / rel
 
 
-@pytest.mark.parametrize(("env", "platform"), [
-    ({"QT_QPA_PLATFORM": "offscreen"}, "offscreen"),
-    ({"QT_QPA_PLATFORM": "xcb", "XDG_SESSION_TYPE": "wayland", "WAYLAND_DISPLAY": "w"}, "xcb"),
-    ({"QT_QPA_PLATFORM": "wayland;xcb"}, "wayland"),
-    ({"QT_QPA_PLATFORM": "offscreen:fontengine=freetype"}, "offscreen"),
-    ({"DISPLAY": ":0"}, "xcb"),
-    ({"XDG_SESSION_TYPE": "wayland", "WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"},
-     "wayland"),
-    ({"XDG_SESSION_TYPE": "x11", "DISPLAY": ":0"}, "xcb"),
-    ({}, "xcb"),
-])
+@pytest.mark.parametrize(
+    ("env", "platform"),
+    [
+        ({"QT_QPA_PLATFORM": "offscreen"}, "offscreen"),
+        ({"QT_QPA_PLATFORM": "xcb", "XDG_SESSION_TYPE": "wayland", "WAYLAND_DISPLAY": "w"}, "xcb"),
+        ({"QT_QPA_PLATFORM": "wayland;xcb"}, "wayland"),
+        ({"QT_QPA_PLATFORM": "offscreen:fontengine=freetype"}, "offscreen"),
+        ({"DISPLAY": ":0"}, "xcb"),
+        (
+            {"XDG_SESSION_TYPE": "wayland", "WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"},
+            "wayland",
+        ),
+        ({"XDG_SESSION_TYPE": "x11", "DISPLAY": ":0"}, "xcb"),
+        ({}, "xcb"),
+    ],
+)
 def test_platform_qt_picks(env: dict[str, str], platform: str) -> None:
     assert syslibs.qt_platform(env) == platform
 
@@ -62,8 +70,7 @@ def test_hidden_cursor_library_is_named_with_its_packages() -> None:
 
 
 def test_every_missing_library_is_named_once_per_package() -> None:
-    gone = ("libxcb-icccm.so.4", "libxcb-keysyms.so.1", "libglib-2.0.so.0",
-            "libgthread-2.0.so.0")
+    gone = ("libxcb-icccm.so.4", "libxcb-keysyms.so.1", "libglib-2.0.so.0", "libgthread-2.0.so.0")
     problem = syslibs.check({"QT_QPA_PLATFORM": "xcb"}, hiding(*gone))
     assert problem is not None and set(problem.missing) == set(gone)
     assert problem.packages(0).count("libglib2.0-0") == 1
@@ -124,10 +131,21 @@ sys.exit(main(sys.argv[1:]))
 def test_window_start_without_the_cursor_library_exits_2_with_the_message(tmp_path: Path) -> None:
     """The real entry point in a process of its own, Qt never reached: no abort (134)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("QT_", "WAYLAND"))}
-    env.update(QT_QPA_PLATFORM="xcb", DISPLAY=":0", HOME=str(tmp_path),
-               XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "config"))
-    proc = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True,
-                          text=True, timeout=120, cwd=tmp_path)
+    env.update(
+        QT_QPA_PLATFORM="xcb",
+        DISPLAY=":0",
+        HOME=str(tmp_path),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert proc.returncode == 2, proc.stderr
     assert f"\n  {CURSOR}\n" in proc.stderr
     assert "sudo apt install libxcb-cursor0" in proc.stderr

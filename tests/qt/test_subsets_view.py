@@ -25,8 +25,9 @@ def _pick_rows(view, table_rows: list[int]) -> None:
     view.selectionModel().select(sel, QItemSelectionModel.SelectionFlag.ClearAndSelect)
 
 
-def test_rows_picked_in_a_table_become_a_subset_shown_everywhere(window, sample_copy: Path,
-                                                                 qtbot) -> None:
+def test_rows_picked_in_a_table_become_a_subset_shown_everywhere(
+    window, sample_copy: Path, qtbot
+) -> None:
     window.open_package(sample_copy)
     view = window.rows.view
     _pick_rows(view, [3, 4, 5, 20])
@@ -60,8 +61,7 @@ def test_rows_picked_in_a_table_become_a_subset_shown_everywhere(window, sample_
     widths = plots.types.subset_bars.opts["width"]
     assert int(np.sum(widths)) == 4
     # selecting an evidence item highlights the rows citing it on the map
-    cited = window.session.package.index.rows_citing(
-        window.session.selection.current.evidence)
+    cited = window.session.package.index.rows_citing(window.session.selection.current.evidence)
     assert plots.points.selected.count == len(cited) > 0
 
 

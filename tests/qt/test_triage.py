@@ -14,10 +14,13 @@ def many(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """Findings of several codes and severities; 4 rows cite hidden evidence."""
     from aa_review.generator import generate_package
 
-    return generate_package(tmp_path_factory.mktemp("triage"), rows=80, seed=7,
-                            defects=["hidden_cited", "private_path", "missing_lineage",
-                                     "contract_drift"],
-                            defect_rows={"hidden_cited": 4, "private_path": 3})
+    return generate_package(
+        tmp_path_factory.mktemp("triage"),
+        rows=80,
+        seed=7,
+        defects=["hidden_cited", "private_path", "missing_lineage", "contract_drift"],
+        defect_rows={"hidden_cited": 4, "private_path": 3},
+    )
 
 
 def _audited(window: Any, root: Any) -> Any:
@@ -68,13 +71,14 @@ def test_groups_count_findings_and_open_one(window, many) -> None:
     by_code: dict[str, int] = {}
     for f in state.findings:
         by_code[f.code] = by_code.get(f.code, 0) + 1
-    shown = {groups.model.item(r, 0).text(): groups.model.item(r, 1).data(0)
-             for r in range(groups.model.rowCount())}
+    shown = {
+        groups.model.item(r, 0).text(): groups.model.item(r, 1).data(0)
+        for r in range(groups.model.rowCount())
+    }
     assert shown == by_code
     # Picking a group shows its findings alone, and the counts of the others stay.
     code = "link.hidden_cited"
-    row = next(r for r in range(groups.model.rowCount())
-               if groups.model.item(r, 0).text() == code)
+    row = next(r for r in range(groups.model.rowCount()) if groups.model.item(r, 0).text() == code)
     groups.view.selectRow(row)
     assert window.findings.query.text() == f"code={code}"
     assert set(_column(panel.model, 1)) == {code}
@@ -86,8 +90,10 @@ def test_groups_count_findings_and_open_one(window, many) -> None:
     for f in state.findings:
         if not f.quirk:
             want[f.severity.value] = want.get(f.severity.value, 0) + 1
-    got = {groups.model.item(r, 0).text(): groups.model.item(r, 1).data(0)
-           for r in range(groups.model.rowCount())}
+    got = {
+        groups.model.item(r, 0).text(): groups.model.item(r, 1).data(0)
+        for r in range(groups.model.rowCount())
+    }
     assert got == want
 
 
@@ -101,8 +107,10 @@ def test_rows_and_evidence_show_their_findings(window, many) -> None:
     ids = {r["row_id"] for r in hidden.rows}
     model = window.rows.model
     ix = window.session.package.index
-    cells = {ix.row_id_str(model.position(r)): model.data(model.index(r, FINDINGS_COLUMN))
-             for r in range(model.rowCount())}
+    cells = {
+        ix.row_id_str(model.position(r)): model.data(model.index(r, FINDINGS_COLUMN))
+        for r in range(model.rowCount())
+    }
     for rid in ids:
         assert cells[rid] is not None and cells[rid].endswith("critical"), cells[rid]
     assert sum(1 for v in cells.values() if v) < len(cells)  # clean rows show nothing
@@ -210,8 +218,12 @@ def placed(tmp_path_factory: pytest.TempPathFactory) -> Any:
     row rejected as a duplicate (only in reports/rejected_rows.jsonl)."""
     from aa_review.generator import generate_package
 
-    g = generate_package(tmp_path_factory.mktemp("placed"), rows=60, seed=2,
-                         defects=["malformed_line", "counts_mismatch"])
+    g = generate_package(
+        tmp_path_factory.mktemp("placed"),
+        rows=60,
+        seed=2,
+        defects=["malformed_line", "counts_mismatch"],
+    )
     rejected = g.root / "experience_compiler/reports/rejected_rows.jsonl"
     with rejected.open("ab") as fh:
         fh.write(b'{"row_id": "dup-7", "rejection_reason": "duplicate_row_id"}\n')
@@ -244,16 +256,20 @@ def test_a_finding_on_a_line_without_a_row_shows_that_line(window, placed, code)
         assert '"rejection_reason": "duplicate_row_id' in doc.target_text()
         i = window.session.selection.current.finding
         window.session.step_location(-1, "findings")  # the last: the line added above
-        assert doc.target_text() == \
-            '{"row_id": "dup-7", "rejection_reason": "duplicate_row_id"}'
+        assert doc.target_text() == '{"row_id": "dup-7", "rejection_reason": "duplicate_row_id"}'
         assert window.session.selection.current.finding == i
     # Picking a row shows the row again.
     window.session.select_row(0, "rows")
     assert not doc.isVisibleTo(window.detail) and window.detail.view.isVisibleTo(window.detail)
 
 
-@pytest.mark.parametrize(("code", "name"), [("count.rows_by_type", "compiler_manifest.json"),
-                                            ("quirk.bogus_list_ref", "environment_spec.json")])
+@pytest.mark.parametrize(
+    ("code", "name"),
+    [
+        ("count.rows_by_type", "compiler_manifest.json"),
+        ("quirk.bogus_list_ref", "environment_spec.json"),
+    ],
+)
 def test_a_finding_in_a_json_document_opens_at_its_key_path(window, placed, code, name) -> None:
     import json
 
@@ -291,8 +307,7 @@ def _lines(w: Any) -> list[str]:
     return [w.model.item(r, 0).text() for r in range(w.model.rowCount())]
 
 
-def test_corpus_view_opens_a_report_sorts_and_opens_a_package(window, corpus_dir,
-                                                             tmp_path) -> None:
+def test_corpus_view_opens_a_report_sorts_and_opens_a_package(window, corpus_dir, tmp_path) -> None:
     from PySide6.QtCore import Qt
 
     from aa_review.core.audits import AuditDocument, audit_corpus
@@ -308,8 +323,9 @@ def test_corpus_view_opens_a_report_sorts_and_opens_a_package(window, corpus_dir
     assert _lines(w)[0] == "b_bad"
     assert w.model.item(0, headers.index("Worst")).text() == "critical"
     w.view.sortByColumn(headers.index("Rows"), Qt.SortOrder.AscendingOrder)
-    rows = [w.model.item(r, headers.index("Rows")).data(Qt.ItemDataRole.UserRole + 1)
-            for r in range(3)]
+    rows = [
+        w.model.item(r, headers.index("Rows")).data(Qt.ItemDataRole.UserRole + 1) for r in range(3)
+    ]
     assert rows == sorted(rows) and rows[-1] == 40
     empty = _lines(w).index("c_empty")
     assert "c_empty" in w.line_at(empty).path and w.line_at(empty).error
@@ -320,8 +336,7 @@ def test_corpus_view_opens_a_report_sorts_and_opens_a_package(window, corpus_dir
     assert window.session.package.root == corpus_dir / "b_bad"
 
 
-def test_corpus_view_audits_a_folder_and_refuses_a_bad_report(window, corpus_dir,
-                                                              tmp_path) -> None:
+def test_corpus_view_audits_a_folder_and_refuses_a_bad_report(window, corpus_dir, tmp_path) -> None:
     w = window.show_corpus()
     w.workers = 1
     w.audit(corpus_dir)
@@ -330,8 +345,7 @@ def test_corpus_view_audits_a_folder_and_refuses_a_bad_report(window, corpus_dir
     bad = tmp_path / "nope.json"
     bad.write_text('{"kind": "corpus"}')
     w.open_report(bad)
-    assert "nope.json" in w.summary.text() and "not an aa-review audit report" in \
-        w.summary.text()
+    assert "nope.json" in w.summary.text() and "not an aa-review audit report" in w.summary.text()
     assert len(_lines(w)) == 3  # what was shown stays
 
 
@@ -341,8 +355,12 @@ def varied(tmp_path_factory: pytest.TempPathFactory) -> Any:
     from aa_review.generator import generate_package
     from tests.core.query.conftest import vary_rows
 
-    root = generate_package(tmp_path_factory.mktemp("parity"), rows=120, seed=3,
-                            defects=["hidden_cited", "private_path", "missing_lineage"]).root
+    root = generate_package(
+        tmp_path_factory.mktemp("parity"),
+        rows=120,
+        seed=3,
+        defects=["hidden_cited", "private_path", "missing_lineage"],
+    ).root
     vary_rows(root)
     return root
 
@@ -382,16 +400,20 @@ def test_the_document_viewer_never_leaves_the_package(window, tmp_path, monkeypa
     secret.write_text("SECRET-CONTENT")
     _audited(window, g.root)
     fs = window.session.findings.findings
-    i = next(i for i, f in enumerate(fs) if f.code == "ref.escape"
-             and f.location.file.endswith("source_evidence_map.json"))
+    i = next(
+        i
+        for i, f in enumerate(fs)
+        if f.code == "ref.escape" and f.location.file.endswith("source_evidence_map.json")
+    )
     window.session.select_finding(i, 0, "findings")
     doc = window.detail.document
     assert doc.document is not None and doc.document.rel.endswith("source_evidence_map.json")
     assert "../outside.txt" in "\n".join(doc.document.lines)
     assert "SECRET" not in doc.text.toPlainText()
 
-    monkeypatch.setattr(detail_panel, "finding_place",
-                        lambda _s, _sel: ("../outside.txt", 1, None, "error x: y"))
+    monkeypatch.setattr(
+        detail_panel, "finding_place", lambda _s, _sel: ("../outside.txt", 1, None, "error x: y")
+    )
     window.session.select_finding(i, 0, "palette")
     window.session.select_finding((i + 1) % len(fs), 0, "palette")
     assert doc.document is None and "cannot be shown" in doc.title.text()

@@ -28,8 +28,9 @@ def test_welcome_shown_until_a_package_opens(window, sample_copy: Path, qtbot) -
     assert not any(d.isVisible() for d in window.docks.values())
 
 
-def test_recent_packages_listed_with_time_and_missing_marked(window, sample_copy: Path,
-                                                            tmp_path: Path, qtbot) -> None:
+def test_recent_packages_listed_with_time_and_missing_marked(
+    window, sample_copy: Path, tmp_path: Path, qtbot
+) -> None:
     gone = tmp_path / "gone_pkg"
     gone.mkdir()
     window.places.add("package", gone, datetime(2026, 1, 2, 3, 4, tzinfo=UTC))
@@ -37,8 +38,9 @@ def test_recent_packages_listed_with_time_and_missing_marked(window, sample_copy
     window.open_package(sample_copy)
     window.session.close()
     tree = window.welcome.lists["package"]
-    rows = [[tree.topLevelItem(i).text(c) for c in range(3)]
-            for i in range(tree.topLevelItemCount())]
+    rows = [
+        [tree.topLevelItem(i).text(c) for c in range(3)] for i in range(tree.topLevelItemCount())
+    ]
     assert rows[0][0] == sample_copy.name and rows[0][2] == str(sample_copy)
     assert rows[0][1].startswith(str(datetime.now().year))
     assert rows[1][0] == "gone_pkg  (missing)" and rows[1][2] == str(gone)

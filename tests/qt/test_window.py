@@ -92,8 +92,13 @@ def test_recent_packages_remembered(window, sample_copy: Path, settings, qtbot) 
 def test_drop_folder_opens_it(window, sample_copy: Path) -> None:
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(sample_copy))])
-    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime,
-                       Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     window.dropEvent(event)
     assert window.session.package is not None and window.session.package.root == sample_copy
 
@@ -126,8 +131,13 @@ def test_one_visible_tab_bar_per_tabbed_dock_group(window, qtbot, sample_copy) -
 
     qtbot.waitExposed(window)
     window.open_package(sample_copy)
-    bars = [b for b in window.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
-            if b.isVisible() and b.count()]
+    bars = [
+        b
+        for b in window.findChildren(QTabBar, options=Qt.FindChildOption.FindDirectChildrenOnly)
+        if b.isVisible() and b.count()
+    ]
     groups = sorted(tuple(sorted(b.tabText(i) for i in range(b.count()))) for b in bars)
-    assert groups == [("Evidence catalog", "Findings", "Rows citing the evidence"),
-                      ("Evidence cited by the row", "Plots", "Row detail")]
+    assert groups == [
+        ("Evidence catalog", "Findings", "Rows citing the evidence"),
+        ("Evidence cited by the row", "Plots", "Row detail"),
+    ]

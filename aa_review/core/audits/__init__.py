@@ -85,17 +85,29 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
-    "audit_package": "_engine", "AuditCancelled": "_engine", "DEFAULT_CAP": "_engine",
-    "audit_corpus": "_corpus", "find_packages": "_corpus",
+    "audit_package": "_engine",
+    "AuditCancelled": "_engine",
+    "DEFAULT_CAP": "_engine",
+    "audit_corpus": "_corpus",
+    "find_packages": "_corpus",
     "contamination_rows": "_contamination",
     "AuditContext": "_context",
-    "AuditDocument": "_model", "AuditProgress": "_model", "AuditReport": "_model",
-    "CheckSummary": "_model", "Counts": "_model", "Identity": "_model",
-    "CorpusEntry": "_model", "CorpusReport": "_model", "CorpusTotals": "_model",
+    "AuditDocument": "_model",
+    "AuditProgress": "_model",
+    "AuditReport": "_model",
+    "CheckSummary": "_model",
+    "Counts": "_model",
+    "Identity": "_model",
+    "CorpusEntry": "_model",
+    "CorpusReport": "_model",
+    "CorpusTotals": "_model",
     "findings_line": "_model",
-    "CHECKS": "_checks", "Check": "_registry", "UnknownCheckError": "_registry",
+    "CHECKS": "_checks",
+    "Check": "_registry",
+    "UnknownCheckError": "_registry",
     "resolve_selection": "_registry",
-    "CODES": "_codes", "CodeInfo": "_codes",
+    "CODES": "_codes",
+    "CodeInfo": "_codes",
 }
 __all__ = list(_WHERE)
 

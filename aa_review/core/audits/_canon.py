@@ -93,8 +93,7 @@ def _reusable(value: Any) -> bool:
 class _Plan:
     """The sorted seed layout of one key order, with the previous row's pieces."""
 
-    __slots__ = ("n", "keys", "pos", "prefix", "src", "s_of", "parts", "vals", "unsafe",
-                 "index")
+    __slots__ = ("n", "keys", "pos", "prefix", "src", "s_of", "parts", "vals", "unsafe", "index")
 
     def __init__(self, sig: tuple[str, ...]) -> None:
         keys: list[str] = []
@@ -171,7 +170,7 @@ class Canon:
             i = plan.index.get(key)
             if i is not None and plan.vals[plan.src[i]] is value:
                 part = plan.parts[plan.pos[i]]
-                return part if key == name else f'"{name}": ' + part[len(plan.prefix[i]):]
+                return part if key == name else f'"{name}": ' + part[len(plan.prefix[i]) :]
         return f'"{name}": ' + enc(value)
 
     def seed_text(self, row: dict[str, Any], task_id: str | None) -> tuple[str, str]:
@@ -181,16 +180,24 @@ class Canon:
         """
         task = row.get("source_task_id") or task_id or ""
         piece = self._piece
-        text = "{" + ", ".join((
-            piece(row, "data_type", "data_type"),
-            piece(row, "input", "input"),
-            piece(row, "tdo_round", "round"),
-            piece(row, "source_attempt_ids", "source_attempt_ids", True),
-            piece(row, "source_step_ids", "source_step_ids", True),
-            piece(row, "source_task_id", "source_task_id") if row.get("source_task_id")
-            else '"source_task_id": ' + enc(task),
-            piece(row, "source_trace_id", "source_trace_id"),
-            piece(row, "target", "target"))) + "}"
+        text = (
+            "{"
+            + ", ".join(
+                (
+                    piece(row, "data_type", "data_type"),
+                    piece(row, "input", "input"),
+                    piece(row, "tdo_round", "round"),
+                    piece(row, "source_attempt_ids", "source_attempt_ids", True),
+                    piece(row, "source_step_ids", "source_step_ids", True),
+                    piece(row, "source_task_id", "source_task_id")
+                    if row.get("source_task_id")
+                    else '"source_task_id": ' + enc(task),
+                    piece(row, "source_trace_id", "source_trace_id"),
+                    piece(row, "target", "target"),
+                )
+            )
+            + "}"
+        )
         return text, str(task)
 
 

@@ -19,8 +19,19 @@ from aa_review.core.audits._registry import CHECKS
 
 __all__ = ["CHECKS", "ORDER"]
 
-ORDER = ("input", "hashes", "refs", "links", "counts", "rows", "privacy", "contracts", "copies",
-         "files", "quirks")
+ORDER = (
+    "input",
+    "hashes",
+    "refs",
+    "links",
+    "counts",
+    "rows",
+    "privacy",
+    "contracts",
+    "copies",
+    "files",
+    "quirks",
+)
 _ordered = {name: CHECKS[name] for name in ORDER}
 _ordered.update({k: v for k, v in CHECKS.items() if k not in _ordered})
 CHECKS.clear()

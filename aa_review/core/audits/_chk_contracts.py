@@ -21,18 +21,41 @@ from aa_review.core.findings import Finding, Locations
 from aa_review.core.package.documents import DOC_PATHS
 from aa_review.core.package.model import Package
 
-CODES = ("contract.missing_file", "contract.columns", "contract.numeric", "contract.min_rows",
-         "contract.json_keys", "contract.json_types", "contract.empty", "contract.checklist",
-         "contract.mismatch",
-         "quirk.shared_contract_path", "quirk.checklist_ref_prefix")
-_SHAPE_KEYS = ("columns", "numeric_columns", "non_empty_columns", "min_rows", "keys",
-               "top_level_keys", "expected_types", "non_empty_fields")
+CODES = (
+    "contract.missing_file",
+    "contract.columns",
+    "contract.numeric",
+    "contract.min_rows",
+    "contract.json_keys",
+    "contract.json_types",
+    "contract.empty",
+    "contract.checklist",
+    "contract.mismatch",
+    "quirk.shared_contract_path",
+    "quirk.checklist_ref_prefix",
+)
+_SHAPE_KEYS = (
+    "columns",
+    "numeric_columns",
+    "non_empty_columns",
+    "min_rows",
+    "keys",
+    "top_level_keys",
+    "expected_types",
+    "non_empty_fields",
+)
 # A missing file is reported once per file, an unreadable one by the checklist
 # (json_outputs_parse, csv_tsv_headers_match); every other difference has its code.
-_CODE = {DiffKind.MISSING_COLUMN: "contract.columns", DiffKind.EXTRA_COLUMN: "contract.columns",
-         DiffKind.COLUMN_ORDER: "contract.columns", DiffKind.NON_NUMERIC: "contract.numeric",
-         DiffKind.TOO_FEW_ROWS: "contract.min_rows", DiffKind.MISSING_KEY: "contract.json_keys",
-         DiffKind.WRONG_TYPE: "contract.json_types", DiffKind.EMPTY: "contract.empty"}
+_CODE = {
+    DiffKind.MISSING_COLUMN: "contract.columns",
+    DiffKind.EXTRA_COLUMN: "contract.columns",
+    DiffKind.COLUMN_ORDER: "contract.columns",
+    DiffKind.NON_NUMERIC: "contract.numeric",
+    DiffKind.TOO_FEW_ROWS: "contract.min_rows",
+    DiffKind.MISSING_KEY: "contract.json_keys",
+    DiffKind.WRONG_TYPE: "contract.json_types",
+    DiffKind.EMPTY: "contract.empty",
+}
 
 
 @register("contracts", "Contracts and checklist", CODES)
@@ -73,8 +96,11 @@ def _against(ctx: AuditContext, check: FileCheck, shape: ArtifactShape) -> Itera
     for (code, msg), paths in seen.items():
         if ctx.on(code):
             also = f" (also {', '.join(paths[1:])})" if len(paths) > 1 else ""
-            yield ctx.finding(code, msg + also, locations=Locations.columns(
-                len(paths), file=check.file.ref, contract=paths))
+            yield ctx.finding(
+                code,
+                msg + also,
+                locations=Locations.columns(len(paths), file=check.file.ref, contract=paths),
+            )
 
 
 def _findings(shape: ArtifactShape, c: dict[str, Any], diffs: list[Diff]) -> list[tuple[str, str]]:
@@ -102,17 +128,24 @@ def _findings(shape: ArtifactShape, c: dict[str, Any], diffs: list[Diff]) -> lis
 
 
 def _consistency(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
-    outs = [(f"output_contract.required_outputs[{i}]", c.model_dump(exclude_none=True))
-            for i, c in enumerate(pkg.docs.output_contract.required_outputs
-                                  if pkg.docs.output_contract else [])]
+    outs = [
+        (f"output_contract.required_outputs[{i}]", c.model_dump(exclude_none=True))
+        for i, c in enumerate(
+            pkg.docs.output_contract.required_outputs if pkg.docs.output_contract else []
+        )
+    ]
     by_path: dict[str, tuple[str, dict[str, Any]]] = {}
     for cpath, c in outs:
         first = by_path.setdefault(str(c.get("path")), (cpath, c))
         if first[0] != cpath and ctx.on("quirk.shared_contract_path"):
             diff = [k for k in _SHAPE_KEYS if c.get(k) != first[1].get(k)]
             if diff:
-                yield ctx.finding("quirk.shared_contract_path", f"{c.get('path')!r} is also "
-                                  f"contracted at {first[0]} with other {', '.join(diff)}: "
-                                  "same-named baseline and revised artifacts share one "
-                                  "contract path (format 12.17)",
-                                  file=DOC_PATHS["output_contract"], contract=cpath)
+                yield ctx.finding(
+                    "quirk.shared_contract_path",
+                    f"{c.get('path')!r} is also "
+                    f"contracted at {first[0]} with other {', '.join(diff)}: "
+                    "same-named baseline and revised artifacts share one "
+                    "contract path (format 12.17)",
+                    file=DOC_PATHS["output_contract"],
+                    contract=cpath,
+                )

@@ -29,6 +29,10 @@ def check_copies(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
                 yield ctx.finding("copy.missing", f"the copy of {src} is absent", file=dst)
             continue
         if a.sha256 != b.sha256 and ctx.on("copy.differs"):
-            yield ctx.finding("copy.differs", f"not byte-identical to {src} ({b.size:,} vs "
-                              f"{a.size:,} bytes): one of the two was edited after compiling",
-                              file=dst, ref=src)
+            yield ctx.finding(
+                "copy.differs",
+                f"not byte-identical to {src} ({b.size:,} vs "
+                f"{a.size:,} bytes): one of the two was edited after compiling",
+                file=dst,
+                ref=src,
+            )

@@ -20,11 +20,21 @@ from aa_review.core.package.model import Package
 from aa_review.core.package.safepath import printable
 from aa_review.core.util.errors import UnsafeRefError
 
-CODES = ("manifest.missing_output", "manifest.schema_version", "artifacts.hash",
-         "artifacts.size", "artifacts.missing", "artifacts.index_unreadable",
-         "artifacts.index_missing", "artifacts.manifest_changed", "file.special",
-         "file.hard_link", "file.name_encoding", "quirk.recipe_absent",
-         "quirk.index_manifest_hash")
+CODES = (
+    "manifest.missing_output",
+    "manifest.schema_version",
+    "artifacts.hash",
+    "artifacts.size",
+    "artifacts.missing",
+    "artifacts.index_unreadable",
+    "artifacts.index_missing",
+    "artifacts.manifest_changed",
+    "file.special",
+    "file.hard_link",
+    "file.name_encoding",
+    "quirk.recipe_absent",
+    "quirk.index_manifest_hash",
+)
 INDEX = "artifacts_index.json"
 _RECIPE = "compiler_recipe.json"
 
@@ -43,24 +53,42 @@ def check_files(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         for i, ref in enumerate(m.compiler_output_refs or []):
             if not isinstance(ref, str) or pkg.safe.exists(ref):
                 continue
-            where: dict[str, Any] = {"file": DOC_PATHS["manifest"], "key_path": f"compiler_output_refs[{i}]",
-                         "ref": ref}
+            where: dict[str, Any] = {
+                "file": DOC_PATHS["manifest"],
+                "key_path": f"compiler_output_refs[{i}]",
+                "ref": ref,
+            }
             if ref.endswith(_RECIPE):
                 if ctx.on("quirk.recipe_absent"):
-                    yield ctx.finding("quirk.recipe_absent", "compiler_recipe.json is listed but "
-                                      "absent: compiler 0.2.1's copy helper never writes it "
-                                      "(format 12.1)", **where)
+                    yield ctx.finding(
+                        "quirk.recipe_absent",
+                        "compiler_recipe.json is listed but "
+                        "absent: compiler 0.2.1's copy helper never writes it "
+                        "(format 12.1)",
+                        **where,
+                    )
             elif ctx.on("manifest.missing_output"):
-                yield ctx.finding("manifest.missing_output", f"{ref} is listed as a compiler "
-                                  "output but is not in the package", **where)
+                yield ctx.finding(
+                    "manifest.missing_output",
+                    f"{ref} is listed as a compiler output but is not in the package",
+                    **where,
+                )
         hdr = pkg.map_header
-        if (hdr is not None and m.source_evidence_map_schema_version and hdr.schema_version
-                and m.source_evidence_map_schema_version != hdr.schema_version
-                and ctx.on("manifest.schema_version")):
-            yield ctx.finding("manifest.schema_version", f"the manifest names "
-                              f"{m.source_evidence_map_schema_version}, the evidence map is "
-                              f"{hdr.schema_version}", file=DOC_PATHS["manifest"],
-                              key_path="source_evidence_map_schema_version")
+        if (
+            hdr is not None
+            and m.source_evidence_map_schema_version
+            and hdr.schema_version
+            and m.source_evidence_map_schema_version != hdr.schema_version
+            and ctx.on("manifest.schema_version")
+        ):
+            yield ctx.finding(
+                "manifest.schema_version",
+                f"the manifest names "
+                f"{m.source_evidence_map_schema_version}, the evidence map is "
+                f"{hdr.schema_version}",
+                file=DOC_PATHS["manifest"],
+                key_path="source_evidence_map_schema_version",
+            )
     yield from _index(pkg, ctx)
 
 
@@ -68,21 +96,37 @@ def _entries(ctx: AuditContext) -> Iterator[Finding]:
     """What listing the package folder showed: special files, hard links, odd names."""
     for e in ctx.hashes.listing:
         if e.kind == "special" and ctx.on("file.special"):
-            yield ctx.finding("file.special", f"{_article(e.detail)} in the package: never "
-                              "opened or read (a compiler writes regular files only)",
-                              file=e.rel)
+            yield ctx.finding(
+                "file.special",
+                f"{_article(e.detail)} in the package: never "
+                "opened or read (a compiler writes regular files only)",
+                file=e.rel,
+            )
         if e.kind == "file" and e.nlink > 1 and ctx.on("file.hard_link"):
-            yield ctx.finding("file.hard_link", f"this file has {e.nlink} hard links: the same "
-                              "bytes may also be a file outside the package, changed there",
-                              file=e.rel)
-        if printable(e.rel) != e.rel and ctx.on("file.name_encoding") and \
-                printable(e.rel.rsplit("/", 1)[-1]) != e.rel.rsplit("/", 1)[-1]:
-            yield ctx.finding("file.name_encoding", "this name is not valid UTF-8 (shown with "
-                              "its bytes escaped as \\xNN); no ref can name it", file=e.rel)
+            yield ctx.finding(
+                "file.hard_link",
+                f"this file has {e.nlink} hard links: the same "
+                "bytes may also be a file outside the package, changed there",
+                file=e.rel,
+            )
+        if (
+            printable(e.rel) != e.rel
+            and ctx.on("file.name_encoding")
+            and printable(e.rel.rsplit("/", 1)[-1]) != e.rel.rsplit("/", 1)[-1]
+        ):
+            yield ctx.finding(
+                "file.name_encoding",
+                "this name is not valid UTF-8 (shown with "
+                "its bytes escaped as \\xNN); no ref can name it",
+                file=e.rel,
+            )
     for name in _folders_not_utf8(ctx):
         if ctx.on("file.name_encoding"):
-            yield ctx.finding("file.name_encoding", "this folder name is not valid UTF-8 "
-                              "(shown with its bytes escaped as \\xNN)", file=name)
+            yield ctx.finding(
+                "file.name_encoding",
+                "this folder name is not valid UTF-8 (shown with its bytes escaped as \\xNN)",
+                file=name,
+            )
 
 
 def _folders_not_utf8(ctx: AuditContext) -> list[str]:
@@ -91,7 +135,7 @@ def _folders_not_utf8(ctx: AuditContext) -> list[str]:
         parts = e.rel.split("/")[:-1]
         for i, part in enumerate(parts):
             if printable(part) != part:
-                seen.setdefault("/".join(parts[:i + 1]), None)
+                seen.setdefault("/".join(parts[: i + 1]), None)
     return list(seen)
 
 
@@ -103,10 +147,15 @@ def _read_index(pkg: Package, ctx: AuditContext) -> tuple[list[Any] | None, list
     problems: list[Finding] = []
     if pkg.safe.stat(INDEX) is None:
         if ctx.on("artifacts.index_missing"):
-            return None, [ctx.finding("artifacts.index_missing", "artifacts_index.json is "
-                                      "absent, so no file's size and hash can be checked "
-                                      "against it (the compiler writes it, format 3.4)",
-                                      file=INDEX)]
+            return None, [
+                ctx.finding(
+                    "artifacts.index_missing",
+                    "artifacts_index.json is "
+                    "absent, so no file's size and hash can be checked "
+                    "against it (the compiler writes it, format 3.4)",
+                    file=INDEX,
+                )
+            ]
         return None, []
     entries = read_json(pkg.safe, INDEX, problems, required=False)
     if isinstance(entries, list):
@@ -118,9 +167,15 @@ def _read_index(pkg: Package, ctx: AuditContext) -> tuple[list[Any] | None, list
         why, line = f"it holds a JSON {type(entries).__name__}, not a list", None
     if not ctx.on("artifacts.index_unreadable"):
         return None, []
-    return None, [ctx.finding("artifacts.index_unreadable", f"artifacts_index.json cannot be "
-                              f"used ({why}): no file's size and hash was checked against it",
-                              file=INDEX, line=line)]
+    return None, [
+        ctx.finding(
+            "artifacts.index_unreadable",
+            f"artifacts_index.json cannot be "
+            f"used ({why}): no file's size and hash was checked against it",
+            file=INDEX,
+            line=line,
+        )
+    ]
 
 
 def _index(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
@@ -144,8 +199,9 @@ def _index(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         facts = files.get(ref)
         if facts is None:
             if ctx.on("artifacts.missing"):
-                yield ctx.finding("artifacts.missing", f"{ref} is listed but not in the package",
-                                  **where)
+                yield ctx.finding(
+                    "artifacts.missing", f"{ref} is listed but not in the package", **where
+                )
             continue
         size, digest = e.get("size_bytes"), e.get("content_hash")
         size_off = isinstance(size, int) and size != facts.size
@@ -154,32 +210,52 @@ def _index(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
             yield from _manifest(pkg, ctx, size, digest, facts.size, facts.sha256, where)
             continue
         if size_off and ctx.on("artifacts.size"):
-            yield ctx.finding("artifacts.size", _msg(False, f"size_bytes {size:,}, the file has "
-                                                     f"{facts.size:,}"),
-                              **{**where, "key_path": f"[{i}].size_bytes"})
+            yield ctx.finding(
+                "artifacts.size",
+                _msg(False, f"size_bytes {size:,}, the file has {facts.size:,}"),
+                **{**where, "key_path": f"[{i}].size_bytes"},
+            )
         if hash_off and ctx.on("artifacts.hash"):
-            yield ctx.finding("artifacts.hash", _msg(False, f"content_hash {digest}, the bytes "
-                                                     f"hash to {facts.sha256}"),
-                              **{**where, "key_path": f"[{i}].content_hash"})
+            yield ctx.finding(
+                "artifacts.hash",
+                _msg(False, f"content_hash {digest}, the bytes hash to {facts.sha256}"),
+                **{**where, "key_path": f"[{i}].content_hash"},
+            )
 
 
-def _manifest(pkg: Package, ctx: AuditContext, size: Any, digest: Any, real_size: int,
-              real_hash: str, where: dict[str, Any]) -> Iterator[Finding]:
+def _manifest(
+    pkg: Package,
+    ctx: AuditContext,
+    size: Any,
+    digest: Any,
+    real_size: int,
+    real_hash: str,
+    where: dict[str, Any],
+) -> Iterator[Finding]:
     """The root manifest.json against its index entry: the compiler indexes it before
     adding trace_counters (format 12.21), so a clean package's manifest differs exactly
     by them; any other difference is an edit."""
-    said = (f"size_bytes {size:,}" if isinstance(size, int) and size != real_size else
-            f"content_hash {digest}")
+    said = (
+        f"size_bytes {size:,}"
+        if isinstance(size, int) and size != real_size
+        else f"content_hash {digest}"
+    )
     if _before_trace_counters(pkg, size, digest):
         if ctx.on("quirk.index_manifest_hash"):
-            yield ctx.finding("quirk.index_manifest_hash", _msg(True, f"{said}, the file now "
-                              f"has {real_size:,} bytes hashing to {real_hash}"), **where)
+            yield ctx.finding(
+                "quirk.index_manifest_hash",
+                _msg(True, f"{said}, the file now has {real_size:,} bytes hashing to {real_hash}"),
+                **where,
+            )
     elif ctx.on("artifacts.manifest_changed"):
-        yield ctx.finding("artifacts.manifest_changed", f"{said}, the file has {real_size:,} "
-                          f"bytes hashing to {real_hash}, and manifest.json without its "
-                          "trace_counters does not match the index either: the manifest was "
-                          "edited after compiling (format 12.21 explains only trace_counters)",
-                          **where)
+        yield ctx.finding(
+            "artifacts.manifest_changed",
+            f"{said}, the file has {real_size:,} "
+            f"bytes hashing to {real_hash}, and manifest.json without its "
+            "trace_counters does not match the index either: the manifest was "
+            "edited after compiling (format 12.21 explains only trace_counters)",
+            **where,
+        )
 
 
 def _before_trace_counters(pkg: Package, size: Any, digest: Any) -> bool:
@@ -192,10 +268,12 @@ def _before_trace_counters(pkg: Package, size: Any, digest: Any) -> bool:
     if not isinstance(doc, dict) or "trace_counters" not in doc:
         return False
     before = {k: v for k, v in doc.items() if k != "trace_counters"}
-    for indent, ascii_only, sort, end in itertools.product((2, None, 4), (True, False),
-                                                           (False, True), ("\n", "")):
-        data = (json.dumps(before, indent=indent, ensure_ascii=ascii_only, sort_keys=sort)
-                + end).encode("utf-8")
+    for indent, ascii_only, sort, end in itertools.product(
+        (2, None, 4), (True, False), (False, True), ("\n", "")
+    ):
+        data = (
+            json.dumps(before, indent=indent, ensure_ascii=ascii_only, sort_keys=sort) + end
+        ).encode("utf-8")
         if isinstance(digest, str) and hashlib.sha256(data).hexdigest() != digest:
             continue
         if isinstance(size, int) and size != len(data):
@@ -206,6 +284,8 @@ def _before_trace_counters(pkg: Package, size: Any, digest: Any) -> bool:
 
 def _msg(quirk: bool, text: str) -> str:
     if quirk:
-        return (text + ": artifacts_index.json describes manifest.json as it was before "
-                "trace_counters were added (format 12.21)")
+        return (
+            text + ": artifacts_index.json describes manifest.json as it was before "
+            "trace_counters were added (format 12.21)"
+        )
     return text + ": the file changed after the index was written"

@@ -17,9 +17,18 @@ from aa_review.core.package.model import Package
 from aa_review.core.util.errors import UnsafeRefError
 
 _HASH_RE = re.compile(r"sha256:[0-9a-f]{64}")
-CODES = ("hash.changed", "hash.missing", "hash.unhashable", "hash.not_recorded",
-         "hash.malformed", "hash.unreadable", "hash.row_disagrees", "input.evidence_encoding",
-         "quirk.large_file_no_hash", "quirk.hash_conventions")
+CODES = (
+    "hash.changed",
+    "hash.missing",
+    "hash.unhashable",
+    "hash.not_recorded",
+    "hash.malformed",
+    "hash.unreadable",
+    "hash.row_disagrees",
+    "input.evidence_encoding",
+    "quirk.large_file_no_hash",
+    "quirk.hash_conventions",
+)
 
 
 def file_facts(pkg: Package, ctx: AuditContext, ref: str) -> FileFacts | None:
@@ -56,17 +65,27 @@ def check_hashes(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     must agree with the catalog."""
     for rel, why in sorted(ctx.hashes.errors.items()):
         if ctx.on("hash.unreadable"):
-            yield ctx.finding("hash.unreadable", f"cannot be read ({why}); no package digest "
-                              "can be computed", file=rel)
+            yield ctx.finding(
+                "hash.unreadable",
+                f"cannot be read ({why}); no package digest can be computed",
+                file=rel,
+            )
     for i, e in enumerate(pkg.catalog):
-        where: dict[str, Any] = {"file": e.ref, "evidence_id": e.evidence_id, "ref": e.ref,
-                                     "key_path": f"evidence_catalog[{i}].content_hash"}
+        where: dict[str, Any] = {
+            "file": e.ref,
+            "evidence_id": e.evidence_id,
+            "ref": e.ref,
+            "key_path": f"evidence_catalog[{i}].content_hash",
+        }
         if ctx.ref_facts[e.ref][0] in UNSAFE:
             continue  # never opened; the refs check reports it
         recorded = e.content_hash
         if recorded is not None and not _HASH_RE.fullmatch(recorded) and ctx.on("hash.malformed"):
-            yield ctx.finding("hash.malformed", f"content_hash {recorded!r} is not 'sha256:' + "
-                              "64 lower-case hex digits", **where)
+            yield ctx.finding(
+                "hash.malformed",
+                f"content_hash {recorded!r} is not 'sha256:' + 64 lower-case hex digits",
+                **where,
+            )
             continue
         try:
             facts = file_facts(pkg, ctx, e.ref)
@@ -76,49 +95,80 @@ def check_hashes(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
             continue
         if facts is None:
             if recorded is not None and ctx.on("hash.missing"):
-                yield ctx.finding("hash.missing", f"the catalog records {recorded} but the file "
-                                  "is not in the package: the evidence was removed or never "
-                                  "exported", **where)
+                yield ctx.finding(
+                    "hash.missing",
+                    f"the catalog records {recorded} but the file "
+                    "is not in the package: the evidence was removed or never "
+                    "exported",
+                    **where,
+                )
             continue
         if facts.size > CONTENT_HASH_LIMIT:
             if recorded is not None and ctx.on("hash.unhashable"):
-                yield ctx.finding("hash.unhashable", f"the file is {facts.size:,} bytes; the "
-                                  "compiler never hashes files over 2,000,000 bytes, yet the "
-                                  f"catalog claims {recorded}", **where)
+                yield ctx.finding(
+                    "hash.unhashable",
+                    f"the file is {facts.size:,} bytes; the "
+                    "compiler never hashes files over 2,000,000 bytes, yet the "
+                    f"catalog claims {recorded}",
+                    **where,
+                )
             elif recorded is None and ctx.on("quirk.large_file_no_hash"):
-                yield ctx.finding("quirk.large_file_no_hash", f"the file is {facts.size:,} bytes: "
-                                  "the compiler records no hash for files over 2,000,000 bytes "
-                                  "(format 12.5), so its content is not protected by the "
-                                  "catalog; the package digest still covers it", **where)
+                yield ctx.finding(
+                    "quirk.large_file_no_hash",
+                    f"the file is {facts.size:,} bytes: "
+                    "the compiler records no hash for files over 2,000,000 bytes "
+                    "(format 12.5), so its content is not protected by the "
+                    "catalog; the package digest still covers it",
+                    **where,
+                )
             continue
         # Only files holding a CR or bytes that are not UTF-8 hash differently as text.
         text_differs = facts.text_hash != "sha256:" + facts.sha256
         bad = first_bad_byte(pkg, e.ref) if text_differs else None
         if bad is not None and ctx.on("input.evidence_encoding"):
             offset, line, why = bad
-            yield ctx.finding("input.evidence_encoding", f"the file is not valid UTF-8: {why} "
-                              f"at byte {offset:,} (line {line}). The compiler hashes evidence "
-                              "read as UTF-8 text with U+FFFD for each bad byte (format 7.3, "
-                              "12.5), so its catalog hash does not bind the file's bytes: files "
-                              "differing only in those bytes get the same hash",
-                              **{**where, "key_path": None}, line=line, byte_offset=offset)
+            yield ctx.finding(
+                "input.evidence_encoding",
+                f"the file is not valid UTF-8: {why} "
+                f"at byte {offset:,} (line {line}). The compiler hashes evidence "
+                "read as UTF-8 text with U+FFFD for each bad byte (format 7.3, "
+                "12.5), so its catalog hash does not bind the file's bytes: files "
+                "differing only in those bytes get the same hash",
+                **{**where, "key_path": None},
+                line=line,
+                byte_offset=offset,
+            )
         if recorded is None:
             if ctx.on("hash.not_recorded"):
-                yield ctx.finding("hash.not_recorded", f"the file exists ({facts.size:,} bytes) "
-                                  "but the catalog records no hash; the compiler hashes every "
-                                  "existing file up to 2,000,000 bytes", **where)
+                yield ctx.finding(
+                    "hash.not_recorded",
+                    f"the file exists ({facts.size:,} bytes) "
+                    "but the catalog records no hash; the compiler hashes every "
+                    "existing file up to 2,000,000 bytes",
+                    **where,
+                )
             continue
         if facts.text_hash != recorded and ctx.on("hash.changed"):
             extra = ""
             if recorded == "sha256:" + facts.sha256:
-                extra = (" (the recorded value is the plain byte hash; the catalog hashes the "
-                         "file read as text, which differs for CRLF or non-UTF-8 files)")
-            yield ctx.finding("hash.changed", f"catalog {recorded}, file now {facts.text_hash}: "
-                              f"the content changed after compiling{extra}", **where)
+                extra = (
+                    " (the recorded value is the plain byte hash; the catalog hashes the "
+                    "file read as text, which differs for CRLF or non-UTF-8 files)"
+                )
+            yield ctx.finding(
+                "hash.changed",
+                f"catalog {recorded}, file now {facts.text_hash}: "
+                f"the content changed after compiling{extra}",
+                **where,
+            )
         elif text_differs and ctx.on("quirk.hash_conventions"):
             why = "holds bytes that are not UTF-8" if bad is not None else "has CR line ends"
-            yield ctx.finding("quirk.hash_conventions", f"the file {why}, so its catalog hash "
-                              "(text read as UTF-8 with universal newlines) differs from its "
-                              "byte hash in artifacts_index.json (format 12.5); both are "
-                              "correct under their convention", **where)
+            yield ctx.finding(
+                "quirk.hash_conventions",
+                f"the file {why}, so its catalog hash "
+                "(text read as UTF-8 with universal newlines) differs from its "
+                "byte hash in artifacts_index.json (format 12.5); both are "
+                "correct under their convention",
+                **where,
+            )
     yield from row_findings(pkg, ctx, ("hash.row_disagrees",))

@@ -20,6 +20,7 @@ def check_input(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     bad encodings), already located by file and line. They are reported as the loader
     phrased them; codes the loader may add later pass through as well."""
     for p in pkg.problems:
-        if ctx.on(p.code) or (p.code.startswith("input.") and p.code not in CODES
-                              and ctx.on("input.bad_json")):
+        if ctx.on(p.code) or (
+            p.code.startswith("input.") and p.code not in CODES and ctx.on("input.bad_json")
+        ):
             yield p

@@ -18,8 +18,14 @@ from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.derive import evidence_id
 from aa_review.core.package.model import Package
 
-CODES = ("link.orphan", "link.uncited", "link.hidden_cited", "link.mismatch",
-         "link.bad_evidence_id", "quirk.id_before_sanitize")
+CODES = (
+    "link.orphan",
+    "link.uncited",
+    "link.hidden_cited",
+    "link.mismatch",
+    "link.bad_evidence_id",
+    "quirk.id_before_sanitize",
+)
 
 
 def hidden_positions(pkg: Package) -> list[int]:
@@ -39,30 +45,51 @@ def check_links(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         want = evidence_id(e.ref)
         if e.evidence_id != want:
             where: dict[str, Any] = {
-                "file": MAP_PATH, "key_path": f"evidence_catalog[{i}].evidence_id",
-                "evidence_id": e.evidence_id, "ref": e.ref}
+                "file": MAP_PATH,
+                "key_path": f"evidence_catalog[{i}].evidence_id",
+                "evidence_id": e.evidence_id,
+                "ref": e.ref,
+            }
             if undo_ref_sanitizer(e.ref, e.evidence_id):
                 if ctx.on("quirk.id_before_sanitize"):
-                    yield ctx.finding("quirk.id_before_sanitize", "the id hashes the ref as it "
-                                      "was before the sanitizer rewrote it (format 12.6)", **where)
+                    yield ctx.finding(
+                        "quirk.id_before_sanitize",
+                        "the id hashes the ref as it "
+                        "was before the sanitizer rewrote it (format 12.6)",
+                        **where,
+                    )
             elif ctx.on("link.bad_evidence_id"):
-                yield ctx.finding("link.bad_evidence_id", f"{e.evidence_id} is not the id of "
-                                  f"{e.ref!r} ({want}): the id or the ref was edited", **where)
+                yield ctx.finding(
+                    "link.bad_evidence_id",
+                    f"{e.evidence_id} is not the id of "
+                    f"{e.ref!r} ({want}): the id or the ref was edited",
+                    **where,
+                )
     n_cat = ix.catalog_size
     for pos in range(n_cat, len(ix.evidence_ids)):
         rows = ix.rows_citing(pos)
         if len(rows) and ctx.on("link.orphan"):
-            yield ctx.finding("link.orphan", f"{len(rows):,} row(s) cite "
-                              f"{ix.evidence_ids[pos]}, which the evidence catalog does not "
-                              "hold", rows=rows.to_array(), evidence_id=ix.evidence_ids[pos],
-                              key_path="source_evidence_ref_ids")
+            yield ctx.finding(
+                "link.orphan",
+                f"{len(rows):,} row(s) cite "
+                f"{ix.evidence_ids[pos]}, which the evidence catalog does not "
+                "hold",
+                rows=rows.to_array(),
+                evidence_id=ix.evidence_ids[pos],
+                key_path="source_evidence_ref_ids",
+            )
     if len(ix):
         for pos, e in enumerate(pkg.catalog[:n_cat]):
             if not len(ix.rows_citing(pos)) and ctx.on("link.uncited"):
-                yield ctx.finding("link.uncited", f"no row cites {e.ref!r}; the compiler cites "
-                                  "every catalogued item from the rows", file=MAP_PATH,
-                                  key_path=f"evidence_catalog[{pos}]", evidence_id=e.evidence_id,
-                                  ref=e.ref)
+                yield ctx.finding(
+                    "link.uncited",
+                    f"no row cites {e.ref!r}; the compiler cites "
+                    "every catalogued item from the rows",
+                    file=MAP_PATH,
+                    key_path=f"evidence_catalog[{pos}]",
+                    evidence_id=e.evidence_id,
+                    ref=e.ref,
+                )
     yield from _hidden(pkg, ctx)
     yield from row_findings(pkg, ctx, ("link.bad_evidence_id",))
     if ctx.on("link.mismatch") and not pkg.catalog_derived:
@@ -81,10 +108,16 @@ def _hidden(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         rows = ix.rows_citing(pos).to_array() if pos < ix.catalog_size else np.empty(0, np.int64)
         if len(rows):
             cited[e.ref] = rows
-            yield ctx.finding("link.hidden_cited", f"{_rows(len(rows))} hidden evaluation "
-                              f"material {e.ref!r}: grader-only references must never reach "
-                              "training rows", rows=rows, evidence_id=e.evidence_id, ref=e.ref,
-                              key_path="source_evidence_ref_ids")
+            yield ctx.finding(
+                "link.hidden_cited",
+                f"{_rows(len(rows))} hidden evaluation "
+                f"material {e.ref!r}: grader-only references must never reach "
+                "training rows",
+                rows=rows,
+                evidence_id=e.evidence_id,
+                ref=e.ref,
+                key_path="source_evidence_ref_ids",
+            )
     if not len(ix):
         return
     for hit, rows in sorted(ctx.rows.groups.items(), key=lambda t: int(t[1][0])):
@@ -93,8 +126,9 @@ def _hidden(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         new = np.setdiff1d(rows, cited.get(hit[2] or "", ()), assume_unique=True)
         if len(new):
             text = hit[4] if len(new) == 1 else f"{len(new):,} rows: {hit[4]}"
-            yield ctx.finding("link.hidden_cited", text, rows=new, key_path=hit[1], ref=hit[2],
-                              evidence_id=hit[3])
+            yield ctx.finding(
+                "link.hidden_cited", text, rows=new, key_path=hit[1], ref=hit[2], evidence_id=hit[3]
+            )
     g = ctx.rows.gathered.get("link.hidden_cited")
     if g is not None:  # past the listing limit: every further citing row, each located
         yield from _gathered_hidden(ctx, g, cited)
@@ -104,8 +138,9 @@ def _rows(n: int) -> str:
     return "the row cites" if n == 1 else f"{n:,} rows cite"
 
 
-def _gathered_hidden(ctx: AuditContext, g: Gathered, cited: dict[str, np.ndarray]
-                     ) -> Iterator[Finding]:
+def _gathered_hidden(
+    ctx: AuditContext, g: Gathered, cited: dict[str, np.ndarray]
+) -> Iterator[Finding]:
     keep = np.ones(len(g.positions), dtype=bool)
     for w, (_, ref, _) in enumerate(g.wheres):  # rows already named for citing it by id
         if ref in cited:
@@ -116,7 +151,13 @@ def _gathered_hidden(ctx: AuditContext, g: Gathered, cited: dict[str, np.ndarray
     keys = np.asarray([w[0] for w in g.wheres], dtype=object)[codes].tolist()
     refs = np.asarray([w[1] for w in g.wheres], dtype=object)[codes].tolist()
     n = int(keep.sum())
-    yield ctx.finding("link.hidden_cited", f"{n:,} more citation(s) of hidden evaluation "
-                      "material, past the listing limit: each is one of the locations (row, "
-                      "key path and ref)", rows=g.positions[keep], key_path=keys, ref=refs,
-                      gathered=n)
+    yield ctx.finding(
+        "link.hidden_cited",
+        f"{n:,} more citation(s) of hidden evaluation "
+        "material, past the listing limit: each is one of the locations (row, "
+        "key path and ref)",
+        rows=g.positions[keep],
+        key_path=keys,
+        ref=refs,
+        gathered=n,
+    )

@@ -10,9 +10,16 @@ from aa_review.core.audits._rowviews import row_findings
 from aa_review.core.findings import Finding
 from aa_review.core.package.model import Package
 
-CODES = ("privacy.private_path", "privacy.forbidden_key", "privacy.forbidden_token",
-         "privacy.secret", "privacy.unsanitized_text", "quirk.private_re_overmatch",
-         "quirk.token_substring", "quirk.upper_replacement")
+CODES = (
+    "privacy.private_path",
+    "privacy.forbidden_key",
+    "privacy.forbidden_token",
+    "privacy.secret",
+    "privacy.unsanitized_text",
+    "quirk.private_re_overmatch",
+    "quirk.token_substring",
+    "quirk.upper_replacement",
+)
 
 
 @register("privacy", "Privacy and sanitizing", CODES)

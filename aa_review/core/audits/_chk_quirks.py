@@ -19,9 +19,15 @@ from aa_review.core.package.model import Package
 from aa_review.core.package.safepath import printable
 from aa_review.core.util.errors import UnsafeRefError
 
-CODES = ("quirk.tdo_compiler_id", "quirk.trajectory_traces_ref", "quirk.dedup_counts",
-         "quirk.duplicate_row_rejected", "quirk.uncatalogued_grading", "quirk.bogus_list_ref",
-         "quirk.canonical_skill_refs")
+CODES = (
+    "quirk.tdo_compiler_id",
+    "quirk.trajectory_traces_ref",
+    "quirk.dedup_counts",
+    "quirk.duplicate_row_rejected",
+    "quirk.uncatalogued_grading",
+    "quirk.bogus_list_ref",
+    "quirk.canonical_skill_refs",
+)
 _TRAJ = f"{EC_DIR}/training_time_package/trajectory_rollouts.jsonl"
 _ROUNDS = f"{EC_DIR}/compiler_rounds.jsonl"
 _REJECTED = f"{EC_DIR}/reports/rejected_rows.jsonl"
@@ -29,9 +35,14 @@ _DUPLICATE = b'"rejection_reason": "duplicate_row_id'
 _DUPLICATES = Wants(needles=(_DUPLICATE,))
 _ENV_SPEC = f"{EC_DIR}/environment/environment_spec.json"
 _SKILL = f"{EC_DIR}/skill_pack/canonical_skill.json"
-_FIXED_GRADING = ("grading/baseline_grader_result.json", "grading/revised_grader_result.json",
-                  "grading/baseline_verifier_result.json", "grading/revised_verifier_result.json",
-                  "feedback/baseline_evaluator_feedback.json", "feedback/revision_plan.json")
+_FIXED_GRADING = (
+    "grading/baseline_grader_result.json",
+    "grading/revised_grader_result.json",
+    "grading/baseline_verifier_result.json",
+    "grading/revised_verifier_result.json",
+    "feedback/baseline_evaluator_feedback.json",
+    "feedback/revision_plan.json",
+)
 
 
 def _jsonl(pkg: Package, rel: str, needle: bytes = b"") -> Iterator[tuple[int, Any]]:
@@ -56,18 +67,38 @@ def check_quirks(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     rows rejected as duplicate ids, grading files outside the fixed names, str(list) refs
     in environment_spec.json, refs where canonical_skill expects ids."""
     m, r = pkg.docs.manifest, pkg.docs.report
-    if m and r and r.compiler_id and m.compiler_id and r.compiler_id.startswith("tdo_") \
-            and r.compiler_id.replace("tdo_", "compiler_", 1) == m.compiler_id \
-            and ctx.on("quirk.tdo_compiler_id"):
-        yield ctx.finding("quirk.tdo_compiler_id", f"compiler_report.compiler_id keeps "
-                          f"{r.compiler_id}; the manifest has {m.compiler_id} (format 12.2): the "
-                          "same compile", file=DOC_PATHS["report"], key_path="compiler_id")
+    if (
+        m
+        and r
+        and r.compiler_id
+        and m.compiler_id
+        and r.compiler_id.startswith("tdo_")
+        and r.compiler_id.replace("tdo_", "compiler_", 1) == m.compiler_id
+        and ctx.on("quirk.tdo_compiler_id")
+    ):
+        yield ctx.finding(
+            "quirk.tdo_compiler_id",
+            f"compiler_report.compiler_id keeps "
+            f"{r.compiler_id}; the manifest has {m.compiler_id} (format 12.2): the "
+            "same compile",
+            file=DOC_PATHS["report"],
+            key_path="compiler_id",
+        )
     for n, row in _jsonl(pkg, _TRAJ):
         ref = row.get("trajectory_ref") if isinstance(row, dict) else None
-        if isinstance(ref, str) and not pkg.safe.exists(ref) and ctx.on("quirk.trajectory_traces_ref"):
-            yield ctx.finding("quirk.trajectory_traces_ref", f"trajectory rows always cite "
-                              f"{ref}, which the compiler never writes (format 12.4)",
-                              file=_TRAJ, line=n, ref=ref, key_path="trajectory_ref")
+        if (
+            isinstance(ref, str)
+            and not pkg.safe.exists(ref)
+            and ctx.on("quirk.trajectory_traces_ref")
+        ):
+            yield ctx.finding(
+                "quirk.trajectory_traces_ref",
+                f"trajectory rows always cite {ref}, which the compiler never writes (format 12.4)",
+                file=_TRAJ,
+                line=n,
+                ref=ref,
+                key_path="trajectory_ref",
+            )
             break
     yield from _dedup(pkg, ctx)
     yield from _grading(pkg, ctx)
@@ -75,16 +106,26 @@ def check_quirks(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     if ctx.on("quirk.bogus_list_ref"):
         for path, s in _strings(spec, ""):
             if s.startswith(("['", '["')) and s.endswith("]"):
-                yield ctx.finding("quirk.bogus_list_ref", f"{s!r} is the str() of a list step "
-                                  "field, appended to a ref list (format 12.8); not a file",
-                                  file=_ENV_SPEC, key_path=path)
+                yield ctx.finding(
+                    "quirk.bogus_list_ref",
+                    f"{s!r} is the str() of a list step "
+                    "field, appended to a ref list (format 12.8); not a file",
+                    file=_ENV_SPEC,
+                    key_path=path,
+                )
     skill = read_json(pkg.safe, _SKILL, [], required=False)
     ids = skill.get("evidence_reference_ids") if isinstance(skill, dict) else None
-    if isinstance(ids, list) and any(isinstance(i, str) and not i.startswith("evidence_")
-                                     for i in ids) and ctx.on("quirk.canonical_skill_refs"):
-        yield ctx.finding("quirk.canonical_skill_refs", "evidence_reference_ids holds refs, not "
-                          "evidence ids (format 12.18)", file=_SKILL,
-                          key_path="evidence_reference_ids")
+    if (
+        isinstance(ids, list)
+        and any(isinstance(i, str) and not i.startswith("evidence_") for i in ids)
+        and ctx.on("quirk.canonical_skill_refs")
+    ):
+        yield ctx.finding(
+            "quirk.canonical_skill_refs",
+            "evidence_reference_ids holds refs, not evidence ids (format 12.18)",
+            file=_SKILL,
+            key_path="evidence_reference_ids",
+        )
 
 
 def _dedup(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
@@ -96,17 +137,29 @@ def _dedup(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         acc = last[1].get("accepted_counts") or {}
         over = sorted(t for t, c in acc.items() if isinstance(c, int) and c > stated.get(t, 0))
         if over:
-            yield ctx.finding("quirk.dedup_counts", f"the last round accepted more "
-                              f"{', '.join(over)} rows than rows_by_type keeps: de-dup drops "
-                              "same-numbered steps of later attempts silently (format 12.9)",
-                              file=_ROUNDS, line=last[0], key_path="accepted_counts")
+            yield ctx.finding(
+                "quirk.dedup_counts",
+                f"the last round accepted more "
+                f"{', '.join(over)} rows than rows_by_type keeps: de-dup drops "
+                "same-numbered steps of later attempts silently (format 12.9)",
+                file=_ROUNDS,
+                line=last[0],
+                key_path="accepted_counts",
+            )
     found = _lines_with(pkg, ctx, _REJECTED, _DUPLICATES)
     if found and ctx.on("quirk.duplicate_row_rejected"):
-        yield ctx.finding("quirk.duplicate_row_rejected", f"{len(found)} row(s) rejected as "
-                          "duplicate ids: several refs of one multimodal step share a seed "
-                          "(format 12.10)", locations=Locations.columns(
-                              len(found), file=_REJECTED, line=[n for n, _ in found],
-                              row_id=[rid for _, rid in found]))
+        yield ctx.finding(
+            "quirk.duplicate_row_rejected",
+            f"{len(found)} row(s) rejected as "
+            "duplicate ids: several refs of one multimodal step share a seed "
+            "(format 12.10)",
+            locations=Locations.columns(
+                len(found),
+                file=_REJECTED,
+                line=[n for n, _ in found],
+                row_id=[rid for _, rid in found],
+            ),
+        )
 
 
 _BLOCK = 16 * 1024 * 1024
@@ -138,8 +191,9 @@ def _find(mm: mmap.mmap, needle: bytes, start: int) -> int:
     return -1
 
 
-def _lines_with(pkg: Package, ctx: AuditContext, rel: str, wants: Wants
-                ) -> list[tuple[int, str | None]]:
+def _lines_with(
+    pkg: Package, ctx: AuditContext, rel: str, wants: Wants
+) -> list[tuple[int, str | None]]:
     """(line number, row id) of every line holding the needle of ``wants``.
 
     The rejected-rows file can be hundreds of MB: it is searched, not parsed (only the
@@ -155,15 +209,14 @@ def _lines_with(pkg: Package, ctx: AuditContext, rel: str, wants: Wants
         return []
     out: list[tuple[int, str | None]] = []
     try:
-        with pkg.safe.open(rel) as fh, \
-                mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        with pkg.safe.open(rel) as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
             prev = at
             while at >= 0:
                 line_no += _newlines(mm, prev, at)
                 start = mm.rfind(b"\n", 0, at) + 1
                 end = mm.find(b"\n", at)
                 try:
-                    row = orjson.loads(mm[start:end if end >= 0 else len(mm)])
+                    row = orjson.loads(mm[start : end if end >= 0 else len(mm)])
                 except orjson.JSONDecodeError:
                     row = None
                 rid = row.get("row_id") if isinstance(row, dict) else None
@@ -181,12 +234,14 @@ def _grading(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     for folder in ("grading", "feedback"):
         for name in pkg.safe.regular_files_in(folder):
             rel = f"{folder}/{name}"
-            if name.endswith(".json") and rel not in catalogued \
-                    and rel not in _FIXED_GRADING:
+            if name.endswith(".json") and rel not in catalogued and rel not in _FIXED_GRADING:
                 rel = printable(rel)
-                yield ctx.finding("quirk.uncatalogued_grading", f"{rel} is not catalogued: only "
-                                  "the fixed baseline_/revised_ names are (format 12.14)",
-                                  file=rel)
+                yield ctx.finding(
+                    "quirk.uncatalogued_grading",
+                    f"{rel} is not catalogued: only "
+                    "the fixed baseline_/revised_ names are (format 12.14)",
+                    file=rel,
+                )
 
 
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:

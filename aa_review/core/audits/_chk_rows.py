@@ -12,11 +12,25 @@ from aa_review.core.audits._rowviews import row_findings
 from aa_review.core.findings import Finding
 from aa_review.core.package.model import Package
 
-ROW_CODES = ("row.missing_id", "row.duplicate_id", "row.missing_lineage", "row.missing_domain",
-             "row.missing_evidence_ids", "row.missing_core_input", "row.missing_core_target",
-             "row.schema_version", "row.id_mismatch", "row.hash_mismatch", "row.data_type",
-             "row.not_accepted", "row.insufficient_evidence", "row.low_score", "row.unverifiable",
-             "row.changed_on_disk", "quirk.id_before_sanitize")
+ROW_CODES = (
+    "row.missing_id",
+    "row.duplicate_id",
+    "row.missing_lineage",
+    "row.missing_domain",
+    "row.missing_evidence_ids",
+    "row.missing_core_input",
+    "row.missing_core_target",
+    "row.schema_version",
+    "row.id_mismatch",
+    "row.hash_mismatch",
+    "row.data_type",
+    "row.not_accepted",
+    "row.insufficient_evidence",
+    "row.low_score",
+    "row.unverifiable",
+    "row.changed_on_disk",
+    "quirk.id_before_sanitize",
+)
 _PASS = tuple(c for c in ROW_CODES if c not in ("row.missing_id", "row.duplicate_id"))
 
 
@@ -33,9 +47,13 @@ def check_rows(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     if ctx.on("row.missing_id"):
         missing = np.flatnonzero(ix.row_id == b"")
         if len(missing):
-            yield ctx.finding("row.missing_id", f"{_rows(len(missing))} no row_id (or "
-                              "pair_id): it cannot be cited, linked or signed off",
-                              rows=missing, key_path="row_id")
+            yield ctx.finding(
+                "row.missing_id",
+                f"{_rows(len(missing))} no row_id (or "
+                "pair_id): it cannot be cited, linked or signed off",
+                rows=missing,
+                key_path="row_id",
+            )
     if ctx.on("row.duplicate_id"):
         order = np.argsort(ix.row_id, kind="stable")
         ids = ix.row_id[order]
@@ -43,13 +61,20 @@ def check_rows(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
         # Runs of one id in the sorted order: each run is one finding naming all its rows.
         starts = np.flatnonzero(same & ~np.concatenate(([False], same[:-1])))
         ends = np.flatnonzero(same & ~np.concatenate((same[1:], [False]))) + 2
-        runs = sorted((np.sort(order[a:b]) for a, b in zip(starts.tolist(), ends.tolist(), strict=True)),
-                      key=lambda r: int(r[0]))
+        runs = sorted(
+            (np.sort(order[a:b]) for a, b in zip(starts.tolist(), ends.tolist(), strict=True)),
+            key=lambda r: int(r[0]),
+        )
         for rows in runs:
             w = ctx.row_where(int(rows[0]))
-            yield ctx.finding("row.duplicate_id", f"{len(rows):,} rows share the id "
-                              f"{w['row_id']} (first at {w['file']}:{w['line']}); ids must be "
-                              "unique", rows=rows, key_path="row_id")
+            yield ctx.finding(
+                "row.duplicate_id",
+                f"{len(rows):,} rows share the id "
+                f"{w['row_id']} (first at {w['file']}:{w['line']}); ids must be "
+                "unique",
+                rows=rows,
+                key_path="row_id",
+            )
     yield from row_findings(pkg, ctx, _PASS)
 
 

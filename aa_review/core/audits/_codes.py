@@ -35,8 +35,11 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("input.truncated", E, "the last line of a JSONL file is cut off"),
     ("input.line_too_long", E, "a JSONL line is too long to be a row"),
     ("input.blank_line", L, "a blank line in a JSONL file"),
-    ("input.evidence_encoding", W, "an evidence file is not valid UTF-8: its catalog hash "
-     "does not bind its bytes"),
+    (
+        "input.evidence_encoding",
+        W,
+        "an evidence file is not valid UTF-8: its catalog hash does not bind its bytes",
+    ),
     ("input.special_file", E, "a file the format names is a FIFO, socket or device (not opened)"),
     ("input.unreadable", E, "a file the format names exists but cannot be read"),
     ("input.too_deep", E, "a JSON document or line nests deeper than any the compiler writes"),
@@ -109,15 +112,24 @@ _TABLE: list[tuple[str, Severity, str]] = [
     ("artifacts.hash", E, "artifacts_index.json's hash differs from the file's bytes"),
     ("artifacts.size", E, "artifacts_index.json's size differs from the file"),
     ("artifacts.missing", E, "a file listed in artifacts_index.json is absent"),
-    ("artifacts.index_unreadable", E,
-     "artifacts_index.json cannot be read: no artifacts check ran"),
+    (
+        "artifacts.index_unreadable",
+        E,
+        "artifacts_index.json cannot be read: no artifacts check ran",
+    ),
     ("artifacts.index_missing", W, "artifacts_index.json is absent: no artifacts check ran"),
-    ("artifacts.manifest_changed", W,
-     "manifest.json differs from its indexed hash, not as 12.21 says"),
+    (
+        "artifacts.manifest_changed",
+        W,
+        "manifest.json differs from its indexed hash, not as 12.21 says",
+    ),
     # Entries of the package folder itself (listed, never followed or opened when special).
     ("file.special", E, "a FIFO, socket or device in the package (never opened)"),
-    ("file.hard_link", L,
-     "a file with more than one hard link (it may be shared with a file outside)"),
+    (
+        "file.hard_link",
+        L,
+        "a file with more than one hard link (it may be shared with a file outside)",
+    ),
     ("file.name_encoding", W, "a file or folder name that is not UTF-8 (shown escaped)"),
     ("manifest.missing_output", E, "compiler_output_refs lists a file that is absent"),
     ("manifest.schema_version", E, "the manifest and evidence map name different schemas"),
@@ -144,7 +156,10 @@ _QUIRKS: list[tuple[str, str]] = [
     ("quirk.shared_contract_path", "baseline and revised artifacts share a contract path (12.17)"),
     ("quirk.checklist_ref_prefix", "checklist contract refs lack experience_compiler/ (12.18)"),
     ("quirk.canonical_skill_refs", "canonical_skill.evidence_reference_ids holds refs (12.18)"),
-    ("quirk.index_manifest_hash", "artifacts_index hashes manifest.json before it was final (12.21)"),
+    (
+        "quirk.index_manifest_hash",
+        "artifacts_index hashes manifest.json before it was final (12.21)",
+    ),
     ("quirk.bad_line_zero_count", "a file with a bad line is counted as 0 rows (12.22)"),
 ]
 

@@ -33,8 +33,14 @@ def contamination_rows(path: Path | str | Package) -> list[str]:
             rows.update(ix.rows_citing(pos).to_array().tolist())
     if len(ix):
         facts = {e.ref: ref_facts(pkg.safe, e.ref) for e in pkg.catalog}
-        cfg = ScanConfig(root=str(pkg.root), task_id=pkg.task_id, row_schema=None, ref_facts=facts,
-                         rules=frozenset({"link.hidden_cited"}), cap=0)
+        cfg = ScanConfig(
+            root=str(pkg.root),
+            task_id=pkg.task_id,
+            row_schema=None,
+            ref_facts=facts,
+            rules=frozenset({"link.hidden_cited"}),
+            cap=0,
+        )
         rows.update(scan_rows(pkg, cfg).hidden_rows)
     names = set()
     for i in rows:

@@ -26,9 +26,18 @@ __all__ = ["AuditContext", "ROW_RULE_CODES"]
 log = logging.getLogger(__name__)
 
 # Codes the row pass produces: running it is needed when any of these is enabled.
-ROW_RULE_PREFIXES = ("row.", "privacy.", "quirk.private_re_overmatch", "quirk.token_substring",
-                     "quirk.upper_replacement", "quirk.id_before_sanitize", "hash.row_disagrees",
-                     "link.bad_evidence_id", "link.hidden_cited", "ref.")
+ROW_RULE_PREFIXES = (
+    "row.",
+    "privacy.",
+    "quirk.private_re_overmatch",
+    "quirk.token_substring",
+    "quirk.upper_replacement",
+    "quirk.id_before_sanitize",
+    "hash.row_disagrees",
+    "link.bad_evidence_id",
+    "link.hidden_cited",
+    "ref.",
+)
 ROW_RULE_CODES = ROW_RULE_PREFIXES
 
 
@@ -40,9 +49,16 @@ class AuditContext:
     needs on first use.
     """
 
-    def __init__(self, pkg: Package, *, enabled: frozenset[str], workers: int | None = None,
-                 cap: int = 200, hash_threads: int = 4,
-                 cancelled: Callable[[], bool] = lambda: False) -> None:
+    def __init__(
+        self,
+        pkg: Package,
+        *,
+        enabled: frozenset[str],
+        workers: int | None = None,
+        cap: int = 200,
+        hash_threads: int = 4,
+        cancelled: Callable[[], bool] = lambda: False,
+    ) -> None:
         self.pkg = pkg
         self.enabled = enabled
         self.workers = workers
@@ -61,9 +77,18 @@ class AuditContext:
     def on(self, code: str) -> bool:
         return code in self.enabled
 
-    def finding(self, code: str, message: str, *, severity: Severity | None = None,
-                rows: Any = None, more: Locations | None = None, gathered: int = 0,
-                locations: Locations | None = None, **where: Any) -> Finding:
+    def finding(
+        self,
+        code: str,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        rows: Any = None,
+        more: Locations | None = None,
+        gathered: int = 0,
+        locations: Locations | None = None,
+        **where: Any,
+    ) -> Finding:
         """A finding with the code's registered severity and quirk flag.
 
         ``where`` gives the location's fields. With ``rows`` (row positions), there is one
@@ -75,16 +100,23 @@ class AuditContext:
         if locations is not None:
             locs = locations
         elif rows is not None:
-            locs = Locations.at_rows(self.row_table, rows,
-                                     **{k: v for k, v in where.items() if v is not None})
+            locs = Locations.at_rows(
+                self.row_table, rows, **{k: v for k, v in where.items() if v is not None}
+            )
         else:
             locs = Locations.one(Location(**{k: v for k, v in where.items() if v is not None}))
         if more is not None and len(more):
             locs = Locations.concat([locs, more])
         # Names and refs may hold bytes that are not UTF-8: shown escaped, never a crash
         # (Location and Locations make their text printable themselves).
-        return Finding(code=code, severity=severity or info.severity, message=printable(message),
-                       locations=locs, quirk=info.quirk, gathered=gathered)
+        return Finding(
+            code=code,
+            severity=severity or info.severity,
+            message=printable(message),
+            locations=locs,
+            quirk=info.quirk,
+            gathered=gathered,
+        )
 
     @property
     def row_table(self) -> RowTable:
@@ -100,8 +132,11 @@ class AuditContext:
     def row_where(self, pos: int) -> dict[str, Any]:
         """Location fields of the indexed row at ``pos``."""
         ix = self.pkg.index
-        return {"file": ix.files[int(ix.file[pos])], "line": int(ix.line[pos]),
-                "row_id": ix.row_id_str(pos) or None}
+        return {
+            "file": ix.files[int(ix.file[pos])],
+            "line": int(ix.line[pos]),
+            "row_id": ix.row_id_str(pos) or None,
+        }
 
     # -- shared results ---------------------------------------------------
     @property
@@ -117,8 +152,9 @@ class AuditContext:
         if self._hashes is None:
             from aa_review.core.audits._files import hash_package
 
-            self._hashes = hash_package(self.pkg.root, threads=self.hash_threads,
-                                        cancelled=self.cancelled)
+            self._hashes = hash_package(
+                self.pkg.root, threads=self.hash_threads, cancelled=self.cancelled
+            )
         return self._hashes
 
     def byte_scan(self, rel: str, wants: Wants) -> ScanResult | None:
@@ -132,8 +168,11 @@ class AuditContext:
         if self.hash_job is not None or self._hashes is not None:
             facts = self.hashes.files.get(rel)
             scan = facts.scan if facts is not None else None
-            if scan is not None and (scan.lines is not None or not wants.lines) \
-                    and set(wants.needles) <= scan.needles.keys():
+            if (
+                scan is not None
+                and (scan.lines is not None or not wants.lines)
+                and set(wants.needles) <= scan.needles.keys()
+            ):
                 return scan
         try:
             self.pkg.safe.check(rel)
@@ -160,8 +199,9 @@ class AuditContext:
         if self._rows is None:
             from aa_review.core.audits._rowscan import scan_rows
 
-            self._rows = scan_rows(self.pkg, self.scan_config(), workers=self.workers,
-                                   cancelled=self.cancelled)
+            self._rows = scan_rows(
+                self.pkg, self.scan_config(), workers=self.workers, cancelled=self.cancelled
+            )
         return self._rows
 
     @property
@@ -169,8 +209,9 @@ class AuditContext:
         """(code, reason, exists) of every catalogued ref, computed once (path syscalls)."""
         facts = self.extra.get("ref_facts")
         if facts is None:
-            facts = self.extra["ref_facts"] = {e.ref: ref_facts(self.pkg.safe, e.ref)
-                                               for e in self.pkg.catalog}
+            facts = self.extra["ref_facts"] = {
+                e.ref: ref_facts(self.pkg.safe, e.ref) for e in self.pkg.catalog
+            }
         return facts
 
     def needs_rows(self) -> bool:
@@ -184,16 +225,23 @@ class AuditContext:
 
     def scan_config(self) -> ScanConfig:
         rules = set(self.enabled)
-        if any(c.startswith("privacy.") or c in ("quirk.private_re_overmatch",
-                                                 "quirk.token_substring",
-                                                 "quirk.upper_replacement") for c in rules):
+        if any(
+            c.startswith("privacy.")
+            or c
+            in ("quirk.private_re_overmatch", "quirk.token_substring", "quirk.upper_replacement")
+            for c in rules
+        ):
             rules.add("privacy")
         if "row.id_mismatch" in rules or "row.hash_mismatch" in rules:
             rules.update(("quirk.id_before_sanitize", "row.unverifiable"))
         rules.add("link.hidden_cited")  # always tracked: contamination needs it
-        return ScanConfig(root=str(self.pkg.root), task_id=self.pkg.task_id,
-                          row_schema=self.row_schema(),
-                          catalog_hash={e.ref: e.content_hash for e in self.pkg.catalog},
-                          catalog_derived=self.pkg.catalog_derived,
-                          ref_facts=self.ref_facts,
-                          rules=frozenset(rules), cap=self.cap)
+        return ScanConfig(
+            root=str(self.pkg.root),
+            task_id=self.pkg.task_id,
+            row_schema=self.row_schema(),
+            catalog_hash={e.ref: e.content_hash for e in self.pkg.catalog},
+            catalog_derived=self.pkg.catalog_derived,
+            ref_facts=self.ref_facts,
+            rules=frozenset(rules),
+            cap=self.cap,
+        )

@@ -40,10 +40,15 @@ def _audit_one(path: str, checks: list[str] | None, digest: bool) -> CorpusEntry
     return CorpusEntry(path=printable(path), report=report.compacted())  # only the rows it names
 
 
-def audit_corpus(folder: Path | str, workers: int | None = None, *,
-                 checks: Iterable[str] | None = None, digest: bool = True,
-                 progress: Callable[[AuditProgress], None] | None = None,
-                 cancelled: Callable[[], bool] | None = None) -> CorpusReport:
+def audit_corpus(
+    folder: Path | str,
+    workers: int | None = None,
+    *,
+    checks: Iterable[str] | None = None,
+    digest: bool = True,
+    progress: Callable[[AuditProgress], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> CorpusReport:
     """Audit every package in ``folder`` in parallel over the machine's cores.
 
     Parameters
@@ -78,14 +83,23 @@ def audit_corpus(folder: Path | str, workers: int | None = None, *,
     else:
         _parallel(paths, sel, digest, n, entries, stop, note)
     ordered = [entries[p] for p in paths]
-    return CorpusReport(tool=f"aa-review {__version__}", corpus=printable(str(folder)),
-                        entries=ordered,
-                        totals=_totals(ordered, time.perf_counter() - t0, n))
+    return CorpusReport(
+        tool=f"aa-review {__version__}",
+        corpus=printable(str(folder)),
+        entries=ordered,
+        totals=_totals(ordered, time.perf_counter() - t0, n),
+    )
 
 
-def _parallel(paths: list[str], sel: list[str] | None, digest: bool, n: int,
-              entries: dict[str, CorpusEntry], stop: Callable[[], bool],
-              note: Callable[[], None]) -> None:
+def _parallel(
+    paths: list[str],
+    sel: list[str] | None,
+    digest: bool,
+    n: int,
+    entries: dict[str, CorpusEntry],
+    stop: Callable[[], bool],
+    note: Callable[[], None],
+) -> None:
     todo = list(paths)
     ctx = multiprocessing.get_context("spawn")  # never fork a (possibly threaded) GUI
     while todo:
@@ -106,11 +120,14 @@ def _parallel(paths: list[str], sel: list[str] | None, digest: bool, n: int,
                         entries[p] = fut.result()
                     except BrokenProcessPool:
                         broken = True
-                        entries[p] = CorpusEntry(path=printable(p), error="the audit process died "
-                                                 "(out of memory or crashed)")
+                        entries[p] = CorpusEntry(
+                            path=printable(p),
+                            error="the audit process died (out of memory or crashed)",
+                        )
                     except Exception as exc:  # noqa: BLE001
-                        entries[p] = CorpusEntry(path=printable(p),
-                                                 error=printable(f"{type(exc).__name__}: {exc}"))
+                        entries[p] = CorpusEntry(
+                            path=printable(p), error=printable(f"{type(exc).__name__}: {exc}")
+                        )
                     note()
             # A dead worker breaks the pool: requeue what was in flight and start a new one.
             todo = [p for p in pending.values() if p not in entries] + todo

@@ -40,11 +40,17 @@ class AuditCancelled(Exception):
     """Raised by :func:`audit_package` when ``cancelled()`` turned true."""
 
 
-def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | None = None,
-                  cancelled: Callable[[], bool] | None = None,
-                  checks: Iterable[str] | None = None, workers: int | None = None,
-                  digest: bool | None = None, cap: int = DEFAULT_CAP,
-                  hash_threads: int = 4) -> AuditReport:
+def audit_package(
+    pkg_or_path: Package | Path | str,
+    *,
+    progress: ProgressFn | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    checks: Iterable[str] | None = None,
+    workers: int | None = None,
+    digest: bool | None = None,
+    cap: int = DEFAULT_CAP,
+    hash_threads: int = 4,
+) -> AuditReport:
     """Audit one package and return its report.
 
     Parameters
@@ -85,6 +91,7 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
     if isinstance(pkg_or_path, Package):
         pkg = pkg_or_path
     else:
+
         def visitor(before: Package) -> tuple[str, object] | None:
             # Each row is checked by the loader's scan, on its one parse (v0.1 packages,
             # whose catalog comes from the rows, get a row pass after opening instead).
@@ -101,15 +108,23 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
         # Checks that read no row (catalog hashes, contracts, copies): the rows are left
         # on disk.
         rows = any(c.startswith(ROW_RULE_PREFIXES) for c in enabled) or any(
-            c.name not in _NO_ROW_CHECKS for c in selected)
+            c.name not in _NO_ROW_CHECKS for c in selected
+        )
         try:
-            pkg = open_package(Path(pkg_or_path), cancelled=stop, workers=workers,
-                               progress=opening, row_visitor=visitor,
-                               visited=lambda v: fused.update(parts=v), rows=rows)
+            pkg = open_package(
+                Path(pkg_or_path),
+                cancelled=stop,
+                workers=workers,
+                progress=opening,
+                row_visitor=visitor,
+                visited=lambda v: fused.update(parts=v),
+                rows=rows,
+            )
         except LoadCancelled:
             raise AuditCancelled() from None
-    ctx = AuditContext(pkg, enabled=enabled, workers=workers, cap=cap,
-                       hash_threads=hash_threads, cancelled=stop)
+    ctx = AuditContext(
+        pkg, enabled=enabled, workers=workers, cap=cap, hash_threads=hash_threads, cancelled=stop
+    )
     if "parts" in fused:
         ctx.extra["ref_facts"] = fused["ref_facts"]
         ctx._rows = fused_scan(fused["parts"], len(pkg.index), cap)
@@ -125,13 +140,26 @@ def audit_package(pkg_or_path: Package | Path | str, *, progress: ProgressFn | N
         finished.set()
         hashing.shutdown(wait=False, cancel_futures=True)
     return AuditReport.assemble(
-        summary, findings, tool=f"aa-review {__version__}", identity=identity,
-        counts=_counts(pkg, ctx), checks=[c.name for c in selected], listing_limit=cap,
-        complete=complete, seconds=round(time.perf_counter() - t0, 3))
+        summary,
+        findings,
+        tool=f"aa-review {__version__}",
+        identity=identity,
+        counts=_counts(pkg, ctx),
+        checks=[c.name for c in selected],
+        listing_limit=cap,
+        complete=complete,
+        seconds=round(time.perf_counter() - t0, 3),
+    )
 
 
-def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: ProgressFn,
-              hashing: ThreadPoolExecutor, finished: threading.Event) -> None:
+def _prefetch(
+    ctx: AuditContext,
+    selected: list[Check],
+    digest: bool,
+    emit: ProgressFn,
+    hashing: ThreadPoolExecutor,
+    finished: threading.Event,
+) -> None:
     """Start what the checks share: the row pass, file hashes, the evidence-map links.
 
     The row pass runs first, in worker processes on every core for a large package.
@@ -150,8 +178,9 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
     for check in selected:  # counts the checks take from files' bytes, on the same read
         for rel, wants in check.reads.items():
             scans[rel] = scans[rel] | wants if rel in scans else wants
-    want_map = (not pkg.catalog_derived and pkg.map_header is not None
-                and bool(names & {"links", "counts"}))
+    want_map = (
+        not pkg.catalog_derived and pkg.map_header is not None and bool(names & {"links", "counts"})
+    )
     cores = os.cpu_count() or 1
     busy = row_workers(pkg, ctx.workers) if rows else 0
     spare = cores - busy if busy else cores - 1  # in-process rows keep this thread busy
@@ -167,21 +196,31 @@ def _prefetch(ctx: AuditContext, selected: list[Check], digest: bool, emit: Prog
         # Without the digest and the whole-folder checks, only the files checks read.
         only = None if full else {e.ref for e in pkg.catalog} | set(scans)
         ctx.hash_job = hashing.submit(
-            hash_package, pkg.root, threads=threads, full=full, scans=scans, processes=beside,
+            hash_package,
+            pkg.root,
+            threads=threads,
+            full=full,
+            scans=scans,
+            processes=beside,
             only=only,
-            progress=note, cancelled=lambda: finished.is_set() or ctx.cancelled())
+            progress=note,
+            cancelled=lambda: finished.is_set() or ctx.cancelled(),
+        )
         ctx.on_hash_wait = lambda: emit(AuditProgress("hash", *hashed))
 
     if want_hash and (cfg is None or spare >= 1):
         start_hash(ctx.hash_threads if cfg is None else max(1, min(ctx.hash_threads, spare)))
     if cfg is not None:
+
         def rows_progress(done: int, total: int) -> None:
             emit(AuditProgress("rows", done, total))
             if ctx.hash_job is not None:
                 emit(AuditProgress("hash", *hashed))
+
         try:
-            ctx._rows = scan_rows(pkg, cfg, workers=ctx.workers, cancelled=ctx.cancelled,
-                                  progress=rows_progress)
+            ctx._rows = scan_rows(
+                pkg, cfg, workers=ctx.workers, cancelled=ctx.cancelled, progress=rows_progress
+            )
         except (ScanCancelled, HashCancelled, AuditCancelled):
             raise
         except Exception as exc:  # the checks that need it retry and report it
@@ -217,15 +256,20 @@ def _read_map(ctx: AuditContext, big: bool) -> None:
         log.debug("reading the evidence map's links failed: %s", exc, exc_info=True)
 
 
-def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressFn
-         ) -> tuple[list[Finding], list[CheckSummary], bool]:
+def _run(
+    pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressFn
+) -> tuple[list[Finding], list[CheckSummary], bool]:
     # Checks that need file hashes run last, while hashing finishes; results are
     # assembled in registration order, so the report does not depend on timing.
     # Those reading the evidence map's links come after the rest too, while a worker
     # process reads the map.
-    order = sorted(range(len(selected)),
-                   key=lambda i: (selected[i].hashes or bool(selected[i].reads),
-                                  selected[i].name in _MAP_CHECKS))
+    order = sorted(
+        range(len(selected)),
+        key=lambda i: (
+            selected[i].hashes or bool(selected[i].reads),
+            selected[i].name in _MAP_CHECKS,
+        ),
+    )
     ran: dict[int, tuple[list[Finding], str | None]] = {}
     for n, i in enumerate(order):
         emit(AuditProgress("checks", n, len(selected)))
@@ -235,8 +279,10 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
         found: list[Finding] = []
         error = None
         try:
-            found = list_findings((f for f in check.func(pkg, ctx)
-                                   if ctx.on(f.code) or check.name == "input"), ctx.cap)
+            found = list_findings(
+                (f for f in check.func(pkg, ctx) if ctx.on(f.code) or check.name == "input"),
+                ctx.cap,
+            )
         except (AuditCancelled, ScanCancelled, HashCancelled):
             raise
         except Exception as exc:  # one broken check must not hide the others
@@ -244,8 +290,12 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
             log.warning("check %s failed: %s: %s", check.name, type(exc).__name__, exc)
             log.debug("check %s failed", check.name, exc_info=True)
             error = f"{type(exc).__name__}: {exc}"
-            found.append(ctx.finding("audit.check_failed", f"check {check.name!r} stopped: "
-                                     f"{error}; its findings are incomplete"))
+            found.append(
+                ctx.finding(
+                    "audit.check_failed",
+                    f"check {check.name!r} stopped: {error}; its findings are incomplete",
+                )
+            )
         ran[i] = (found, error)
     emit(AuditProgress("checks", len(selected), len(selected)))
     findings: list[Finding] = []
@@ -259,12 +309,16 @@ def _run(pkg: Package, ctx: AuditContext, selected: list[Check], emit: ProgressF
 
 def _identity(pkg: Package, ctx: AuditContext, digest: bool) -> Identity:
     m = pkg.docs.manifest
-    return Identity(package_id=pkg.package_id, task_id=pkg.task_id,
-                    root=printable(str(pkg.root)),
-                    format_version=pkg.version, schema_versions=pkg.schema_versions(),
-                    package_digest=ctx.hashes.digest if digest else None,
-                    catalog_derived_from_rows=pkg.catalog_derived,
-                    compiler_id=m.compiler_id if m else None)
+    return Identity(
+        package_id=pkg.package_id,
+        task_id=pkg.task_id,
+        root=printable(str(pkg.root)),
+        format_version=pkg.version,
+        schema_versions=pkg.schema_versions(),
+        package_digest=ctx.hashes.digest if digest else None,
+        catalog_derived_from_rows=pkg.catalog_derived,
+        compiler_id=m.compiler_id if m else None,
+    )
 
 
 def _counts(pkg: Package, ctx: AuditContext) -> Counts:

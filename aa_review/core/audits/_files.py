@@ -29,8 +29,19 @@ from aa_review.core.package.digest import Entry, digest_of, list_package
 from aa_review.core.package.safepath import open_beneath, read_beneath
 from aa_review.core.util.procpool import POOL_UNAVAILABLE, drain, spawn_pool
 
-__all__ = ["FileFacts", "FileHashes", "Wants", "ByteScan", "ScanResult", "scan_file", "hash_file",
-           "hash_group", "hash_package", "text_hash", "HashCancelled"]
+__all__ = [
+    "FileFacts",
+    "FileHashes",
+    "Wants",
+    "ByteScan",
+    "ScanResult",
+    "scan_file",
+    "hash_file",
+    "hash_group",
+    "hash_package",
+    "text_hash",
+    "HashCancelled",
+]
 
 log = logging.getLogger(__name__)
 
@@ -85,21 +96,21 @@ class ByteScan:
         if self.lines:
             block = _NEWLINE_RUNS.sub(b"\n", chunk) if _NEWLINE_RUNS.search(chunk) else chunk
             if block:
-                self._lines += block.count(b"\n") - (self._prev == b"\n"
-                                                     and block[:1] == b"\n")
+                self._lines += block.count(b"\n") - (self._prev == b"\n" and block[:1] == b"\n")
                 self._prev = bytes(block[-1:])
         if not self.needles:
             return
         for needle, hit in self._hits.items():
-            head = bytes(chunk[:len(needle) - 1])
-            across = self._tail[max(0, len(self._tail) - len(needle) + 1):] + head
+            head = bytes(chunk[: len(needle) - 1])
+            across = self._tail[max(0, len(self._tail) - len(needle) + 1) :] + head
             n_across, n_inside = across.count(needle), chunk.count(needle)
             if hit[1] < 0 and n_across:
                 at = across.find(needle)
                 back = len(across) - len(head) - at  # of its bytes before this chunk
                 hit[1] = self._pos - back
-                hit[2] = self._newlines - self._tail[max(0, len(self._tail) - back):].count(
-                    b"\n") + 1
+                hit[2] = (
+                    self._newlines - self._tail[max(0, len(self._tail) - back) :].count(b"\n") + 1
+                )
                 self._unplaced -= 1
             elif hit[1] < 0 and n_inside:
                 at = chunk.find(needle)
@@ -111,11 +122,13 @@ class ByteScan:
             self._newlines += chunk.count(b"\n")
         self._pos += len(chunk)
         if self._keep:
-            self._tail = (self._tail + bytes(chunk[-self._keep:]))[-self._keep:]
+            self._tail = (self._tail + bytes(chunk[-self._keep :]))[-self._keep :]
 
     def result(self) -> ScanResult:
-        return ScanResult(self._lines + (self._prev != b"\n") if self.lines else None,
-                          {n: (h[0], h[1], h[2]) for n, h in self._hits.items()})
+        return ScanResult(
+            self._lines + (self._prev != b"\n") if self.lines else None,
+            {n: (h[0], h[1], h[2]) for n, h in self._hits.items()},
+        )
 
 
 def scan_file(root: Path | str, rel: str, wants: Wants) -> ScanResult:
@@ -203,8 +216,7 @@ def hash_file(root: Path | str, rel: str) -> FileFacts:
     return facts
 
 
-def hash_group(root: str, paths: list[str], wants: Wants | None = None
-               ) -> list[FileFacts | None]:
+def hash_group(root: str, paths: list[str], wants: Wants | None = None) -> list[FileFacts | None]:
     """Hash package file ``paths[0]`` and compare the other files (of the same size) with
     it, chunk by chunk; every file is opened through :func:`open_beneath` under ``root``.
 
@@ -269,12 +281,13 @@ def _job(root: str, rels: list[str], wants: Wants | None) -> Result:
     except OSError as exc:
         why: str = getattr(exc, "reason", None) or exc.strerror or str(exc)
         return [(rels[0], None, why)] + [(r, None, None) for r in rels[1:]]
-    return [(r, f if f is None or f.same_as is None else replace(f, same_as=rels[0]), None)
-            for r, f in zip(rels, facts, strict=True)]
+    return [
+        (r, f if f is None or f.same_as is None else replace(f, same_as=rels[0]), None)
+        for r, f in zip(rels, facts, strict=True)
+    ]
 
 
-def _groups(sizes: dict[str, int], full: bool, scans: dict[str, Wants]
-            ) -> list[list[str]]:
+def _groups(sizes: dict[str, int], full: bool, scans: dict[str, Wants]) -> list[list[str]]:
     """Jobs: files of one size (over GROUP_MIN_BYTES) together, others alone; largest first."""
     by_size: dict[int, list[str]] = {}
     jobs: list[list[str]] = []
@@ -290,11 +303,17 @@ def _groups(sizes: dict[str, int], full: bool, scans: dict[str, Wants]
     return jobs
 
 
-def hash_package(root: Path, *, threads: int = 4, full: bool = True,
-                 scans: dict[str, Wants] | None = None, processes: bool = True,
-                 only: set[str] | None = None,
-                 progress: Callable[[int, int], None] | None = None,
-                 cancelled: Callable[[], bool] = lambda: False) -> FileHashes:
+def hash_package(
+    root: Path,
+    *,
+    threads: int = 4,
+    full: bool = True,
+    scans: dict[str, Wants] | None = None,
+    processes: bool = True,
+    only: set[str] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> FileHashes:
     """Hash every file under ``root`` (symlinks are listed, never followed) and digest them.
 
     The digest is :func:`~aa_review.core.package.digest.digest_of` the files, as
@@ -310,8 +329,11 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
     """
     listing = list_package(root)
     entries = listing.entries
-    sizes = {e.rel: e.size for e in entries if e.kind == "file"
-             and (full or only is None or e.rel in only)}
+    sizes = {
+        e.rel: e.size
+        for e in entries
+        if e.kind == "file" and (full or only is None or e.rel in only)
+    }
     total = sum(sizes.values())
     n = max(1, threads)
     out: FileHashes | None = None
@@ -335,15 +357,25 @@ def hash_package(root: Path, *, threads: int = 4, full: bool = True,
             out.errors[e.rel] = e.detail
     if out.errors or not full:
         return out  # no digest: a file could not be read, or was not hashed
-    out.digest = digest_of(entries, ((out.files[e.rel].size, out.files[e.rel].sha256)
-                                     if e.kind == "file" else None for e in entries))
+    out.digest = digest_of(
+        entries,
+        (
+            (out.files[e.rel].size, out.files[e.rel].sha256) if e.kind == "file" else None
+            for e in entries
+        ),
+    )
     return out
 
 
-def _hash_all(pool: Executor, root: Path, sizes: dict[str, int], full: bool,
-              scans: dict[str, Wants],
-              progress: Callable[[int, int], None] | None,
-              cancelled: Callable[[], bool]) -> FileHashes:
+def _hash_all(
+    pool: Executor,
+    root: Path,
+    sizes: dict[str, int],
+    full: bool,
+    scans: dict[str, Wants],
+    progress: Callable[[int, int], None] | None,
+    cancelled: Callable[[], bool],
+) -> FileHashes:
     total = sum(sizes.values())
     out = FileHashes(nbytes=total)
     jobs = _groups(sizes, full, scans)
@@ -356,8 +388,9 @@ def _hash_all(pool: Executor, root: Path, sizes: dict[str, int], full: bool,
 
     def submit(group: list[str]) -> tuple[Future[Result], int]:
         wanted = [scans[r] for r in group if r in scans]
-        return pool.submit(_job, base, group, functools.reduce(operator.or_, wanted)
-                           if wanted else None), 0
+        return pool.submit(
+            _job, base, group, functools.reduce(operator.or_, wanted) if wanted else None
+        ), 0
 
     def finish(_: int, result: Result) -> None:
         nonlocal done_bytes

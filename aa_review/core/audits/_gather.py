@@ -40,12 +40,17 @@ class _Gather:
             return self.first  # gathered by the row pass already, and alone: as it came
         locs = Locations.concat([*self.parts, *self.pending])
         info = code_info(code)
-        return Finding(code=code, severity=severity, quirk=info.quirk, locations=locs,
-                       gathered=self.findings,
-                       message=f"{self.findings:,} more finding(s) at {len(locs):,} "
-                       f"location(s): {info.meaning}. Past {cap} findings of this code, the "
-                       "rest are gathered here: each keeps its place among the locations; "
-                       "their own messages are not kept")
+        return Finding(
+            code=code,
+            severity=severity,
+            quirk=info.quirk,
+            locations=locs,
+            gathered=self.findings,
+            message=f"{self.findings:,} more finding(s) at {len(locs):,} "
+            f"location(s): {info.meaning}. Past {cap} findings of this code, the "
+            "rest are gathered here: each keeps its place among the locations; "
+            "their own messages are not kept",
+        )
 
 
 def list_findings(found: Iterable[Finding], cap: int) -> list[Finding]:

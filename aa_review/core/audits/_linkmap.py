@@ -20,9 +20,16 @@ from aa_review.core.package.model import Package
 
 __all__ = ["link_mismatches", "damaged_files", "DAMAGE_CODES"]
 
-DAMAGE_CODES = ("input.malformed_line", "input.truncated", "input.bad_encoding",
-                "input.not_an_object", "input.line_too_long", "input.empty_file",
-                "input.missing_file", "input.unsafe_file")
+DAMAGE_CODES = (
+    "input.malformed_line",
+    "input.truncated",
+    "input.bad_encoding",
+    "input.not_an_object",
+    "input.line_too_long",
+    "input.empty_file",
+    "input.missing_file",
+    "input.unsafe_file",
+)
 
 
 def damaged_files(pkg: Package) -> dict[str, int]:
@@ -39,8 +46,7 @@ def damaged_files(pkg: Package) -> dict[str, int]:
 def _match(pkg: Package, links: LinkCols) -> tuple[list[int], list[int]]:
     """For each link, the row it describes (-1: none); rows that no link describes."""
     row_ids = pkg.index.row_id.tolist()
-    if len(row_ids) == len(links.row_id) and row_ids == [r.encode("utf-8")
-                                                         for r in links.row_id]:
+    if len(row_ids) == len(links.row_id) and row_ids == [r.encode("utf-8") for r in links.row_id]:
         return list(range(len(row_ids))), []  # one link per row, in order: the usual case
     by_id: dict[bytes, deque[int]] = defaultdict(deque)
     for pos, rid in enumerate(row_ids):
@@ -61,13 +67,21 @@ def link_mismatches(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     disagree with their row: one finding per kind of disagreement, locating every link."""
     scan = ctx.map
     if scan.error is not None:
-        yield ctx.finding("link.mismatch", f"row_evidence_links cannot be read: "
-                          f"{scan.error.message}", file=MAP_PATH, line=scan.error.line)
+        yield ctx.finding(
+            "link.mismatch",
+            f"row_evidence_links cannot be read: {scan.error.message}",
+            file=MAP_PATH,
+            line=scan.error.line,
+        )
         return
     if not scan.has_links:
         if len(pkg.index):
-            yield ctx.finding("link.mismatch", "the evidence map has no row_evidence_links "
-                              f"but the package has {len(pkg.index)} rows", file=MAP_PATH)
+            yield ctx.finding(
+                "link.mismatch",
+                "the evidence map has no row_evidence_links "
+                f"but the package has {len(pkg.index)} rows",
+                file=MAP_PATH,
+            )
         return
     links = scan.links
     damaged = damaged_files(pkg)
@@ -76,17 +90,33 @@ def link_mismatches(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     if lost:
         first = lost[0]
         yield ctx.finding(
-            "link.mismatch", (f"link {first} names row {links.row_id[first]!r} of "
-                              f"{links.row_file[first]}, which is not in the package")
-            if len(lost) == 1 else f"{len(lost):,} links name rows that are not in the "
+            "link.mismatch",
+            (
+                f"link {first} names row {links.row_id[first]!r} of "
+                f"{links.row_file[first]}, which is not in the package"
+            )
+            if len(lost) == 1
+            else f"{len(lost):,} links name rows that are not in the "
             f"package (the first: link {first}, row {links.row_id[first]!r} of "
             f"{links.row_file[first]})",
-            locations=Locations.columns(len(lost), file=MAP_PATH, key_path=(_LINK, lost),
-                                        row_id=[links.row_id[i] or None for i in lost]))
+            locations=Locations.columns(
+                len(lost),
+                file=MAP_PATH,
+                key_path=(_LINK, lost),
+                row_id=[links.row_id[i] or None for i in lost],
+            ),
+        )
     if unlinked:
-        yield ctx.finding("link.mismatch", _many(len(unlinked), "no row_evidence_links entry "
-                          "describes this row", "rows that no row_evidence_links entry "
-                          "describes"), rows=unlinked, key_path="row_evidence_links")
+        yield ctx.finding(
+            "link.mismatch",
+            _many(
+                len(unlinked),
+                "no row_evidence_links entry describes this row",
+                "rows that no row_evidence_links entry describes",
+            ),
+            rows=unlinked,
+            key_path="row_evidence_links",
+        )
     late: list[tuple[int, int]] = []
     last = -1
     for i, pos in enumerate(rows_of):
@@ -96,19 +126,31 @@ def link_mismatches(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
             late.append((i, pos))
         last = max(last, pos)
     if late:
-        yield ctx.finding("link.mismatch", _many(len(late), f"link {late[0][0]} is out of "
-                          "order: links follow the rows in sorted-file order", "links out of "
-                          "order: links follow the rows in sorted-file order"),
-                          rows=[p for _, p in late], key_path=(_LINK, [i for i, _ in late]))
+        yield ctx.finding(
+            "link.mismatch",
+            _many(
+                len(late),
+                f"link {late[0][0]} is out of order: links follow the rows in sorted-file order",
+                "links out of order: links follow the rows in sorted-file order",
+            ),
+            rows=[p for _, p in late],
+            key_path=(_LINK, [i for i, _ in late]),
+        )
     by_kind: dict[tuple[str, ...], list[tuple[int, int]]] = {}
     for i, pos, bad in _fields(pkg, ctx, links, rows_of):
         by_kind.setdefault(bad, []).append((i, pos))
     for bad, where in sorted(by_kind.items(), key=lambda t: t[1][0][1]):
         what = ", ".join(bad)
-        yield ctx.finding("link.mismatch", _many(len(where), f"link {where[0][0]} disagrees "
-                          f"with the row on {what}", f"links that disagree with their rows on "
-                          f"{what}"), rows=[p for _, p in where],
-                          key_path=(_LINK, [i for i, _ in where]))
+        yield ctx.finding(
+            "link.mismatch",
+            _many(
+                len(where),
+                f"link {where[0][0]} disagrees with the row on {what}",
+                f"links that disagree with their rows on {what}",
+            ),
+            rows=[p for _, p in where],
+            key_path=(_LINK, [i for i, _ in where]),
+        )
 
 
 _LINK = "row_evidence_links[{}]"
@@ -118,8 +160,9 @@ def _many(n: int, one: str, many: str) -> str:
     return one if n == 1 else f"{n:,} {many}"
 
 
-def _fields(pkg: Package, ctx: AuditContext, links: LinkCols, rows_of: list[int]
-            ) -> Iterator[tuple[int, int, tuple[str, ...]]]:
+def _fields(
+    pkg: Package, ctx: AuditContext, links: LinkCols, rows_of: list[int]
+) -> Iterator[tuple[int, int, tuple[str, ...]]]:
     """(link, row position, what disagrees) for each link whose fields disagree with its row.
 
     Compared column by column over all links at once; each distinct pair of id lists is
@@ -145,17 +188,24 @@ def _fields(pkg: Package, ctx: AuditContext, links: LinkCols, rows_of: list[int]
     cat_vis = [e.visibility for e in pkg.catalog]
 
     def cited(code: int, keep: str | None = None) -> tuple[str, ...]:
-        return tuple(ix.evidence_ids[p] for p in ix.sets[code].tolist()
-                     if keep is None or (p < len(cat_vis) and cat_vis[p] == keep))
+        return tuple(
+            ix.evidence_ids[p]
+            for p in ix.sets[code].tolist()
+            if keep is None or (p < len(cat_vis) and cat_vis[p] == keep)
+        )
 
     pair = np.asarray(links.ids, dtype=np.int64)[li] * n_sets + sc
     uniq, inv = np.unique(pair, return_inverse=True)
-    ok = np.array([links.id_sets[int(k) // n_sets] == cited(int(k) % n_sets)
-                   for k in uniq.tolist()], dtype=bool)
+    ok = np.array(
+        [links.id_sets[int(k) // n_sets] == cited(int(k) % n_sets) for k in uniq.tolist()],
+        dtype=bool,
+    )
     bad_ids = ~ok[inv]
     n_id_sets = max(1, len(links.id_sets))
-    vpair = (np.asarray(links.visible, dtype=np.int64)[li] * n_id_sets
-             + np.asarray(links.inferred, dtype=np.int64)[li]) * n_sets + sc
+    vpair = (
+        np.asarray(links.visible, dtype=np.int64)[li] * n_id_sets
+        + np.asarray(links.inferred, dtype=np.int64)[li]
+    ) * n_sets + sc
     vuniq, vinv = np.unique(vpair, return_inverse=True)
     vis_ok, inf_ok = [], []
     for k in vuniq.tolist():

@@ -67,8 +67,11 @@ class LinkCols:
         self.ids.append(self._code(get("evidence_ref_ids")))
         self.visible.append(self._code(get("visible_evidence_ref_ids")))
         self.inferred.append(self._code(get("inferred_evidence_ref_ids")))
-        self.fingerprint.append(link_fingerprint(get("source_trace_id"), get("source_step_ids"),
-                                                 get("source_artifact_refs")))
+        self.fingerprint.append(
+            link_fingerprint(
+                get("source_trace_id"), get("source_step_ids"), get("source_artifact_refs")
+            )
+        )
 
 
 @dataclass

@@ -75,9 +75,12 @@ class Counts(BaseModel):
     evidence_by_visibility: dict[str, int] = Field(default_factory=dict)
     links: int | None = None
     loading_problems: int = 0
-    rows_read: bool = Field(True, description="False when the audit's checks needed no row "
-                            "(--check narrowed it): the row files were not read, and the row "
-                            "counts are 0")
+    rows_read: bool = Field(
+        True,
+        description="False when the audit's checks needed no row "
+        "(--check narrowed it): the row files were not read, and the row "
+        "counts are 0",
+    )
 
 
 class CheckSummary(BaseModel):
@@ -88,23 +91,36 @@ class CheckSummary(BaseModel):
     title: str
     ran: bool = True
     error: str | None = Field(None, description="Why the check could not finish, if it failed")
-    codes: dict[str, int] = Field(default_factory=dict,
-                                  description="Findings listed per code (one gathered: one)")
+    codes: dict[str, int] = Field(
+        default_factory=dict, description="Findings listed per code (one gathered: one)"
+    )
     by_severity: dict[str, int] = Field(default_factory=dict)
     locations: int = Field(0, description="Locations of its findings, all counted")
 
     @classmethod
-    def of(cls, check: str, title: str, findings: list[Finding], error: str | None = None,
-           ran: bool | None = None) -> CheckSummary:
+    def of(
+        cls,
+        check: str,
+        title: str,
+        findings: list[Finding],
+        error: str | None = None,
+        ran: bool | None = None,
+    ) -> CheckSummary:
         """The summary of ``findings``, as listed."""
         codes: dict[str, int] = {}
         sev: dict[str, int] = {}
         for f in findings:
             codes[f.code] = codes.get(f.code, 0) + 1
             sev[f.severity.value] = sev.get(f.severity.value, 0) + 1
-        return cls(check=check, title=title, ran=error is None if ran is None else ran,
-                   error=error, codes=dict(sorted(codes.items())), by_severity=sev,
-                   locations=sum(len(f.locations) for f in findings))
+        return cls(
+            check=check,
+            title=title,
+            ran=error is None if ran is None else ran,
+            error=error,
+            codes=dict(sorted(codes.items())),
+            by_severity=sev,
+            locations=sum(len(f.locations) for f in findings),
+        )
 
 
 class Tally(BaseModel):
@@ -121,8 +137,9 @@ def _worst_at_or_above(findings: list[Finding], threshold: Severity) -> bool:
 
 
 def _severities(counts: dict[str, int]) -> str:
-    return ", ".join(f"{n:,} {k}" for k, n in sorted(counts.items(),
-                                                     key=lambda t: -Severity(t[0]).rank))
+    return ", ".join(
+        f"{n:,} {k}" for k, n in sorted(counts.items(), key=lambda t: -Severity(t[0]).rank)
+    )
 
 
 def _plural(n: int, word: str) -> str:
@@ -155,23 +172,28 @@ class AuditReport(BaseModel):
     counts: Counts
     checks: list[str] = Field(description="Checks that ran, in order")
     summary: list[CheckSummary] = Field(default_factory=list)
-    by_severity: dict[str, int] = Field(default_factory=dict,
-                                        description="Findings listed per severity")
+    by_severity: dict[str, int] = Field(
+        default_factory=dict, description="Findings listed per severity"
+    )
     locations: int = Field(0, description="Locations of the findings listed, all counted")
     findings: list[Finding] = Field(default_factory=list)
     listing_limit: int = Field(
-        200, description="Findings of one code listed one by one; the rest are gathered")
+        200, description="Findings of one code listed one by one; the rest are gathered"
+    )
     gathered: dict[str, int] = Field(
-        default_factory=dict, description="Per code: findings past the listing limit, "
-        "gathered into one finding that keeps every location")
+        default_factory=dict,
+        description="Per code: findings past the listing limit, "
+        "gathered into one finding that keeps every location",
+    )
     query: str | None = Field(None, description="The query the findings were filtered with")
     unfiltered: Tally | None = Field(None, description="The counts before the query")
     complete: bool = Field(True, description="False when a check failed to run to the end")
     seconds: float = 0.0
 
     @classmethod
-    def assemble(cls, summary: list[CheckSummary], findings: list[Finding],
-                 **fields: Any) -> AuditReport:
+    def assemble(
+        cls, summary: list[CheckSummary], findings: list[Finding], **fields: Any
+    ) -> AuditReport:
         """A report whose counts are those of ``findings`` (in ``summary``'s check order)."""
         by_sev: dict[str, int] = {}
         for s in summary:
@@ -181,9 +203,14 @@ class AuditReport(BaseModel):
         for f in findings:
             if f.gathered:
                 gathered[f.code] = gathered.get(f.code, 0) + f.gathered
-        return cls(summary=summary, findings=findings, by_severity=by_sev,
-                   locations=sum(s.locations for s in summary),
-                   gathered=dict(sorted(gathered.items())), **fields)
+        return cls(
+            summary=summary,
+            findings=findings,
+            by_severity=by_sev,
+            locations=sum(s.locations for s in summary),
+            gathered=dict(sorted(gathered.items())),
+            **fields,
+        )
 
     def exit_code(self, fail_on: str | Severity = Severity.ERROR) -> int:
         """0: nothing at or above ``fail_on``; 1: findings; 2: the audit is incomplete."""
@@ -200,8 +227,11 @@ class AuditReport(BaseModel):
         return out
 
     def tally(self) -> Tally:
-        return Tally(findings=len(self.findings), locations=self.locations,
-                     by_severity=dict(self.by_severity))
+        return Tally(
+            findings=len(self.findings),
+            locations=self.locations,
+            by_severity=dict(self.by_severity),
+        )
 
     def keeping(self, keep: set[int], query: str) -> AuditReport:
         """The report keeping the findings at positions ``keep``, every count recounted.
@@ -213,16 +243,26 @@ class AuditReport(BaseModel):
         summary, kept, start = [], [], 0
         for s in self.summary:  # findings are listed check by check, in summary order
             n = sum(s.codes.values())
-            part = [f for i, f in enumerate(self.findings[start:start + n], start) if i in keep]
+            part = [f for i, f in enumerate(self.findings[start : start + n], start) if i in keep]
             start += n
             summary.append(CheckSummary.of(s.check, s.title, part, s.error, s.ran))
             kept += part
         assert start == len(self.findings), "findings and summary disagree"
-        fields = self.model_dump(exclude={"summary", "findings", "by_severity", "locations",
-                                          "gathered", "query", "unfiltered"})
+        fields = self.model_dump(
+            exclude={
+                "summary",
+                "findings",
+                "by_severity",
+                "locations",
+                "gathered",
+                "query",
+                "unfiltered",
+            }
+        )
         text = query if self.query is None else f"{self.query} {query}"
-        return AuditReport.assemble(summary, kept, **fields, query=text.strip(),
-                                    unfiltered=self.unfiltered or self.tally())
+        return AuditReport.assemble(
+            summary, kept, **fields, query=text.strip(), unfiltered=self.unfiltered or self.tally()
+        )
 
     def summary_line(self) -> str:
         """One line saying what is listed: findings, locations, severities, what is gathered,
@@ -230,8 +270,10 @@ class AuditReport(BaseModel):
         n = len(self.findings)
         if self.query is not None and self.unfiltered is not None:
             u = self.unfiltered
-            head = (f"{n:,} of {_plural(u.findings, 'finding')} kept by the query "
-                    f"{self.query!r}, at {self.locations:,} of {_plural(u.locations, 'location')}")
+            head = (
+                f"{n:,} of {_plural(u.findings, 'finding')} kept by the query "
+                f"{self.query!r}, at {self.locations:,} of {_plural(u.locations, 'location')}"
+            )
         elif n == 0:
             return "no findings"
         else:
@@ -239,9 +281,11 @@ class AuditReport(BaseModel):
         sev = _severities(self.by_severity)
         text = head + (f" ({sev})" if sev else "")
         if self.gathered:
-            text += (f"; past {self.listing_limit} findings of one code, the rest are gathered "
-                     "into one finding that locates each: " + ", ".join(
-                         f"{code} {k:,}" for code, k in self.gathered.items()))
+            text += (
+                f"; past {self.listing_limit} findings of one code, the rest are gathered "
+                "into one finding that locates each: "
+                + ", ".join(f"{code} {k:,}" for code, k in self.gathered.items())
+            )
         return text
 
     def compacted(self) -> AuditReport:
@@ -252,12 +296,18 @@ class AuditReport(BaseModel):
             return self
         small = {}
         for key, table in tables.items():
-            used = [f.locations.row_positions() for f in self.findings
-                    if f.locations.table is table]
+            used = [
+                f.locations.row_positions() for f in self.findings if f.locations.table is table
+            ]
             small[key] = table.compact(distinct_sorted(np.concatenate(used)))
-        findings = [f if f.locations.table is None else f.model_copy(update={
-            "locations": f.locations.with_table(small[id(f.locations.table)])})
-            for f in self.findings]
+        findings = [
+            f
+            if f.locations.table is None
+            else f.model_copy(
+                update={"locations": f.locations.with_table(small[id(f.locations.table)])}
+            )
+            for f in self.findings
+        ]
         return self.model_copy(update={"findings": findings})
 
 
@@ -297,12 +347,17 @@ class CorpusTotals(BaseModel):
                 sev[k] = sev.get(k, 0) + v
             for k, v in r.codes().items():
                 codes[k] = codes.get(k, 0) + v
-        return cls(packages=len(entries), audited=len(reports),
-                   failed=len(entries) - len(reports), rows=sum(r.counts.rows for r in reports),
-                   findings=sum(len(r.findings) for r in reports),
-                   locations=sum(r.locations for r in reports),
-                   by_severity=dict(sorted(sev.items())), codes=dict(sorted(codes.items())),
-                   **fields)
+        return cls(
+            packages=len(entries),
+            audited=len(reports),
+            failed=len(entries) - len(reports),
+            rows=sum(r.counts.rows for r in reports),
+            findings=sum(len(r.findings) for r in reports),
+            locations=sum(r.locations for r in reports),
+            by_severity=dict(sorted(sev.items())),
+            codes=dict(sorted(codes.items())),
+            **fields,
+        )
 
 
 class CorpusReport(BaseModel):
@@ -314,8 +369,11 @@ class CorpusReport(BaseModel):
     corpus: str
     entries: list[CorpusEntry] = Field(default_factory=list)
     totals: CorpusTotals
-    query: str | None = Field(None, description="The query every package's findings were "
-                              "filtered with; the totals count what it kept")
+    query: str | None = Field(
+        None,
+        description="The query every package's findings were "
+        "filtered with; the totals count what it kept",
+    )
 
     def exit_code(self, fail_on: str | Severity = Severity.ERROR) -> int:
         """2 if any package could not be audited, else 1 if any has findings, else 0."""
@@ -325,11 +383,9 @@ class CorpusReport(BaseModel):
     def with_entries(self, entries: list[CorpusEntry], query: str) -> CorpusReport:
         """The corpus with ``entries`` (each package's report filtered by ``query``), the
         totals recounted."""
-        totals = CorpusTotals.of(entries, seconds=self.totals.seconds,
-                                 workers=self.totals.workers)
+        totals = CorpusTotals.of(entries, seconds=self.totals.seconds, workers=self.totals.workers)
         text = query if self.query is None else f"{self.query} {query}"
-        return self.model_copy(update={"entries": entries, "totals": totals,
-                                       "query": text.strip()})
+        return self.model_copy(update={"entries": entries, "totals": totals, "query": text.strip()})
 
 
 class AuditDocument(RootModel[AuditReport | CorpusReport]):
@@ -341,5 +397,4 @@ class AuditDocument(RootModel[AuditReport | CorpusReport]):
     def schema_dict(cls) -> dict[str, Any]:
         """The JSON Schema (2020-12) of the output, with its ``$schema`` and ``$id``."""
         body = cls.model_json_schema(mode="serialization")
-        return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID,
-                **body}
+        return {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_ID, **body}

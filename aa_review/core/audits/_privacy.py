@@ -34,10 +34,23 @@ def _minimal(needles: list[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-_LOWER_NEEDLES = _minimal([*VALIDATOR_TOKENS, *SECRET_HINTS, "/users/", "/home/", "/private/",
-                           "/tmp/", "/var/folders/", ".env", "_iterations", "stop_on_"])
-_EXACT_NEEDLES = _minimal([*PAIR_SOURCES, "[internal controller setting omitted]_",
-                           "EXPERIENCE COMPILER"])
+_LOWER_NEEDLES = _minimal(
+    [
+        *VALIDATOR_TOKENS,
+        *SECRET_HINTS,
+        "/users/",
+        "/home/",
+        "/private/",
+        "/tmp/",
+        "/var/folders/",
+        ".env",
+        "_iterations",
+        "stop_on_",
+    ]
+)
+_EXACT_NEEDLES = _minimal(
+    [*PAIR_SOURCES, "[internal controller setting omitted]_", "EXPERIENCE COMPILER"]
+)
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 _QUIRK_MARKERS = ("EXPERIENCE COMPILER", "[internal controller setting omitted]_")
 
@@ -59,9 +72,9 @@ def check_text(s: str, path: str) -> list[Hit]:
     for m in SECRET_RE.finditer(s):
         hits.append(("privacy.secret", path, mask(m.group(0))))
     for m in PRIVATE_RE.finditer(s):
-        after = s[m.end():m.end() + 1].lower()
+        after = s[m.end() : m.end() + 1].lower()
         if m.group(0) == ".env" and after and after in _WORD:
-            hits.append(("quirk.private_re_overmatch", path, s[m.start():m.end() + 12]))
+            hits.append(("quirk.private_re_overmatch", path, s[m.start() : m.end() + 12]))
         else:
             hits.append(("privacy.private_path", path, _snippet(s, m.start(), m.end())))
     for m in LOCAL_PATH_RE.finditer(s):
@@ -72,8 +85,13 @@ def check_text(s: str, path: str) -> list[Hit]:
         at = low.find(tok)
         while at >= 0:
             inside = at > 0 and low[at - 1] in _WORD
-            hits.append(("quirk.token_substring" if inside else "privacy.forbidden_token", path,
-                         _snippet(s, at, at + len(tok))))
+            hits.append(
+                (
+                    "quirk.token_substring" if inside else "privacy.forbidden_token",
+                    path,
+                    _snippet(s, at, at + len(tok)),
+                )
+            )
             at = low.find(tok, at + len(tok))
     tokens_found = {h[2].lower() for h in hits if h[0] == "privacy.forbidden_token"}
     for src in PAIR_SOURCES:
@@ -81,8 +99,13 @@ def check_text(s: str, path: str) -> list[Hit]:
             hits.append(("privacy.unsanitized_text", path, f"'{src}' (the sanitizer rewrites it)"))
     for key in CONTROLLER_KEYS:
         if key in s:
-            hits.append(("privacy.unsanitized_text", path,
-                         f"controller setting '{key}' (the sanitizer omits it)"))
+            hits.append(
+                (
+                    "privacy.unsanitized_text",
+                    path,
+                    f"controller setting '{key}' (the sanitizer omits it)",
+                )
+            )
     for marker in _QUIRK_MARKERS:
         at = s.find(marker)
         if at >= 0 and _inside_word(s, at, marker):
@@ -91,8 +114,8 @@ def check_text(s: str, path: str) -> list[Hit]:
 
 
 def _inside_word(s: str, at: int, marker: str) -> bool:
-    before = s[at - 1:at].lower()
-    after = s[at + len(marker):at + len(marker) + 1].lower()
+    before = s[at - 1 : at].lower()
+    after = s[at + len(marker) : at + len(marker) + 1].lower()
     if marker.endswith("_"):
         return True  # "[internal controller setting omitted]_reached": a key inside a token
     return bool(before and before in _WORD) or bool(after and after in _WORD)
@@ -173,8 +196,9 @@ class PrivacyScanner:
         self._chars = 0
         self._hits: list[tuple[int, Hit]] = []
 
-    def feed(self, pos: int, row: dict[str, Any], step: Step | None = None,
-             raw: bytes | None = None) -> None:
+    def feed(
+        self, pos: int, row: dict[str, Any], step: Step | None = None, raw: bytes | None = None
+    ) -> None:
         """Queue a row; its hits come out of :meth:`flush`, tagged with ``pos``.
 
         ``step`` is the row's diff against the previous row with the same keys (made

@@ -69,8 +69,9 @@ class RefRules:
             found = self.known[ref] = ref_facts(self._safe, ref)
         return found
 
-    def check_list(self, key: str, refs: list[Any], on: frozenset[str],
-                   same: bool = False) -> tuple[list[Hit], bool]:
+    def check_list(
+        self, key: str, refs: list[Any], on: frozenset[str], same: bool = False
+    ) -> tuple[list[Hit], bool]:
         """Hits for one ref list; ``same``: it equals the list this key had last time."""
         cached = self._cache.get(key)
         if cached is not None and (same or cached[0] == refs):
@@ -98,12 +99,31 @@ class RefRules:
             hits.append((code, None, ref, eid, f"{key} holds {ref!r}: {why}"))
         hidden = visibility(ref) == "hidden_excluded"
         if hidden:
-            hits.append(("link.hidden_cited", None, ref, eid,
-                         f"{key} cites hidden evaluation material {ref!r}: grader-only "
-                         "references must never reach training rows"))
-        if (key == "source_artifact_refs" and code is None and ":" not in ref
-                and not ref.startswith(EXEMPT_PREFIXES) and not exists):
-            hits.append(("ref.unresolved", None, ref, eid,
-                         f"source artifact {ref!r} is not in the package (validator rule 2 "
-                         "rejects such rows)"))
+            hits.append(
+                (
+                    "link.hidden_cited",
+                    None,
+                    ref,
+                    eid,
+                    f"{key} cites hidden evaluation material {ref!r}: grader-only "
+                    "references must never reach training rows",
+                )
+            )
+        if (
+            key == "source_artifact_refs"
+            and code is None
+            and ":" not in ref
+            and not ref.startswith(EXEMPT_PREFIXES)
+            and not exists
+        ):
+            hits.append(
+                (
+                    "ref.unresolved",
+                    None,
+                    ref,
+                    eid,
+                    f"source artifact {ref!r} is not in the package (validator rule 2 "
+                    "rejects such rows)",
+                )
+            )
         return hits, hidden

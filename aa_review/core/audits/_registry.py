@@ -44,9 +44,14 @@ class UnknownCheckError(ValueError):
     """A ``--check`` selection names no check, code or code family."""
 
 
-def register(name: str, title: str, codes: Iterable[str], *, hashes: bool = False,
-             reads: Mapping[str, Wants] | None = None
-             ) -> Callable[[CheckFn], CheckFn]:
+def register(
+    name: str,
+    title: str,
+    codes: Iterable[str],
+    *,
+    hashes: bool = False,
+    reads: Mapping[str, Wants] | None = None,
+) -> Callable[[CheckFn], CheckFn]:
     """Register ``func`` as check ``name``; its docstring is the description."""
     codes = tuple(codes)
     unknown = [c for c in codes if c not in CODES]
@@ -80,7 +85,8 @@ def resolve_selection(selection: Iterable[str] | None) -> tuple[list[Check], fro
         if not matched:
             raise UnknownCheckError(
                 f"unknown check or code {item!r}; known checks: {', '.join(CHECKS)} "
-                "(or any code listed in docs/findings.md, or a code family such as 'hash')")
+                "(or any code listed in docs/findings.md, or a code family such as 'hash')"
+            )
         codes |= matched
     checks = [ch for ch in CHECKS.values() if codes.intersection(ch.codes)]
     return checks, frozenset(codes)

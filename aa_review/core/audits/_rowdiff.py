@@ -38,8 +38,9 @@ class Step:
 
     __slots__ = ("layout", "vals", "changed", "changed_set", "same_prev")
 
-    def __init__(self, layout: Layout, vals: tuple[Any, ...], changed: list[int] | None,
-                 same_prev: bool) -> None:
+    def __init__(
+        self, layout: Layout, vals: tuple[Any, ...], changed: list[int] | None, same_prev: bool
+    ) -> None:
         self.layout = layout
         self.vals = vals
         self.changed = changed
@@ -71,8 +72,11 @@ class RowDiff:
         if lay.vals is None:
             changed = None
         else:
-            diff = map(operator.or_, map(operator.ne, vals, lay.vals),
-                       map(operator.is_not, types, lay.types))
+            diff = map(
+                operator.or_,
+                map(operator.ne, vals, lay.vals),
+                map(operator.is_not, types, lay.types),
+            )
             changed = list(compress(lay.rng, diff))
         lay.vals, lay.types = vals, types
         same = self._last is lay

@@ -18,8 +18,16 @@ import orjson
 from aa_review.core.audits._rowrules import RowAuditor, RowHit, ScanConfig
 from aa_review.core.package.safepath import open_beneath
 
-__all__ = ["Part", "Overflow", "init_worker", "run_job", "link_fingerprint", "RowChecks",
-           "fused_checks", "shifted"]
+__all__ = [
+    "Part",
+    "Overflow",
+    "init_worker",
+    "run_job",
+    "link_fingerprint",
+    "RowChecks",
+    "fused_checks",
+    "shifted",
+]
 
 # Every hit is grouped: the rows with the same (code, key path, ref, evidence id, message)
 # make one finding that locates them all (rows sharing an evidence block repeat its hits).
@@ -87,15 +95,25 @@ class RowChecks:
         aud = self.aud
         fp = 0
         if not isinstance(row, dict):
-            found: list[RowHit] = [("row.changed_on_disk", None, None, None,
-                                    "the row no longer parses as it did when the package "
-                                    "was opened; reopen the package")]
+            found: list[RowHit] = [
+                (
+                    "row.changed_on_disk",
+                    None,
+                    None,
+                    None,
+                    "the row no longer parses as it did when the package "
+                    "was opened; reopen the package",
+                )
+            ]
             is_hidden = False
         else:
             found, is_hidden = aud.check(row, self.data_type)
             aud.feed_privacy(pos, row, raw)
-            fp = link_fingerprint(row.get("source_trace_id"), row.get("source_step_ids"),
-                                  row.get("source_artifact_refs"))
+            fp = link_fingerprint(
+                row.get("source_trace_id"),
+                row.get("source_step_ids"),
+                row.get("source_artifact_refs"),
+            )
         self.positions.append(pos)
         self.fps.append(fp)
         if is_hidden:
@@ -106,9 +124,22 @@ class RowChecks:
         """The row at ``pos`` can no longer be read."""
         self.positions.append(pos)
         self.fps.append(0)
-        _group(pos, [("row.changed_on_disk", None, None, None,
-                      f"the row file can no longer be read ({why}); reopen the package")],
-               self.groups, self.overflow, self.distinct, self.cap)
+        _group(
+            pos,
+            [
+                (
+                    "row.changed_on_disk",
+                    None,
+                    None,
+                    None,
+                    f"the row file can no longer be read ({why}); reopen the package",
+                )
+            ],
+            self.groups,
+            self.overflow,
+            self.distinct,
+            self.cap,
+        )
 
     def finish(self) -> Part:
         for pos, hit in self.aud.privacy_hits():  # in row order, after the rows' own hits
@@ -138,13 +169,24 @@ def shifted(part: Part, offset: int) -> Part:
 
     for ov in part.overflow.values():
         ov.positions = move(ov.positions)
-    return Part(move(part.positions), {h: move(a) for h, a in part.groups.items()},
-                part.overflow, [p + offset for p in part.hidden], part.fingerprints)
+    return Part(
+        move(part.positions),
+        {h: move(a) for h, a in part.groups.items()},
+        part.overflow,
+        [p + offset for p in part.hidden],
+        part.fingerprints,
+    )
 
 
-def run_job(root: str, rel: str, data_type: str, positions: array[int],
-            offsets: array[int], lengths: array[int],
-            auditor: RowAuditor | None = None) -> Part:
+def run_job(
+    root: str,
+    rel: str,
+    data_type: str,
+    positions: array[int],
+    offsets: array[int],
+    lengths: array[int],
+    auditor: RowAuditor | None = None,
+) -> Part:
     """Check the rows at ``offsets`` of package file ``rel`` (they parsed when the package
     was opened); the file is opened through :func:`open_beneath`."""
     aud = auditor or _AUDITOR
@@ -162,7 +204,7 @@ def run_job(root: str, rel: str, data_type: str, positions: array[int],
         return checks.finish()
     with fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
         for pos, off, n in zip(positions, offsets, lengths, strict=True):
-            raw = mm[off:off + n]
+            raw = mm[off : off + n]
             try:
                 row = orjson.loads(raw)
             except orjson.JSONDecodeError:
@@ -171,8 +213,14 @@ def run_job(root: str, rel: str, data_type: str, positions: array[int],
     return checks.finish()
 
 
-def _group(pos: int, found: list[RowHit], groups: dict[RowHit, array[int]],
-           overflow: dict[str, Overflow], distinct: dict[str, int], cap: int) -> None:
+def _group(
+    pos: int,
+    found: list[RowHit],
+    groups: dict[RowHit, array[int]],
+    overflow: dict[str, Overflow],
+    distinct: dict[str, int],
+    cap: int,
+) -> None:
     for hit in found:
         g = groups.get(hit)
         if g is not None:

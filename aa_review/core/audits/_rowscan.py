@@ -24,8 +24,15 @@ from aa_review.core.package.layout import ROW_FILES
 from aa_review.core.package.model import Package
 from aa_review.core.util.procpool import POOL_UNAVAILABLE, run_in_processes
 
-__all__ = ["RowScan", "Gathered", "scan_rows", "row_workers", "ScanCancelled",
-           "link_fingerprint", "fused_scan"]
+__all__ = [
+    "RowScan",
+    "Gathered",
+    "scan_rows",
+    "row_workers",
+    "ScanCancelled",
+    "link_fingerprint",
+    "fused_scan",
+]
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +87,16 @@ def _jobs(pkg: Package) -> list[Job]:
         for part in np.split(np.arange(len(sel)), np.unique(cuts[cuts < len(sel)])):
             if len(part):
                 p = sel[part]
-                out.append((root, rel, _TYPES.get(rel, ""), array("q", p.tolist()),
-                            array("q", ix.offset[p].tolist()), array("q", ix.length[p].tolist())))
+                out.append(
+                    (
+                        root,
+                        rel,
+                        _TYPES.get(rel, ""),
+                        array("q", p.tolist()),
+                        array("q", ix.offset[p].tolist()),
+                        array("q", ix.length[p].tolist()),
+                    )
+                )
     return out
 
 
@@ -92,9 +107,14 @@ def row_workers(pkg: Package, workers: int | None) -> int:
     return n if total >= PARALLEL_MIN_BYTES and n > 1 else 0
 
 
-def scan_rows(pkg: Package, cfg: ScanConfig, *, workers: int | None = None,
-              progress: Callable[[int, int], None] | None = None,
-              cancelled: Callable[[], bool] = lambda: False) -> RowScan:
+def scan_rows(
+    pkg: Package,
+    cfg: ScanConfig,
+    *,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> RowScan:
     """Run every enabled row rule over every indexed row, each row read once.
 
     Large packages are split into jobs for worker processes (spawned, so safe under a
@@ -115,8 +135,16 @@ def scan_rows(pkg: Package, cfg: ScanConfig, *, workers: int | None = None,
     n = row_workers(pkg, workers)
     if n and len(jobs) > 1:
         try:
-            run_in_processes(run_job, dict(enumerate(jobs)), finish, cancelled, ScanCancelled,
-                             workers=n, initializer=init_worker, initargs=(cfg,))
+            run_in_processes(
+                run_job,
+                dict(enumerate(jobs)),
+                finish,
+                cancelled,
+                ScanCancelled,
+                workers=n,
+                initializer=init_worker,
+                initargs=(cfg,),
+            )
         except POOL_UNAVAILABLE as exc:
             # Workers could not start (no __main__ guard, no /dev/shm...): check rows here.
             log.warning("row pass in worker processes unavailable (%s); checking here", exc)
@@ -144,23 +172,29 @@ def _merge(parts: list[Part], n_rows: int, cap: int) -> RowScan:
     chunks: dict[RowHit, list[np.ndarray]] = {}
     over: dict[str, list[tuple[np.ndarray, np.ndarray, list[Where]]]] = {}
     for part in sorted(parts, key=lambda p: p.positions[0] if len(p.positions) else 0):
-        scan.fingerprints[np.frombuffer(part.positions, dtype=np.int64)] = \
-            np.frombuffer(part.fingerprints, dtype=np.uint64)
+        scan.fingerprints[np.frombuffer(part.positions, dtype=np.int64)] = np.frombuffer(
+            part.fingerprints, dtype=np.uint64
+        )
         scan.hidden_rows.extend(part.hidden)
         for hit, rows in part.groups.items():
             chunks.setdefault(hit, []).append(np.frombuffer(rows, dtype=np.int64))
         for code, ov in part.overflow.items():
-            over.setdefault(code, []).append((np.frombuffer(ov.positions, dtype=np.int64),
-                                              np.frombuffer(ov.codes, dtype=np.int32),
-                                              list(ov.wheres)))
+            over.setdefault(code, []).append(
+                (
+                    np.frombuffer(ov.positions, dtype=np.int64),
+                    np.frombuffer(ov.codes, dtype=np.int32),
+                    list(ov.wheres),
+                )
+            )
     groups = {hit: distinct_sorted(np.concatenate(c)) for hit, c in chunks.items()}
     by_code: dict[str, list[RowHit]] = {}
     for hit in sorted(groups, key=lambda h: int(groups[h][0])):
         by_code.setdefault(hit[0], []).append(hit)
     for code, hits in by_code.items():
         for hit in hits[cap:]:  # past the cap once every job is counted: gathered
-            over.setdefault(code, []).append((groups.pop(hit), np.zeros(0, np.int32),
-                                              [(hit[1], hit[2], hit[3])]))
+            over.setdefault(code, []).append(
+                (groups.pop(hit), np.zeros(0, np.int32), [(hit[1], hit[2], hit[3])])
+            )
     scan.groups = groups
     scan.gathered = {code: _gather(pieces) for code, pieces in over.items()}
     scan.hidden_rows.sort()
@@ -173,15 +207,19 @@ def _gather(pieces: list[tuple[np.ndarray, np.ndarray, list[Where]]]) -> Gathere
     for positions, codes, wheres in pieces:
         remap = np.array([table.setdefault(w, len(table)) for w in wheres], dtype=np.int32)
         pos_parts.append(positions)
-        code_parts.append(remap[codes] if len(codes) == len(positions)
-                          else np.full(len(positions), remap[0], np.int32))
+        code_parts.append(
+            remap[codes]
+            if len(codes) == len(positions)
+            else np.full(len(positions), remap[0], np.int32)
+        )
     positions = np.concatenate(pos_parts)
     codes = np.concatenate(code_parts)
     # By row, then by (key path, ref, evidence id): the same order however the rows were
     # split into jobs (a row's hits may come from several of them).
     listed = list(table)
     rank = np.empty(len(listed), np.int64)
-    rank[sorted(range(len(listed)), key=lambda i: tuple(v or "" for v in listed[i]))] = \
-        np.arange(len(listed))
+    rank[sorted(range(len(listed)), key=lambda i: tuple(v or "" for v in listed[i]))] = np.arange(
+        len(listed)
+    )
     order = np.lexsort((rank[codes], positions))
     return Gathered(positions[order], codes[order], listed)

@@ -31,23 +31,40 @@ def row_findings(pkg: Package, ctx: AuditContext, codes: Iterable[str]) -> Itera
     if not wanted or not len(pkg.index):
         return
     scan = ctx.rows
-    groups = sorted(((int(rows[0]), hit, rows) for hit, rows in scan.groups.items()
-                     if hit[0] in wanted), key=lambda t: (t[0], t[1][0]))
+    groups = sorted(
+        ((int(rows[0]), hit, rows) for hit, rows in scan.groups.items() if hit[0] in wanted),
+        key=lambda t: (t[0], t[1][0]),
+    )
     for _, (code, key_path, ref, eid, message), rows in groups:
         n = len(rows)
         text = message if n == 1 else f"{n:,} rows: {message}"
-        yield ctx.finding(code, text, severity=_severity(code), rows=rows, key_path=key_path,
-                          ref=ref, evidence_id=eid)
+        yield ctx.finding(
+            code,
+            text,
+            severity=_severity(code),
+            rows=rows,
+            key_path=key_path,
+            ref=ref,
+            evidence_id=eid,
+        )
     for code in sorted(wanted & set(scan.gathered)):
         g = scan.gathered[code]
         fields: dict[str, Any] = {}
         for i, name in enumerate(("key_path", "ref", "evidence_id")):
             values = [w[i] for w in g.wheres]
-            fields[name] = values[0] if len(set(values)) == 1 else \
-                np.asarray(values, dtype=object)[g.codes].tolist()
+            fields[name] = (
+                values[0]
+                if len(set(values)) == 1
+                else np.asarray(values, dtype=object)[g.codes].tolist()
+            )
         n, n_rows = len(g.positions), len(distinct_sorted(g.positions))
         yield ctx.finding(
-            code, f"{n:,} more finding(s) at {n_rows:,} row(s): {code_info(code).meaning}. "
+            code,
+            f"{n:,} more finding(s) at {n_rows:,} row(s): {code_info(code).meaning}. "
             f"Past {ctx.cap} distinct findings of this code, the rest are gathered here: each "
             "is one of the locations (row and key path); their own messages are not kept",
-            severity=_severity(code), rows=g.positions, gathered=n, **fields)
+            severity=_severity(code),
+            rows=g.positions,
+            gathered=n,
+            **fields,
+        )

@@ -20,8 +20,19 @@ import orjson
 
 from aa_review.core.package.jsondepth import MAX_DEPTH, may_be_too_deep, too_deep
 
-__all__ = ["ArtifactShape", "Diff", "DiffKind", "COLUMN_KINDS", "JUDGED_ROWS", "MAX_READ",
-           "compare", "is_number", "json_type", "read_artifact", "type_matches"]
+__all__ = [
+    "ArtifactShape",
+    "Diff",
+    "DiffKind",
+    "COLUMN_KINDS",
+    "JUDGED_ROWS",
+    "MAX_READ",
+    "compare",
+    "is_number",
+    "json_type",
+    "read_artifact",
+    "type_matches",
+]
 
 # The compiler judges a CSV's numeric and non-empty columns on its first 5 data rows
 # (format 3.3): a non-empty column has a value in at least one of them.
@@ -119,8 +130,9 @@ def type_matches(value: Any, want: Any) -> bool:
     return got == want or (want == "number" and got == "integer")
 
 
-def read_artifact(opener: Callable[[], BinaryIO], fmt: str,
-                  keep: int = JUDGED_ROWS) -> ArtifactShape:
+def read_artifact(
+    opener: Callable[[], BinaryIO], fmt: str, keep: int = JUDGED_ROWS
+) -> ArtifactShape:
     """Read what ``opener()`` opens as ``fmt`` (csv, tsv or json; other formats only need
     to exist). The caller's opener decides which file that is and that it may be read.
 
@@ -225,35 +237,60 @@ def _table_diffs(shape: ArtifactShape, contract: Mapping[str, Any]) -> list[Diff
     out: list[Diff] = []
     cols = _names(contract, "columns")
     if cols is not None:
-        out += [Diff(DiffKind.MISSING_COLUMN, c, f"column {c!r} is in the contract, not in "
-                     "the file") for c in dict.fromkeys(cols) if c not in header]
-        out += [Diff(DiffKind.EXTRA_COLUMN, c, f"column {c!r} is in the file, not in the "
-                     "contract") for c in dict.fromkeys(header) if c not in cols]
+        out += [
+            Diff(DiffKind.MISSING_COLUMN, c, f"column {c!r} is in the contract, not in the file")
+            for c in dict.fromkeys(cols)
+            if c not in header
+        ]
+        out += [
+            Diff(DiffKind.EXTRA_COLUMN, c, f"column {c!r} is in the file, not in the contract")
+            for c in dict.fromkeys(header)
+            if c not in cols
+        ]
         if not out and header != cols:
-            out.append(Diff(DiffKind.COLUMN_ORDER, None, "the header has the contract's "
-                            "columns in another order, or repeats one"))
+            out.append(
+                Diff(
+                    DiffKind.COLUMN_ORDER,
+                    None,
+                    "the header has the contract's columns in another order, or repeats one",
+                )
+            )
     for col in _names(contract, "numeric_columns") or []:
         if col not in header:
             continue
         k = header.index(col)
-        for r, (row, line) in enumerate(zip(shape.rows[:JUDGED_ROWS], shape.lines,
-                                            strict=False)):
+        for r, (row, line) in enumerate(zip(shape.rows[:JUDGED_ROWS], shape.lines, strict=False)):
             cell = row[k] if k < len(row) else ""
             if cell.strip() and not is_number(cell):
-                out.append(Diff(DiffKind.NON_NUMERIC, col, f"numeric column {col!r} holds "
-                                f"{cell!r}", line, r))
+                out.append(
+                    Diff(
+                        DiffKind.NON_NUMERIC, col, f"numeric column {col!r} holds {cell!r}", line, r
+                    )
+                )
     judged = shape.rows[:JUDGED_ROWS]
     for col in _names(contract, "non_empty_columns") or []:
         if col not in header or not judged:
             continue
         k = header.index(col)
         if not any(k < len(row) and row[k].strip() for row in judged):
-            out.append(Diff(DiffKind.EMPTY, col, f"non-empty column {col!r} is blank in the "
-                            f"first {len(judged)} data row(s)", shape.lines[0], 0))
+            out.append(
+                Diff(
+                    DiffKind.EMPTY,
+                    col,
+                    f"non-empty column {col!r} is blank in the first {len(judged)} data row(s)",
+                    shape.lines[0],
+                    0,
+                )
+            )
     need = _min_rows(contract)
     if need is not None and shape.data_rows < need and shape.complete:
-        out.append(Diff(DiffKind.TOO_FEW_ROWS, None, f"{shape.data_rows} data row(s), the "
-                        f"contract needs at least {need}"))
+        out.append(
+            Diff(
+                DiffKind.TOO_FEW_ROWS,
+                None,
+                f"{shape.data_rows} data row(s), the contract needs at least {need}",
+            )
+        )
     return out
 
 
@@ -262,25 +299,45 @@ def _json_diffs(value: Any, contract: Mapping[str, Any]) -> list[Diff]:
     # and artifact entries leave top_level_type out, so an array is never judged an object.
     if contract.get("top_level_type") == "array" or isinstance(value, list):
         if not isinstance(value, list):
-            return [Diff(DiffKind.WRONG_TYPE, None, f"top level is {json_type(value)}, "
-                         "contract: array")]
+            return [
+                Diff(DiffKind.WRONG_TYPE, None, f"top level is {json_type(value)}, contract: array")
+            ]
         need = _min_rows(contract)
         if need is not None and len(value) < need:
-            return [Diff(DiffKind.TOO_FEW_ROWS, None, f"{len(value)} item(s), the contract "
-                         f"needs at least {need}")]
+            return [
+                Diff(
+                    DiffKind.TOO_FEW_ROWS,
+                    None,
+                    f"{len(value)} item(s), the contract needs at least {need}",
+                )
+            ]
         return []
     if not isinstance(value, dict):
-        return [Diff(DiffKind.WRONG_TYPE, None, f"top level is {json_type(value)}, "
-                     "contract: object")]
-    out = [Diff(DiffKind.MISSING_KEY, k, f"key {k!r} is in the contract, not in the file")
-           for k in _names(contract, "keys", "top_level_keys") or [] if k not in value]
+        return [
+            Diff(DiffKind.WRONG_TYPE, None, f"top level is {json_type(value)}, contract: object")
+        ]
+    out = [
+        Diff(DiffKind.MISSING_KEY, k, f"key {k!r} is in the contract, not in the file")
+        for k in _names(contract, "keys", "top_level_keys") or []
+        if k not in value
+    ]
     types = contract.get("expected_types")
-    for key, want in (types.items() if isinstance(types, dict) else ()):
+    for key, want in types.items() if isinstance(types, dict) else ():
         if key in value and not type_matches(value[key], want):
-            out.append(Diff(DiffKind.WRONG_TYPE, key, f"key {key!r} is {json_type(value[key])},"
-                            f" the contract says {want}"))
+            out.append(
+                Diff(
+                    DiffKind.WRONG_TYPE,
+                    key,
+                    f"key {key!r} is {json_type(value[key])}, the contract says {want}",
+                )
+            )
     for key in _names(contract, "non_empty_fields") or []:
         if key in value and value[key] in (None, "", [], {}):
-            out.append(Diff(DiffKind.EMPTY, key, f"non-empty field {key!r} is "
-                            f"{orjson.dumps(value[key]).decode()}"))
+            out.append(
+                Diff(
+                    DiffKind.EMPTY,
+                    key,
+                    f"non-empty field {key!r} is {orjson.dumps(value[key]).decode()}",
+                )
+            )
     return out

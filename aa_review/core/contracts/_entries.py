@@ -32,17 +32,32 @@ from aa_review.core.util.procpool import POOL_UNAVAILABLE, run_in_processes
 if TYPE_CHECKING:
     from aa_review.core.package import Package
 
-__all__ = ["ContractEntry", "ContractedFile", "FileCheck", "Preview", "CheckResult",
-           "contract_entries", "contracted_files", "contract_path", "check_file",
-           "compare_package", "preview", "checklist", "MAX_PREVIEW_BYTES", "TRANSFER_CHECKLIST",
-           "LARGE_JSON"]
+__all__ = [
+    "ContractEntry",
+    "ContractedFile",
+    "FileCheck",
+    "Preview",
+    "CheckResult",
+    "contract_entries",
+    "contracted_files",
+    "contract_path",
+    "check_file",
+    "compare_package",
+    "preview",
+    "checklist",
+    "MAX_PREVIEW_BYTES",
+    "TRANSFER_CHECKLIST",
+    "LARGE_JSON",
+]
 
 MAX_PREVIEW_BYTES = 4 * 1024 * 1024  # of a file shown as text (formats other than CSV/JSON)
 LARGE_JSON = 2 * 1024 * 1024  # a JSON artifact above this is compared in a worker process
 TRANSFER_CHECKLIST = f"{EC_DIR}/runtime_learning_package/transfer_checklist.json"
-_PATHS = {"transfer": "transfer_checklist.artifact_contracts",
-          "artifact": "artifact_contract.required_artifacts",
-          "output": "output_contract.required_outputs"}
+_PATHS = {
+    "transfer": "transfer_checklist.artifact_contracts",
+    "artifact": "artifact_contract.required_artifacts",
+    "output": "output_contract.required_outputs",
+}
 
 
 def contract_path(kind: str, index: int) -> str:
@@ -70,14 +85,21 @@ def contracted_files(pkg: Package) -> list[ContractedFile]:
     raw = read_json(pkg.safe, TRANSFER_CHECKLIST, [], required=False)
     transfer = raw.get("artifact_contracts") if isinstance(raw, dict) else None
     docs = pkg.docs
-    arts = [c.model_dump(exclude_none=True) for c in
-            (docs.artifact_contract.required_artifacts if docs.artifact_contract else [])]
-    outs = [c.model_dump(exclude_none=True) for c in
-            (docs.output_contract.required_outputs if docs.output_contract else [])]
+    arts = [
+        c.model_dump(exclude_none=True)
+        for c in (docs.artifact_contract.required_artifacts if docs.artifact_contract else [])
+    ]
+    outs = [
+        c.model_dump(exclude_none=True)
+        for c in (docs.output_contract.required_outputs if docs.output_contract else [])
+    ]
     files = []
     for i, tc in enumerate(transfer if isinstance(transfer, list) else []):
-        if not isinstance(tc, dict) or not isinstance(tc.get("artifact_ref"), str) \
-                or tc.get("read_error"):
+        if (
+            not isinstance(tc, dict)
+            or not isinstance(tc.get("artifact_ref"), str)
+            or tc.get("read_error")
+        ):
             continue
         group = [(contract_path("transfer", i), tc)]
         if i < len(arts):
@@ -124,8 +146,11 @@ def _check(safe: PackageRoot, cf: ContractedFile, keep: int) -> FileCheck:
         return FileCheck(cf, None, [[diff] for _ in cf.contracts], unsafe=exc.reason)
     st = safe.stat(cf.ref)
     if st is None or not stat.S_ISREG(st.st_mode):
-        what = "does not exist" if st is None else \
-            f"is not a regular file but a {file_kind(st.st_mode)}; not opened"
+        what = (
+            "does not exist"
+            if st is None
+            else f"is not a regular file but a {file_kind(st.st_mode)}; not opened"
+        )
         diff = Diff(DiffKind.MISSING_FILE, None, f"{cf.ref} {what}")
         return FileCheck(cf, None, [[diff] for _ in cf.contracts])
     # Opened by the one package opener: never outside the package, never a FIFO.
@@ -147,8 +172,9 @@ def _never() -> bool:
     return False
 
 
-def compare_package(pkg: Package, keep: int = JUDGED_ROWS,
-                    cancelled: Callable[[], bool] = _never) -> list[FileCheck]:
+def compare_package(
+    pkg: Package, keep: int = JUDGED_ROWS, cancelled: Callable[[], bool] = _never
+) -> list[FileCheck]:
     """Every contracted file against its contracts; ``keep`` data rows are kept for display.
 
     A JSON artifact over :data:`LARGE_JSON` bytes is parsed and compared in a worker
@@ -165,12 +191,14 @@ def compare_package(pkg: Package, keep: int = JUDGED_ROWS,
         else:
             out[i] = check_file(pkg, cf, keep)
     if large:
+
         def finish(i: int, check: FileCheck) -> None:
             out[i] = check
 
         try:
-            run_in_processes(_check_elsewhere, large, finish, cancelled, _Stopped,
-                             workers=min(len(large), 2))
+            run_in_processes(
+                _check_elsewhere, large, finish, cancelled, _Stopped, workers=min(len(large), 2)
+            )
         except POOL_UNAVAILABLE:  # no worker processes here: compare them in this thread
             for i, (_root, cf, _keep) in large.items():
                 if out[i] is None:
@@ -212,14 +240,21 @@ def contract_entries(pkg: Package) -> list[ContractEntry]:
     paired = {cpath: cf for cf in contracted_files(pkg) for cpath, _ in cf.contracts}
     docs = pkg.docs
     out: list[ContractEntry] = []
-    for kind, items in (("output", docs.output_contract.required_outputs
-                         if docs.output_contract else []),
-                        ("artifact", docs.artifact_contract.required_artifacts
-                         if docs.artifact_contract else [])):
+    for kind, items in (
+        ("output", docs.output_contract.required_outputs if docs.output_contract else []),
+        ("artifact", docs.artifact_contract.required_artifacts if docs.artifact_contract else []),
+    ):
         for i, item in enumerate(items):
             cf = paired.get(contract_path(kind, i))
-            out.append(ContractEntry(kind, i, item, cf.ref if cf else None,
-                                     tuple(p for p, _ in cf.contracts) if cf else ()))
+            out.append(
+                ContractEntry(
+                    kind,
+                    i,
+                    item,
+                    cf.ref if cf else None,
+                    tuple(p for p, _ in cf.contracts) if cf else (),
+                )
+            )
     return out
 
 
@@ -251,16 +286,26 @@ class Preview:
         return "ok" if self.ok else f"fail ({n} difference{'s' if n > 1 else ''})"
 
 
-def preview(pkg: Package, entry: ContractEntry, max_rows: int = 200,
-            checks: Sequence[FileCheck] | None = None) -> Preview:
+def preview(
+    pkg: Package,
+    entry: ContractEntry,
+    max_rows: int = 200,
+    checks: Sequence[FileCheck] | None = None,
+) -> Preview:
     """The file behind ``entry`` with its differences; ``checks`` from
     :func:`compare_package` (with ``keep=max_rows``) saves reading it again."""
     item = entry.item
     fmt = item.kind or (item.path.rsplit(".", 1)[-1] if "." in item.path else "")
     if entry.artifact_ref is None:
-        return Preview(entry, fmt, compared=False, note=(
-            "no transfer_checklist.json artifact contract names a file for this entry, so "
-            "there is nothing to compare it with (the audit does not judge it either)"))
+        return Preview(
+            entry,
+            fmt,
+            compared=False,
+            note=(
+                "no transfer_checklist.json artifact contract names a file for this entry, so "
+                "there is nothing to compare it with (the audit does not judge it either)"
+            ),
+        )
     check = next((c for c in checks or () if entry.path in dict(c.file.contracts)), None)
     if check is None:
         cf = next(cf for cf in contracted_files(pkg) if entry.path in dict(cf.contracts))
@@ -269,12 +314,17 @@ def preview(pkg: Package, entry: ContractEntry, max_rows: int = 200,
     pv = Preview(entry, check.file.format or fmt, diffs=check.diffs)
     if shape is None:
         return pv
-    pv.header, pv.rows, pv.lines = list(shape.header or []), shape.rows[:max_rows], \
-        shape.lines[:max_rows]
+    pv.header, pv.rows, pv.lines = (
+        list(shape.header or []),
+        shape.rows[:max_rows],
+        shape.lines[:max_rows],
+    )
     pv.row_count, pv.value = shape.data_rows, shape.value
     if shape.value_dropped:
-        pv.text = (f"{shape.value_dropped / 1e6:,.1f} MB of JSON: compared with its contract "
-                   "in full, too large to show here as a tree.")
+        pv.text = (
+            f"{shape.value_dropped / 1e6:,.1f} MB of JSON: compared with its contract "
+            "in full, too large to show here as a tree."
+        )
     if pv.format not in ("csv", "tsv", "json"):
         try:
             with pkg.safe.open(entry.artifact_ref) as fh:
@@ -305,8 +355,10 @@ class CheckResult:
 
     def failure(self, limit: int | None = None) -> str:
         """``2 artifact(s) missing: a.csv, b.json``, naming at most ``limit``."""
-        return (f"{len(self.failed)} artifact(s) {_FAILING[self.check_id]}: "
-                f"{', '.join(self.failed[:limit])}")
+        return (
+            f"{len(self.failed)} artifact(s) {_FAILING[self.check_id]}: "
+            f"{', '.join(self.failed[:limit])}"
+        )
 
 
 def checklist(pkg: Package, checks: Sequence[FileCheck] | None = None) -> list[CheckResult]:
@@ -330,13 +382,24 @@ def _failing(pkg: Package, check_id: str, checks: Sequence[FileCheck]) -> list[s
     if check_id == "required_files_exist":
         return [c.file.ref for c in checks if c.shape is None]
     if check_id == "json_outputs_parse":
-        return [c.file.ref for c in checks if c.shape is not None and c.file.format == "json"
-                and any(d.kind == DiffKind.UNREADABLE or (d.kind == DiffKind.WRONG_TYPE
-                                                          and d.field is None) for d in c.diffs)]
+        return [
+            c.file.ref
+            for c in checks
+            if c.shape is not None
+            and c.file.format == "json"
+            and any(
+                d.kind == DiffKind.UNREADABLE or (d.kind == DiffKind.WRONG_TYPE and d.field is None)
+                for d in c.diffs
+            )
+        ]
     if check_id == "csv_tsv_headers_match":
-        return [c.file.ref for c in checks if c.shape is not None
-                and c.file.format in ("csv", "tsv") and any(
-                    d.kind == DiffKind.UNREADABLE or d.kind in COLUMN_KINDS for d in c.diffs)]
+        return [
+            c.file.ref
+            for c in checks
+            if c.shape is not None
+            and c.file.format in ("csv", "tsv")
+            and any(d.kind == DiffKind.UNREADABLE or d.kind in COLUMN_KINDS for d in c.diffs)
+        ]
     return _unlisted(pkg, [c.file.ref for c in checks])
 
 
@@ -346,14 +409,16 @@ def _unlisted(pkg: Package, refs: list[str]) -> list[str]:
     listed_by: dict[str, set[str]] = {}
     for ref in refs:
         parts = ref.split("/")
-        if len(parts) < 3 or parts[0] != "attempts" or parts[-1] in ("actual_outputs.json",
-                                                                     "agent_trace.json"):
+        if (
+            len(parts) < 3
+            or parts[0] != "attempts"
+            or parts[-1] in ("actual_outputs.json", "agent_trace.json")
+        ):
             continue
         outputs_ref = f"attempts/{parts[1]}/actual_outputs.json"
         if outputs_ref not in listed_by:
             listed_by[outputs_ref] = _listed(pkg, outputs_ref)
-        if ref not in listed_by[outputs_ref] and "/".join(parts[2:]) not in \
-                listed_by[outputs_ref]:
+        if ref not in listed_by[outputs_ref] and "/".join(parts[2:]) not in listed_by[outputs_ref]:
             bad.append(ref)
     return bad
 

@@ -91,26 +91,39 @@ def _diff_doc(name: str, old: Any, new: Any) -> list[ContractChange]:
     return out
 
 
-def diff_contracts(old: dict[str, ContractDoc], new: dict[str, ContractDoc]
-                   ) -> tuple[ContractChange, ...]:
+def diff_contracts(
+    old: dict[str, ContractDoc], new: dict[str, ContractDoc]
+) -> tuple[ContractChange, ...]:
     """Changes to the output and artifact contracts, the transfer and prefinal checklists."""
     out: list[ContractChange] = []
     for name in ITEM_LISTS:
         a = old.get(name, ContractDoc("missing", None, None))
         b = new.get(name, ContractDoc("missing", None, None))
         if a.status != "ok" and b.status == "ok":
-            out.append(ContractChange(name, "", "added", (FieldChange("", "changed", a.status,
-                                                                      "present"),)))
+            out.append(
+                ContractChange(
+                    name, "", "added", (FieldChange("", "changed", a.status, "present"),)
+                )
+            )
         elif a.status == "ok" and b.status != "ok":
-            out.append(ContractChange(name, "", "removed", (FieldChange("", "changed", "present",
-                                                                        b.status),)))
+            out.append(
+                ContractChange(
+                    name, "", "removed", (FieldChange("", "changed", "present", b.status),)
+                )
+            )
         elif a.status != b.status:
-            out.append(ContractChange(name, "", "changed", (FieldChange("", "changed", a.status,
-                                                                        b.status),)))
+            out.append(
+                ContractChange(
+                    name, "", "changed", (FieldChange("", "changed", a.status, b.status),)
+                )
+            )
         elif a.status == "ok" and a.digest != b.digest:
             if a.content is None or b.content is None:
-                out.append(ContractChange(name, "", "changed", (FieldChange(
-                    "", "changed", a.digest, b.digest),)))
+                out.append(
+                    ContractChange(
+                        name, "", "changed", (FieldChange("", "changed", a.digest, b.digest),)
+                    )
+                )
             else:
                 out += _diff_doc(name, a.content, b.content)
     return tuple(out)

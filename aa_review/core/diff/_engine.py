@@ -60,9 +60,14 @@ def _counts(a: Fingerprint, b: Fingerprint) -> dict[str, Any]:
     }
 
 
-def diff(old: Package | Fingerprint, new: Package | Fingerprint, *, audit: bool = False,
-         old_findings: Sequence[Finding] | None = None,
-         new_findings: Sequence[Finding] | None = None) -> PackageDiff:
+def diff(
+    old: Package | Fingerprint,
+    new: Package | Fingerprint,
+    *,
+    audit: bool = False,
+    old_findings: Sequence[Finding] | None = None,
+    new_findings: Sequence[Finding] | None = None,
+) -> PackageDiff:
     """Everything that changed from ``old`` to ``new``.
 
     Parameters
@@ -90,17 +95,23 @@ def diff(old: Package | Fingerprint, new: Package | Fingerprint, *, audit: bool 
     fb = new if isinstance(new, Fingerprint) else fingerprint(new)
     version_change = (fa.version, fb.version) if fa.version != fb.version else None
     if version_change:
-        rows = RowsDiff(compared=False, reason=(
-            f"format version changed from {fa.version} to {fb.version}: the row schema differs "
-            "between the formats (in every row), so rows are compared by counts only"))
+        rows = RowsDiff(
+            compared=False,
+            reason=(
+                f"format version changed from {fa.version} to {fb.version}: the row schema differs "
+                "between the formats (in every row), so rows are compared by counts only"
+            ),
+        )
     else:
         rows = diff_rows(fa, fb, old_pkg, new_pkg)
     evidence = diff_evidence(fa, fb, ref_first=version_change is not None)
     links = diff_links(fb, evidence) if not version_change else LinksDiff()
     ia, ib = _flat(fa.identity), _flat(fb.identity)
-    identity_changes = {k: (ia.get(k), ib.get(k)) for k in list(ia) + [k for k in ib if k not in ia]
-                        if ia.get(k) != ib.get(k) and k not in _NOT_A_CHANGE
-                        and k != "format_version"}
+    identity_changes = {
+        k: (ia.get(k), ib.get(k))
+        for k in list(ia) + [k for k in ib if k not in ia]
+        if ia.get(k) != ib.get(k) and k not in _NOT_A_CHANGE and k != "format_version"
+    }
     findings = None
     if audit or new_findings is not None:
         fa_list = _findings_of(old, old_pkg, old_findings, audit)
@@ -108,15 +119,23 @@ def diff(old: Package | Fingerprint, new: Package | Fingerprint, *, audit: bool 
         if fa_list is not None and fb_list is not None:
             findings = diff_findings(fa_list, fb_list)
     return PackageDiff(
-        old=fa.identity, new=fb.identity, identity_changes=identity_changes,
-        version_change=version_change, rows=rows, evidence=evidence, links=links,
-        contracts=diff_contracts(fa.contracts, fb.contracts), counts=_counts(fa, fb),
-        findings=findings, old_is_fingerprint=old_pkg is None)
+        old=fa.identity,
+        new=fb.identity,
+        identity_changes=identity_changes,
+        version_change=version_change,
+        rows=rows,
+        evidence=evidence,
+        links=links,
+        contracts=diff_contracts(fa.contracts, fb.contracts),
+        counts=_counts(fa, fb),
+        findings=findings,
+        old_is_fingerprint=old_pkg is None,
+    )
 
 
-def _findings_of(side: Package | Fingerprint, pkg: Package | None,
-                 given: Sequence[Finding] | None, audit: bool
-                 ) -> Sequence[Any] | None:
+def _findings_of(
+    side: Package | Fingerprint, pkg: Package | None, given: Sequence[Finding] | None, audit: bool
+) -> Sequence[Any] | None:
     if given is not None:
         return finding_dicts(given)
     if pkg is not None:

@@ -13,8 +13,15 @@ __all__ = ["diff_evidence", "cited_counts", "diff_links", "COMPARED_FIELDS"]
 
 HIDDEN = "hidden_excluded"
 # Catalog fields compared, in the order changes name them.
-COMPARED_FIELDS = ("evidence_id", "ref", "content_hash", "visibility", "evidence_type",
-                   "resolves", "confidence")
+COMPARED_FIELDS = (
+    "evidence_id",
+    "ref",
+    "content_hash",
+    "visibility",
+    "evidence_type",
+    "resolves",
+    "confidence",
+)
 
 
 def cited_counts(fp: Fingerprint) -> dict[str, int]:
@@ -28,9 +35,9 @@ def cited_counts(fp: Fingerprint) -> dict[str, int]:
     return {fp.evidence_ids[i]: int(counts[i]) for i in np.flatnonzero(counts).tolist()}
 
 
-def _pair(old: Sequence[EvidenceFacts], new: Sequence[EvidenceFacts], key: str
-          ) -> tuple[list[tuple[EvidenceFacts, EvidenceFacts]], list[EvidenceFacts],
-                     list[EvidenceFacts]]:
+def _pair(
+    old: Sequence[EvidenceFacts], new: Sequence[EvidenceFacts], key: str
+) -> tuple[list[tuple[EvidenceFacts, EvidenceFacts]], list[EvidenceFacts], list[EvidenceFacts]]:
     """Pair entries with equal ``key``; the k-th of a repeated key pairs with the k-th."""
     pool: dict[str, list[EvidenceFacts]] = {}
     for e in old:
@@ -50,8 +57,13 @@ def _fields(old: EvidenceFacts, new: EvidenceFacts) -> tuple[str, ...]:
     out = []
     for name in COMPARED_FIELDS:
         x, y = getattr(old, name), getattr(new, name)
-        if name == "confidence" and isinstance(x, (int, float)) and isinstance(y, (int, float)) \
-                and not isinstance(x, bool) and not isinstance(y, bool):
+        if (
+            name == "confidence"
+            and isinstance(x, (int, float))
+            and isinstance(y, (int, float))
+            and not isinstance(x, bool)
+            and not isinstance(y, bool)
+        ):
             if float(x) != float(y):
                 out.append(name)
         elif x != y or type(x) is not type(y):
@@ -59,8 +71,9 @@ def _fields(old: EvidenceFacts, new: EvidenceFacts) -> tuple[str, ...]:
     return tuple(out)
 
 
-def diff_evidence(a: Fingerprint, b: Fingerprint, *, ref_first: bool = False
-                  ) -> tuple[EvidenceChange, ...]:
+def diff_evidence(
+    a: Fingerprint, b: Fingerprint, *, ref_first: bool = False
+) -> tuple[EvidenceChange, ...]:
     """Catalog entries added, removed and changed from ``a`` to ``b``.
 
     Entries are matched by evidence id, then the rest by ref (``ref_first``: by ref,
@@ -80,19 +93,37 @@ def diff_evidence(a: Fingerprint, b: Fingerprint, *, ref_first: bool = False
                 continue
             cited = cited_b.get(new.evidence_id, 0)
             to_hidden = "visibility" in fields and new.visibility == HIDDEN
-            out.append(EvidenceChange(
-                kind="visibility" if "visibility" in fields else "changed",
-                evidence_id=new.evidence_id, ref=new.ref, old=old, new=new, fields=fields,
-                matched_by="id" if matched_by == "evidence_id" else "ref", cited_by=cited,
-                hidden_while_cited=to_hidden and cited > 0))
+            out.append(
+                EvidenceChange(
+                    kind="visibility" if "visibility" in fields else "changed",
+                    evidence_id=new.evidence_id,
+                    ref=new.ref,
+                    old=old,
+                    new=new,
+                    fields=fields,
+                    matched_by="id" if matched_by == "evidence_id" else "ref",
+                    cited_by=cited,
+                    hidden_while_cited=to_hidden and cited > 0,
+                )
+            )
     for e in left_a:
-        out.append(EvidenceChange("removed", e.evidence_id, e.ref, e, None,
-                                  cited_by=cited_a.get(e.evidence_id, 0)))
+        out.append(
+            EvidenceChange(
+                "removed", e.evidence_id, e.ref, e, None, cited_by=cited_a.get(e.evidence_id, 0)
+            )
+        )
     for e in left_b:
-        out.append(EvidenceChange("added", e.evidence_id, e.ref, None, e,
-                                  cited_by=cited_b.get(e.evidence_id, 0),
-                                  hidden_while_cited=e.visibility == HIDDEN
-                                  and cited_b.get(e.evidence_id, 0) > 0))
+        out.append(
+            EvidenceChange(
+                "added",
+                e.evidence_id,
+                e.ref,
+                None,
+                e,
+                cited_by=cited_b.get(e.evidence_id, 0),
+                hidden_while_cited=e.visibility == HIDDEN and cited_b.get(e.evidence_id, 0) > 0,
+            )
+        )
     order = {"visibility": 0, "changed": 1, "removed": 2, "added": 3}
     out.sort(key=lambda c: (not c.hidden_while_cited, order[c.kind], c.ref))
     return tuple(out)

@@ -30,8 +30,9 @@ def _locations(f: dict[str, Any]) -> list[dict[str, Any]]:
 def _loc_key(loc: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     # A row or evidence item names the place; its line number may shift with other rows.
     named = loc.get("row_id") or loc.get("evidence_id")
-    return tuple(sorted((k, str(v)) for k, v in loc.items()
-                        if v is not None and not (k == "line" and named)))
+    return tuple(
+        sorted((k, str(v)) for k, v in loc.items() if v is not None and not (k == "line" and named))
+    )
 
 
 def finding_key(finding: Any) -> tuple[str, tuple[tuple[tuple[str, str], ...], ...]]:

@@ -30,8 +30,15 @@ if TYPE_CHECKING:
     from aa_review.core.findings import Finding
     from aa_review.core.package import Package
 
-__all__ = ["Fingerprint", "EvidenceFacts", "ContractDoc", "FingerprintError", "fingerprint",
-           "CONTRACT_DOCS", "FINGERPRINT_FORMAT"]
+__all__ = [
+    "Fingerprint",
+    "EvidenceFacts",
+    "ContractDoc",
+    "FingerprintError",
+    "fingerprint",
+    "CONTRACT_DOCS",
+    "FINGERPRINT_FORMAT",
+]
 
 FINGERPRINT_FORMAT = "aa-review-fingerprint-v1"
 # The contract and checklist documents a diff compares, by the name it reports them under.
@@ -42,8 +49,17 @@ CONTRACT_DOCS = {
     "prefinal_checklist": DOC_PATHS["checklist"],
 }
 MAX_KEPT_DOC_BYTES = 1 << 20  # a larger contract document is kept as its digest only
-_ROW_ARRAYS = ("row_id", "digest", "content_hash", "file", "line", "data_type", "set_code",
-               "set_ptr", "set_members")
+_ROW_ARRAYS = (
+    "row_id",
+    "digest",
+    "content_hash",
+    "file",
+    "line",
+    "data_type",
+    "set_code",
+    "set_ptr",
+    "set_members",
+)
 _MAX_META_BYTES = 512 << 20
 _MAX_FILE_BYTES = 16 << 30  # uncompressed: far above any real package's fingerprint
 
@@ -112,17 +128,23 @@ class Fingerprint:
 
     def evidence_set(self, code: int) -> np.ndarray:
         """Positions into ``evidence_ids`` of evidence set ``code``."""
-        return self.set_members[self.set_ptr[code]:self.set_ptr[code + 1]]
+        return self.set_members[self.set_ptr[code] : self.set_ptr[code + 1]]
 
     def row_id_str(self, pos: int) -> str:
         return bytes(self.row_id[pos]).decode("utf-8", "replace")
 
     def counts_by(self, column: str) -> dict[str, int]:
         """Rows per data type (``data_type``) or per bare file name (``file``)."""
-        table = self.data_types if column == "data_type" else \
-            tuple(f.rsplit("/", 1)[-1] for f in self.files)
-        counts = np.bincount(getattr(self, column), minlength=len(table)) if len(self) \
+        table = (
+            self.data_types
+            if column == "data_type"
+            else tuple(f.rsplit("/", 1)[-1] for f in self.files)
+        )
+        counts = (
+            np.bincount(getattr(self, column), minlength=len(table))
+            if len(self)
             else np.zeros(len(table), np.int64)
+        )
         out: dict[str, int] = {}
         for name, n in zip(table, counts.tolist(), strict=True):
             if n:
@@ -180,10 +202,12 @@ class Fingerprint:
             fh.seek(0)
             with np.load(fh, allow_pickle=False) as z:
                 names = set(z.files)
-                missing = ({*(f"col_{n}" for n in _ROW_ARRAYS), "meta"} - names)
+                missing = {*(f"col_{n}" for n in _ROW_ARRAYS), "meta"} - names
                 if missing:
-                    raise FingerprintError(f"{path}: not an aa-review fingerprint "
-                                           f"(missing {', '.join(sorted(missing))})")
+                    raise FingerprintError(
+                        f"{path}: not an aa-review fingerprint "
+                        f"(missing {', '.join(sorted(missing))})"
+                    )
                 meta_arr = z["meta"]
                 if meta_arr.dtype != np.uint8 or meta_arr.size > _MAX_META_BYTES:
                     raise FingerprintError(f"{path}: damaged fingerprint (bad meta)")
@@ -191,10 +215,17 @@ class Fingerprint:
                 arrays = {name: z[f"col_{name}"] for name in _ROW_ARRAYS}
         except FingerprintError:
             raise
-        except (OSError, ValueError, zipfile.BadZipFile, orjson.JSONDecodeError, KeyError,
-                EOFError) as exc:
-            raise FingerprintError(f"{path}: not a readable aa-review fingerprint ({exc})") \
-                from None
+        except (
+            OSError,
+            ValueError,
+            zipfile.BadZipFile,
+            orjson.JSONDecodeError,
+            KeyError,
+            EOFError,
+        ) as exc:
+            raise FingerprintError(
+                f"{path}: not a readable aa-review fingerprint ({exc})"
+            ) from None
         return _from_parts(meta, arrays, path)
 
 
@@ -207,8 +238,14 @@ def _from_parts(meta: Any, arrays: dict[str, np.ndarray], path: Path | str) -> F
     n = len(arrays["row_id"])
     if arrays["row_id"].dtype.kind != "S":
         raise bad("row ids")
-    for name, kind in (("digest", "u"), ("content_hash", "u"), ("file", "i"), ("line", "i"),
-                       ("data_type", "i"), ("set_code", "i")):
+    for name, kind in (
+        ("digest", "u"),
+        ("content_hash", "u"),
+        ("file", "i"),
+        ("line", "i"),
+        ("data_type", "i"),
+        ("set_code", "i"),
+    ):
         a = arrays[name]
         if a.dtype.kind != kind or a.shape != (n,):
             raise bad(f"column {name}")
@@ -223,24 +260,43 @@ def _from_parts(meta: Any, arrays: dict[str, np.ndarray], path: Path | str) -> F
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise bad(str(exc)) from None
     n_sets = len(ptr) - 1
-    ok = (ptr.dtype.kind == "i" and members.dtype.kind == "i" and n_sets >= 0
-          and (n == 0 or (n_sets > 0 and arrays["set_code"].min() >= 0
-                          and arrays["set_code"].max() < n_sets))
-          and (not len(arrays["file"]) or 0 <= arrays["file"].min() <= arrays["file"].max()
-               < len(files))
-          and (not len(arrays["data_type"]) or 0 <= arrays["data_type"].min()
-               <= arrays["data_type"].max() < len(types))
-          and (n_sets < 0 or (ptr[0] == 0 and ptr[-1] == len(members)
-                              and bool(np.all(np.diff(ptr) >= 0))))
-          and (not len(members) or 0 <= members.min() <= members.max() < len(ev_ids)))
+    ok = (
+        ptr.dtype.kind == "i"
+        and members.dtype.kind == "i"
+        and n_sets >= 0
+        and (
+            n == 0
+            or (n_sets > 0 and arrays["set_code"].min() >= 0 and arrays["set_code"].max() < n_sets)
+        )
+        and (
+            not len(arrays["file"])
+            or 0 <= arrays["file"].min() <= arrays["file"].max() < len(files)
+        )
+        and (
+            not len(arrays["data_type"])
+            or 0 <= arrays["data_type"].min() <= arrays["data_type"].max() < len(types)
+        )
+        and (
+            n_sets < 0
+            or (ptr[0] == 0 and ptr[-1] == len(members) and bool(np.all(np.diff(ptr) >= 0)))
+        )
+        and (not len(members) or 0 <= members.min() <= members.max() < len(ev_ids))
+    )
     if not ok:
         raise bad("columns out of range")
     findings = meta.get("findings")
-    return Fingerprint(identity=identity, files=files, data_types=types, evidence_ids=ev_ids,
-                       catalog=catalog, contracts=contracts, **arrays,
-                       loading_problems=int(meta.get("loading_problems") or 0),
-                       findings=tuple(findings) if isinstance(findings, list) else None,
-                       extra=dict(meta.get("extra") or {}))
+    return Fingerprint(
+        identity=identity,
+        files=files,
+        data_types=types,
+        evidence_ids=ev_ids,
+        catalog=catalog,
+        contracts=contracts,
+        **arrays,
+        loading_problems=int(meta.get("loading_problems") or 0),
+        findings=tuple(findings) if isinstance(findings, list) else None,
+        extra=dict(meta.get("extra") or {}),
+    )
 
 
 def identity_of(pkg: Package) -> dict[str, Any]:
@@ -290,12 +346,34 @@ def fingerprint(pkg: Package, *, findings: Sequence[Finding] | None = None) -> F
     sizes = np.fromiter((len(s) for s in sets), dtype=np.int64, count=len(sets))
     ptr = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
     members = np.concatenate(sets).astype(np.int32) if sets else np.empty(0, np.int32)
-    catalog = tuple(EvidenceFacts(e.evidence_id, e.ref, e.evidence_type, e.visibility,
-                                  e.resolves, e.content_hash, e.confidence) for e in pkg.catalog)
+    catalog = tuple(
+        EvidenceFacts(
+            e.evidence_id,
+            e.ref,
+            e.evidence_type,
+            e.visibility,
+            e.resolves,
+            e.content_hash,
+            e.confidence,
+        )
+        for e in pkg.catalog
+    )
     return Fingerprint(
-        identity=identity_of(pkg), files=tuple(ix.files), data_types=tuple(ix.data_types),
-        evidence_ids=tuple(ix.evidence_ids), catalog=catalog, contracts=contract_docs(pkg),
-        row_id=ix.row_id, digest=ix.digest, content_hash=ix.content_hash,
-        file=ix.file, line=ix.line, data_type=ix.data_type, set_code=ix.set_code,
-        set_ptr=ptr, set_members=members, loading_problems=len(pkg.problems),
-        findings=finding_dicts(findings) if findings is not None else None)
+        identity=identity_of(pkg),
+        files=tuple(ix.files),
+        data_types=tuple(ix.data_types),
+        evidence_ids=tuple(ix.evidence_ids),
+        catalog=catalog,
+        contracts=contract_docs(pkg),
+        row_id=ix.row_id,
+        digest=ix.digest,
+        content_hash=ix.content_hash,
+        file=ix.file,
+        line=ix.line,
+        data_type=ix.data_type,
+        set_code=ix.set_code,
+        set_ptr=ptr,
+        set_members=members,
+        loading_problems=len(pkg.problems),
+        findings=finding_dicts(findings) if findings is not None else None,
+    )

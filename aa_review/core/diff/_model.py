@@ -10,9 +10,22 @@ import numpy as np
 
 from aa_review.core.diff._fingerprint import EvidenceFacts, Fingerprint
 
-__all__ = ["LEVELS", "RowRef", "Place", "RowList", "RowMoves", "RowChange", "RowsDiff",
-           "EvidenceChange", "LinksDiff", "FieldChange", "ContractChange", "FindingsDiff",
-           "PackageDiff", "level_rank"]
+__all__ = [
+    "LEVELS",
+    "RowRef",
+    "Place",
+    "RowList",
+    "RowMoves",
+    "RowChange",
+    "RowsDiff",
+    "EvidenceChange",
+    "LinksDiff",
+    "FieldChange",
+    "ContractChange",
+    "FindingsDiff",
+    "PackageDiff",
+    "level_rank",
+]
 
 # Kinds of change from the least to the most severe; ``--fail-on`` names a threshold.
 # ``moved``: rows unchanged in value that moved file or order, or were re-serialized.
@@ -24,8 +37,9 @@ def level_rank(level: str) -> int:
     try:
         return LEVELS.index(level)
     except ValueError:
-        raise ValueError(f"unknown change level {level!r}; use one of {', '.join(LEVELS)}") \
-            from None
+        raise ValueError(
+            f"unknown change level {level!r}; use one of {', '.join(LEVELS)}"
+        ) from None
 
 
 class Place(NamedTuple):
@@ -56,8 +70,16 @@ class RowList:
     @classmethod
     def take(cls, fp: Fingerprint, side: str, pos: np.ndarray) -> RowList:
         pos = np.asarray(pos, dtype=np.int64)
-        return cls(side, pos, fp.row_id[pos], fp.file[pos], fp.line[pos], fp.data_type[pos],
-                   fp.files, fp.data_types)
+        return cls(
+            side,
+            pos,
+            fp.row_id[pos],
+            fp.file[pos],
+            fp.line[pos],
+            fp.data_type[pos],
+            fp.files,
+            fp.data_types,
+        )
 
     @classmethod
     def empty(cls, side: str) -> RowList:
@@ -68,9 +90,12 @@ class RowList:
         return len(self.pos)
 
     def __getitem__(self, i: int) -> RowRef:
-        return RowRef(bytes(self.row_id[i]).decode("utf-8", "replace"),
-                      self.files[int(self.file[i])], int(self.line[i]),
-                      self.data_types[int(self.data_type[i])])
+        return RowRef(
+            bytes(self.row_id[i]).decode("utf-8", "replace"),
+            self.files[int(self.file[i])],
+            int(self.line[i]),
+            self.data_types[int(self.data_type[i])],
+        )
 
     def __iter__(self) -> Iterator[RowRef]:
         return (self[i] for i in range(len(self)))
@@ -80,8 +105,14 @@ class RowList:
 
     def where(self, keep: np.ndarray) -> RowList:
         """The rows where the boolean mask ``keep`` is true."""
-        return replace(self, pos=self.pos[keep], row_id=self.row_id[keep], file=self.file[keep],
-                       line=self.line[keep], data_type=self.data_type[keep])
+        return replace(
+            self,
+            pos=self.pos[keep],
+            row_id=self.row_id[keep],
+            file=self.file[keep],
+            line=self.line[keep],
+            data_type=self.data_type[keep],
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -99,8 +130,11 @@ class RowMoves:
         return ((self.old[i], self.new[i], self.how[i]) for i in range(len(self)))
 
     def where(self, keep: np.ndarray) -> RowMoves:
-        return RowMoves(self.old.where(keep), self.new.where(keep),
-                        tuple(h for h, k in zip(self.how, keep.tolist(), strict=True) if k))
+        return RowMoves(
+            self.old.where(keep),
+            self.new.where(keep),
+            tuple(h for h, k in zip(self.how, keep.tolist(), strict=True) if k),
+        )
 
 
 @dataclass(frozen=True)
@@ -145,8 +179,9 @@ class RowsDiff:
     added: RowList = field(default_factory=lambda: RowList.empty("new"))
     removed: RowList = field(default_factory=lambda: RowList.empty("old"))
     changed: tuple[RowChange, ...] = ()
-    moved: RowMoves = field(default_factory=lambda: RowMoves(RowList.empty("old"),
-                                                             RowList.empty("new"), ()))
+    moved: RowMoves = field(
+        default_factory=lambda: RowMoves(RowList.empty("old"), RowList.empty("new"), ())
+    )
     reformatted: RowList = field(default_factory=lambda: RowList.empty("new"))
     shifted: dict[str, int] = field(default_factory=dict)
     unchanged: int = 0
@@ -277,12 +312,19 @@ class PackageDiff:
             "changed": self.highest() is not None,
             "highest": self.highest(),
             "version_change": self.version_change,
-            "rows": {"compared": r.compared, "added": len(r.added), "removed": len(r.removed),
-                     "changed": len(r.changed),
-                     "same_id_new_content": len(r.same_id_new_content),
-                     "moved": len(r.moved), "reformatted": len(r.reformatted)},
-            "evidence": {k: sum(1 for e in self.evidence if e.kind == k)
-                         for k in ("added", "removed", "changed", "visibility")},
+            "rows": {
+                "compared": r.compared,
+                "added": len(r.added),
+                "removed": len(r.removed),
+                "changed": len(r.changed),
+                "same_id_new_content": len(r.same_id_new_content),
+                "moved": len(r.moved),
+                "reformatted": len(r.reformatted),
+            },
+            "evidence": {
+                k: sum(1 for e in self.evidence if e.kind == k)
+                for k in ("added", "removed", "changed", "visibility")
+            },
             "hidden_while_cited": [e.evidence_id for e in self.evidence if e.hidden_while_cited],
             "rows_citing_changed_evidence": len(self.links),
             "contracts": len(self.contracts),
@@ -296,8 +338,9 @@ class PackageDiff:
         out["moved"] += len(r.moved) + len(r.reformatted)
         out["added"] += len(r.added)
         out["removed"] += len(r.removed)
-        out["changed"] += len(r.changed) + len(self.identity_changes) + \
-            (1 if self.version_change else 0)
+        out["changed"] += (
+            len(r.changed) + len(self.identity_changes) + (1 if self.version_change else 0)
+        )
         for e in self.evidence:
             out[e.kind] += 1
         for c in self.contracts:

@@ -18,8 +18,9 @@ if TYPE_CHECKING:
 __all__ = ["filter_diff", "change_masks", "CHANGE_VALUES"]
 
 
-def filter_diff(d: PackageDiff, query: str, old_pkg: Package | None, new_pkg: Package | None
-                ) -> PackageDiff:
+def filter_diff(
+    d: PackageDiff, query: str, old_pkg: Package | None, new_pkg: Package | None
+) -> PackageDiff:
     """The diff with its row lists (and linked rows) narrowed to the rows matching ``query``.
 
     Row terms (``type:``, ``file:``, ``id:``, ``line<``...) are evaluated in the package
@@ -30,21 +31,29 @@ def filter_diff(d: PackageDiff, query: str, old_pkg: Package | None, new_pkg: Pa
     """
     wanted: list[tuple[str, bool]] = []
     tree = parse_query(query)
-    top = list(tree.nodes) if isinstance(tree, And) and not tree.grouped else \
-        ([] if tree is None else [tree])
+    top = (
+        list(tree.nodes)
+        if isinstance(tree, And) and not tree.grouped
+        else ([] if tree is None else [tree])
+    )
     for node in top:
         negated = isinstance(node, Not)
         t = node.node if isinstance(node, Not) else node
         if isinstance(t, Term) and t.field == "change":
             if t.op != ":" or t.value.lower() not in CHANGE_VALUES:
-                raise QueryError(query, t.column,
-                                 "'change:' takes one of " + ", ".join(CHANGE_VALUES))
+                raise QueryError(
+                    query, t.column, "'change:' takes one of " + ", ".join(CHANGE_VALUES)
+                )
             wanted.append((t.value.lower(), negated))
     inner = [t for t in terms_of(tree) if t.field == "change"]
     if len(inner) > len(wanted):  # under OR or parentheses: say so, never guess
-        raise QueryError(query, inner[0].column, "'change:' terms are ANDed with the rest of "
-                         "the query (change:added type:x, -change:moved); not inside OR or "
-                         "parentheses")
+        raise QueryError(
+            query,
+            inner[0].column,
+            "'change:' terms are ANDed with the rest of "
+            "the query (change:added type:x, -change:moved); not inside OR or "
+            "parentheses",
+        )
     rest = set_term(query, "change", None) if wanted else query
     r = d.rows
     linked_rows = d.links.rows
@@ -59,17 +68,21 @@ def filter_diff(d: PackageDiff, query: str, old_pkg: Package | None, new_pkg: Pa
             return np.ones(len(pos), dtype=bool)
         pkg = new_pkg if side == "new" else old_pkg
         if pkg is None:
-            raise QueryError(query, 1, f"filtering rows needs the {side} package, "
-                             "not a fingerprint")
+            raise QueryError(
+                query, 1, f"filtering rows needs the {side} package, not a fingerprint"
+            )
         hits = filter_rows(pkg, rest)
         return np.ones(len(pos), dtype=bool) if hits is None else np.isin(pos, hits)
 
     def keep(pos: np.ndarray, side: str) -> np.ndarray:
         mask = by_query(pos, side)
         if wanted:
-            kinds = [{"removed"} if side == "old" else
-                     {kind_of.get(p, ""), "linked" if p in linked else ""}
-                     for p in pos.tolist()]
+            kinds = [
+                {"removed"}
+                if side == "old"
+                else {kind_of.get(p, ""), "linked" if p in linked else ""}
+                for p in pos.tolist()
+            ]
             for value, negated in wanted:
                 hit = np.array([value in k for k in kinds], dtype=bool)
                 mask &= ~hit if negated else hit
@@ -77,15 +90,19 @@ def filter_diff(d: PackageDiff, query: str, old_pkg: Package | None, new_pkg: Pa
 
     changed_pos = np.array([c.new_pos for c in r.changed], dtype=np.int64)
     rows = RowsDiff(
-        compared=r.compared, reason=r.reason,
+        compared=r.compared,
+        reason=r.reason,
         added=r.added.where(keep(r.added.pos, "new")),
         removed=r.removed.where(keep(r.removed.pos, "old")),
-        changed=tuple(c for c, k in zip(r.changed, keep(changed_pos, "new").tolist(), strict=True) if k),
+        changed=tuple(
+            c for c, k in zip(r.changed, keep(changed_pos, "new").tolist(), strict=True) if k
+        ),
         moved=r.moved.where(keep(r.moved.new.pos, "new")),
         reformatted=r.reformatted.where(keep(r.reformatted.pos, "new")),
-        shifted=r.shifted, unchanged=r.unchanged)
-    links = LinksDiff(d.links.by_evidence,
-                      listed=linked_rows.where(keep(linked_rows.pos, "new")))
+        shifted=r.shifted,
+        unchanged=r.unchanged,
+    )
+    links = LinksDiff(d.links.by_evidence, listed=linked_rows.where(keep(linked_rows.pos, "new")))
     return replace(d, rows=rows, links=links, query=query)
 
 

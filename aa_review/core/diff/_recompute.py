@@ -9,8 +9,16 @@ from aa_review.core.package import derive
 __all__ = ["id_recomputes", "content_hash_recomputes", "hashed_fields", "SEED_FIELDS"]
 
 # The fields the compiler seeds a row id with (format 7.5), before sanitizing (12.6).
-SEED_FIELDS = ("data_type", "source_task_id", "source_trace_id", "source_step_ids",
-               "source_attempt_ids", "input", "target", "tdo_round")
+SEED_FIELDS = (
+    "data_type",
+    "source_task_id",
+    "source_trace_id",
+    "source_step_ids",
+    "source_attempt_ids",
+    "input",
+    "target",
+    "tdo_round",
+)
 
 
 def id_recomputes(row: dict[str, Any], task_id: str | None) -> bool | None:
@@ -20,9 +28,16 @@ def id_recomputes(row: dict[str, Any], task_id: str | None) -> bool | None:
     if not isinstance(stored, str) or not isinstance(data_type, str) or not isinstance(task, str):
         return None
     try:
-        again = derive.row_id(data_type, task, row.get("source_trace_id"),
-                              row.get("source_step_ids"), row.get("source_attempt_ids"),
-                              row.get("input"), row.get("target"), row.get("tdo_round"))
+        again = derive.row_id(
+            data_type,
+            task,
+            row.get("source_trace_id"),
+            row.get("source_step_ids"),
+            row.get("source_attempt_ids"),
+            row.get("input"),
+            row.get("target"),
+            row.get("tdo_round"),
+        )
     except (TypeError, ValueError):
         return None
     return again == stored

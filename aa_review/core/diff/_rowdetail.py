@@ -42,9 +42,14 @@ def _evidence(fp: Fingerprint, pos: int) -> list[str]:
     return [fp.evidence_ids[e] for e in fp.evidence_set(int(fp.set_code[pos])).tolist()]
 
 
-def describe_changes(a: Fingerprint, b: Fingerprint, ia: np.ndarray, ib: np.ndarray,
-                     old_pkg: Package | None, new_pkg: Package | None
-                     ) -> tuple[tuple[RowChange, ...], list[int]]:
+def describe_changes(
+    a: Fingerprint,
+    b: Fingerprint,
+    ia: np.ndarray,
+    ib: np.ndarray,
+    old_pkg: Package | None,
+    new_pkg: Package | None,
+) -> tuple[tuple[RowChange, ...], list[int]]:
     """One :class:`RowChange` per pair whose values differ, and the new positions of
     pairs whose bytes differ but whose JSON values are equal (re-serialized rows).
 
@@ -68,8 +73,10 @@ def describe_changes(a: Fingerprint, b: Fingerprint, ia: np.ndarray, ib: np.ndar
         if key not in cited:  # rows share few distinct evidence sets: compare each pair once
             ev_a, ev_b = _evidence(a, i), _evidence(b, j)
             set_a, set_b = set(ev_a), set(ev_b)
-            cited[key] = (tuple(e for e in ev_b if e not in set_a),
-                          tuple(e for e in ev_a if e not in set_b))
+            cited[key] = (
+                tuple(e for e in ev_b if e not in set_a),
+                tuple(e for e in ev_a if e not in set_b),
+            )
         ev_added, ev_removed = cited[key]
         # Recomputing costs a json.dumps of the row, so only where it can tell something:
         # the id when a field it is seeded from changed (else it recomputes as before);
@@ -78,20 +85,27 @@ def describe_changes(a: Fingerprint, b: Fingerprint, ia: np.ndarray, ib: np.ndar
         seeded = fields is None or bool(tops & set(SEED_FIELDS))
         ch_changed = bool(a.content_hash[i] != b.content_hash[j])
         stale = new_row is not None and not ch_changed and bool(tops & hashed_fields(new_row))
-        changes.append(RowChange(
-            row_id=b.row_id_str(j),
-            data_type=b.data_types[int(b.data_type[j])],
-            old=Place(a.files[int(a.file[i])], int(a.line[i])),
-            new=Place(b.files[int(b.file[j])], int(b.line[j])),
-            old_pos=i, new_pos=j,
-            fields=fields,
-            content_hash_changed=ch_changed,
-            evidence_added=ev_added,
-            evidence_removed=ev_removed,
-            id_recomputes=(id_recomputes(old_row, task_a) if old_row and seeded else None,
-                           id_recomputes(new_row, task_b) if new_row and seeded else None),
-            content_hash_recomputes=(None, content_hash_recomputes(new_row)
-                                     if stale and new_row is not None else None),
-            note=note_a or note_b,
-        ))
+        changes.append(
+            RowChange(
+                row_id=b.row_id_str(j),
+                data_type=b.data_types[int(b.data_type[j])],
+                old=Place(a.files[int(a.file[i])], int(a.line[i])),
+                new=Place(b.files[int(b.file[j])], int(b.line[j])),
+                old_pos=i,
+                new_pos=j,
+                fields=fields,
+                content_hash_changed=ch_changed,
+                evidence_added=ev_added,
+                evidence_removed=ev_removed,
+                id_recomputes=(
+                    id_recomputes(old_row, task_a) if old_row and seeded else None,
+                    id_recomputes(new_row, task_b) if new_row and seeded else None,
+                ),
+                content_hash_recomputes=(
+                    None,
+                    content_hash_recomputes(new_row) if stale and new_row is not None else None,
+                ),
+                note=note_a or note_b,
+            )
+        )
     return tuple(changes), same_values

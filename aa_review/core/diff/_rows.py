@@ -96,8 +96,9 @@ def _match_ids(ids_a: np.ndarray, ids_b: np.ndarray) -> tuple[np.ndarray, np.nda
     """Positions pairing equal ids; the k-th copy of an id pairs with the k-th."""
     _, oa, sa = _keys(ids_a)
     kb, _, sb = _keys(ids_b)
-    if (len(sa) > 1 and bool((sa[1:] == sa[:-1]).any())) or \
-            (len(sb) > 1 and bool((sb[1:] == sb[:-1]).any())):
+    if (len(sa) > 1 and bool((sa[1:] == sa[:-1]).any())) or (
+        len(sb) > 1 and bool((sb[1:] == sb[:-1]).any())
+    ):
         return _exact_match(ids_a, ids_b)
     if not len(sa) or not len(kb):
         return np.empty(0, np.int64), np.empty(0, np.int64)
@@ -155,8 +156,11 @@ def longest_increasing(seq: list[int]) -> list[int]:
 def _file_map(a: Fingerprint, b: Fingerprint) -> np.ndarray:
     """For each file code of ``a``, the code of the same file in ``b`` (-1: none)."""
     where = {f: i for i, f in enumerate(b.files)}
-    return np.array([where.get(f, -1) for f in a.files], dtype=np.int64) if a.files \
+    return (
+        np.array([where.get(f, -1) for f in a.files], dtype=np.int64)
+        if a.files
         else np.empty(0, np.int64)
+    )
 
 
 def _out_of_order(fa: np.ndarray, la: np.ndarray, lb: np.ndarray) -> np.ndarray:
@@ -182,8 +186,9 @@ def _out_of_order(fa: np.ndarray, la: np.ndarray, lb: np.ndarray) -> np.ndarray:
     return out
 
 
-def diff_rows(a: Fingerprint, b: Fingerprint, old_pkg: Package | None,
-              new_pkg: Package | None) -> RowsDiff:
+def diff_rows(
+    a: Fingerprint, b: Fingerprint, old_pkg: Package | None, new_pkg: Package | None
+) -> RowsDiff:
     """Added, removed, changed and moved rows of ``b`` against ``a``."""
     from aa_review.core.diff._rowdetail import describe_changes
 

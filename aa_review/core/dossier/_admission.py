@@ -65,9 +65,14 @@ class Standing:
                 if who and who not in side:
                     side[who] = name
         checker = m.check.get("checked_by") if isinstance(m.check, dict) else None
-        return cls(state=m.state, superseded=superseded, author=m.created_by,
-                   binder=m.binding.bound_by if m.binding else None,
-                   checker=checker if isinstance(checker, str) else None, training_side=side)
+        return cls(
+            state=m.state,
+            superseded=superseded,
+            author=m.created_by,
+            binder=m.binding.bound_by if m.binding else None,
+            checker=checker if isinstance(checker, str) else None,
+            training_side=side,
+        )
 
 
 def conflict_of(step: Step, standing: Standing, principal_id: str) -> str | None:
@@ -77,20 +82,26 @@ def conflict_of(step: Step, standing: Standing, principal_id: str) -> str | None
     training-side identity (author/binder != checker != deciding maintainer; none of
     them on the training side: spec 7.2, 7.4).
     """
-    if step in (Action.BIND, Action.CHECK, Action.DECIDE_ELIGIBLE, AUTHORIZE) and \
-            principal_id in standing.training_side:
+    if (
+        step in (Action.BIND, Action.CHECK, Action.DECIDE_ELIGIBLE, AUTHORIZE)
+        and principal_id in standing.training_side
+    ):
         return standing.training_side[principal_id]
     capacities: tuple[tuple[str, str | None], ...] = ()
     if step is Action.CHECK:
         capacities = (("author", standing.author), ("binder", standing.binder))
     elif step is Action.DECIDE_ELIGIBLE:
-        capacities = (("author", standing.author), ("binder", standing.binder),
-                      ("checker", standing.checker))
+        capacities = (
+            ("author", standing.author),
+            ("binder", standing.binder),
+            ("checker", standing.checker),
+        )
     return next((name for name, who in capacities if who == principal_id), None)
 
 
-def admission(step: Step, standing: Standing, actor: Principal | None, *, read_only: bool,
-              unable: str | None) -> Refusal | None:
+def admission(
+    step: Step, standing: Standing, actor: Principal | None, *, read_only: bool, unable: str | None
+) -> Refusal | None:
     """The refusal ``actor`` gets for ``step`` (None: the step goes ahead), in spec order.
 
     Read-only workspace first, then a principal who cannot sign here (nothing is
@@ -114,14 +125,16 @@ def admission(step: Step, standing: Standing, actor: Principal | None, *, read_o
             return Refusal.SEPARATION_OF_DUTIES
         return None
     assert isinstance(step, Action)
-    if actor is not None and unable is not None and \
-            unable.startswith(Refusal.ACTOR_KEY_UNAVAILABLE.value):
+    if (
+        actor is not None
+        and unable is not None
+        and unable.startswith(Refusal.ACTOR_KEY_UNAVAILABLE.value)
+    ):
         return Refusal.ACTOR_KEY_UNAVAILABLE
     t = TRANSITIONS[step]
     if standing.state not in t.from_states or standing.superseded:
         return Refusal.TRANSITION_ILLEGAL
-    if actor is None or actor.role is not t.role or (
-            t.human_only and actor.kind is not Kind.HUMAN):
+    if actor is None or actor.role is not t.role or (t.human_only and actor.kind is not Kind.HUMAN):
         return Refusal.ACTOR_ROLE_NOT_PERMITTED
     if conflict_of(step, standing, actor.principal_id) is not None:
         return Refusal.SEPARATION_OF_DUTIES
@@ -136,11 +149,16 @@ def eligible_precondition(parsed: ParsedDossier, fresh: Freshness) -> bool:
     check: dict[str, Any] = parsed.model.check if isinstance(parsed.model.check, dict) else {}
     found = check.get("gates")
     gates: dict[str, Any] = found if isinstance(found, dict) else {}
-    all_pass = all(isinstance(gates.get(g), dict) and gates[g].get("status") == "pass"
-                   for g in GATE_IDS)
-    return bool(check.get("evidence_digest") == parsed.evidence_digest and all_pass
-                and check.get("eligible_if_decided") is True
-                and not check.get("dossier_reason_codes") and not fresh.blocking)
+    all_pass = all(
+        isinstance(gates.get(g), dict) and gates[g].get("status") == "pass" for g in GATE_IDS
+    )
+    return bool(
+        check.get("evidence_digest") == parsed.evidence_digest
+        and all_pass
+        and check.get("eligible_if_decided") is True
+        and not check.get("dossier_reason_codes")
+        and not fresh.blocking
+    )
 
 
 def role_needed(step: Step) -> tuple[Role, bool]:

@@ -85,8 +85,9 @@ def parse_archive(raw: object) -> Archive:
     items = _index(model.items, "items", "item_id", problems)
     epochs = _index(model.epochs, "epochs", "epoch_id", problems)
     configs = _index(model.configurations, "configurations", "config_id", problems)
-    observations = _index(model.failure_observations, "failure_observations",
-                          "observation_id", problems)
+    observations = _index(
+        model.failure_observations, "failure_observations", "observation_id", problems
+    )
     experiments = _index(model.experiments, "experiments", "experiment_id", problems)
     atoms = _index(model.feedback_atoms, "feedback_atoms", "atom_id", problems)
     exposure: dict[str, tuple[int, int]] = {}
@@ -102,14 +103,21 @@ def parse_archive(raw: object) -> Archive:
         raw=copy.deepcopy(raw),
         model=model,
         graph=TaskGraph.from_groups(list(groups.values())),
-        groups=groups, items=items, epochs=epochs, configurations=configs,
-        observations=observations, experiments=experiments, atoms=atoms,
-        exposure=exposure, traces=tuple(model.exploit_traces or ()),
+        groups=groups,
+        items=items,
+        epochs=epochs,
+        configurations=configs,
+        observations=observations,
+        experiments=experiments,
+        atoms=atoms,
+        exposure=exposure,
+        traces=tuple(model.exploit_traces or ()),
     )
 
 
-def _index(records: Sequence[Any] | None, name: str, key: str,
-           problems: list[str]) -> dict[str, Any]:
+def _index(
+    records: Sequence[Any] | None, name: str, key: str, problems: list[str]
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for i, rec in enumerate(records or ()):
         rid = getattr(rec, key)

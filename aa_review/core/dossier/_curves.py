@@ -36,15 +36,35 @@ def power_curve(parsed: ParsedDossier, n_sim: int = 2000, points: int = 16) -> P
     if p is None or not p.clusters_per_arm or not p.cluster_size or p.missingness is None:
         return None
     hyps = len(p.comparison_family.hypotheses or []) if p.comparison_family else 1
-    alpha = adjusted_alpha(p.alpha or 0.05, max(hyps, 1), p.multiplicity_method)  # type: ignore[arg-type]
+    alpha = adjusted_alpha(
+        p.alpha or 0.05,
+        max(hyps, 1),
+        p.multiplicity_method,  # type: ignore[arg-type]  # one of the methods: G1 checked it
+    )
     delta = p.minimum_useful_effect or 0.0
     k_plan = int(p.clusters_per_arm)
     ks = np.unique(np.linspace(2, max(4, 2 * k_plan), points).round().astype(int))
 
     def curve(icc: float, attr: float, miss: float, seed: int) -> np.ndarray:
-        return np.array([simulate_power(PowerDesign(delta, int(k), p.cluster_size or 0, icc, attr,
-                                                    miss, alpha, p.alternative),  # type: ignore[arg-type]
-                                        n_sim, seed).power for k in ks])
+        return np.array(
+            [
+                simulate_power(
+                    PowerDesign(
+                        delta,
+                        int(k),
+                        p.cluster_size or 0,
+                        icc,
+                        attr,
+                        miss,
+                        alpha,
+                        p.alternative,  # type: ignore[arg-type]  # G1 checked it
+                    ),
+                    n_sim,
+                    seed,
+                ).power
+                for k in ks
+            ]
+        )
 
     seed = p.seed or 0
     base = curve(p.icc or 0.0, p.cluster_attrition or 0.0, p.missingness.rate or 0.0, seed)
@@ -55,8 +75,9 @@ def power_curve(parsed: ParsedDossier, n_sim: int = 2000, points: int = 16) -> P
     return PowerCurve(ks, base, worst, k_plan)
 
 
-def lower_rung_bounds(record: CheckRecord, parsed: ParsedDossier
-                      ) -> tuple[list[str], list[float], float | None]:
+def lower_rung_bounds(
+    record: CheckRecord, parsed: ParsedDossier
+) -> tuple[list[str], list[float], float | None]:
     """Rungs, their one-sided upper bounds (from the check) and the useful effect."""
     bounds = record.gates["G4"].metrics.get("upper_bounds") or {}
     lr = parsed.model.evidence.lower_rungs if parsed.model.evidence else None

@@ -7,10 +7,15 @@ from __future__ import annotations
 
 __all__ = ["DEFERRED_OPERATIONS", "denial_reason", "denial_words"]
 
-DEFERRED_OPERATIONS = frozenset({
-    "resolve_training_credential", "export_dataset", "start_provider_job",
-    "import_checkpoint", "change_routing",
-})
+DEFERRED_OPERATIONS = frozenset(
+    {
+        "resolve_training_credential",
+        "export_dataset",
+        "start_provider_job",
+        "import_checkpoint",
+        "change_routing",
+    }
+)
 
 
 def denial_reason(op: object) -> str:
@@ -22,7 +27,7 @@ def denial_reason(op: object) -> str:
 
 _WORDS = {
     "OPERATION_DENIED_ACTIVATION_DEFERRED": "activation is deferred: no deferred operation is "
-                                            "performed, whatever the dossier's state (spec 8)",
+    "performed, whatever the dossier's state (spec 8)",
     "OPERATION_DENIED_UNREGISTERED_OPERATION": "not a registered operation (spec 8)",
 }
 

@@ -22,8 +22,13 @@ from typing import Any, Protocol
 
 from aa_review.core.dossier._packages import PackageState, PackageStatus
 
-__all__ = ["BoundChanges", "FingerprintHooks", "bytes_digest", "changes_since_binding",
-           "kept_fingerprints"]
+__all__ = [
+    "BoundChanges",
+    "FingerprintHooks",
+    "bytes_digest",
+    "changes_since_binding",
+    "kept_fingerprints",
+]
 
 log = logging.getLogger(__name__)
 
@@ -86,9 +91,12 @@ def kept_fingerprints(raw: Mapping[str, Any]) -> dict[str, str]:
     return {str(k): v for k, v in kept.items() if isinstance(v, str)}
 
 
-def changes_since_binding(status: PackageStatus, digest: str | None,
-                          load: Callable[[str], bytes | None],
-                          hooks: FingerprintHooks | None) -> BoundChanges | None:
+def changes_since_binding(
+    status: PackageStatus,
+    digest: str | None,
+    load: Callable[[str], bytes | None],
+    hooks: FingerprintHooks | None,
+) -> BoundChanges | None:
     """What changed in one bound package since binding; None while it is as bound.
 
     Parameters
@@ -106,28 +114,49 @@ def changes_since_binding(status: PackageStatus, digest: str | None,
         return None
     pid = status.package_id
     if digest is None:
-        return BoundChanges(pid, "no_fingerprint", message=(
-            f"{pid} changed since binding; no fingerprint was kept when it was bound, so "
-            "what changed cannot be said."))
+        return BoundChanges(
+            pid,
+            "no_fingerprint",
+            message=(
+                f"{pid} changed since binding; no fingerprint was kept when it was bound, so "
+                "what changed cannot be said."
+            ),
+        )
     try:
         data = load(digest)
     except OSError as exc:
         log.warning("the fingerprint of %s cannot be read: %s", pid, exc)
         data = None
     if data is None:
-        return BoundChanges(pid, "fingerprint_missing", message=(
-            f"{pid} changed since binding; the fingerprint kept at binding ({digest}) "
-            "is missing."))
+        return BoundChanges(
+            pid,
+            "fingerprint_missing",
+            message=(
+                f"{pid} changed since binding; the fingerprint kept at binding ({digest}) "
+                "is missing."
+            ),
+        )
     if bytes_digest(data) != digest:
-        return BoundChanges(pid, "fingerprint_altered", message=(
-            f"{pid} changed since binding; the fingerprint file kept at binding is not the one "
-            f"the binding names ({digest}): it was swapped or damaged, so it is not used."))
+        return BoundChanges(
+            pid,
+            "fingerprint_altered",
+            message=(
+                f"{pid} changed since binding; the fingerprint file kept at binding is not the one "
+                f"the binding names ({digest}): it was swapped or damaged, so it is not used."
+            ),
+        )
     if hooks is None:
-        return BoundChanges(pid, "unavailable", message=(
-            f"{pid} changed since binding; packages cannot be compared here."))
+        return BoundChanges(
+            pid,
+            "unavailable",
+            message=(f"{pid} changed since binding; packages cannot be compared here."),
+        )
     try:
         return hooks.changes(data, status)
     except Exception as exc:  # noqa: BLE001 - a failed comparison is said, never raised
         log.warning("comparing %s with its binding failed: %s", pid, exc)
-        return BoundChanges(pid, "unavailable", message=(
-            f"{pid} changed since binding; the comparison failed: {exc}"))
+        return BoundChanges(
+            pid,
+            "unavailable",
+            message=(f"{pid} changed since binding; the comparison failed: {exc}"),
+        )

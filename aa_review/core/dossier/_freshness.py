@@ -88,8 +88,9 @@ def assess_freshness(
             expiring.append("DOSSIER_EVIDENCE_DIGEST_MISMATCH")
             old = (binding.section_digests or {}) if binding else {}
             new = section_digests(parsed.evidence_raw)
-            changed = tuple(s for s in SECTION_NAMES
-                            if (s in old or s in new) and old.get(s) != new.get(s))
+            changed = tuple(
+                s for s in SECTION_NAMES if (s in old or s in new) and old.get(s) != new.get(s)
+            )
     epochs = ev.epochs.evaluation_epochs if ev.epochs else None
     if not epochs:
         blocking.append("DOSSIER_EPOCHS_MISSING")

@@ -16,8 +16,15 @@ _REL = 1e-6  # relative slack when comparing claimed ESS figures
 def gate_g1(ctx: GateContext) -> GateResult:
     """Coverage of stages 0..6, effective sample of the pool, and the sealed power plan."""
     b = GateBuilder()
-    for key in ("independent_groups", "observation_units", "design_effect",
-                "effective_sample_size", "power_base", "power_worst_case", "adjusted_alpha"):
+    for key in (
+        "independent_groups",
+        "observation_units",
+        "design_effect",
+        "effective_sample_size",
+        "power_base",
+        "power_worst_case",
+        "adjusted_alpha",
+    ):
         b.metrics[key] = None
     _coverage(ctx, b)
     sample = _effective_sample(ctx, b)
@@ -60,8 +67,11 @@ def _effective_sample(ctx: GateContext, b: GateBuilder) -> EffectiveSample | Non
     if es is None:
         b.unknown("G1_ESS_MISSING")
         return None
-    claims = (es.claimed_independent_groups, es.claimed_design_effect,
-              es.claimed_effective_sample_size)
+    claims = (
+        es.claimed_independent_groups,
+        es.claimed_design_effect,
+        es.claimed_effective_sample_size,
+    )
     if not es.groups or es.icc is None or es.analysis_unit is None or None in claims:
         b.unknown("G1_ESS_MISSING")
     if es.analysis_unit is not None and es.analysis_unit != "independent_group":

@@ -52,8 +52,11 @@ def check_power(ctx: GateContext, b: GateBuilder, sample: EffectiveSample | None
     _binding(ctx, pa, b)
     if p is None:
         return
-    if (p.minimum_useful_effect is not None and prereg_effect is not None
-            and p.minimum_useful_effect != prereg_effect):
+    if (
+        p.minimum_useful_effect is not None
+        and prereg_effect is not None
+        and p.minimum_useful_effect != prereg_effect
+    ):
         b.fail("G1_POWER_EFFECT_NOT_PREREGISTERED")
     if p.n_sim is not None and p.n_sim < _MIN_NSIM:
         b.fail("G1_POWER_NSIM_TOO_SMALL")
@@ -76,8 +79,11 @@ def check_power(ctx: GateContext, b: GateBuilder, sample: EffectiveSample | None
 def _supported(method_id: object, p: PowerParameters | None, b: GateBuilder) -> bool:
     ok = method_id == METHOD_ID
     if p is not None:
-        for value, want in ((p.decision_rule, _DECISION_RULE), (p.effect_scale, _EFFECT_SCALE),
-                            (p.missingness.mechanism if p.missingness else None, "MCAR")):
+        for value, want in (
+            (p.decision_rule, _DECISION_RULE),
+            (p.effect_scale, _EFFECT_SCALE),
+            (p.missingness.mechanism if p.missingness else None, "MCAR"),
+        ):
             if value is not None and value != want:
                 ok = False
     if not ok:
@@ -92,11 +98,17 @@ def _complete(p: PowerParameters | None, prereg_effect: float | None, b: GateBui
         if p.comparison_family is not None and p.comparison_family.hypotheses is None:
             missing.append("comparison_family.hypotheses")
         if p.missingness is not None:
-            missing += [f"missingness.{k}" for k in ("mechanism", "rate")
-                        if getattr(p.missingness, k) is None]
+            missing += [
+                f"missingness.{k}"
+                for k in ("mechanism", "rate")
+                if getattr(p.missingness, k) is None
+            ]
         if p.sensitivity_range is not None:
-            missing += [f"sensitivity_range.{k}" for k in ("icc", "cluster_attrition",
-                        "missing_rate") if getattr(p.sensitivity_range, k) is None]
+            missing += [
+                f"sensitivity_range.{k}"
+                for k in ("icc", "cluster_attrition", "missing_rate")
+                if getattr(p.sensitivity_range, k) is None
+            ]
     if prereg_effect is None:
         missing.append("target_behavior.preregistered_minimum_useful_effect")
     if missing:
@@ -111,16 +123,28 @@ def _valid(p: PowerParameters, b: GateBuilder) -> bool:
     checks: list[tuple[str, Any, bool]] = [
         ("alpha", p.alpha, p.alpha is not None and 0.0 < p.alpha < 1.0),
         ("alternative", p.alternative, p.alternative in ("greater", "two-sided")),
-        ("multiplicity_method", p.multiplicity_method,
-         p.multiplicity_method in ("holm", "bonferroni", "none")),
-        ("minimum_useful_effect", p.minimum_useful_effect,
-         p.minimum_useful_effect is not None and p.minimum_useful_effect > 0),
-        ("clusters_per_arm", p.clusters_per_arm,
-         p.clusters_per_arm is not None and p.clusters_per_arm >= 2),
+        (
+            "multiplicity_method",
+            p.multiplicity_method,
+            p.multiplicity_method in ("holm", "bonferroni", "none"),
+        ),
+        (
+            "minimum_useful_effect",
+            p.minimum_useful_effect,
+            p.minimum_useful_effect is not None and p.minimum_useful_effect > 0,
+        ),
+        (
+            "clusters_per_arm",
+            p.clusters_per_arm,
+            p.clusters_per_arm is not None and p.clusters_per_arm >= 2,
+        ),
         ("cluster_size", p.cluster_size, p.cluster_size is not None and p.cluster_size >= 1),
         ("icc", p.icc, p.icc is not None and 0.0 <= p.icc < 1.0),
-        ("cluster_attrition", p.cluster_attrition,
-         p.cluster_attrition is not None and 0.0 <= p.cluster_attrition < 1.0),
+        (
+            "cluster_attrition",
+            p.cluster_attrition,
+            p.cluster_attrition is not None and 0.0 <= p.cluster_attrition < 1.0,
+        ),
         ("n_sim", p.n_sim, p.n_sim is not None and p.n_sim >= 1),
     ]
     rate = p.missingness.rate if p.missingness else None
@@ -143,9 +167,11 @@ def _ranges(p: PowerParameters, b: GateBuilder) -> bool:
         return False
     rate = p.missingness.rate if p.missingness else None
     ok = True
-    for name, rng, base in (("icc", box.icc, p.icc),
-                            ("cluster_attrition", box.cluster_attrition, p.cluster_attrition),
-                            ("missing_rate", box.missing_rate, rate)):
+    for name, rng, base in (
+        ("icc", box.icc, p.icc),
+        ("cluster_attrition", box.cluster_attrition, p.cluster_attrition),
+        ("missing_rate", box.missing_rate, rate),
+    ):
         if rng is None or base is None:
             ok = False
         elif not range_contains_base(rng, base):
@@ -162,27 +188,43 @@ def _binding(ctx: GateContext, pa: Any, b: GateBuilder) -> None:
     raw_params = raw_pa.get("parameters") if isinstance(raw_pa, dict) else None
     sim, pre = pa.simulation, pa.preregistration
     binding = simulation_binding(
-        json_digest(raw_params), sim.inputs_digest if sim else None,
-        pre.sealed_inputs_digest if pre else None, sim.code_digest if sim else None,
-        pre.sealed_code_digest if pre else None, sealed=pa.sealed)
+        json_digest(raw_params),
+        sim.inputs_digest if sim else None,
+        pre.sealed_inputs_digest if pre else None,
+        sim.code_digest if sim else None,
+        pre.sealed_code_digest if pre else None,
+        sealed=pa.sealed,
+    )
     if raw_params is not None and not binding.inputs_bound:  # absent: PARAMETER_MISSING
         b.fail("G1_POWER_INPUTS_DIGEST_MISMATCH")
     if not binding.code_bound:
         b.fail("G1_POWER_CODE_DIGEST_MISMATCH")
 
 
-def _simulate(p: PowerParameters, effect: float | None, ranges_ok: bool, claimed: Any,
-              b: GateBuilder) -> None:
+def _simulate(
+    p: PowerParameters, effect: float | None, ranges_ok: bool, claimed: Any, b: GateBuilder
+) -> None:
     assert p.comparison_family is not None and p.comparison_family.hypotheses is not None
     assert p.missingness is not None and p.missingness.rate is not None
-    alpha = adjusted_alpha(p.alpha or 0.0, len(p.comparison_family.hypotheses),
-                           p.multiplicity_method)  # type: ignore[arg-type]
+    alpha = adjusted_alpha(
+        p.alpha or 0.0,
+        len(p.comparison_family.hypotheses),
+        p.multiplicity_method,  # type: ignore[arg-type]  # one of the methods: checked above
+    )
     b.metrics["adjusted_alpha"] = alpha
     delta = effect if effect is not None else p.minimum_useful_effect
 
     def run(icc: float, attrition: float, missing: float, seed: int) -> PowerEstimate:
-        design = PowerDesign(delta or 0.0, p.clusters_per_arm or 0, p.cluster_size or 0, icc,
-                             attrition, missing, alpha, p.alternative)  # type: ignore[arg-type]
+        design = PowerDesign(
+            delta or 0.0,
+            p.clusters_per_arm or 0,
+            p.cluster_size or 0,
+            icc,
+            attrition,
+            missing,
+            alpha,
+            p.alternative,  # type: ignore[arg-type]  # one of the alternatives: checked above
+        )
         return simulate_power(design, p.n_sim or 0, seed)
 
     seed = p.seed or 0

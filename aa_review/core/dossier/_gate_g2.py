@@ -10,17 +10,24 @@ from aa_review.core.dossier._gates_common import GateBuilder, GateContext, GateR
 __all__ = ["FEASIBILITY_TOPICS", "gate_g2", "reviewed_digest"]
 
 FEASIBILITY_TOPICS: tuple[str, ...] = (
-    "prospective_completeness", "independence", "contamination_controls", "licensing",
-    "consent", "privacy", "statistical_power",
+    "prospective_completeness",
+    "independence",
+    "contamination_controls",
+    "licensing",
+    "consent",
+    "privacy",
+    "statistical_power",
 )
 
 
 def reviewed_digest(feasibility_raw: dict[str, Any]) -> str:
     """Digest of ``{"source_corpus_report": …, "dataset_feasibility_report": …}`` as parsed."""
-    return json_digest({
-        "source_corpus_report": feasibility_raw.get("source_corpus_report"),
-        "dataset_feasibility_report": feasibility_raw.get("dataset_feasibility_report"),
-    })
+    return json_digest(
+        {
+            "source_corpus_report": feasibility_raw.get("source_corpus_report"),
+            "dataset_feasibility_report": feasibility_raw.get("dataset_feasibility_report"),
+        }
+    )
 
 
 def gate_g2(ctx: GateContext) -> GateResult:

@@ -41,14 +41,18 @@ def gate_g3(ctx: GateContext) -> GateResult:
         b.unknown("G3_RECURRENCE_MISSING")
         return b.result()
     scope = recurrence_scope(
-        rec.observation_ids, rec.mechanism_id,
+        rec.observation_ids,
+        rec.mechanism_id,
         {k: v.model_dump() for k, v in a.observations.items()},
         {k: v.model_dump() for k, v in a.epochs.items()},
         {k: v.model_dump() for k, v in a.configurations.items()},
         a.graph.component_of,
     )
-    b.metrics.update(families=scope.families, epochs=scope.epochs,
-                     configuration_classes=scope.configuration_classes)
+    b.metrics.update(
+        families=scope.families,
+        epochs=scope.epochs,
+        configuration_classes=scope.configuration_classes,
+    )
     b.note("qualifying_observations", list(scope.qualifying))
     b.note("ignored_observations", list(scope.ignored))
     if scope.families < 3:
@@ -115,14 +119,19 @@ def _family(lr: LowerRungs, n_confirmatory: int, b: GateBuilder) -> bool:
 
 def _not_applicable(entry: RungEntry, ctx: GateContext, b: GateBuilder) -> None:
     na = entry.not_applicable
-    if (entry.basis != "not_applicable" or na is None or not na.reason_ref
-            or not ctx.principals.is_human_maintainer(na.accepted_by)):
+    if (
+        entry.basis != "not_applicable"
+        or na is None
+        or not na.reason_ref
+        or not ctx.principals.is_human_maintainer(na.accepted_by)
+    ):
         b.fail("G4_NOT_APPLICABLE_UNACCEPTED")
         b.note("unaccepted_not_applicable_rungs", [entry.rung])
 
 
-def _experiment(entry: RungEntry, lr: LowerRungs, k_star: int | None, ctx: GateContext,
-                b: GateBuilder) -> None:
+def _experiment(
+    entry: RungEntry, lr: LowerRungs, k_star: int | None, ctx: GateContext, b: GateBuilder
+) -> None:
     ref = entry.experiment
     if ref is None or not ref.experiment_id:
         b.unknown("G4_RESULT_MISSING")
@@ -143,8 +152,11 @@ def _experiment(entry: RungEntry, lr: LowerRungs, k_star: int | None, ctx: GateC
     if exp.estimate is None or exp.standard_error is None or exp.df is None:
         b.unknown("G4_RESULT_MISSING")
         return
-    if (exp.standard_error < 0 or not math.isfinite(exp.standard_error)
-            or (exp.df != "inf" and exp.df <= 0)):
+    if (
+        exp.standard_error < 0
+        or not math.isfinite(exp.standard_error)
+        or (exp.df != "inf" and exp.df <= 0)
+    ):
         b.unknown("G4_RESULT_MISSING")  # a result this validator cannot turn into a bound
         return
     if k_star is None or lr.family_alpha is None:
@@ -160,18 +172,29 @@ def _experiment(entry: RungEntry, lr: LowerRungs, k_star: int | None, ctx: GateC
 def _record(entry: RungEntry, ctx: GateContext, b: GateBuilder) -> None:
     rec = entry.record
     cost = entry.basis == "cost_ceiling_record"
-    if (rec is None or not rec.status or not rec.accepted_by or not rec.reason_ref
-            or (cost and (rec.projected_cost is None or rec.cost_ceiling is None))):
+    if (
+        rec is None
+        or not rec.status
+        or not rec.accepted_by
+        or not rec.reason_ref
+        or (cost and (rec.projected_cost is None or rec.cost_ceiling is None))
+    ):
         b.unknown("G4_RECORD_MISSING")
         if rec is None or not rec.status or not rec.accepted_by:
             return
     assert rec is not None
-    if (rec.status != "accepted" or not ctx.principals.is_human_maintainer(rec.accepted_by)
-            or rec.accepted_by == ctx.author):
+    if (
+        rec.status != "accepted"
+        or not ctx.principals.is_human_maintainer(rec.accepted_by)
+        or rec.accepted_by == ctx.author
+    ):
         b.fail("G4_RECORD_NOT_ACCEPTED")
     if cost and rec.projected_cost is not None and rec.cost_ceiling is not None:
         if not rec.projected_cost > rec.cost_ceiling:
             b.fail("G4_COST_CEILING_NOT_EXCEEDED")
     costs = b.detail.setdefault("record_costs", {})
-    costs[str(entry.rung)] = {"projected_cost": rec.projected_cost,
-                              "cost_ceiling": rec.cost_ceiling, "unit": rec.unit}
+    costs[str(entry.rung)] = {
+        "projected_cost": rec.projected_cost,
+        "cost_ceiling": rec.cost_ceiling,
+        "unit": rec.unit,
+    }

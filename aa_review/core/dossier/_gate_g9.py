@@ -14,8 +14,13 @@ __all__ = ["FEEDBACK_SCOPES", "gate_g9"]
 log = logging.getLogger(__name__)
 
 # Broadening order of feedback use; "none" uses no atom at all.
-FEEDBACK_SCOPES: tuple[str, ...] = ("artifact", "source_family", "skill", "workflow",
-                                    "organization")
+FEEDBACK_SCOPES: tuple[str, ...] = (
+    "artifact",
+    "source_family",
+    "skill",
+    "workflow",
+    "organization",
+)
 _USE_SCOPES = frozenset({"none", *FEEDBACK_SCOPES})
 _GROUPING = ("group", "source", "template")
 
@@ -31,9 +36,15 @@ def gate_g9(ctx: GateContext) -> GateResult:
     cutoff = plan.cutoff if plan else None
     at = parse_timestamp(cutoff.at) if cutoff else None
     evidence_cutoff = parse_timestamp(ctx.ev.evidence_cutoff)
-    if (plan is None or cutoff is None or cutoff.kind is None or at is None
-            or evidence_cutoff is None or plan.grouping_rules is None
-            or plan.creates_dataset is None):
+    if (
+        plan is None
+        or cutoff is None
+        or cutoff.kind is None
+        or at is None
+        or evidence_cutoff is None
+        or plan.grouping_rules is None
+        or plan.creates_dataset is None
+    ):
         b.unknown("G9_PLAN_MISSING")
     if plan is not None:
         if cutoff is not None and cutoff.kind is not None and cutoff.kind != "fixed":
@@ -58,8 +69,9 @@ def _leakage(plan: DatasetPlan, b: GateBuilder) -> None:
     Empty: none of the three contract fields is given (extra keys are ignored, 2.2).
     """
     lc = plan.leakage_controls
-    if lc is None or all(v is None for v in (lc.split_unit, lc.exclude_hidden_splits,
-                                               lc.exclude_exploit_traces)):
+    if lc is None or all(
+        v is None for v in (lc.split_unit, lc.exclude_hidden_splits, lc.exclude_exploit_traces)
+    ):
         b.unknown("G9_LEAKAGE_CONTROLS_MISSING")
 
 
@@ -92,9 +104,14 @@ def _items(plan: DatasetPlan, ctx: GateContext, b: GateBuilder) -> None:
 
 def _feedback(plan: DatasetPlan, ctx: GateContext, b: GateBuilder) -> None:
     pf = plan.private_feedback
-    if (pf is None or not pf.authorization_ref or not pf.license
-            or pf.retention_days is None or pf.retention_days <= 0
-            or pf.use_scope not in _USE_SCOPES):
+    if (
+        pf is None
+        or not pf.authorization_ref
+        or not pf.license
+        or pf.retention_days is None
+        or pf.retention_days <= 0
+        or pf.use_scope not in _USE_SCOPES
+    ):
         b.unknown("G9_PRIVATE_FEEDBACK_TERMS_MISSING")
     if pf is None:
         return
@@ -110,8 +127,9 @@ def _feedback(plan: DatasetPlan, ctx: GateContext, b: GateBuilder) -> None:
         if pf.use_scope not in FEEDBACK_SCOPES:
             continue
         confirmed = atom.confirmed_effect_scope
-        if (confirmed not in FEEDBACK_SCOPES
-                or FEEDBACK_SCOPES.index(pf.use_scope) > FEEDBACK_SCOPES.index(confirmed)):
+        if confirmed not in FEEDBACK_SCOPES or FEEDBACK_SCOPES.index(
+            pf.use_scope
+        ) > FEEDBACK_SCOPES.index(confirmed):
             b.fail("G9_PRIVATE_FEEDBACK_SCOPE_EXPANSION")
             b.note("atoms_used_beyond_confirmed_scope", [atom_id])
 

@@ -88,8 +88,12 @@ class GateBuilder:
             status = GateStatus.UNKNOWN
         else:
             status = GateStatus.PASS
-        return GateResult(status=status, reason_codes=tuple(self._order),
-                          metrics=dict(self.metrics), detail=dict(self.detail))
+        return GateResult(
+            status=status,
+            reason_codes=tuple(self._order),
+            metrics=dict(self.metrics),
+            detail=dict(self.detail),
+        )
 
 
 @dataclass(frozen=True)

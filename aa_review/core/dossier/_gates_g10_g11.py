@@ -8,8 +8,15 @@ from aa_review.core.dossier._gates_common import GateBuilder, GateContext, GateR
 
 __all__ = ["COST_DIMENSIONS", "RATIONALE_INPUTS", "gate_g10", "gate_g11"]
 
-RATIONALE_INPUTS = frozenset({"trainer_rationale", "claimed_gains", "candidate_author_identity",
-                              "search_rank", "persuasive_summary"})
+RATIONALE_INPUTS = frozenset(
+    {
+        "trainer_rationale",
+        "claimed_gains",
+        "candidate_author_identity",
+        "search_rank",
+        "persuasive_summary",
+    }
+)
 COST_DIMENSIONS = ("compute", "storage", "checkpoint", "evaluation", "egress", "retry")
 
 
@@ -17,8 +24,17 @@ def gate_g10(ctx: GateContext) -> GateResult:
     """Five distinct identities; the final evaluation epoch is sealed, active and untouched."""
     b = GateBuilder()
     plan = ctx.ev.independence_plan
-    ids = ([plan.training_identity, plan.provider_identity, plan.candidate_author_identity,
-            plan.search_controller_identity, plan.final_evaluator_identity] if plan else [None])
+    ids = (
+        [
+            plan.training_identity,
+            plan.provider_identity,
+            plan.candidate_author_identity,
+            plan.search_controller_identity,
+            plan.final_evaluator_identity,
+        ]
+        if plan
+        else [None]
+    )
     if any(not i for i in ids):
         b.unknown("G10_IDENTITIES_MISSING")
     present = [i for i in ids if i]
@@ -70,8 +86,13 @@ def gate_g11(ctx: GateContext) -> GateResult:
     """A non-spendable dry run within every ceiling that created nothing."""
     b = GateBuilder()
     env = ctx.ev.cost_envelope
-    if (env is None or env.mode is None or env.work_orders_created is None
-            or env.reservations_created is None or env.spend_committed_micros is None):
+    if (
+        env is None
+        or env.mode is None
+        or env.work_orders_created is None
+        or env.reservations_created is None
+        or env.spend_committed_micros is None
+    ):
         b.unknown("G11_DRY_RUN_MISSING")
     if env is None:
         return b.result()
@@ -83,7 +104,7 @@ def gate_g11(ctx: GateContext) -> GateResult:
         if d is None or not _finite(d.worst_case) or not _finite(d.ceiling):
             b.unknown("G11_DIMENSION_MISSING")
             b.note("dimensions_missing", [name])
-        elif d.worst_case > d.ceiling:  # type: ignore[operator]
+        elif d.worst_case > d.ceiling:  # type: ignore[operator]  # _finite(): both are numbers
             b.fail("G11_CEILING_EXCEEDED")
             b.note("dimensions_over_ceiling", [name])
     if env.work_orders_created or env.reservations_created:

@@ -18,8 +18,13 @@ LICENSE_POLICY: dict[str, tuple[bool, bool]] = {
     "SYN-EVAL-ONLY-1.0": (False, False),
 }
 BUDGET_NAMES = ("compute", "provider", "privacy", "checkpoint", "rollback")
-ROLLBACK_FLAGS = ("prior_model_pinned", "checkpoints_immutable", "base_never_overwritten",
-                  "event_replayable_rollback", "canary_required")
+ROLLBACK_FLAGS = (
+    "prior_model_pinned",
+    "checkpoints_immutable",
+    "base_never_overwritten",
+    "event_replayable_rollback",
+    "canary_required",
+)
 
 
 def _is_anchor(c: RewardComponent) -> bool:

@@ -19,14 +19,22 @@ from aa_review.core.dossier._errors import (
 )
 from aa_review.core.dossier._strict import parse_line
 
-__all__ = ["ENTRY_KINDS", "GENESIS_HASH", "JournalFile", "JournalRead", "entry_hash",
-           "make_entry"]
+__all__ = ["ENTRY_KINDS", "GENESIS_HASH", "JournalFile", "JournalRead", "entry_hash", "make_entry"]
 
 log = logging.getLogger(__name__)
 
 GENESIS_HASH = ZERO_DIGEST
-ENTRY_KINDS = frozenset({"imported", "transition", "transition_refused", "signoff",
-                         "operation_denied", "projection_published", "registry_changed"})
+ENTRY_KINDS = frozenset(
+    {
+        "imported",
+        "transition",
+        "transition_refused",
+        "signoff",
+        "operation_denied",
+        "projection_published",
+        "registry_changed",
+    }
+)
 _UNHASHED = ("entry_hash", "signature")
 
 
@@ -36,9 +44,17 @@ def entry_hash(entry: dict[str, Any]) -> str:
 
 
 def make_entry(
-    seq: int, prev_hash: str, at: str, kind: str, *, dossier_id: str | None,
-    revision: int | None, actor: dict[str, str], from_state: str | None = None,
-    to_state: str | None = None, payload: dict[str, Any] | None = None,
+    seq: int,
+    prev_hash: str,
+    at: str,
+    kind: str,
+    *,
+    dossier_id: str | None,
+    revision: int | None,
+    actor: dict[str, str],
+    from_state: str | None = None,
+    to_state: str | None = None,
+    payload: dict[str, Any] | None = None,
     sign: Callable[[str], str] | None = None,
 ) -> dict[str, Any]:
     """A complete journal entry with its ``entry_hash`` and, given ``sign``, its ``signature``.
@@ -48,9 +64,16 @@ def make_entry(
     if kind not in ENTRY_KINDS:
         raise ValueError(f"unknown journal entry kind {kind!r}")
     entry: dict[str, Any] = {
-        "seq": seq, "prev_hash": prev_hash, "at": at, "kind": kind,
-        "dossier_id": dossier_id, "revision": revision, "actor": dict(actor),
-        "from_state": from_state, "to_state": to_state, "payload": dict(payload or {}),
+        "seq": seq,
+        "prev_hash": prev_hash,
+        "at": at,
+        "kind": kind,
+        "dossier_id": dossier_id,
+        "revision": revision,
+        "actor": dict(actor),
+        "from_state": from_state,
+        "to_state": to_state,
+        "payload": dict(payload or {}),
     }
     entry["entry_hash"] = entry_hash(entry)
     if sign is not None:
@@ -183,7 +206,7 @@ class JournalFile:
             start = max(0, self._end - (1 << 21))
             tail = os.pread(self._fd, self._end - start, start)
             cut = tail.rfind(b"\n", 0, len(tail) - 1)
-            self._last_line = tail[cut + 1:]
+            self._last_line = tail[cut + 1 :]
 
     def truncate(self, size: int) -> None:
         """Cut the file to ``size`` bytes (an unacknowledged tail), durably."""
@@ -200,12 +223,16 @@ class JournalFile:
         except OSError as exc:
             raise JournalConcurrentWriteError(f"the journal {self.path} is gone: {exc}") from None
         same_file = (here.st_dev, here.st_ino) == (named.st_dev, named.st_ino)
-        tail = os.pread(self._fd, len(self._last_line), self._end - len(self._last_line)) \
-            if self._last_line else b""
+        tail = (
+            os.pread(self._fd, len(self._last_line), self._end - len(self._last_line))
+            if self._last_line
+            else b""
+        )
         if not same_file or here.st_size != self._end or tail != self._last_line:
             raise JournalConcurrentWriteError(
                 f"JOURNAL_CONCURRENT_WRITE: {self.path} no longer ends at this writer's head "
-                "(another writer appended, or the file was replaced); nothing more is written")
+                "(another writer appended, or the file was replaced); nothing more is written"
+            )
 
     # -- appending ----------------------------------------------------------------------
     def append(self, entries: dict[str, Any] | Sequence[dict[str, Any]]) -> None:

@@ -26,8 +26,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from aa_review.core.dossier._errors import KeyStoreError
 
-__all__ = ["DATA_DIR_ENV", "KeyStore", "Signer", "parse_public_key", "user_data_dir",
-           "verify_signature"]
+__all__ = [
+    "DATA_DIR_ENV",
+    "KeyStore",
+    "Signer",
+    "parse_public_key",
+    "user_data_dir",
+    "verify_signature",
+]
 
 DATA_DIR_ENV = "AA_REVIEW_DATA_DIR"
 _PREFIX = "ed25519:"
@@ -60,8 +66,10 @@ def private_dir(folder: Path) -> Path:
     except OSError as exc:
         raise KeyStoreError(f"{folder}: cannot be created ({exc.strerror or exc})") from None
     if sys.platform != "win32" and mode & 0o077:
-        raise KeyStoreError(f"{folder}: other users have access to it (mode "
-                            f"{stat.S_IMODE(mode):o}); run chmod 700 on it")
+        raise KeyStoreError(
+            f"{folder}: other users have access to it (mode "
+            f"{stat.S_IMODE(mode):o}); run chmod 700 on it"
+        )
     return folder
 
 
@@ -73,7 +81,7 @@ def _unb64(text: object, size: int) -> bytes | None:
     if not isinstance(text, str) or not text.startswith(_PREFIX):
         return None
     try:
-        data = base64.b64decode(text[len(_PREFIX):], validate=True)
+        data = base64.b64decode(text[len(_PREFIX) :], validate=True)
     except (binascii.Error, ValueError):
         return None
     return data if len(data) == size else None
@@ -119,8 +127,9 @@ class Signer:
 
 def _signer(principal_id: str, private: Ed25519PrivateKey) -> Signer:
     public = _PREFIX + _b64(private.public_key().public_bytes_raw())
-    return Signer(principal_id, public,
-                  lambda message: _PREFIX + _b64(private.sign(message.encode("utf-8"))))
+    return Signer(
+        principal_id, public, lambda message: _PREFIX + _b64(private.sign(message.encode("utf-8")))
+    )
 
 
 class KeyStore:
@@ -143,8 +152,11 @@ class KeyStore:
 
     def path(self, principal_id: str) -> Path:
         """The key file of a principal (a hash of the id when it is not a safe file name)."""
-        name = principal_id if _SAFE.fullmatch(principal_id) and principal_id not in (
-            ".", "..") else "id-" + hashlib.sha256(principal_id.encode("utf-8")).hexdigest()[:32]
+        name = (
+            principal_id
+            if _SAFE.fullmatch(principal_id) and principal_id not in (".", "..")
+            else "id-" + hashlib.sha256(principal_id.encode("utf-8")).hexdigest()[:32]
+        )
         return self.folder / f"{name}.key"
 
     def create(self, principal_id: str) -> Signer:
@@ -160,13 +172,22 @@ class KeyStore:
         folder = private_dir(self.folder)
         target = self.path(principal_id)
         if target.exists():
-            raise KeyStoreError(f"{target}: a key for {principal_id!r} already exists; "
-                                "it is never replaced")
+            raise KeyStoreError(
+                f"{target}: a key for {principal_id!r} already exists; it is never replaced"
+            )
         private = Ed25519PrivateKey.generate()
         signer = _signer(principal_id, private)
-        body = json.dumps({"principal_id": principal_id, "public_key": signer.public_key,
-                           "private_key": _PREFIX + _b64(private.private_bytes_raw())},
-                          indent=2) + "\n"
+        body = (
+            json.dumps(
+                {
+                    "principal_id": principal_id,
+                    "public_key": signer.public_key,
+                    "private_key": _PREFIX + _b64(private.private_bytes_raw()),
+                },
+                indent=2,
+            )
+            + "\n"
+        )
         fd, tmp = tempfile.mkstemp(prefix=".key.", suffix=".tmp", dir=folder)
         try:
             os.fchmod(fd, 0o600)
@@ -199,8 +220,10 @@ class KeyStore:
         except OSError as exc:
             raise KeyStoreError(f"{path}: cannot be read ({exc.strerror or exc})") from None
         if sys.platform != "win32" and st.st_mode & 0o077:
-            raise KeyStoreError(f"{path}: other users can read this private key (mode "
-                                f"{stat.S_IMODE(st.st_mode):o}); run chmod 600 on it")
+            raise KeyStoreError(
+                f"{path}: other users can read this private key (mode "
+                f"{stat.S_IMODE(st.st_mode):o}); run chmod 600 on it"
+            )
         try:
             record = json.loads(path.read_text(encoding="utf-8"))
             raw = _unb64(record.get("private_key"), 32)

@@ -61,12 +61,17 @@ class LifecycleWorkspace(WorkspaceRecords):
             return self._expire(parsed, now, fresh, caused_by=actor)
         raw = copy.deepcopy(parsed.raw)
         raw["state"] = _S.EVIDENCE_BOUND.value
-        raw["binding"] = {"evidence_digest": parsed.evidence_digest,
-                          "section_digests": section_digests(parsed.evidence_raw),
-                          "bound_by": actor.principal_id, "bound_at": format_timestamp(now)}
+        raw["binding"] = {
+            "evidence_digest": parsed.evidence_digest,
+            "section_digests": section_digests(parsed.evidence_raw),
+            "bound_by": actor.principal_id,
+            "bound_at": format_timestamp(now),
+        }
         plan = parsed.model.evidence.independence_plan
-        payload: dict[str, Any] = {"evidence_digest": parsed.evidence_digest,
-                                   "training_side": sorted(plan.training_side()) if plan else []}
+        payload: dict[str, Any] = {
+            "evidence_digest": parsed.evidence_digest,
+            "training_side": sorted(plan.training_side()) if plan else [],
+        }
         kept = self._keep_fingerprints(dossier_id, packages)
         if kept:
             raw["binding"]["package_fingerprints"] = kept
@@ -83,33 +88,55 @@ class LifecycleWorkspace(WorkspaceRecords):
         fresh = assess_freshness(parsed, self._archive, now, packages)
         if fresh.expires:
             return self._expire(parsed, now, fresh, caused_by=actor)
-        record = evaluate(parsed, self._archive, self._registry, now, actor.principal_id,
-                          package_contamination=self._hook,
-                          packages=self._with_hidden_rows(packages))
+        record = evaluate(
+            parsed,
+            self._archive,
+            self._registry,
+            now,
+            actor.principal_id,
+            package_contamination=self._hook,
+            packages=self._with_hidden_rows(packages),
+        )
         raw = copy.deepcopy(parsed.raw)
         raw["state"] = _S.INDEPENDENTLY_CHECKED.value
         raw["check"] = record.to_json()
-        entries = [self._transition(parsed, Action.CHECK, actor, {
-            "evidence_digest": record.evidence_digest,
-            "check_digest": json_digest(raw["check"]),
-            "gates": record.conclusions(),
-            "dossier_reason_codes": list(record.dossier_reason_codes),
-            "eligible_if_decided": record.eligible_if_decided,
-        })]
+        entries = [
+            self._transition(
+                parsed,
+                Action.CHECK,
+                actor,
+                {
+                    "evidence_digest": record.evidence_digest,
+                    "check_digest": json_digest(raw["check"]),
+                    "gates": record.conclusions(),
+                    "dossier_reason_codes": list(record.dossier_reason_codes),
+                    "eligible_if_decided": record.eligible_if_decided,
+                },
+            )
+        ]
         if not record.eligible_if_decided:
             blocking = [g for g in GATE_IDS if record.gates[g].status.value != "pass"]
-            entries.append(self._transition(
-                parsed, Action.AUTO_DEFER, REDUCER,
-                {"gates_not_passing": blocking,
-                 "dossier_reason_codes": list(record.dossier_reason_codes)},
-                from_state=_S.INDEPENDENTLY_CHECKED, caused_by=actor))
+            entries.append(
+                self._transition(
+                    parsed,
+                    Action.AUTO_DEFER,
+                    REDUCER,
+                    {
+                        "gates_not_passing": blocking,
+                        "dossier_reason_codes": list(record.dossier_reason_codes),
+                    },
+                    from_state=_S.INDEPENDENTLY_CHECKED,
+                    caused_by=actor,
+                )
+            )
             raw["state"] = _S.DEFERRED.value
         final = parse_dossier(raw)
         fault = self._commit(now, [final], entries)
         if fault is not None:
             return self._write_failed(parsed, fault)
-        return TransitionResult.of(Outcome.APPLIED, {revision: final.model.state},
-                                   check_record=record)
+        return TransitionResult.of(
+            Outcome.APPLIED, {revision: final.model.state}, check_record=record
+        )
 
     def decide_eligible(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
         """T5 ``independently_checked -> eligible`` by a human maintainer, after re-verifying."""
@@ -121,14 +148,16 @@ class LifecycleWorkspace(WorkspaceRecords):
         if fresh.expires:
             return self._expire(parsed, now, fresh, caused_by=actor)
         if not eligible_precondition(parsed, fresh):
-            return self._refuse(now, parsed, Action.DECIDE_ELIGIBLE, actor_id,
-                                Refusal.PRECONDITION_UNMET)
+            return self._refuse(
+                now, parsed, Action.DECIDE_ELIGIBLE, actor_id, Refusal.PRECONDITION_UNMET
+            )
         raw = copy.deepcopy(parsed.raw)
         raw["state"] = _S.ELIGIBLE.value
-        payload = {"evidence_digest": parsed.evidence_digest,
-                   "check_digest": json_digest(parsed.raw.get("check"))}
-        return self._apply(now, parsed, parse_dossier(raw), Action.DECIDE_ELIGIBLE, actor,
-                           payload)
+        payload = {
+            "evidence_digest": parsed.evidence_digest,
+            "check_digest": json_digest(parsed.raw.get("check")),
+        }
+        return self._apply(now, parsed, parse_dossier(raw), Action.DECIDE_ELIGIBLE, actor, payload)
 
     def decide_deferred(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
         """T4 ``independently_checked -> deferred``: a human maintainer may always defer.
@@ -144,8 +173,9 @@ class LifecycleWorkspace(WorkspaceRecords):
         raw["state"] = _S.DEFERRED.value
         return self._apply(now, parsed, parse_dossier(raw), Action.DEFER, actor, {})
 
-    def expire_if_stale(self, dossier_id: str, revision: int,
-                        actor_id: str | None = None) -> TransitionResult:
+    def expire_if_stale(
+        self, dossier_id: str, revision: int, actor_id: str | None = None
+    ) -> TransitionResult:
         """T6 by the reducer when a freshness rule fires; refused (precondition) otherwise.
 
         ``actor_id`` is whoever asked (recorded as ``caused_by``, spec 10.1); without
@@ -153,21 +183,25 @@ class LifecycleWorkspace(WorkspaceRecords):
         """
         now, parsed = self._now(), self._get(dossier_id, revision)
         if self.read_only:
-            return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
-                                       Refusal.WORKSPACE_READ_ONLY.value)
+            return TransitionResult.of(
+                Outcome.REFUSED, {revision: parsed.model.state}, Refusal.WORKSPACE_READ_ONLY.value
+            )
         cause = self._registry.get(actor_id if actor_id is not None else parsed.model.created_by)
         unable = self.can_act(cause.principal_id) if cause is not None else "ACTOR_UNKNOWN"
         if unable is not None or cause is None:
-            return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
-                                       _unable_reason(unable))
+            return TransitionResult.of(
+                Outcome.REFUSED, {revision: parsed.model.state}, _unable_reason(unable)
+            )
         fresh = self._fresh(parsed, now)
         if parsed.model.state is _S.EXPIRED or not fresh.expires:
-            return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
-                                       Refusal.PRECONDITION_UNMET.value)
+            return TransitionResult.of(
+                Outcome.REFUSED, {revision: parsed.model.state}, Refusal.PRECONDITION_UNMET.value
+            )
         return self._expire(parsed, now, fresh, caused_by=cause)
 
-    def edit_evidence(self, dossier_id: str, revision: int, actor_id: str, path: list[str],
-                      value: Any) -> TransitionResult:
+    def edit_evidence(
+        self, dossier_id: str, revision: int, actor_id: str, path: list[str], value: Any
+    ) -> TransitionResult:
         """Edit a draft in place, or (T7) expire a bound revision and create the next one.
 
         Parameters
@@ -197,13 +231,18 @@ class LifecycleWorkspace(WorkspaceRecords):
             raw["evidence"] = evidence
             new = self._parse_or_none(raw)
             if new is None:
-                return self._refuse(now, parsed, action, actor_id,
-                                    Refusal.DOSSIER_SCHEMA_INVALID)
+                return self._refuse(now, parsed, action, actor_id, Refusal.DOSSIER_SCHEMA_INVALID)
             return self._apply(now, parsed, new, Action.EDIT_DRAFT, actor, edit)
         return self._new_revision(now, parsed, actor, evidence, edit)
 
-    def authorize_amendment(self, dossier_id: str, revision: int, actor_id: str,
-                            amendment_ref: str, amendment_digest: str) -> TransitionResult:
+    def authorize_amendment(
+        self,
+        dossier_id: str,
+        revision: int,
+        actor_id: str,
+        amendment_ref: str,
+        amendment_digest: str,
+    ) -> TransitionResult:
         """A human maintainer authorizes *proposing* an amendment (spec 2.4), as a sign-off.
 
         Allowed on the latest ``draft`` or ``evidence_bound`` revision; the
@@ -212,121 +251,216 @@ class LifecycleWorkspace(WorkspaceRecords):
         now, parsed = self._now(), self._get(dossier_id, revision)
         state = parsed.model.state
         if self.read_only:
-            return TransitionResult.of(Outcome.REFUSED, {revision: state},
-                                       Refusal.WORKSPACE_READ_ONLY.value)
+            return TransitionResult.of(
+                Outcome.REFUSED, {revision: state}, Refusal.WORKSPACE_READ_ONLY.value
+            )
         actor = self._registry.get(actor_id)
         # spec 7.4: a training-side identity authorizes nothing
-        reason = admission(AUTHORIZE, self.standing(dossier_id, revision), actor,
-                           read_only=False, unable=None)
+        reason = admission(
+            AUTHORIZE, self.standing(dossier_id, revision), actor, read_only=False, unable=None
+        )
         if reason is not None:
             return self._refuse(now, parsed, None, actor_id, reason, label="authorize_amendment")
         assert actor is not None
-        auth = {"principal_id": actor.principal_id, "action": "propose_activation_amendment",
-                "grants": [], "amendment_ref": amendment_ref, "amendment_digest": amendment_digest,
-                "evidence_digest": parsed.evidence_digest, "issued_at": format_timestamp(now)}
+        auth = {
+            "principal_id": actor.principal_id,
+            "action": "propose_activation_amendment",
+            "grants": [],
+            "amendment_ref": amendment_ref,
+            "amendment_digest": amendment_digest,
+            "evidence_digest": parsed.evidence_digest,
+            "issued_at": format_timestamp(now),
+        }
         raw = copy.deepcopy(parsed.raw)
         raw["authorization"] = auth
         new = self._parse_or_none(raw)
         if new is None:
-            return self._refuse(now, parsed, None, actor_id, Refusal.DOSSIER_SCHEMA_INVALID,
-                                label="authorize_amendment")
-        entry = {"kind": "signoff", "dossier_id": dossier_id, "revision": revision,
-                 "actor": actor, "from_state": state.value, "to_state": state.value,
-                 "payload": {"subject": "amendment_authorization",
-                             "subject_digest": json_digest(auth)}}
+            return self._refuse(
+                now,
+                parsed,
+                None,
+                actor_id,
+                Refusal.DOSSIER_SCHEMA_INVALID,
+                label="authorize_amendment",
+            )
+        entry = {
+            "kind": "signoff",
+            "dossier_id": dossier_id,
+            "revision": revision,
+            "actor": actor,
+            "from_state": state.value,
+            "to_state": state.value,
+            "payload": {"subject": "amendment_authorization", "subject_digest": json_digest(auth)},
+        }
         fault = self._commit(now, [new], [entry])
         if fault is not None:
             return self._write_failed(parsed, fault)
         return TransitionResult.of(Outcome.APPLIED, {revision: state})
 
     # -- admission: precedence of refusals ---------------------------------------------
-    def _admit(self, action: Action, dossier_id: str, revision: int,
-               actor_id: str) -> _Admitted | TransitionResult:
+    def _admit(
+        self, action: Action, dossier_id: str, revision: int, actor_id: str
+    ) -> _Admitted | TransitionResult:
         """Apply refusal precedence: illegal, role, separation of duties (spec 7.2)."""
         now, parsed = self._now(), self._get(dossier_id, revision)
         actor = self._registry.get(actor_id)
         unable = self.can_act(actor_id) if actor is not None else None
-        reason = admission(action, self.standing(dossier_id, revision), actor,
-                           read_only=self.read_only, unable=unable)
+        reason = admission(
+            action,
+            self.standing(dossier_id, revision),
+            actor,
+            read_only=self.read_only,
+            unable=unable,
+        )
         if reason in (Refusal.WORKSPACE_READ_ONLY, Refusal.ACTOR_KEY_UNAVAILABLE):
             # Nothing can be journaled: the journal failed, or the actor cannot sign here.
-            return TransitionResult.of(Outcome.REFUSED, {revision: parsed.model.state},
-                                       reason.value)
+            return TransitionResult.of(
+                Outcome.REFUSED, {revision: parsed.model.state}, reason.value
+            )
         if reason is not None or actor is None:
-            return self._refuse(now, parsed, action, actor_id,
-                                reason or Refusal.ACTOR_ROLE_NOT_PERMITTED)
+            return self._refuse(
+                now, parsed, action, actor_id, reason or Refusal.ACTOR_ROLE_NOT_PERMITTED
+            )
         return _Admitted(now, parsed, actor)
 
     def _fresh(self, parsed: ParsedDossier, now: datetime) -> Freshness:
         return assess_freshness(parsed, self._archive, now, self._packages(parsed))
 
-    def _transition(self, parsed: ParsedDossier, action: Action, actor: Principal,
-                    payload: dict[str, Any], *, from_state: DossierState | None = None,
-                    revision: int | None = None,
-                    caused_by: Principal | None = None) -> dict[str, Any]:
+    def _transition(
+        self,
+        parsed: ParsedDossier,
+        action: Action,
+        actor: Principal,
+        payload: dict[str, Any],
+        *,
+        from_state: DossierState | None = None,
+        revision: int | None = None,
+        caused_by: Principal | None = None,
+    ) -> dict[str, Any]:
         t = TRANSITIONS[action]
         src = from_state if from_state is not None else parsed.model.state
-        return {"kind": "transition", "dossier_id": parsed.model.dossier_id,
-                "revision": revision if revision is not None else parsed.model.revision,
-                "actor": actor, "caused_by": caused_by,
-                "from_state": None if action is Action.CREATE else src.value,
-                "to_state": t.to_state.value if t.to_state else None,
-                "payload": {"action": action.value, "actor_kind": actor.kind.value, **payload}}
+        return {
+            "kind": "transition",
+            "dossier_id": parsed.model.dossier_id,
+            "revision": revision if revision is not None else parsed.model.revision,
+            "actor": actor,
+            "caused_by": caused_by,
+            "from_state": None if action is Action.CREATE else src.value,
+            "to_state": t.to_state.value if t.to_state else None,
+            "payload": {"action": action.value, "actor_kind": actor.kind.value, **payload},
+        }
 
-    def _apply(self, now: datetime, parsed: ParsedDossier, new: ParsedDossier, action: Action,
-               actor: Principal, payload: dict[str, Any]) -> TransitionResult:
+    def _apply(
+        self,
+        now: datetime,
+        parsed: ParsedDossier,
+        new: ParsedDossier,
+        action: Action,
+        actor: Principal,
+        payload: dict[str, Any],
+    ) -> TransitionResult:
         fault = self._commit(now, [new], [self._transition(parsed, action, actor, payload)])
         if fault is not None:
             return self._write_failed(parsed, fault)
         return TransitionResult.of(Outcome.APPLIED, {new.model.revision: new.model.state})
 
-    def _expire(self, parsed: ParsedDossier, now: datetime, fresh: Freshness,
-                extra: list[dict[str, Any]] | None = None,
-                also: list[ParsedDossier] | None = None, *,
-                caused_by: Principal) -> TransitionResult:
+    def _expire(
+        self,
+        parsed: ParsedDossier,
+        now: datetime,
+        fresh: Freshness,
+        extra: list[dict[str, Any]] | None = None,
+        also: list[ParsedDossier] | None = None,
+        *,
+        caused_by: Principal,
+    ) -> TransitionResult:
         """T6: write the all-unknown check record and move to ``expired``."""
         record = expired_check_record(parsed, REDUCER.principal_id, now, fresh)
         raw = copy.deepcopy(parsed.raw)
         raw["state"] = _S.EXPIRED.value
         raw["check"] = record.to_json()
         expired = parse_dossier(raw)
-        entries = [self._transition(parsed, Action.EXPIRE, REDUCER,
-                                    {"reasons": list(fresh.reasons)}, caused_by=caused_by),
-                   *(extra or [])]
+        entries = [
+            self._transition(
+                parsed,
+                Action.EXPIRE,
+                REDUCER,
+                {"reasons": list(fresh.reasons)},
+                caused_by=caused_by,
+            ),
+            *(extra or []),
+        ]
         fault = self._commit(now, [expired, *(also or [])], entries)
         if fault is not None:
             return self._write_failed(parsed, fault)
         states = {parsed.model.revision: _S.EXPIRED}
         states.update({p.model.revision: p.model.state for p in also or []})
         outcome = Outcome.APPLIED_AS_NEW_REVISION if also else Outcome.EXPIRED
-        return TransitionResult.of(outcome, states, fresh.expiring[0], check_record=record,
-                                   new_revision=also[0].model.revision if also else None)
+        return TransitionResult.of(
+            outcome,
+            states,
+            fresh.expiring[0],
+            check_record=record,
+            new_revision=also[0].model.revision if also else None,
+        )
 
-    def _new_revision(self, now: datetime, parsed: ParsedDossier, actor: Principal,
-                      evidence: dict[str, Any], edit: dict[str, Any]) -> TransitionResult:
+    def _new_revision(
+        self,
+        now: datetime,
+        parsed: ParsedDossier,
+        actor: Principal,
+        evidence: dict[str, Any],
+        edit: dict[str, Any],
+    ) -> TransitionResult:
         """T7: the edit becomes revision n+1 in draft; revision n expires (evidence changed)."""
         m = parsed.model
-        supersedes = {"dossier_id": m.dossier_id, "revision": m.revision,
-                      "evidence_digest": parsed.evidence_digest}
+        supersedes = {
+            "dossier_id": m.dossier_id,
+            "revision": m.revision,
+            "evidence_digest": parsed.evidence_digest,
+        }
         raw = copy.deepcopy(parsed.raw)
         raw.pop("imported_untrusted", None)
-        raw.update(revision=m.revision + 1, state=_S.DRAFT.value, supersedes=supersedes,
-                   created_by=actor.principal_id, created_at=format_timestamp(now),
-                   evidence=evidence, binding=None, authorization=None, check=None)
+        raw.update(
+            revision=m.revision + 1,
+            state=_S.DRAFT.value,
+            supersedes=supersedes,
+            created_by=actor.principal_id,
+            created_at=format_timestamp(now),
+            evidence=evidence,
+            binding=None,
+            authorization=None,
+            check=None,
+        )
         new = self._parse_or_none(raw)
         if new is None:
-            return self._refuse(now, parsed, Action.EDIT, actor.principal_id,
-                                Refusal.DOSSIER_SCHEMA_INVALID)
+            return self._refuse(
+                now, parsed, Action.EDIT, actor.principal_id, Refusal.DOSSIER_SCHEMA_INVALID
+            )
         fresh = self._fresh(parsed, now)
-        changed = Freshness(("DOSSIER_EVIDENCE_CHANGED", *fresh.expiring), fresh.blocking,
-                            tuple(s for s, d in section_digests(evidence).items()
-                                  if d != section_digests(parsed.evidence_raw).get(s)))
-        create = self._transition(new, Action.CREATE, actor, {"supersedes": supersedes, **edit},
-                                  revision=m.revision + 1)
+        changed = Freshness(
+            ("DOSSIER_EVIDENCE_CHANGED", *fresh.expiring),
+            fresh.blocking,
+            tuple(
+                s
+                for s, d in section_digests(evidence).items()
+                if d != section_digests(parsed.evidence_raw).get(s)
+            ),
+        )
+        create = self._transition(
+            new, Action.CREATE, actor, {"supersedes": supersedes, **edit}, revision=m.revision + 1
+        )
         return self._expire(parsed, now, changed, extra=[create], also=[new], caused_by=actor)
 
-    def _refuse(self, now: datetime, parsed: ParsedDossier, action: Action | None,
-                actor_id: object, reason: Refusal, label: str | None = None) -> TransitionResult:
+    def _refuse(
+        self,
+        now: datetime,
+        parsed: ParsedDossier,
+        action: Action | None,
+        actor_id: object,
+        reason: Refusal,
+        label: str | None = None,
+    ) -> TransitionResult:
         """Journal a refused attempt (a journal fault is surfaced, the refusal stands).
 
         An attempt by someone who cannot write here -- not in the registry (10.1), or
@@ -337,25 +471,36 @@ class LifecycleWorkspace(WorkspaceRecords):
         t = TRANSITIONS.get(action) if action is not None else None
         state = parsed.model.state
         if actor is None or self.can_act(actor_id) is not None:
-            return TransitionResult.of(Outcome.REFUSED, {parsed.model.revision: state},
-                                       reason.value)
+            return TransitionResult.of(
+                Outcome.REFUSED, {parsed.model.revision: state}, reason.value
+            )
         try:
-            self._append(now, "transition_refused", dossier_id=parsed.model.dossier_id,
-                         revision=parsed.model.revision,
-                         actor=actor,
-                         from_state=state.value,
-                         to_state=t.to_state.value if t and t.to_state else None,
-                         payload={"action": label or (action.value if action else None),
-                                  "reason": reason.value})
+            self._append(
+                now,
+                "transition_refused",
+                dossier_id=parsed.model.dossier_id,
+                revision=parsed.model.revision,
+                actor=actor,
+                from_state=state.value,
+                to_state=t.to_state.value if t and t.to_state else None,
+                payload={
+                    "action": label or (action.value if action else None),
+                    "reason": reason.value,
+                },
+            )
         except Exception as exc:  # noqa: BLE001 - the refusal stands whatever the journal does
             if not str(exc).startswith(("JOURNAL_ENTRY_MALFORMED", "ACTOR_KEY_UNAVAILABLE")):
                 self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
         return TransitionResult.of(Outcome.REFUSED, {parsed.model.revision: state}, reason.value)
 
     def _write_failed(self, parsed: ParsedDossier, fault: str) -> TransitionResult:
-        return TransitionResult.of(Outcome.REFUSED, {parsed.model.revision: parsed.model.state},
-                                   Refusal.JOURNAL_WRITE_FAILED.value if fault.startswith(
-                                       "JOURNAL") else fault.split(":")[0])
+        return TransitionResult.of(
+            Outcome.REFUSED,
+            {parsed.model.revision: parsed.model.state},
+            Refusal.JOURNAL_WRITE_FAILED.value
+            if fault.startswith("JOURNAL")
+            else fault.split(":")[0],
+        )
 
     @staticmethod
     def _parse_or_none(raw: dict[str, Any]) -> ParsedDossier | None:

@@ -10,7 +10,6 @@ from pydantic import Field, ValidationError
 
 from aa_review.core.dossier._canonical import canonical_json, json_digest
 from aa_review.core.dossier._errors import DossierSchemaError
-from aa_review.core.dossier._models_strict import Strict, Timestamp, validation_problems
 from aa_review.core.dossier._models_evidence import (
     Coverage,
     EffectiveSampleSection,
@@ -33,6 +32,7 @@ from aa_review.core.dossier._models_plans import (
     RollbackRequirements,
     SourcePackage,
 )
+from aa_review.core.dossier._models_strict import Strict, Timestamp, validation_problems
 from aa_review.core.dossier._states import DossierState
 
 __all__ = [
@@ -52,10 +52,24 @@ __all__ = [
 
 # The eighteen sections of spec 2.2.
 SPEC_SECTION_NAMES: tuple[str, ...] = (
-    "target_behavior", "evidence_cutoff", "epochs", "coverage", "recurrence",
-    "effective_sample", "power_analysis", "lower_rungs", "feasibility", "decisions",
-    "dataset_plan", "reward_plan", "license", "independence_plan", "budgets",
-    "rollback_requirements", "cost_envelope", "expiry",
+    "target_behavior",
+    "evidence_cutoff",
+    "epochs",
+    "coverage",
+    "recurrence",
+    "effective_sample",
+    "power_analysis",
+    "lower_rungs",
+    "feasibility",
+    "decisions",
+    "dataset_plan",
+    "reward_plan",
+    "license",
+    "independence_plan",
+    "budgets",
+    "rollback_requirements",
+    "cost_envelope",
+    "expiry",
 )
 # The bound compiled packages: an extension of this project (docs/decisions.md).
 PACKAGES_SECTION = "source_packages"

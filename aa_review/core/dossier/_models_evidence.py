@@ -234,4 +234,3 @@ class LowerRungs(Strict):
     useful_effect: float | None = None
     effect_scale: str | None = None
     rungs: list[RungEntry] | None = None
-

@@ -173,8 +173,12 @@ class IndependencePlan(Strict):
 
     def training_side(self) -> set[str]:
         """The training, provider, candidate-author and search-controller identities given."""
-        ids = (self.training_identity, self.provider_identity,
-               self.candidate_author_identity, self.search_controller_identity)
+        ids = (
+            self.training_identity,
+            self.provider_identity,
+            self.candidate_author_identity,
+            self.search_controller_identity,
+        )
         return {i for i in ids if i}
 
 

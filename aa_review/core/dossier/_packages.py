@@ -204,20 +204,23 @@ def inspect_packages(
             out.append(_from_facts(pkg, known, memo or FactsMemo()))
             continue
         if locator is None:
-            out.append(PackageStatus(pid, PackageState.UNVERIFIABLE,
-                                     bound_digest=pkg.package_digest))
+            out.append(
+                PackageStatus(pid, PackageState.UNVERIFIABLE, bound_digest=pkg.package_digest)
+            )
             continue
         try:
             root = locator(pid)
             if root is None or not Path(root).is_dir():
-                out.append(PackageStatus(pid, PackageState.UNRESOLVED, root,
-                                         bound_digest=pkg.package_digest))
+                out.append(
+                    PackageStatus(
+                        pid, PackageState.UNRESOLVED, root, bound_digest=pkg.package_digest
+                    )
+                )
                 continue
             current = package_digest(Path(root))
         except OSError as exc:
             log.warning("package %s cannot be read: %s", pid, exc)
-            out.append(PackageStatus(pid, PackageState.UNRESOLVED,
-                                     bound_digest=pkg.package_digest))
+            out.append(PackageStatus(pid, PackageState.UNRESOLVED, bound_digest=pkg.package_digest))
             continue
         state = PackageState.UNCHANGED if current == pkg.package_digest else PackageState.CHANGED
         out.append(PackageStatus(pid, state, Path(root), current, pkg.package_digest))
@@ -239,13 +242,16 @@ def _from_facts(pkg: SourcePackage, known: PackageFacts, memo: FactsMemo) -> Pac
     root = Path(known.root)
     try:
         if not root.is_dir():
-            return PackageStatus(pkg.package_id, PackageState.UNRESOLVED, root,
-                                 bound_digest=pkg.package_digest)
+            return PackageStatus(
+                pkg.package_id, PackageState.UNRESOLVED, root, bound_digest=pkg.package_digest
+            )
         current = known.digest if is_digest(known.digest) else memo.digest(known)
     except OSError as exc:
         log.warning("package %s cannot be read: %s", pkg.package_id, exc)
-        return PackageStatus(pkg.package_id, PackageState.UNRESOLVED, root,
-                             bound_digest=pkg.package_digest)
+        return PackageStatus(
+            pkg.package_id, PackageState.UNRESOLVED, root, bound_digest=pkg.package_digest
+        )
     state = PackageState.UNCHANGED if current == pkg.package_digest else PackageState.CHANGED
-    return PackageStatus(pkg.package_id, state, root, current, pkg.package_digest,
-                         known.hidden_rows, known)
+    return PackageStatus(
+        pkg.package_id, state, root, current, pkg.package_digest, known.hidden_rows, known
+    )

@@ -41,12 +41,26 @@ if TYPE_CHECKING:
     from aa_review.core.dossier._validator import CheckRecord
     from aa_review.core.dossier._workspace import Workspace
 
-__all__ = ["GateRow", "PanelState", "ProjectView", "Snapshot", "StepView", "panel_state",
-           "take_snapshot", "PANEL_STEPS"]
+__all__ = [
+    "GateRow",
+    "PanelState",
+    "ProjectView",
+    "Snapshot",
+    "StepView",
+    "panel_state",
+    "take_snapshot",
+    "PANEL_STEPS",
+]
 
 # The steps the panel offers, in lifecycle order (an edit is EDIT_DRAFT on a draft).
-PANEL_STEPS: tuple[Step, ...] = (Action.BIND, Action.CHECK, Action.DECIDE_ELIGIBLE,
-                                 Action.DEFER, Action.EDIT, AUTHORIZE)
+PANEL_STEPS: tuple[Step, ...] = (
+    Action.BIND,
+    Action.CHECK,
+    Action.DECIDE_ELIGIBLE,
+    Action.DEFER,
+    Action.EDIT,
+    AUTHORIZE,
+)
 _FINAL = frozenset({DossierState.ELIGIBLE, DossierState.DEFERRED, DossierState.EXPIRED})
 _EXPIRING_STEPS = (Action.BIND, Action.CHECK, Action.DECIDE_ELIGIBLE)
 
@@ -112,8 +126,9 @@ class Snapshot:
         return self.parsed.evidence_digest
 
 
-def take_snapshot(ws: Workspace, dossier_id: str, revision: int,
-                  cache: PreviewCache | None = None) -> Snapshot:
+def take_snapshot(
+    ws: Workspace, dossier_id: str, revision: int, cache: PreviewCache | None = None
+) -> Snapshot:
     """Everything the panel shows of a revision, from the workspace's public read-only API.
 
     Bound packages are looked at once (the caller's facts; a hash only when a digest
@@ -134,23 +149,43 @@ def take_snapshot(ws: Workspace, dossier_id: str, revision: int,
     for step in (*PANEL_STEPS, Action.EDIT_DRAFT):
         for p in ws.principals:
             admissions[(step, p.principal_id)] = admission(
-                step, standing, p, read_only=read_only, unable=signable[p.principal_id])
+                step, standing, p, read_only=read_only, unable=signable[p.principal_id]
+            )
     journal = cache.journal_view()
     history = []
     for r in ws.revisions(dossier_id):
         raw = ws.parsed(dossier_id, r).raw
-        history.append((r, raw.get("state"), raw.get("created_at"), raw.get("created_by"),
-                        (raw.get("supersedes") or {}).get("revision")
-                        if isinstance(raw.get("supersedes"), dict) else None))
+        history.append(
+            (
+                r,
+                raw.get("state"),
+                raw.get("created_at"),
+                raw.get("created_by"),
+                (raw.get("supersedes") or {}).get("revision")
+                if isinstance(raw.get("supersedes"), dict)
+                else None,
+            )
+        )
     changes = ws.changes_since_binding(dossier_id, revision)
     return Snapshot(
-        dossier_id=dossier_id, revision=revision, revisions=tuple(ws.revisions(dossier_id)),
-        dossiers=tuple(ws.dossier_ids()), parsed=parsed, standing=standing, freshness=fresh,
+        dossier_id=dossier_id,
+        revision=revision,
+        revisions=tuple(ws.revisions(dossier_id)),
+        dossiers=tuple(ws.dossier_ids()),
+        parsed=parsed,
+        standing=standing,
+        freshness=fresh,
         record=record,
-        principals=ws.principals, signable=signable, admissions=admissions,
-        read_only_fault=ws.journal_fault, journal=journal, history=tuple(history),
+        principals=ws.principals,
+        signable=signable,
+        admissions=admissions,
+        read_only_fault=ws.journal_fault,
+        journal=journal,
+        history=tuple(history),
         power=cache.power_curve(dossier_id, revision),
-        bounds=tuple(lower_rung_bounds(record, parsed)), changes=tuple(changes))
+        bounds=tuple(lower_rung_bounds(record, parsed)),
+        changes=tuple(changes),
+    )
 
 
 def _stored(parsed: ParsedDossier) -> CheckRecord | None:
@@ -322,20 +357,36 @@ def panel_state(snap: Snapshot, actor_id: str | None) -> PanelState:
         head += " — final"
     elif unmet or reasons:
         head += f" — {len(unmet)} of {len(GATE_IDS)} gates unmet" if unmet else ""
-        head += (f"{',' if unmet else ' —'} {len(reasons)} dossier-level "
-                 f"reason{'s' if len(reasons) != 1 else ''}") if reasons else ""
+        head += (
+            (
+                f"{',' if unmet else ' —'} {len(reasons)} dossier-level "
+                f"reason{'s' if len(reasons) != 1 else ''}"
+            )
+            if reasons
+            else ""
+        )
     else:
         head += " — all eleven gates pass"
     steps = {step: _step_view(snap, step, actor, actor_id) for step in PANEL_STEPS}
     lines = list(metrics_lines(snap.record, private))
     timeline = snap.journal.for_dossier(snap.dossier_id)
     return PanelState(
-        snapshot=snap, actor_id=actor_id, actor=actor, headline=head, gates=ordered,
-        unmet=unmet, dossier_reasons=reasons, stale=fresh.expires,
-        expired_by=_expired_by(snap), steps=steps,
-        next_step=_next_step(snap, unmet, steps, actor_id), metrics=tuple(lines),
-        timeline=timeline, denials=snap.journal.denials(snap.dossier_id),
-        may_project=_project_view(snap, actor, actor_id))
+        snapshot=snap,
+        actor_id=actor_id,
+        actor=actor,
+        headline=head,
+        gates=ordered,
+        unmet=unmet,
+        dossier_reasons=reasons,
+        stale=fresh.expires,
+        expired_by=_expired_by(snap),
+        steps=steps,
+        next_step=_next_step(snap, unmet, steps, actor_id),
+        metrics=tuple(lines),
+        timeline=timeline,
+        denials=snap.journal.denials(snap.dossier_id),
+        may_project=_project_view(snap, actor, actor_id),
+    )
 
 
 def _gate_row(record: CheckRecord, gid: str, private: bool) -> GateRow:
@@ -347,18 +398,21 @@ def _gate_row(record: CheckRecord, gid: str, private: bool) -> GateRow:
 
 
 def _effective(snap: Snapshot, step: Step) -> Step:
-    return Action.EDIT_DRAFT if step is Action.EDIT and snap.state is DossierState.DRAFT \
-        else step
+    return Action.EDIT_DRAFT if step is Action.EDIT and snap.state is DossierState.DRAFT else step
 
 
 def _could(snap: Snapshot, step: Step) -> tuple[str, ...]:
-    return tuple(p.principal_id for p in snap.principals
-                 if snap.admissions.get((step, p.principal_id)) is None
-                 and snap.signable.get(p.principal_id) is None)
+    return tuple(
+        p.principal_id
+        for p in snap.principals
+        if snap.admissions.get((step, p.principal_id)) is None
+        and snap.signable.get(p.principal_id) is None
+    )
 
 
-def _step_view(snap: Snapshot, panel_step: Step, actor: Principal | None,
-               actor_id: str) -> StepView:
+def _step_view(
+    snap: Snapshot, panel_step: Step, actor: Principal | None, actor_id: str
+) -> StepView:
     step = _effective(snap, panel_step)
     words = STEPS[step]
     could = _could(snap, step)
@@ -366,18 +420,32 @@ def _step_view(snap: Snapshot, panel_step: Step, actor: Principal | None,
         refusal: Refusal | None = Refusal.ACTOR_ROLE_NOT_PERMITTED
     else:
         refusal = snap.admissions.get((step, actor_id), Refusal.ACTOR_ROLE_NOT_PERMITTED)
-    if refusal is None and step is Action.DECIDE_ELIGIBLE and \
-            not eligible_precondition(snap.parsed, snap.freshness):
+    if (
+        refusal is None
+        and step is Action.DECIDE_ELIGIBLE
+        and not eligible_precondition(snap.parsed, snap.freshness)
+    ):
         refusal = Refusal.PRECONDITION_UNMET
     note = f"{words.label.rstrip('…')}: {words.table}; needs {needs_words(step)}."
     if step in _EXPIRING_STEPS and snap.freshness.expires:
-        note += (" A freshness rule fires, so taking it now expires this revision instead: "
-                 + "; ".join(explain(c).sentence for c in snap.freshness.expiring))
-    why = "" if refusal is None else refusal_text(step, refusal, actor, actor_id,
-                                                   snap.standing, could, snap.read_only_fault)
-    journals = (refusal is not None and bool(actor_id) and actor is not None
-                and snap.signable.get(actor_id) is None
-                and refusal not in (Refusal.WORKSPACE_READ_ONLY, Refusal.ACTOR_KEY_UNAVAILABLE))
+        note += (
+            " A freshness rule fires, so taking it now expires this revision instead: "
+            + "; ".join(explain(c).sentence for c in snap.freshness.expiring)
+        )
+    why = (
+        ""
+        if refusal is None
+        else refusal_text(
+            step, refusal, actor, actor_id, snap.standing, could, snap.read_only_fault
+        )
+    )
+    journals = (
+        refusal is not None
+        and bool(actor_id)
+        and actor is not None
+        and snap.signable.get(actor_id) is None
+        and refusal not in (Refusal.WORKSPACE_READ_ONLY, Refusal.ACTOR_KEY_UNAVAILABLE)
+    )
     return StepView(step, words.label, refusal is None, refusal, why, note, could, journals)
 
 
@@ -388,8 +456,10 @@ def _project_view(snap: Snapshot, actor: Principal | None, actor_id: str) -> Pro
     if snap.read_only_fault is not None:
         why = f"The workspace is read-only ({snap.read_only_fault})."
     elif state not in _FINAL:
-        why = (f"A public projection is made only of an eligible, deferred or expired "
-               f"revision; this one is {state.value}.")
+        why = (
+            f"A public projection is made only of an eligible, deferred or expired "
+            f"revision; this one is {state.value}."
+        )
     elif not actor_id or actor is None:
         why = "Choose who you act as first."
     elif actor_id in snap.standing.training_side:
@@ -403,25 +473,33 @@ def _expired_by(snap: Snapshot) -> str:
     if snap.state is not DossierState.EXPIRED:
         return ""
     for e in reversed(snap.journal.entries):
-        if e.dossier_id == snap.dossier_id and e.revision == snap.revision and \
-                e.change.endswith("→ expired"):
+        if (
+            e.dossier_id == snap.dossier_id
+            and e.revision == snap.revision
+            and e.change.endswith("→ expired")
+        ):
             codes = e.payload.get("reasons") or []
             return "; ".join(explain(str(c)).sentence for c in codes)
     codes = snap.record.dossier_reason_codes
     return "; ".join(explain(c).sentence for c in codes)
 
 
-def _next_step(snap: Snapshot, unmet: tuple[GateRow, ...], steps: dict[Step, StepView],
-               actor_id: str) -> str:
+def _next_step(
+    snap: Snapshot, unmet: tuple[GateRow, ...], steps: dict[Step, StepView], actor_id: str
+) -> str:
     state, standing = snap.state, snap.standing
     if standing.superseded:
         return f"Next: work on revision {snap.revisions[-1]}; this one is superseded."
     if state is DossierState.EXPIRED:
-        return ("This revision is expired, which is final. A new revision needs a new "
-                "dossier file imported by a training research lead.")
+        return (
+            "This revision is expired, which is final. A new revision needs a new "
+            "dossier file imported by a training research lead."
+        )
     if state is DossierState.ELIGIBLE:
-        return ("Eligible: someone may now propose the activation amendment for human "
-                "review. Eligible grants nothing else; every deferred operation stays denied.")
+        return (
+            "Eligible: someone may now propose the activation amendment for human "
+            "review. Eligible grants nothing else; every deferred operation stays denied."
+        )
 
     def offer(step: Step, noun: str, extra: str = "") -> str:
         who = _could(snap, step)
@@ -431,27 +509,40 @@ def _next_step(snap: Snapshot, unmet: tuple[GateRow, ...], steps: dict[Step, Ste
         you = " (you can take it)" if actor_id and actor_id in who else ""
         return f"Next: {noun} {by}{' ' + cond if cond else ''}: {who_text(who)}{you}.{extra}"
 
-    expires = (" Taking it now expires this revision instead (a freshness rule fires)."
-               if snap.freshness.expires else "")
+    expires = (
+        " Taking it now expires this revision instead (a freshness rule fires)."
+        if snap.freshness.expires
+        else ""
+    )
     names = ", ".join(g.gate_id for g in unmet)
     would_defer = f" As it stands, {names} would not pass and the check would defer it."
     only_g8 = [g.gate_id for g in unmet] == ["G8"]
     if state in (DossierState.DRAFT, DossierState.EVIDENCE_BOUND) and only_g8:
         # The authorization is a maintainer's sign-off, not an edit (spec 2.4, G8).
-        return offer(AUTHORIZE, "an authorization of the amendment proposal for this "
-                     "evidence", " Without it, G8 would not pass and the check would defer it.")
+        return offer(
+            AUTHORIZE,
+            "an authorization of the amendment proposal for this evidence",
+            " Without it, G8 would not pass and the check would defer it.",
+        )
     if state is DossierState.DRAFT:
         if unmet:
             return offer(Action.EDIT_DRAFT, "an edit of the draft", would_defer)
         return offer(Action.BIND, "binding the evidence", expires)
     if state is DossierState.EVIDENCE_BOUND:
-        return offer(Action.CHECK, "an independent check", expires or (would_defer if unmet
-                                                                       else ""))
+        return offer(
+            Action.CHECK, "an independent check", expires or (would_defer if unmet else "")
+        )
     if state is DossierState.INDEPENDENTLY_CHECKED:
         if steps[Action.DECIDE_ELIGIBLE].refusal is Refusal.PRECONDITION_UNMET:
-            return offer(Action.DEFER, "a decision to defer", " Eligibility is blocked: "
-                         "the check no longer stands for this evidence.")
+            return offer(
+                Action.DEFER,
+                "a decision to defer",
+                " Eligibility is blocked: the check no longer stands for this evidence.",
+            )
         return offer(Action.DECIDE_ELIGIBLE, "a decision (eligible or deferred)", expires)
     # deferred
-    return offer(Action.EDIT, "an edit of the evidence", f" It creates revision "
-                 f"{snap.revisions[-1] + 1} in draft, and this revision expires.")
+    return offer(
+        Action.EDIT,
+        "an edit of the evidence",
+        f" It creates revision {snap.revisions[-1] + 1} in draft, and this revision expires.",
+    )

@@ -22,8 +22,9 @@ __all__ = ["refusal_for", "preview_check", "USER_ACTIONS", "humanize_code"]
 USER_ACTIONS = (Action.BIND, Action.CHECK, Action.DECIDE_ELIGIBLE, Action.DEFER, Action.EDIT)
 
 
-def refusal_for(ws: Workspace, action: Action, dossier_id: str, revision: int,
-                actor_id: str) -> str | None:
+def refusal_for(
+    ws: Workspace, action: Action, dossier_id: str, revision: int, actor_id: str
+) -> str | None:
     """The refusal code the workspace would give (None: it would go ahead), without journaling.
 
     :meth:`Workspace.admission` as a string: read-only, key, illegal transition,
@@ -33,8 +34,9 @@ def refusal_for(ws: Workspace, action: Action, dossier_id: str, revision: int,
     return None if reason is None else reason.value
 
 
-def preview_check(ws: Workspace, dossier_id: str, revision: int, viewer_id: str
-                  ) -> tuple[Freshness, CheckRecord]:
+def preview_check(
+    ws: Workspace, dossier_id: str, revision: int, viewer_id: str
+) -> tuple[Freshness, CheckRecord]:
     """Freshness and every gate of a revision now, as a check would see them; nothing changes.
 
     Bound packages are inspected (hashed, unless the caller's facts know them) once for both.

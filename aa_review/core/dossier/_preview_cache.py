@@ -112,8 +112,9 @@ class PreviewCache:
             freshness=fresh,
         )
 
-    def preview(self, dossier_id: str, revision: int, viewer_id: str
-                ) -> tuple[Freshness, CheckRecord]:
+    def preview(
+        self, dossier_id: str, revision: int, viewer_id: str
+    ) -> tuple[Freshness, CheckRecord]:
         """Freshness and every gate of a revision now, as :func:`preview_check` gives them.
 
         Evaluates only when the key differs from the last evaluation of this
@@ -123,8 +124,9 @@ class PreviewCache:
         key = self.key(dossier_id, revision, now)
         held = self._records.get((dossier_id, revision))
         if held is not None and held[0] == key:
-            record = held[1].model_copy(update={"checked_by": viewer_id,
-                                                "checked_at": format_timestamp(now)})
+            record = held[1].model_copy(
+                update={"checked_by": viewer_id, "checked_at": format_timestamp(now)}
+            )
             return key.freshness, record
         _, record = self.ws.evaluate_now(dossier_id, revision, viewer_id, key.packages)
         self._records[(dossier_id, revision)] = (key, record)

@@ -103,8 +103,10 @@ class PrincipalRegistry:
             kind = Kind.HUMAN if rec.get("kind") == "human" else Kind.AGENT
             key = rec.get("public_key")
             if key is not None and parse_public_key(key) is None:
-                raise PrincipalRegistryError(f"principals[{i}] ({pid!r}): public_key must be "
-                                             "\"ed25519:<base64 of the 32-byte key>\"")
+                raise PrincipalRegistryError(
+                    f"principals[{i}] ({pid!r}): public_key must be "
+                    '"ed25519:<base64 of the 32-byte key>"'
+                )
             self._by_id[pid] = Principal(pid, Role.parse(rec.get("role")), kind, key)
             self.raw.append(dict(rec))
 

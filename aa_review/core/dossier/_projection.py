@@ -14,21 +14,47 @@ from aa_review.core.dossier._errors import ProjectionError
 from aa_review.core.dossier._gates_common import GATE_IDS
 from aa_review.core.dossier._states import DossierState
 
-__all__ = ["PROJECTABLE_STATES", "PUBLIC_KEYS", "build_projection", "check_projection",
-           "private_strings"]
+__all__ = [
+    "PROJECTABLE_STATES",
+    "PUBLIC_KEYS",
+    "build_projection",
+    "check_projection",
+    "private_strings",
+]
 
-PROJECTABLE_STATES = frozenset({DossierState.ELIGIBLE, DossierState.DEFERRED,
-                                DossierState.EXPIRED})
-PUBLIC_KEYS = frozenset({"kind", "schema_version", "projection_id", "spec", "spec_revision",
-                         "activation", "outcome", "gates", "created_on", "journal_head"})
-_CONSTANTS: dict[str, Any] = {"kind": "TrainingReadinessPublicProjection", "schema_version": 1,
-                              "spec": "SPEC-026", "spec_revision": 1, "activation": "deferred"}
+PROJECTABLE_STATES = frozenset({DossierState.ELIGIBLE, DossierState.DEFERRED, DossierState.EXPIRED})
+PUBLIC_KEYS = frozenset(
+    {
+        "kind",
+        "schema_version",
+        "projection_id",
+        "spec",
+        "spec_revision",
+        "activation",
+        "outcome",
+        "gates",
+        "created_on",
+        "journal_head",
+    }
+)
+_CONSTANTS: dict[str, Any] = {
+    "kind": "TrainingReadinessPublicProjection",
+    "schema_version": 1,
+    "spec": "SPEC-026",
+    "spec_revision": 1,
+    "activation": "deferred",
+}
 _OUTCOMES = frozenset(s.value for s in PROJECTABLE_STATES)
 _STATUSES = frozenset({"pass", "fail", "unknown"})
 # Strings a projection legitimately contains; equal private strings are not leaks.
-_VOCABULARY = (frozenset(str(v) for v in _CONSTANTS.values()) | PUBLIC_KEYS | _OUTCOMES
-               | {"seq", "entry_hash"}
-               | _STATUSES | frozenset(GATE_IDS))
+_VOCABULARY = (
+    frozenset(str(v) for v in _CONSTANTS.values())
+    | PUBLIC_KEYS
+    | _OUTCOMES
+    | {"seq", "entry_hash"}
+    | _STATUSES
+    | frozenset(GATE_IDS)
+)
 _UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # Shorter private strings are compared to whole JSON tokens only (a substring test
@@ -36,9 +62,12 @@ _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MIN_SUBSTRING = 6
 
 
-def build_projection(state: DossierState, check: Mapping[str, Any] | None,
-                     now: datetime, journal_head: Mapping[str, Any] | None = None
-                     ) -> dict[str, Any]:
+def build_projection(
+    state: DossierState,
+    check: Mapping[str, Any] | None,
+    now: datetime,
+    journal_head: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """The projection of a final revision: outcome, gate conclusions, a fresh random id.
 
     Parameters
@@ -54,18 +83,27 @@ def build_projection(state: DossierState, check: Mapping[str, Any] | None,
         outside a workspace.
     """
     if state not in PROJECTABLE_STATES:
-        raise ProjectionError("PROJECTION_STATE_NOT_FINAL",
-                              f"a {state.value} revision has no public projection")
+        raise ProjectionError(
+            "PROJECTION_STATE_NOT_FINAL", f"a {state.value} revision has no public projection"
+        )
     gates_raw = check.get("gates") if isinstance(check, Mapping) else None
     gates: dict[str, str] = {}
     for gid in GATE_IDS:
         entry = gates_raw.get(gid) if isinstance(gates_raw, Mapping) else None
         status = entry.get("status") if isinstance(entry, Mapping) else None
         gates[gid] = status if status in _STATUSES else "unknown"
-    return {**_CONSTANTS, "projection_id": str(uuid.uuid4()), "outcome": state.value,
-            "gates": gates, "created_on": now.astimezone(UTC).strftime("%Y-%m-%d"),
-            "journal_head": ({"seq": journal_head["seq"], "entry_hash": journal_head["entry_hash"]}
-                             if journal_head is not None else None)}
+    return {
+        **_CONSTANTS,
+        "projection_id": str(uuid.uuid4()),
+        "outcome": state.value,
+        "gates": gates,
+        "created_on": now.astimezone(UTC).strftime("%Y-%m-%d"),
+        "journal_head": (
+            {"seq": journal_head["seq"], "entry_hash": journal_head["entry_hash"]}
+            if journal_head is not None
+            else None
+        ),
+    }
 
 
 def private_strings(*trees: Any) -> set[str]:
@@ -99,8 +137,10 @@ def check_projection(projection: Mapping[str, Any], private: Iterable[str]) -> b
     tokens = set(re.findall(r'"((?:[^"\\]|\\.)*)"', data))
     for s in private:
         if s in tokens or (len(s) >= _MIN_SUBSTRING and s in data):
-            raise ProjectionError("PROJECTION_PRIVATE_VALUE_LEAK",
-                                  "a private value occurs in the projection; nothing was written")
+            raise ProjectionError(
+                "PROJECTION_PRIVATE_VALUE_LEAK",
+                "a private value occurs in the projection; nothing was written",
+            )
     return (data + "\n").encode("utf-8")
 
 
@@ -116,14 +156,21 @@ def _allowlist_problems(p: Mapping[str, Any]) -> list[str]:
     if not isinstance(p.get("outcome"), str) or p["outcome"] not in _OUTCOMES:
         problems.append("outcome is not eligible, deferred or expired")
     gates = p.get("gates")
-    if not isinstance(gates, Mapping) or set(gates) != set(GATE_IDS) or any(
-            not isinstance(v, str) or v not in _STATUSES for v in gates.values()):
+    if (
+        not isinstance(gates, Mapping)
+        or set(gates) != set(GATE_IDS)
+        or any(not isinstance(v, str) or v not in _STATUSES for v in gates.values())
+    ):
         problems.append("gates must map G1..G11 to pass, fail or unknown")
     if not isinstance(p.get("created_on"), str) or not _DATE.fullmatch(p["created_on"]):
         problems.append("created_on must be YYYY-MM-DD")
     head = p.get("journal_head")
     if head is not None and not (
-            isinstance(head, Mapping) and set(head) == {"seq", "entry_hash"}
-            and type(head["seq"]) is int and head["seq"] >= 0 and is_digest(head["entry_hash"])):
+        isinstance(head, Mapping)
+        and set(head) == {"seq", "entry_hash"}
+        and type(head["seq"]) is int
+        and head["seq"] >= 0
+        and is_digest(head["entry_hash"])
+    ):
         problems.append("journal_head must be null or {seq, entry_hash}")
     return problems

@@ -58,8 +58,11 @@ class TransitionResult(BaseModel):
 
     def to_dict(self) -> dict[str, Any]:
         """``{outcome, reason, state_after}``, plus ``check_record``/``new_revision`` when set."""
-        out: dict[str, Any] = {"outcome": self.outcome.value, "reason": self.reason,
-                               "state_after": dict(self.state_after)}
+        out: dict[str, Any] = {
+            "outcome": self.outcome.value,
+            "reason": self.reason,
+            "state_after": dict(self.state_after),
+        }
         if self.check_record is not None:
             out["check_record"] = self.check_record.to_json()
         if self.new_revision is not None:
@@ -71,8 +74,17 @@ class TransitionResult(BaseModel):
         return self.to_dict()[key]
 
     @classmethod
-    def of(cls, outcome: Outcome, states: dict[int, DossierState], reason: str | None = None,
-           **extra: Any) -> TransitionResult:
+    def of(
+        cls,
+        outcome: Outcome,
+        states: dict[int, DossierState],
+        reason: str | None = None,
+        **extra: Any,
+    ) -> TransitionResult:
         """Build from ``{revision: state}``."""
-        return cls(outcome=outcome, reason=reason,
-                   state_after={str(r): s.value for r, s in states.items()}, **extra)
+        return cls(
+            outcome=outcome,
+            reason=reason,
+            state_after={str(r): s.value for r, s in states.items()},
+            **extra,
+        )

@@ -20,23 +20,32 @@ __all__ = ["power_claims", "seal"]
 def power_claims(tree: dict[str, Any]) -> tuple[float, float]:
     """Base and worst-case power of the dossier's plan, computed as the validator does."""
     p = tree["evidence"]["power_analysis"]["parameters"]
-    alpha = adjusted_alpha(p["alpha"], len(p["comparison_family"]["hypotheses"]),
-                           p["multiplicity_method"])
+    alpha = adjusted_alpha(
+        p["alpha"], len(p["comparison_family"]["hypotheses"]), p["multiplicity_method"]
+    )
     box = p["sensitivity_range"]
 
     def run(icc: float, attrition: float, missing: float, seed: int) -> float:
-        design = PowerDesign(p["minimum_useful_effect"], p["clusters_per_arm"],
-                             p["cluster_size"], icc, attrition, missing, alpha, p["alternative"])
+        design = PowerDesign(
+            p["minimum_useful_effect"],
+            p["clusters_per_arm"],
+            p["cluster_size"],
+            icc,
+            attrition,
+            missing,
+            alpha,
+            p["alternative"],
+        )
         return simulate_power(design, p["n_sim"], seed).power
 
     base = run(p["icc"], p["cluster_attrition"], p["missingness"]["rate"], p["seed"])
-    worst = run(box["icc"][1], box["cluster_attrition"][1], box["missing_rate"][1],
-                p["seed"] + 1)
+    worst = run(box["icc"][1], box["cluster_attrition"][1], box["missing_rate"][1], p["seed"] + 1)
     return base, worst
 
 
-def seal(tree: dict[str, Any], archive: dict[str, Any] | None = None,
-         reclaim: bool = False) -> None:
+def seal(
+    tree: dict[str, Any], archive: dict[str, Any] | None = None, reclaim: bool = False
+) -> None:
     """Re-link ``tree`` in place so that only deliberate changes break it.
 
     Parameters
@@ -80,6 +89,7 @@ def _claim_bounds(ev: dict[str, Any], archive: dict[str, Any]) -> None:
     k_star = family_k_star(lr["family_size"], len(entries))
     for entry in entries:
         e = experiments[entry["experiment"]["experiment_id"]]
-        ucb = one_sided_upper_bound(e["estimate"], e["standard_error"], e["df"],
-                                    lr["family_alpha"], k_star)
+        ucb = one_sided_upper_bound(
+            e["estimate"], e["standard_error"], e["df"], lr["family_alpha"], k_star
+        )
         entry["experiment"]["claimed_upper_bound"] = round(ucb, 5)

@@ -8,10 +8,17 @@ from aa_review.core.dossier._canonical import json_digest
 
 __all__ = ["SIGNOFF_SUBJECTS", "embedded_signoffs"]
 
-SIGNOFF_SUBJECTS = frozenset({
-    "feasibility_review", "decision_consent", "decision_privacy", "budget_approval",
-    "record_acceptance", "not_applicable_acceptance", "amendment_authorization",
-})
+SIGNOFF_SUBJECTS = frozenset(
+    {
+        "feasibility_review",
+        "decision_consent",
+        "decision_privacy",
+        "budget_approval",
+        "record_acceptance",
+        "not_applicable_acceptance",
+        "amendment_authorization",
+    }
+)
 
 
 def _obj(value: Any) -> dict[str, Any]:
@@ -29,8 +36,14 @@ def embedded_signoffs(raw: dict[str, Any]) -> list[dict[str, Any]]:
 
     def add(subject: str, by: Any, at: Any, subject_value: Any) -> None:
         if by is not None:
-            out.append({"subject": subject, "by": by, "at": at,
-                        "subject_digest": json_digest(subject_value)})
+            out.append(
+                {
+                    "subject": subject,
+                    "by": by,
+                    "at": at,
+                    "subject_digest": json_digest(subject_value),
+                }
+            )
 
     feas = _obj(ev.get("feasibility"))
     review = _obj(feas.get("human_review"))

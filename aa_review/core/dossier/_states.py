@@ -32,8 +32,12 @@ class DossierState(StrEnum):
 
 # States in which the evidence digest is recorded and the evidence immutable.
 BOUND_STATES = frozenset(
-    {DossierState.EVIDENCE_BOUND, DossierState.INDEPENDENTLY_CHECKED,
-     DossierState.ELIGIBLE, DossierState.DEFERRED}
+    {
+        DossierState.EVIDENCE_BOUND,
+        DossierState.INDEPENDENTLY_CHECKED,
+        DossierState.ELIGIBLE,
+        DossierState.DEFERRED,
+    }
 )
 
 
@@ -110,18 +114,42 @@ TRANSITIONS: dict[Action, Transition] = {
     t.action: t
     for t in (
         Transition("T0", Action.CREATE, frozenset({None}), _S.DRAFT, Role.TRAINING_RESEARCH_LEAD),
-        Transition("T0", Action.EDIT_DRAFT, frozenset({_S.DRAFT}), _S.DRAFT,
-                   Role.TRAINING_RESEARCH_LEAD),
-        Transition("T1", Action.BIND, frozenset({_S.DRAFT}), _S.EVIDENCE_BOUND,
-                   Role.TRAINING_RESEARCH_LEAD),
-        Transition("T2", Action.CHECK, frozenset({_S.EVIDENCE_BOUND}), _S.INDEPENDENTLY_CHECKED,
-                   Role.INDEPENDENT_EVALUATOR),
-        Transition("T3", Action.AUTO_DEFER, frozenset({_S.INDEPENDENTLY_CHECKED}), _S.DEFERRED,
-                   Role.SYSTEM_REDUCER),
-        Transition("T4", Action.DEFER, frozenset({_S.INDEPENDENTLY_CHECKED}), _S.DEFERRED,
-                   Role.HUMAN_MAINTAINER, human_only=True),
-        Transition("T5", Action.DECIDE_ELIGIBLE, frozenset({_S.INDEPENDENTLY_CHECKED}),
-                   _S.ELIGIBLE, Role.HUMAN_MAINTAINER, human_only=True),
+        Transition(
+            "T0", Action.EDIT_DRAFT, frozenset({_S.DRAFT}), _S.DRAFT, Role.TRAINING_RESEARCH_LEAD
+        ),
+        Transition(
+            "T1", Action.BIND, frozenset({_S.DRAFT}), _S.EVIDENCE_BOUND, Role.TRAINING_RESEARCH_LEAD
+        ),
+        Transition(
+            "T2",
+            Action.CHECK,
+            frozenset({_S.EVIDENCE_BOUND}),
+            _S.INDEPENDENTLY_CHECKED,
+            Role.INDEPENDENT_EVALUATOR,
+        ),
+        Transition(
+            "T3",
+            Action.AUTO_DEFER,
+            frozenset({_S.INDEPENDENTLY_CHECKED}),
+            _S.DEFERRED,
+            Role.SYSTEM_REDUCER,
+        ),
+        Transition(
+            "T4",
+            Action.DEFER,
+            frozenset({_S.INDEPENDENTLY_CHECKED}),
+            _S.DEFERRED,
+            Role.HUMAN_MAINTAINER,
+            human_only=True,
+        ),
+        Transition(
+            "T5",
+            Action.DECIDE_ELIGIBLE,
+            frozenset({_S.INDEPENDENTLY_CHECKED}),
+            _S.ELIGIBLE,
+            Role.HUMAN_MAINTAINER,
+            human_only=True,
+        ),
         Transition("T6", Action.EXPIRE, _NOT_EXPIRED, _S.EXPIRED, Role.SYSTEM_REDUCER),
         Transition("T7", Action.EDIT, frozenset(BOUND_STATES), None, Role.TRAINING_RESEARCH_LEAD),
     )

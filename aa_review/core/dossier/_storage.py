@@ -109,8 +109,11 @@ class FolderStore:
     # -- fingerprints of bound packages -------------------------------------------------
     def fingerprint_path(self, dossier_id: str, digest: str) -> Path:
         """``dossiers/<id>/fingerprints/<hex of the digest>.npz``, beside the revisions."""
-        return self.path(dossier_id, 1).parent / "fingerprints" / \
-            f"{digest.removeprefix('sha256:')}.npz"
+        return (
+            self.path(dossier_id, 1).parent
+            / "fingerprints"
+            / f"{digest.removeprefix('sha256:')}.npz"
+        )
 
     def save_fingerprint(self, dossier_id: str, data: bytes) -> str:
         """Keep a bound package's fingerprint, named by its digest (atomic); returns it.
@@ -139,8 +142,13 @@ class FolderStore:
         root = self.folder / "dossiers"
         if not root.is_dir():
             return []
-        return sorted(p for sub in root.iterdir() if sub.is_dir() for p in sub.iterdir()
-                      if _PENDING.fullmatch(p.name))
+        return sorted(
+            p
+            for sub in root.iterdir()
+            if sub.is_dir()
+            for p in sub.iterdir()
+            if _PENDING.fullmatch(p.name)
+        )
 
     def clean_stray(self) -> int:
         """Remove temporary files an interrupted atomic write left (``.<name>.*.tmp``)."""
@@ -158,8 +166,11 @@ class FolderStore:
                     p.unlink(missing_ok=True)
                     removed += 1
         if removed:
-            log.warning("workspace %s: removed %d temporary files of interrupted writes",
-                        self.folder, removed)
+            log.warning(
+                "workspace %s: removed %d temporary files of interrupted writes",
+                self.folder,
+                removed,
+            )
         return removed
 
     # -- registry versions (spec 10.2) ---------------------------------------------------
@@ -203,8 +214,9 @@ class FolderStore:
         if not root.is_dir():
             return out
         for sub in sorted(p for p in root.iterdir() if p.is_dir()):
-            revs = sorted((int(m.group(1)), p) for p in sub.iterdir()
-                          if (m := _REV_FILE.fullmatch(p.name)))
+            revs = sorted(
+                (int(m.group(1)), p) for p in sub.iterdir() if (m := _REV_FILE.fullmatch(p.name))
+            )
             for _, p in revs:
                 try:
                     out.append(json.loads(p.read_text(encoding="utf-8")))

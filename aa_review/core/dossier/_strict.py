@@ -14,12 +14,11 @@ from typing import Any
 
 from aa_review.core.dossier._canonical import canonical_json
 
-__all__ = ["MAX_DEPTH", "MAX_INT", "MAX_LINE_BYTES", "MalformedLine", "parse_line",
-           "value_problem"]
+__all__ = ["MAX_DEPTH", "MAX_INT", "MAX_LINE_BYTES", "MalformedLine", "parse_line", "value_problem"]
 
 MAX_LINE_BYTES = 1 << 20
 MAX_DEPTH = 64
-MAX_INT = 2 ** 53
+MAX_INT = 2**53
 # 2**53 has 16 digits: a longer literal is out of range before it is ever converted.
 _MAX_INT_DIGITS = 16
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.S)
@@ -87,8 +86,12 @@ def parse_line(raw: bytes) -> Any:
         return MalformedLine(f"nested {depth} deep, more than {MAX_DEPTH}")
     try:
         text = raw.decode("utf-8")
-        value = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant,
-                           parse_int=_bounded_int)
+        value = json.loads(
+            text,
+            object_pairs_hook=_unique_keys,
+            parse_constant=_reject_constant,
+            parse_int=_bounded_int,
+        )
     except UnicodeDecodeError:
         return MalformedLine("not UTF-8")
     except (ValueError, RecursionError, MemoryError) as exc:

@@ -18,8 +18,13 @@ from aa_review.core.dossier._steps import STEPS
 
 __all__ = ["JournalView", "TimelineEntry", "journal_view"]
 
-_SIGNATURE = {"valid": "✓", "invalid": "✗ invalid", "missing": "✗ missing",
-              "not_required": "(no key)", "unchecked": "not verified"}
+_SIGNATURE = {
+    "valid": "✓",
+    "invalid": "✗ invalid",
+    "missing": "✗ missing",
+    "not_required": "(no key)",
+    "unchecked": "not verified",
+}
 _DONE = {
     Action.BIND.value: "bound the evidence",
     Action.CHECK.value: "ran the independent check",
@@ -100,8 +105,12 @@ class JournalView:
 
     def denials(self, dossier_id: str | None = None) -> tuple[TimelineEntry, ...]:
         """``operation_denied`` entries, of requests that named ``dossier_id`` when given."""
-        return tuple(e for e in self.entries if e.kind == "operation_denied" and (
-            dossier_id is None or e.payload.get("target") == dossier_id))
+        return tuple(
+            e
+            for e in self.entries
+            if e.kind == "operation_denied"
+            and (dossier_id is None or e.payload.get("target") == dossier_id)
+        )
 
     @property
     def summary(self) -> str:
@@ -109,18 +118,28 @@ class JournalView:
         witness = {
             "matches": f"matches this machine's witness (head #{self.witnessed_seq})",
             "mismatch": "does NOT reach the head this machine witnessed: entries were cut, "
-                        "removed or rewritten",
+            "removed or rewritten",
             "unwitnessed_tail": "the last head could not be recorded in the witness store",
         }.get(self.witness, "not witnessed yet (empty journal)")
         if not self.valid:
-            return (f"Journal NOT valid: first bad entry #{self.first_bad_seq}: {self.reason}. "
-                    f"Witness: {witness}. The workspace is read-only until a human repairs it.")
-        signed = ("every entry signed by its principal" if self.all_signed
-                  else "entries of principals without a key are unsigned")
-        head = (f"head #{self.head_seq} {self.head_hash}" if self.head_hash is not None
-                else "no entries")
-        return (f"Journal verified: {self.count} entries, hash chain intact, {signed}; "
-                f"{head}. Witness: {witness}.")
+            return (
+                f"Journal NOT valid: first bad entry #{self.first_bad_seq}: {self.reason}. "
+                f"Witness: {witness}. The workspace is read-only until a human repairs it."
+            )
+        signed = (
+            "every entry signed by its principal"
+            if self.all_signed
+            else "entries of principals without a key are unsigned"
+        )
+        head = (
+            f"head #{self.head_seq} {self.head_hash}"
+            if self.head_hash is not None
+            else "no entries"
+        )
+        return (
+            f"Journal verified: {self.count} entries, hash chain intact, {signed}; "
+            f"{head}. Witness: {witness}."
+        )
 
 
 def journal_view(status: Mapping[str, Any]) -> JournalView:
@@ -153,20 +172,37 @@ def _entry(e: dict[str, Any], sig: Mapping[str, Any] | None) -> TimelineEntry:
     if payload.get("caused_by"):
         who = f"{who} for {payload['caused_by']}"
     frm, to = e.get("from_state"), e.get("to_state")
-    change = "" if frm == to and frm is not None else \
-        f"{frm or '∅'} → {to or '∅'}" if (frm or to) else ""
+    change = (
+        ""
+        if frm == to and frm is not None
+        else f"{frm or '∅'} → {to or '∅'}"
+        if (frm or to)
+        else ""
+    )
     if e.get("kind") == "transition_refused":  # the state asked for was not reached
         change = f"stays {frm}" if frm else ""
     what, outcome = _what(str(e.get("kind")), payload, to)
-    signer = f"{sig['signer']} {_SIGNATURE.get(sig['status'], sig['status'])}" \
-        if sig and sig.get("signer") else ("not verified" if sig is None else
-                                           _SIGNATURE.get(sig["status"], sig["status"]))
+    signer = (
+        f"{sig['signer']} {_SIGNATURE.get(sig['status'], sig['status'])}"
+        if sig and sig.get("signer")
+        else ("not verified" if sig is None else _SIGNATURE.get(sig["status"], sig["status"]))
+    )
     return TimelineEntry(
-        seq=int(e.get("seq", -1)), at=str(e.get("at") or ""), kind=str(e.get("kind")),
-        dossier_id=e.get("dossier_id"), revision=e.get("revision"), who=who,
-        role=str(actor.get("role") or ""), what=what, change=change, outcome=outcome,
-        signer=signer, signature=str(sig["status"]) if sig else "unchecked",
-        entry_hash=str(e.get("entry_hash") or ""), payload=payload)
+        seq=int(e.get("seq", -1)),
+        at=str(e.get("at") or ""),
+        kind=str(e.get("kind")),
+        dossier_id=e.get("dossier_id"),
+        revision=e.get("revision"),
+        who=who,
+        role=str(actor.get("role") or ""),
+        what=what,
+        change=change,
+        outcome=outcome,
+        signer=signer,
+        signature=str(sig["status"]) if sig else "unchecked",
+        entry_hash=str(e.get("entry_hash") or ""),
+        payload=payload,
+    )
 
 
 def _what(kind: str, p: Mapping[str, Any], to: Any) -> tuple[str, str]:
@@ -177,9 +213,12 @@ def _what(kind: str, p: Mapping[str, Any], to: Any) -> tuple[str, str]:
         what = _DONE.get(action, action)
         if action == Action.CHECK.value:
             failing = [g for g, s in (p.get("gates") or {}).items() if s != "pass"]
-            outcome = "every gate passes" if not failing else \
-                f"{len(failing)} gate{'s' if len(failing) > 1 else ''} not passing: " \
+            outcome = (
+                "every gate passes"
+                if not failing
+                else f"{len(failing)} gate{'s' if len(failing) > 1 else ''} not passing: "
                 f"{', '.join(failing)}"
+            )
             return what, outcome
         if action == Action.AUTO_DEFER.value:
             gates = ", ".join(p.get("gates_not_passing") or []) or "a dossier-level reason"
@@ -197,8 +236,10 @@ def _what(kind: str, p: Mapping[str, Any], to: Any) -> tuple[str, str]:
         return f"asked for {noun}", f"refused: {humanize_code(str(p.get('reason', '')))}"
     if kind == "operation_denied":
         op = str(p.get("op", "")).replace("_", " ")
-        return f"asked to {op} ({p.get('target') or 'no target'})", \
-            f"denied: {denial_words(str(p.get('reason_code', '')))}"
+        return (
+            f"asked to {op} ({p.get('target') or 'no target'})",
+            f"denied: {denial_words(str(p.get('reason_code', '')))}",
+        )
     if kind == "signoff":
         subject = str(p.get("subject"))
         return _SIGNOFFS.get(subject, f"signed off {subject.replace('_', ' ')}"), "applied"

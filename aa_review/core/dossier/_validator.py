@@ -33,8 +33,17 @@ VALIDATOR_VERSION = "aa-review-dossier-validator/1"
 NOT_EVALUATED = "GATE_NOT_EVALUATED_DOSSIER_EXPIRED"
 
 GATES: dict[str, Callable[[GateContext], GateResult]] = {
-    "G1": gate_g1, "G2": gate_g2, "G3": gate_g3, "G4": gate_g4, "G5": gate_g5, "G6": gate_g6,
-    "G7": gate_g7, "G8": gate_g8, "G9": gate_g9, "G10": gate_g10, "G11": gate_g11,
+    "G1": gate_g1,
+    "G2": gate_g2,
+    "G3": gate_g3,
+    "G4": gate_g4,
+    "G5": gate_g5,
+    "G6": gate_g6,
+    "G7": gate_g7,
+    "G8": gate_g8,
+    "G9": gate_g9,
+    "G10": gate_g10,
+    "G11": gate_g11,
 }
 
 

@@ -19,11 +19,30 @@ from aa_review.core.dossier._principals import Kind, Principal, PrincipalRegistr
 from aa_review.core.dossier._states import Action, DossierState, find_transition
 from aa_review.core.dossier._strict import value_problem
 
-__all__ = ["JournalVerifier", "Replay", "anchor_heads", "registry_versions", "verify_journal",
-           "verify_with"]
+__all__ = [
+    "JournalVerifier",
+    "Replay",
+    "anchor_heads",
+    "registry_versions",
+    "verify_journal",
+    "verify_with",
+]
 
-_KEYS = frozenset({"seq", "prev_hash", "at", "kind", "dossier_id", "revision", "actor",
-                   "from_state", "to_state", "payload", "entry_hash"})
+_KEYS = frozenset(
+    {
+        "seq",
+        "prev_hash",
+        "at",
+        "kind",
+        "dossier_id",
+        "revision",
+        "actor",
+        "from_state",
+        "to_state",
+        "payload",
+        "entry_hash",
+    }
+)
 _SIGNED_KEYS = _KEYS | {"signature"}
 _IMPORTABLE = frozenset({DossierState.DRAFT, DossierState.EVIDENCE_BOUND})
 
@@ -58,14 +77,18 @@ class Replay:
         if e["kind"] == "imported":
             if key in self.revisions or to_state not in _IMPORTABLE:
                 return "JOURNAL_ILLEGAL_TRANSITION"
-            self.revisions[key] = _Rev(to_state, _str(payload.get("created_by")),
-                                       _str(payload.get("bound_by")),
-                                       training_side=_strs(payload.get("training_side")))
+            self.revisions[key] = _Rev(
+                to_state,
+                _str(payload.get("created_by")),
+                _str(payload.get("bound_by")),
+                training_side=_strs(payload.get("training_side")),
+            )
             return None
         current = self.revisions.get(key)
         from_state = _state(e["from_state"])
         if (current.state if current else None) is not from_state or (
-                e["from_state"] is not None and from_state is None):
+            e["from_state"] is not None and from_state is None
+        ):
             return "JOURNAL_ILLEGAL_TRANSITION"
         t = find_transition(from_state, to_state, Role.parse(e["actor"].get("role")))
         # Whether a maintainer is of kind human is the registry's to say (10.1, checked
@@ -85,7 +108,7 @@ class Replay:
             others = {current.author, current.binder, current.checker} | current.training_side
             if actor_id in others:
                 return "JOURNAL_SEPARATION_OF_DUTIES"
-        current.state = to_state  # type: ignore[assignment]
+        current.state = to_state  # type: ignore[assignment]  # t.to_state: every replayed step has one
         return None
 
 
@@ -142,8 +165,7 @@ def _needs_human_maintainer(e: dict[str, Any]) -> bool:
         return True
     if e["kind"] == "signoff":
         return bool(e["payload"].get("subject") == "amendment_authorization")
-    return bool(e["kind"] == "transition"
-                and e["actor"].get("role") == Role.HUMAN_MAINTAINER.value)
+    return bool(e["kind"] == "transition" and e["actor"].get("role") == Role.HUMAN_MAINTAINER.value)
 
 
 class JournalVerifier:
@@ -219,8 +241,9 @@ class JournalVerifier:
             signer = registry.get(payload.get("caused_by"))
             if signer is None or signer.role is Role.SYSTEM_REDUCER:
                 return "JOURNAL_ACTOR_UNKNOWN"
-        if _needs_human_maintainer(e) and not (actor.role is Role.HUMAN_MAINTAINER
-                                               and actor.kind is Kind.HUMAN):
+        if _needs_human_maintainer(e) and not (
+            actor.role is Role.HUMAN_MAINTAINER and actor.kind is Kind.HUMAN
+        ):
             return "JOURNAL_ROLE_NOT_HELD"
         assert signer is not None
         status = "not_required"
@@ -228,23 +251,27 @@ class JournalVerifier:
             if "signature" not in e:
                 status = "missing"
             else:
-                status = ("valid" if verify_signature(signer.public_key, e["entry_hash"],
-                                                      e["signature"]) else "invalid")
-        self.signatures.append({"seq": e["seq"], "signer": signer.principal_id,
-                                "status": status})
+                status = (
+                    "valid"
+                    if verify_signature(signer.public_key, e["entry_hash"], e["signature"])
+                    else "invalid"
+                )
+        self.signatures.append({"seq": e["seq"], "signer": signer.principal_id, "status": status})
         if status in ("missing", "invalid"):
             return "JOURNAL_SIGNATURE_INVALID"
         if e["kind"] == "registry_changed":
             if payload.get("old_registry_digest") != self.in_force or not is_digest(
-                    payload.get("new_registry_digest")):
+                payload.get("new_registry_digest")
+            ):
                 return "JOURNAL_REGISTRY_UNTRUSTED"
             self.in_force = payload["new_registry_digest"]
             self.history.append(self.in_force)
         return None
 
 
-def verify_journal(entries: Sequence[Any], anchor: Any = None,
-                   principals: Any = None) -> dict[str, Any]:
+def verify_journal(
+    entries: Sequence[Any], anchor: Any = None, principals: Any = None
+) -> dict[str, Any]:
     """Verify a journal's entries in order and report the first bad one.
 
     Parameters
@@ -265,13 +292,14 @@ def verify_journal(entries: Sequence[Any], anchor: Any = None,
         ``{"valid": True, "entries": n, "head": {seq, entry_hash} | None}`` or
         ``{"valid": False, "first_bad_seq": i, "reason": code}``.
     """
-    return verify_with(entries, anchor, registry_versions(principals)
-                       if principals is not None else None)[0]
+    return verify_with(
+        entries, anchor, registry_versions(principals) if principals is not None else None
+    )[0]
 
 
-def verify_with(entries: Sequence[Any], anchor: Any,
-                registries: Mapping[str, PrincipalRegistry] | None
-                ) -> tuple[dict[str, Any], JournalVerifier]:
+def verify_with(
+    entries: Sequence[Any], anchor: Any, registries: Mapping[str, PrincipalRegistry] | None
+) -> tuple[dict[str, Any], JournalVerifier]:
     """:func:`verify_journal` with registry versions ready, also returning the verifier."""
     verifier = JournalVerifier(registries)
     return _verify(verifier, entries, anchor), verifier
@@ -295,8 +323,11 @@ def _verify(verifier: JournalVerifier, entries: Sequence[Any], anchor: Any) -> d
     except Exception:  # noqa: BLE001 - a result, never a traceback (spec 10.4)
         return _bad(verifier.count, "JOURNAL_ENTRY_MALFORMED")
     n = len(entries)
-    return {"valid": True, "entries": n,
-            "head": {"seq": n - 1, "entry_hash": verifier.prev} if n else None}
+    return {
+        "valid": True,
+        "entries": n,
+        "head": {"seq": n - 1, "entry_hash": verifier.prev} if n else None,
+    }
 
 
 def anchor_heads(anchor: Any) -> list[dict[str, Any]] | None:
@@ -341,10 +372,15 @@ def _well_formed(e: Any) -> bool:
     if e["dossier_id"] is not None and not isinstance(e["dossier_id"], str):
         return False
     actor = e["actor"]
-    return (e["kind"] in ENTRY_KINDS and isinstance(actor, dict)
-            and isinstance(actor.get("principal_id"), str) and isinstance(actor.get("role"), str)
-            and isinstance(e["payload"], dict) and isinstance(e["entry_hash"], str)
-            and isinstance(e["prev_hash"], str))
+    return (
+        e["kind"] in ENTRY_KINDS
+        and isinstance(actor, dict)
+        and isinstance(actor.get("principal_id"), str)
+        and isinstance(actor.get("role"), str)
+        and isinstance(e["payload"], dict)
+        and isinstance(e["entry_hash"], str)
+        and isinstance(e["prev_hash"], str)
+    )
 
 
 def _bad(seq: int, reason: str) -> dict[str, Any]:

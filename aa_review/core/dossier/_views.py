@@ -13,8 +13,9 @@ __all__ = ["WITHHELD", "revision_view"]
 WITHHELD = {"withheld": "evaluator_private"}
 
 
-def revision_view(raw: dict[str, Any], viewer: Principal | None,
-                  archive: Archive) -> dict[str, Any]:
+def revision_view(
+    raw: dict[str, Any], viewer: Principal | None, archive: Archive
+) -> dict[str, Any]:
     """A copy of a revision's JSON as ``viewer`` may see it (spec 2.5, 2.2, G9).
 
     For anyone but an independent evaluator, every gate's ``detail`` (which may
@@ -40,7 +41,10 @@ def revision_view(raw: dict[str, Any], viewer: Principal | None,
 
 def _pool_is_hidden(sample: dict[str, Any], archive: Archive) -> bool:
     groups = sample.get("groups")
-    ids = [g.get("group_id") for g in groups if isinstance(g, dict)] if isinstance(
-        groups, list) else []
+    ids = (
+        [g.get("group_id") for g in groups if isinstance(g, dict)]
+        if isinstance(groups, list)
+        else []
+    )
     # An unknown group may be hidden too: withhold unless every group is known and visible.
     return any(gid not in archive.groups or gid in archive.graph.hidden_groups for gid in ids)

@@ -31,8 +31,13 @@ def _hex(digest: str) -> str:
 
 
 def _head(value: Any) -> dict[str, Any] | None:
-    if isinstance(value, dict) and isinstance(value.get("seq"), int) and not isinstance(
-            value.get("seq"), bool) and value["seq"] >= 0 and is_digest(value.get("entry_hash")):
+    if (
+        isinstance(value, dict)
+        and isinstance(value.get("seq"), int)
+        and not isinstance(value.get("seq"), bool)
+        and value["seq"] >= 0
+        and is_digest(value.get("entry_hash"))
+    ):
         return {"seq": value["seq"], "entry_hash": value["entry_hash"]}
     return None
 
@@ -77,8 +82,11 @@ class WitnessStore:
         head = _head(rec.get("head"))
         if head is None or rec.get("genesis_hash") != genesis_hash:
             raise WitnessError(f"{self._journal_file(genesis_hash)}: not a witness record")
-        return {"genesis_hash": genesis_hash, "registry_digest": rec.get("registry_digest"),
-                "head": head}
+        return {
+            "genesis_hash": genesis_hash,
+            "registry_digest": rec.get("registry_digest"),
+            "head": head,
+        }
 
     def genesis_at(self, journal_path: Path) -> dict[str, Any] | None:
         """``{genesis_hash, head}`` last witnessed for the journal at this path, or None."""
@@ -89,11 +97,18 @@ class WitnessStore:
         if not isinstance(genesis, str) or not is_digest(genesis):
             raise WitnessError(f"{self._path_file(journal_path)}: not a witness record")
         found = self.record(genesis)
-        return {"genesis_hash": genesis,
-                "head": found["head"] if found else {"seq": 0, "entry_hash": genesis}}
+        return {
+            "genesis_hash": genesis,
+            "head": found["head"] if found else {"seq": 0, "entry_hash": genesis},
+        }
 
-    def witness(self, journal_path: Path, genesis_hash: str, registry_digest: str | None,
-                head: dict[str, Any]) -> None:
+    def witness(
+        self,
+        journal_path: Path,
+        genesis_hash: str,
+        registry_digest: str | None,
+        head: dict[str, Any],
+    ) -> None:
         """Record ``head`` as the latest witnessed head of the journal (and where it lives).
 
         Raises
@@ -101,13 +116,17 @@ class WitnessStore:
         OSError, KeyStoreError
             The store cannot be written.
         """
-        rec = {"genesis_hash": genesis_hash, "registry_digest": registry_digest,
-               "head": {"seq": head["seq"], "entry_hash": head["entry_hash"]}}
+        rec = {
+            "genesis_hash": genesis_hash,
+            "registry_digest": registry_digest,
+            "head": {"seq": head["seq"], "entry_hash": head["entry_hash"]},
+        }
         self._write(self._journal_file(genesis_hash), rec)
         path_file = self._path_file(journal_path)
         if head["seq"] == 0 or not path_file.exists():
-            self._write(path_file, {"journal": os.path.realpath(journal_path),
-                                    "genesis_hash": genesis_hash})
+            self._write(
+                path_file, {"journal": os.path.realpath(journal_path), "genesis_hash": genesis_hash}
+            )
 
     def forget(self, journal_path: Path, genesis_hash: str | None) -> None:
         """Drop what is witnessed for a journal (a human's decision, never the app's)."""

@@ -115,19 +115,29 @@ class Workspace(LifecycleWorkspace):
         """
         folder = Path(path).resolve()
         if not folder.is_dir():
-            raise WorkspaceError(str(folder), "is not a folder; create it with "
-                                 "init_workspace_folder(path, principals, archive)")
+            raise WorkspaceError(
+                str(folder),
+                "is not a folder; create it with init_workspace_folder(path, principals, archive)",
+            )
         principals = _read_json(folder, "principals.json")
         if isinstance(principals, dict):
             principals = principals.get("principals")
         if not isinstance(principals, list):
             raise WorkspaceError(str(folder), "principals.json must hold a principals list")
         archive = _read_json(folder, "archive.json")
-        return cls(principals, archive, clock, folder / "journal.jsonl",
-                   package_locator=package_locator, package_contamination=package_contamination,
-                   package_facts=package_facts, fingerprint_hooks=fingerprint_hooks,
-                   key_store=key_store,
-                   witness_store=witness_store, _store=FolderStore(folder))
+        return cls(
+            principals,
+            archive,
+            clock,
+            folder / "journal.jsonl",
+            package_locator=package_locator,
+            package_contamination=package_contamination,
+            package_facts=package_facts,
+            fingerprint_hooks=fingerprint_hooks,
+            key_store=key_store,
+            witness_store=witness_store,
+            _store=FolderStore(folder),
+        )
 
     def reload_archive(self) -> None:
         """Re-read ``archive.json`` of a folder workspace (a new snapshot was published)."""
@@ -136,8 +146,9 @@ class Workspace(LifecycleWorkspace):
         self.update_archive(_read_json(self._store.folder, "archive.json"))
 
     # -- import -----------------------------------------------------------------------
-    def import_dossier(self, dossier_json: dict[str, Any],
-                       actor_id: str | None = None) -> DossierRef:
+    def import_dossier(
+        self, dossier_json: dict[str, Any], actor_id: str | None = None
+    ) -> DossierRef:
         """T0: take in a dossier file as ``draft`` or ``evidence_bound``; journal ``imported``.
 
         A file claiming a later state is imported as ``evidence_bound``: its check
@@ -164,8 +175,12 @@ class Workspace(LifecycleWorkspace):
         claimed = m.state
         state = claimed if claimed in _IMPORT_AS_IS else DossierState.EVIDENCE_BOUND
         if state is DossierState.EVIDENCE_BOUND and m.binding is None:
-            raise DossierSchemaError([f"binding: a dossier in state {claimed.value} must carry "
-                                      "the binding it was bound with"])
+            raise DossierSchemaError(
+                [
+                    f"binding: a dossier in state {claimed.value} must carry "
+                    "the binding it was bound with"
+                ]
+            )
         raw = copy.deepcopy(parsed.raw)
         if claimed is not state or raw.get("check") is not None:
             raw["imported_untrusted"] = {"claimed_state": claimed.value, "check": raw.get("check")}
@@ -174,14 +189,23 @@ class Workspace(LifecycleWorkspace):
         stored = parse_dossier(raw)
         plan = m.evidence.independence_plan
         importer, cause = self._importer(actor_id, m.created_by)
-        entry = {"kind": "imported", "dossier_id": m.dossier_id, "revision": m.revision,
-                 "actor": importer, "caused_by": cause,
-                 "from_state": None, "to_state": state.value,
-                 "payload": {"file_digest": file_digest, "claimed_state": claimed.value,
-                             "created_by": m.created_by,
-                             "bound_by": m.binding.bound_by if m.binding else None,
-                             "training_side": sorted(plan.training_side()) if plan else [],
-                             "signoffs": embedded_signoffs(parsed.raw)}}
+        entry = {
+            "kind": "imported",
+            "dossier_id": m.dossier_id,
+            "revision": m.revision,
+            "actor": importer,
+            "caused_by": cause,
+            "from_state": None,
+            "to_state": state.value,
+            "payload": {
+                "file_digest": file_digest,
+                "claimed_state": claimed.value,
+                "created_by": m.created_by,
+                "bound_by": m.binding.bound_by if m.binding else None,
+                "training_side": sorted(plan.training_side()) if plan else [],
+                "signoffs": embedded_signoffs(parsed.raw),
+            },
+        }
         fault = self._commit(now, [stored], [entry])
         if fault is not None:
             if fault.startswith("ACTOR_KEY_UNAVAILABLE"):
@@ -189,8 +213,7 @@ class Workspace(LifecycleWorkspace):
             raise JournalWriteError(f"the dossier was not imported: {fault}")
         return DossierRef(m.dossier_id, m.revision, state)
 
-    def _importer(self, actor_id: str | None, author: object) -> tuple[Principal,
-                                                                        Principal | None]:
+    def _importer(self, actor_id: str | None, author: object) -> tuple[Principal, Principal | None]:
         """Who journals an import: the actor, else the reducer on behalf of the file's author.
 
         Raises
@@ -202,9 +225,10 @@ class Workspace(LifecycleWorkspace):
         principal = self._registry.get(who)
         unable = self.can_act(who) if principal is not None else None
         if principal is None or unable is not None:
-            code = "ACTOR_UNKNOWN" if principal is None else unable.split(":")[0]  # type: ignore[union-attr]
-            raise ActorUnavailableError(code, f"{who!r} cannot import here: "
-                                        f"{unable or 'not in the principal registry'}")
+            code = "ACTOR_UNKNOWN" if principal is None or unable is None else unable.split(":")[0]
+            raise ActorUnavailableError(
+                code, f"{who!r} cannot import here: {unable or 'not in the principal registry'}"
+            )
         return (principal, None) if actor_id is not None else (REDUCER, principal)
 
     # -- the registry (spec 10.2) ----------------------------------------------------------
@@ -232,8 +256,10 @@ class Workspace(LifecycleWorkspace):
         new = PrincipalRegistry(principals)
         actor = self._registry.get(actor_id)
         if actor is None or not actor.is_human_maintainer:
-            raise ActorUnavailableError("ACTOR_ROLE_NOT_PERMITTED", f"{actor_id!r} is not a "
-                                        "human maintainer of the registry in force")
+            raise ActorUnavailableError(
+                "ACTOR_ROLE_NOT_PERMITTED",
+                f"{actor_id!r} is not a human maintainer of the registry in force",
+            )
         unable = self.can_act(actor_id)
         if unable is not None:
             raise ActorUnavailableError("ACTOR_KEY_UNAVAILABLE", unable)
@@ -244,9 +270,13 @@ class Workspace(LifecycleWorkspace):
             if self._seq == 0:
                 self._store.save_registry(self._registry.raw)
             self._store.save_registry(new.raw)
-        entry = {"kind": "registry_changed", "dossier_id": None, "revision": None,
-                 "actor": actor, "payload": {"old_registry_digest": old,
-                                             "new_registry_digest": new.digest}}
+        entry = {
+            "kind": "registry_changed",
+            "dossier_id": None,
+            "revision": None,
+            "actor": actor,
+            "payload": {"old_registry_digest": old, "new_registry_digest": new.digest},
+        }
         fault = self._commit(self._now(), [], [entry])
         if fault is not None:
             raise JournalWriteError(f"the registry was not changed: {fault}")
@@ -268,15 +298,23 @@ class Workspace(LifecycleWorkspace):
             result["journal_fault"] = self._fault
             return result
         actor = self._registry.get(actor_id)
-        unable = self.can_act(actor_id) if actor is not None else (
-            f"ACTOR_UNKNOWN: {actor_id!r} is not in the principal registry")
+        unable = (
+            self.can_act(actor_id)
+            if actor is not None
+            else (f"ACTOR_UNKNOWN: {actor_id!r} is not in the principal registry")
+        )
         if actor is None or unable is not None:
             result["not_journaled"] = unable  # nobody who can sign here asked (10.1, 10.2)
             return result
         try:
-            self._append(self._now(), "operation_denied", dossier_id=None, revision=None,
-                         actor=actor,
-                         payload={"op": str(op), "target": str(target), "reason_code": reason})
+            self._append(
+                self._now(),
+                "operation_denied",
+                dossier_id=None,
+                revision=None,
+                actor=actor,
+                payload={"op": str(op), "target": str(target), "reason_code": reason},
+            )
         except JournalWriteError as exc:
             if str(exc).startswith(_UNWRITTEN):  # nothing was written: the journal is sound
                 result["not_journaled"] = str(exc)
@@ -289,8 +327,9 @@ class Workspace(LifecycleWorkspace):
         return result
 
     # -- public projection -----------------------------------------------------------------
-    def project(self, dossier_id: str, revision: int,
-                actor_id: str | None = None) -> dict[str, Any]:
+    def project(
+        self, dossier_id: str, revision: int, actor_id: str | None = None
+    ) -> dict[str, Any]:
         """Build, check, write and journal the public projection of a final revision (spec 9).
 
         A stale revision is expired first, so the projection reports ``expired``.
@@ -305,19 +344,21 @@ class Workspace(LifecycleWorkspace):
         self._require_writable()
         parsed = self._get(dossier_id, revision)
         if actor_id is not None and actor_id in _training_side(parsed):
-            raise ProjectionError("PROJECTION_ACTOR_NOT_PERMITTED",
-                                  "a training-side identity may not publish a projection")
+            raise ProjectionError(
+                "PROJECTION_ACTOR_NOT_PERMITTED",
+                "a training-side identity may not publish a projection",
+            )
         actor, cause = self._publisher(actor_id, parsed.model.created_by)
         if parsed.model.state is not DossierState.EXPIRED:
             self.expire_if_stale(dossier_id, revision, (cause or actor).principal_id)
             parsed = self._get(dossier_id, revision)
         now = self._now()
-        private = private_strings(parsed.raw, self._archive.raw, self._registry.raw,
-                                  [dossier_id])
+        private = private_strings(parsed.raw, self._archive.raw, self._registry.raw, [dossier_id])
         head = self.journal_head()  # spec 10.3: every projection carries the journal head
         for attempt in range(3):
-            projection = build_projection(parsed.model.state, parsed.model.check, now,
-                                          journal_head=head)
+            projection = build_projection(
+                parsed.model.state, parsed.model.check, now, journal_head=head
+            )
             try:
                 data = check_projection(projection, private)
                 break
@@ -332,11 +373,20 @@ class Workspace(LifecycleWorkspace):
                 raise ProjectionError("PROJECTION_ALLOWLIST_VIOLATION", "projection id reused")
             atomic_write_json(pending, json.loads(data))
         try:
-            self._append(now, "projection_published", dossier_id=dossier_id, revision=revision,
-                         actor=actor, caused_by=cause,
-                         from_state=parsed.model.state.value, to_state=parsed.model.state.value,
-                         payload={"projection_id": projection["projection_id"],
-                                  "outcome": projection["outcome"]})
+            self._append(
+                now,
+                "projection_published",
+                dossier_id=dossier_id,
+                revision=revision,
+                actor=actor,
+                caused_by=cause,
+                from_state=parsed.model.state.value,
+                to_state=parsed.model.state.value,
+                payload={
+                    "projection_id": projection["projection_id"],
+                    "outcome": projection["outcome"],
+                },
+            )
         except JournalWriteError:
             if pending is not None:
                 pending.unlink(missing_ok=True)
@@ -346,16 +396,18 @@ class Workspace(LifecycleWorkspace):
             fsync_dir(target.parent)
         return projection
 
-    def _publisher(self, actor_id: str | None, author: object) -> tuple[Principal,
-                                                                         Principal | None]:
+    def _publisher(
+        self, actor_id: str | None, author: object
+    ) -> tuple[Principal, Principal | None]:
         try:
             return self._importer(actor_id, author)
         except ActorUnavailableError as exc:
             raise ProjectionError("PROJECTION_ACTOR_NOT_PERMITTED", str(exc)) from None
 
 
-def init_workspace_folder(path: str | Path, principals: list[dict[str, Any]],
-                          archive: dict[str, Any]) -> Path:
+def init_workspace_folder(
+    path: str | Path, principals: list[dict[str, Any]], archive: dict[str, Any]
+) -> Path:
     """Create a workspace folder with ``principals.json`` and ``archive.json`` (atomic writes)."""
     folder = Path(path)
     folder.mkdir(parents=True, exist_ok=True)
@@ -374,5 +426,3 @@ def _read_json(folder: Path, name: str) -> Any:
         raise WorkspaceError(str(folder), f"{name} is missing") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise WorkspaceError(str(folder), f"{name} cannot be read: {exc}") from None
-
-

@@ -59,8 +59,10 @@ class OpeningMixin(WorkspaceState):
             # A journal was witnessed at this path with another first entry: rewritten or emptied.
             anchors.append({"seq": 0, "entry_hash": at_path["genesis_hash"]})
         witnessed = max((a["seq"] for a in anchors), default=-1)
-        self._witness_state = {"status": "not_witnessed" if not anchors else "witnessed",
-                               "witnessed": record["head"] if record else None}
+        self._witness_state = {
+            "status": "not_witnessed" if not anchors else "witnessed",
+            "witnessed": record["head"] if record else None,
+        }
         entries = self._cut_unacknowledged(read, witnessed)
         result, verifier = verify_with(entries, anchors, self._versions())
         self._seq = len(entries)
@@ -92,20 +94,28 @@ class OpeningMixin(WorkspaceState):
         """
         entries = list(read.entries)
         keep = len(entries)
-        while keep > 0 and isinstance(entries[keep - 1], dict) and isinstance(
-                entries[keep - 1].get("payload"), dict) and \
-                entries[keep - 1]["payload"].get("continued") is True:
+        while (
+            keep > 0
+            and isinstance(entries[keep - 1], dict)
+            and isinstance(entries[keep - 1].get("payload"), dict)
+            and entries[keep - 1]["payload"].get("continued") is True
+        ):
             keep -= 1
         if not read.torn_tail and keep == len(entries):
             return entries
         if witnessed >= keep or self._fault is not None:
-            self._set_fault(f"JOURNAL_HEAD_MISMATCH at seq {keep}: a witnessed entry was cut "
-                            "or left incomplete; this is not an interrupted append")
+            self._set_fault(
+                f"JOURNAL_HEAD_MISMATCH at seq {keep}: a witnessed entry was cut "
+                "or left incomplete; this is not an interrupted append"
+            )
             self._witness_state["status"] = "mismatch"
             return entries
         self._journal.truncate(read.offsets[keep])
-        log.warning("journal %s: cut %d bytes of an unacknowledged append", self._journal.path,
-                    read.offsets[-1] + len(read.torn_tail) - read.offsets[keep])
+        log.warning(
+            "journal %s: cut %d bytes of an unacknowledged append",
+            self._journal.path,
+            read.offsets[-1] + len(read.torn_tail) - read.offsets[keep],
+        )
         return entries[:keep]
 
     def _adopt_registry(self, verifier: JournalVerifier) -> None:
@@ -114,24 +124,33 @@ class OpeningMixin(WorkspaceState):
         if in_force is None or in_force == self._file_registry.digest:
             return
         versions = self._versions()
-        if in_force in versions and self._file_registry.digest in verifier.history \
-                and isinstance(self._store, FolderStore):
+        if (
+            in_force in versions
+            and self._file_registry.digest in verifier.history
+            and isinstance(self._store, FolderStore)
+        ):
             # A registry change was journaled but principals.json not yet replaced: roll forward.
             self._registry = versions[in_force]
-            atomic_write_json(self._store.folder / "principals.json",
-                              {"principals": self._registry.raw})
-            log.warning("workspace %s: principals.json rolled forward to the journaled registry",
-                        self._store.folder)
+            atomic_write_json(
+                self._store.folder / "principals.json", {"principals": self._registry.raw}
+            )
+            log.warning(
+                "workspace %s: principals.json rolled forward to the journaled registry",
+                self._store.folder,
+            )
             return
         if in_force in versions:
             self._registry = versions[in_force]
-        self._set_fault(f"JOURNAL_REGISTRY_UNTRUSTED: the principal registry given "
-                        f"({self._file_registry.digest}) is not the one the journal has in force "
-                        f"({in_force}); a registry changes only through a registry_changed entry "
-                        "signed by a human maintainer")
+        self._set_fault(
+            f"JOURNAL_REGISTRY_UNTRUSTED: the principal registry given "
+            f"({self._file_registry.digest}) is not the one the journal has in force "
+            f"({in_force}); a registry changes only through a registry_changed entry "
+            "signed by a human maintainer"
+        )
 
-    def _load_revisions(self, verifier: JournalVerifier | None,
-                        expected: dict[tuple[str, int], str]) -> None:
+    def _load_revisions(
+        self, verifier: JournalVerifier | None, expected: dict[tuple[str, int], str]
+    ) -> None:
         store = self._store
         if isinstance(store, FolderStore) and verifier is not None and self._fault is None:
             for path in store.pending():
@@ -150,23 +169,29 @@ class OpeningMixin(WorkspaceState):
         for d, revs in self._revs.items():
             for r, p in revs.items():
                 want = expected.get((d, r))
-                if (d, r) not in replayed or (want is not None and want != json_digest(p.raw)) \
-                        or p.model.state is not replayed[(d, r)]:
-                    self._set_fault(f"JOURNAL_STATE_MISMATCH: revision {r} of {d!r} on disk is "
-                                    "not what the journal says")
+                if (
+                    (d, r) not in replayed
+                    or (want is not None and want != json_digest(p.raw))
+                    or p.model.state is not replayed[(d, r)]
+                ):
+                    self._set_fault(
+                        f"JOURNAL_STATE_MISMATCH: revision {r} of {d!r} on disk is "
+                        "not what the journal says"
+                    )
         missing = set(replayed) - {(d, r) for d, revs in self._revs.items() for r in revs}
         if missing:
-            self._set_fault(f"JOURNAL_STATE_MISMATCH: {len(missing)} journaled revisions have "
-                            "no revision file")
+            self._set_fault(
+                f"JOURNAL_STATE_MISMATCH: {len(missing)} journaled revisions have no revision file"
+            )
 
-    def _settle_pending(self, store: FolderStore, path: Path,
-                        expected: dict[tuple[str, int], str]) -> None:
+    def _settle_pending(
+        self, store: FolderStore, path: Path, expected: dict[tuple[str, int], str]
+    ) -> None:
         """Roll a staged revision forward when the journal holds it, else back (10.5)."""
         try:
             raw = json.loads(path.read_bytes())
             key = (raw["dossier_id"], raw["revision"])
-            forward = expected.get(key) == json_digest(raw) and \
-                path == store.pending_path(*key)
+            forward = expected.get(key) == json_digest(raw) and path == store.pending_path(*key)
         except Exception:  # noqa: BLE001 - an unreadable staged file is rolled back
             forward, key = False, None
         if forward and key is not None:
@@ -174,16 +199,22 @@ class OpeningMixin(WorkspaceState):
             log.warning("workspace %s: rolled %s forward from the journal", store.folder, path.name)
         else:
             path.unlink(missing_ok=True)
-            log.warning("workspace %s: rolled %s back (the journal does not hold it)",
-                        store.folder, path.name)
+            log.warning(
+                "workspace %s: rolled %s back (the journal does not hold it)",
+                store.folder,
+                path.name,
+            )
 
     def _settle_projections(self, entries: list[Any]) -> None:
         """A projection staged but never journaled is dropped; a journaled one is published."""
         folder = self._projection_dir
         if folder is None or not folder.is_dir():
             return
-        journaled = {e["payload"].get("projection_id") for e in entries
-                     if e.get("kind") == "projection_published"}
+        journaled = {
+            e["payload"].get("projection_id")
+            for e in entries
+            if e.get("kind") == "projection_published"
+        }
         for path in folder.glob("*.pending.json"):
             pid = path.name[: -len(".pending.json")]
             if pid in journaled:

@@ -89,8 +89,9 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
         self._changes_memo: dict[tuple[str, str | None, str | None], BoundChanges] = {}
         self._store: Store = _store if _store is not None else MemoryStore()
         self._folder_mode = isinstance(self._store, FolderStore)
-        self._projection_dir = (Path(projection_dir) if projection_dir is not None
-                                else self._store.projection_dir)
+        self._projection_dir = (
+            Path(projection_dir) if projection_dir is not None else self._store.projection_dir
+        )
         self._keys = key_store if key_store is not None else KeyStore()
         self._witness = witness_store if witness_store is not None else WitnessStore()
         self._signers: dict[str, Signer] = {}
@@ -203,10 +204,13 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
         """
         entries = self.journal_entries()
         witnessed = self._witness_state.get("witnessed")
-        verdict, verifier = verify_with(entries, [witnessed] if witnessed else [],
-                                        self._versions())
-        return {"entries": entries, "verdict": verdict, "signatures": verifier.signatures,
-                "witness": self.witness_status()}
+        verdict, verifier = verify_with(entries, [witnessed] if witnessed else [], self._versions())
+        return {
+            "entries": entries,
+            "verdict": verdict,
+            "signatures": verifier.signatures,
+            "witness": self.witness_status(),
+        }
 
     def witness_status(self) -> dict[str, Any]:
         """Whether the journal matches this user's witness store (spec 10.3; read-only).
@@ -220,13 +224,20 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
             ``not_witnessed`` (empty journal) or ``unwitnessed_tail`` (the witness
             could not be written after the last append).
         """
-        return {**self._witness_state, "head": self.journal_head(),
-                "genesis_hash": self._genesis, "store": str(self._witness.folder)}
+        return {
+            **self._witness_state,
+            "head": self.journal_head(),
+            "genesis_hash": self._genesis,
+            "store": str(self._witness.folder),
+        }
 
     def denial_log(self) -> list[dict[str, Any]]:
         """The ``operation_denied`` entries, oldest first."""
-        return [e for e in self.journal_entries()
-                if isinstance(e, dict) and e.get("kind") == "operation_denied"]
+        return [
+            e
+            for e in self.journal_entries()
+            if isinstance(e, dict) and e.get("kind") == "operation_denied"
+        ]
 
     def close(self) -> None:
         """Release the journal's writer lock."""
@@ -252,8 +263,9 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
         return max(self._revs.get(dossier_id, {revision: None})) > revision
 
     def _packages(self, parsed: ParsedDossier) -> tuple[PackageStatus, ...]:
-        return inspect_packages(parsed.model.evidence.source_packages, self._locator,
-                                self._facts, self._facts_memo)
+        return inspect_packages(
+            parsed.model.evidence.source_packages, self._locator, self._facts, self._facts_memo
+        )
 
     def _require_writable(self) -> None:
         if self._fault is not None:

@@ -50,6 +50,7 @@ class ViewsMixin(WorkspaceState):
     _changes_memo: dict[tuple[str, str | None, str | None], BoundChanges]
 
     if TYPE_CHECKING:  # what WorkspaceRecords and the other halves define
+
         def _get(self, dossier_id: str, revision: int) -> ParsedDossier: ...
         def _superseded(self, dossier_id: str, revision: int) -> bool: ...
         def _packages(self, parsed: ParsedDossier) -> tuple[PackageStatus, ...]: ...
@@ -77,11 +78,11 @@ class ViewsMixin(WorkspaceState):
 
     def standing(self, dossier_id: str, revision: int) -> Standing:
         """State and who acted on the revision: what admission to a step reads."""
-        return Standing.of(self._get(dossier_id, revision),
-                           self._superseded(dossier_id, revision))
+        return Standing.of(self._get(dossier_id, revision), self._superseded(dossier_id, revision))
 
-    def admission(self, step: Step, dossier_id: str, revision: int,
-                  actor_id: str) -> Refusal | None:
+    def admission(
+        self, step: Step, dossier_id: str, revision: int, actor_id: str
+    ) -> Refusal | None:
         """The refusal ``actor_id`` would get for ``step`` now (None: it would go ahead).
 
         Exactly the workspace's own decision (:func:`admission`), journaling nothing.
@@ -89,8 +90,13 @@ class ViewsMixin(WorkspaceState):
         """
         actor = self._registry.get(actor_id)
         unable = self.can_act(actor_id) if actor is not None else None
-        return admission(step, self.standing(dossier_id, revision), actor,
-                         read_only=self.read_only, unable=unable)
+        return admission(
+            step,
+            self.standing(dossier_id, revision),
+            actor,
+            read_only=self.read_only,
+            unable=unable,
+        )
 
     def package_status(self, dossier_id: str, revision: int) -> tuple[PackageStatus, ...]:
         """The revision's bound packages as found now.
@@ -100,9 +106,13 @@ class ViewsMixin(WorkspaceState):
         """
         return self._packages(self._get(dossier_id, revision))
 
-    def evaluate_now(self, dossier_id: str, revision: int, viewer_id: str,
-                     packages: tuple[PackageStatus, ...] | None = None
-                     ) -> tuple[Freshness, CheckRecord]:
+    def evaluate_now(
+        self,
+        dossier_id: str,
+        revision: int,
+        viewer_id: str,
+        packages: tuple[PackageStatus, ...] | None = None,
+    ) -> tuple[Freshness, CheckRecord]:
         """Freshness and every gate of a revision now, as a check would see them; nothing
         is written. ``packages``: statuses already taken (:meth:`package_status`)."""
         parsed = self._get(dossier_id, revision)
@@ -110,9 +120,15 @@ class ViewsMixin(WorkspaceState):
         if packages is None:
             packages = self._packages(parsed)
         fresh = assess_freshness(parsed, self._archive, now, packages)
-        record = evaluate(parsed, self._archive, self._registry, now, viewer_id,
-                          package_contamination=self._hook,
-                          packages=self._with_hidden_rows(packages))
+        record = evaluate(
+            parsed,
+            self._archive,
+            self._registry,
+            now,
+            viewer_id,
+            package_contamination=self._hook,
+            packages=self._with_hidden_rows(packages),
+        )
         return fresh, record
 
     def changes_since_binding(self, dossier_id: str, revision: int) -> tuple[BoundChanges, ...]:
@@ -134,8 +150,11 @@ class ViewsMixin(WorkspaceState):
             held = self._changes_memo.get(key)
             if held is None:
                 held = changes_since_binding(
-                    status, digest, lambda d: self._store.load_fingerprint(dossier_id, d),
-                    self._fingerprinter)
+                    status,
+                    digest,
+                    lambda d: self._store.load_fingerprint(dossier_id, d),
+                    self._fingerprinter,
+                )
                 if held is None:
                     continue
                 if held.status == "changed":
@@ -143,8 +162,9 @@ class ViewsMixin(WorkspaceState):
             out.append(held)
         return tuple(out)
 
-    def _keep_fingerprints(self, dossier_id: str,
-                           packages: tuple[PackageStatus, ...]) -> dict[str, str]:
+    def _keep_fingerprints(
+        self, dossier_id: str, packages: tuple[PackageStatus, ...]
+    ) -> dict[str, str]:
         """Fingerprint and keep each bound package found as bound; {package id: digest}."""
         kept: dict[str, str] = {}
         if self._fingerprinter is None:
@@ -163,8 +183,9 @@ class ViewsMixin(WorkspaceState):
         """What :meth:`project` would publish for the revision as it stands (nothing is
         written; the id and date of an export are fresh)."""
         parsed = self._get(dossier_id, revision)
-        return build_projection(parsed.model.state, parsed.model.check, self._now(),
-                                journal_head=self.journal_head())
+        return build_projection(
+            parsed.model.state, parsed.model.check, self._now(), journal_head=self.journal_head()
+        )
 
     def forget_package_facts(self) -> None:
         """Hash and audit bound packages again next time (a deliberate re-verification).
@@ -181,9 +202,12 @@ class ViewsMixin(WorkspaceState):
         """
         out = []
         for status in packages:
-            if status.facts is not None and status.hidden_rows is None and \
-                    self._hook is not None and \
-                    status.state in (PackageState.UNCHANGED, PackageState.CHANGED):
+            if (
+                status.facts is not None
+                and status.hidden_rows is None
+                and self._hook is not None
+                and status.state in (PackageState.UNCHANGED, PackageState.CHANGED)
+            ):
                 try:
                     rows = self._facts_memo.hidden_rows(status.facts, self._hook)
                 except Exception as exc:  # noqa: BLE001 - G9 stays unknown, never passes

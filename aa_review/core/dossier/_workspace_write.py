@@ -1,4 +1,7 @@
-"""Writing to a workspace: who may sign, signed entries, staged commits, the witness (spec 10.2-10.5)."""
+"""Writing to a workspace (spec 10.2-10.5).
+
+Who may sign, signed entries, staged commits, the witness.
+"""
 
 from __future__ import annotations
 
@@ -31,7 +34,6 @@ log = logging.getLogger(__name__)
 class WritingMixin(WorkspaceState):
     """The writing half of :class:`WorkspaceRecords` (it owns the attributes used here)."""
 
-
     def signer_for(self, principal: Principal) -> Signer | None:
         """The key that signs for ``principal`` here, None when its entries go unsigned.
 
@@ -45,9 +47,11 @@ class WritingMixin(WorkspaceState):
         if principal.public_key is None:
             if self._folder_mode:
                 raise ActorUnavailableError(
-                    "ACTOR_KEY_UNAVAILABLE", f"{pid!r} has no public key in principals.json, "
+                    "ACTOR_KEY_UNAVAILABLE",
+                    f"{pid!r} has no public key in principals.json, "
                     "so it cannot act in a workspace folder; create one with "
-                    f"'aa-review keys create {pid}' and add it through a registry change")
+                    f"'aa-review keys create {pid}' and add it through a registry change",
+                )
             return None
         if pid in self._signers and self._signers[pid].public_key == principal.public_key:
             return self._signers[pid]
@@ -57,12 +61,15 @@ class WritingMixin(WorkspaceState):
             raise ActorUnavailableError("ACTOR_KEY_UNAVAILABLE", str(exc)) from None
         if signer is None:
             raise ActorUnavailableError(
-                "ACTOR_KEY_UNAVAILABLE", f"the private key of {pid!r} is not on this machine "
-                f"(key store {self._keys.folder}); {pid!r} cannot act here")
+                "ACTOR_KEY_UNAVAILABLE",
+                f"the private key of {pid!r} is not on this machine "
+                f"(key store {self._keys.folder}); {pid!r} cannot act here",
+            )
         if signer.public_key != principal.public_key:
             raise ActorUnavailableError(
-                "ACTOR_KEY_UNAVAILABLE", f"the key of {pid!r} on this machine is not the one "
-                "principals.json names for it")
+                "ACTOR_KEY_UNAVAILABLE",
+                f"the key of {pid!r} on this machine is not the one principals.json names for it",
+            )
         self._signers[pid] = signer
         return signer
 
@@ -88,8 +95,9 @@ class WritingMixin(WorkspaceState):
         entry: dict[str, Any] = self.journal_entries()[-1]
         return entry
 
-    def _build(self, now: datetime, fields: list[dict[str, Any]],
-               revs: list[ParsedDossier]) -> list[dict[str, Any]]:
+    def _build(
+        self, now: datetime, fields: list[dict[str, Any]], revs: list[ParsedDossier]
+    ) -> list[dict[str, Any]]:
         """Entries ready to append: registry, cause, revision digests, signatures, chain."""
         last_for = {}
         for i, f in enumerate(fields):
@@ -113,10 +121,19 @@ class WritingMixin(WorkspaceState):
                 payload["continued"] = True  # the action's last line is still to come
             if seq == 0:
                 payload["journal_id"] = str(uuid.uuid4())  # a genesis hash of its own
-            signer = self.signer_for(cause if actor.role is Role.SYSTEM_REDUCER and cause
-                                     else actor)
-            entry = make_entry(seq, prev, at, f.pop("kind"), actor=actor.actor(),
-                               payload=payload, sign=signer.sign if signer else None, **f)
+            signer = self.signer_for(
+                cause if actor.role is Role.SYSTEM_REDUCER and cause else actor
+            )
+            entry = make_entry(
+                seq,
+                prev,
+                at,
+                f.pop("kind"),
+                actor=actor.actor(),
+                payload=payload,
+                sign=signer.sign if signer else None,
+                **f,
+            )
             problem = value_problem(entry)
             if problem is not None:  # never write a line that verification would reject
                 raise JournalWriteError(f"JOURNAL_ENTRY_MALFORMED: the entry would be {problem}")
@@ -124,8 +141,9 @@ class WritingMixin(WorkspaceState):
             seq, prev = seq + 1, entry["entry_hash"]
         return out
 
-    def _commit(self, now: datetime, revs: list[ParsedDossier],
-                fields: list[dict[str, Any]]) -> str | None:
+    def _commit(
+        self, now: datetime, revs: list[ParsedDossier], fields: list[dict[str, Any]]
+    ) -> str | None:
         """Stage revisions, append the action's entries (the commit point), then promote.
 
         Returns a fault reason, or None. The journal is the source of truth: a kill
@@ -161,8 +179,11 @@ class WritingMixin(WorkspaceState):
             if isinstance(exc, JournalConcurrentWriteError):
                 self._set_fault(str(exc))
                 return f"JOURNAL_WRITE_FAILED: {exc}"
-            prefix = "JOURNAL_WRITE_FAILED" if isinstance(exc, JournalWriteError) else \
-                "REVISION_WRITE_FAILED"
+            prefix = (
+                "JOURNAL_WRITE_FAILED"
+                if isinstance(exc, JournalWriteError)
+                else "REVISION_WRITE_FAILED"
+            )
             return f"{prefix}: {exc}"
         if self._seq == 0:
             self._genesis = entries[0]["entry_hash"]

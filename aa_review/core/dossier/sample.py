@@ -24,8 +24,9 @@ SAMPLE_DOSSIER_IDS = ("dos-demo-ready", "dos-demo-contaminated")
 _CREATED = datetime(2026, 3, 1, tzinfo=UTC)
 
 
-def keyed_principals(principals: list[dict[str, Any]],
-                     key_store: KeyStore | None = None) -> list[dict[str, Any]]:
+def keyed_principals(
+    principals: list[dict[str, Any]], key_store: KeyStore | None = None
+) -> list[dict[str, Any]]:
     """``principals`` with a ``public_key`` each, creating missing keys in the key store.
 
     A key already in the store is reused (never replaced), so the demo principals
@@ -46,9 +47,9 @@ def keyed_principals(principals: list[dict[str, Any]],
     return out
 
 
-def write_sample_workspace(folder: Path, package: Path,
-                           key_store: KeyStore | None = None, *,
-                           digest: str | None = None) -> None:
+def write_sample_workspace(
+    folder: Path, package: Path, key_store: KeyStore | None = None, *, digest: str | None = None
+) -> None:
     """Create a workspace folder with two draft dossiers bound to ``package``.
 
     ``dos-demo-ready`` passes every gate once checked (given the audit engine's
@@ -71,14 +72,21 @@ def write_sample_workspace(folder: Path, package: Path,
     """
     archive = sample_archive()
     init_workspace_folder(folder, keyed_principals(SAMPLE_PRINCIPALS, key_store), archive)
-    bound = [{"package_id": package.name,
-              "package_digest": digest if digest is not None else package_digest(package)}]
+    bound = [
+        {
+            "package_id": package.name,
+            "package_digest": digest if digest is not None else package_digest(package),
+        }
+    ]
     ready = sample_dossier(archive, expires_at=SAMPLE_EXPIRES_AT, source_packages=bound)
     ready["dossier_id"] = SAMPLE_DOSSIER_IDS[0]
     contaminated = copy.deepcopy(ready)
     contaminated["dossier_id"] = SAMPLE_DOSSIER_IDS[1]
     contaminated["evidence"]["dataset_plan"]["training_source_items"] += [
-        "item-cal-1", "item-exploit", "item-leak"]
+        "item-cal-1",
+        "item-exploit",
+        "item-leak",
+    ]
     seal(contaminated)
     ws = Workspace.open_folder(folder, clock=lambda: _CREATED, key_store=key_store)
     try:

@@ -15,5 +15,12 @@ from aa_review.core.findings._locations import (
     distinct_sorted,
 )
 
-__all__ = ["Severity", "Location", "Locations", "RowTable", "Finding", "LOCATION_FIELDS",
-           "distinct_sorted"]
+__all__ = [
+    "Severity",
+    "Location",
+    "Locations",
+    "RowTable",
+    "Finding",
+    "LOCATION_FIELDS",
+    "distinct_sorted",
+]

@@ -26,8 +26,13 @@ class Severity(str, enum.Enum):  # noqa: UP042 - str() and format() of a member 
         return _RANK[self]
 
 
-_RANK = {Severity.INFO: 0, Severity.LOW: 1, Severity.WARNING: 2, Severity.ERROR: 3,
-         Severity.CRITICAL: 4}
+_RANK = {
+    Severity.INFO: 0,
+    Severity.LOW: 1,
+    Severity.WARNING: 2,
+    Severity.ERROR: 3,
+    Severity.CRITICAL: 4,
+}
 
 
 class Finding(BaseModel):
@@ -44,15 +49,17 @@ class Finding(BaseModel):
     code: str = Field(description="Stable dotted code, e.g. 'hash.changed'")
     severity: Severity
     message: str = Field(description="What is wrong and, where possible, how to fix it")
-    location: Location = Field(default_factory=Location,
-                               description="The first of `locations`")
+    location: Location = Field(default_factory=Location, description="The first of `locations`")
     quirk: bool = Field(False, description="A known compiler quirk (format section 12)")
     locations: Locations = Field(
         default_factory=lambda: Locations(0),
-        description="Every place the finding concerns, however many (non-null fields only)")
+        description="Every place the finding concerns, however many (non-null fields only)",
+    )
     gathered: int = Field(
-        0, description="How many findings of this code, beyond the listing limit, this one "
-        "gathers (each keeps its place among `locations`); 0 for an ordinary finding")
+        0,
+        description="How many findings of this code, beyond the listing limit, this one "
+        "gathers (each keeps its place among `locations`); 0 for an ordinary finding",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -61,8 +68,12 @@ class Finding(BaseModel):
             locs, loc = data.get("locations"), data.get("location")
             if locs is None or (isinstance(locs, (list, Locations)) and not len(locs)):
                 first = loc if loc is not None else Location()
-                data = {**data, "locations": Locations.one(
-                    first if isinstance(first, Location) else Location(**first))}
+                data = {
+                    **data,
+                    "locations": Locations.one(
+                        first if isinstance(first, Location) else Location(**first)
+                    ),
+                }
             elif loc is None:
                 first = locs[0]
                 data = {**data, "location": first}

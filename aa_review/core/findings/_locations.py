@@ -70,9 +70,13 @@ class Location(BaseModel):
             parts.append(f"{self.file}:{self.line}" if self.line else self.file)
         if self.byte_offset is not None:
             parts.append(f"byte {self.byte_offset}")
-        for label, value in (("row", self.row_id), ("evidence", self.evidence_id),
-                             ("ref", self.ref), ("key", self.key_path),
-                             ("contract", self.contract)):
+        for label, value in (
+            ("row", self.row_id),
+            ("evidence", self.evidence_id),
+            ("ref", self.ref),
+            ("key", self.key_path),
+            ("contract", self.contract),
+        ):
             if value:
                 parts.append(f"{label} {value}")
         return ", ".join(parts)
@@ -92,8 +96,14 @@ class RowTable:
 
     __slots__ = ("files", "file", "line", "row_id", "keys", "_fold")
 
-    def __init__(self, files: Sequence[str], file: np.ndarray, line: np.ndarray,
-                 row_id: np.ndarray, keys: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        files: Sequence[str],
+        file: np.ndarray,
+        line: np.ndarray,
+        row_id: np.ndarray,
+        keys: np.ndarray | None = None,
+    ) -> None:
         self.files = tuple(files)
         self.file, self.line, self.row_id, self.keys = file, line, row_id, keys
         self._fold: Any = None  # lower-cased row ids, made on the first search
@@ -127,8 +137,13 @@ class RowTable:
     def compact(self, positions: np.ndarray) -> RowTable:
         """A table of just ``positions`` (sorted, unique), which keeps answering by position."""
         at = self._at(positions)
-        return RowTable(self.files, self.file[at], self.line[at], self.row_id[at],
-                        np.array(positions, dtype=np.int64))
+        return RowTable(
+            self.files,
+            self.file[at],
+            self.line[at],
+            self.row_id[at],
+            np.array(positions, dtype=np.int64),
+        )
 
     def files_of(self, positions: np.ndarray) -> list[str]:
         names = np.asarray(self.files, dtype=object)
@@ -140,8 +155,9 @@ class RowTable:
         return out
 
     def ids_of(self, positions: np.ndarray) -> list[str | None]:
-        return [b.decode("utf-8", "replace") or None
-                for b in self.row_id[self._at(positions)].tolist()]
+        return [
+            b.decode("utf-8", "replace") or None for b in self.row_id[self._at(positions)].tolist()
+        ]
 
     def raw_ids_of(self, positions: np.ndarray) -> np.ndarray:
         ids: np.ndarray = self.row_id[self._at(positions)]
@@ -161,8 +177,9 @@ def _encode(values: Sequence[Any]) -> _Col:
     UTF-8 are shown escaped, never carried as lone surrogates no output accepts)."""
     values = [printable(v) if isinstance(v, str) else v for v in values]
     table: dict[Any, int] = {}
-    codes = np.fromiter((table.setdefault(v, len(table)) for v in values), dtype=np.int32,
-                        count=len(values))
+    codes = np.fromiter(
+        (table.setdefault(v, len(table)) for v in values), dtype=np.int32, count=len(values)
+    )
     if len(table) == 1:
         return (next(iter(table)),), None
     return tuple(table), codes
@@ -177,8 +194,13 @@ class Locations(Sequence[Location]):
 
     __slots__ = ("_n", "_rows", "_table", "_cols")
 
-    def __init__(self, n: int, cols: dict[str, _Col] | None = None,
-                 rows: np.ndarray | None = None, table: RowTable | None = None) -> None:
+    def __init__(
+        self,
+        n: int,
+        cols: dict[str, _Col] | None = None,
+        rows: np.ndarray | None = None,
+        table: RowTable | None = None,
+    ) -> None:
         self._n = int(n)
         self._cols = {k: v for k, v in (cols or {}).items() if v != _NONE}
         self._rows = None if rows is None else np.asarray(rows, dtype=np.int64)
@@ -199,8 +221,7 @@ class Locations(Sequence[Location]):
         return cls(len(items), cols)
 
     @classmethod
-    def at_rows(cls, table: RowTable, rows: Sequence[int] | np.ndarray,
-                **fields: Any) -> Locations:
+    def at_rows(cls, table: RowTable, rows: Sequence[int] | np.ndarray, **fields: Any) -> Locations:
         """One location per row position, with its file, line and row id from ``table``;
         other fields as for :meth:`columns`."""
         rows = np.asarray(rows, dtype=np.int64)
@@ -230,10 +251,13 @@ class Locations(Sequence[Location]):
         table = next(iter(tables.values()), None)
         rows = None
         if table is not None:
-            rows = np.concatenate([p._rows if p._rows is not None
-                                   else np.full(len(p), -1, np.int64) for p in parts])
-        cols = {f: _concat_col([p._col(f) for p in parts], [len(p) for p in parts])
-                for f in LOCATION_FIELDS}
+            rows = np.concatenate(
+                [p._rows if p._rows is not None else np.full(len(p), -1, np.int64) for p in parts]
+            )
+        cols = {
+            f: _concat_col([p._col(f) for p in parts], [len(p) for p in parts])
+            for f in LOCATION_FIELDS
+        }
         return cls(n, cols, rows, table)
 
     # -- reading -----------------------------------------------------------
@@ -250,10 +274,13 @@ class Locations(Sequence[Location]):
             raise IndexError(i)
         out = {f: _value(self._col(f), i) for f in LOCATION_FIELDS}
         if self._rows is not None and self._rows[i] >= 0:
-            p = self._rows[i:i + 1]
+            p = self._rows[i : i + 1]
             assert self._table is not None
-            out.update(file=self._table.files_of(p)[0], line=self._table.lines_of(p)[0],
-                       row_id=self._table.ids_of(p)[0])
+            out.update(
+                file=self._table.files_of(p)[0],
+                line=self._table.lines_of(p)[0],
+                row_id=self._table.ids_of(p)[0],
+            )
         return Location(**{k: v for k, v in out.items() if v is not None})
 
     def __iter__(self) -> Iterator[Location]:
@@ -283,9 +310,13 @@ class Locations(Sequence[Location]):
             assert self._table is not None
             at = np.flatnonzero(self._rows >= 0)
             pos = self._rows[at]
-            got: list[Any] = (self._table.files_of(pos) if name == "file" else
-                              self._table.lines_of(pos) if name == "line" else
-                              self._table.ids_of(pos))
+            got: list[Any] = (
+                self._table.files_of(pos)
+                if name == "file"
+                else self._table.lines_of(pos)
+                if name == "line"
+                else self._table.ids_of(pos)
+            )
             if len(at) == self._n:
                 return got
             for i, v in zip(at.tolist(), got, strict=True):
@@ -309,21 +340,31 @@ class Locations(Sequence[Location]):
         if rows is not None and self._table is not None:
             at = self._table._at(rows[rows >= 0])
             if name == "file":
-                out |= {self._table.files[c] for c in
-                        _used(self._table.file[at], len(self._table.files))}
+                out |= {
+                    self._table.files[c]
+                    for c in _used(self._table.file[at], len(self._table.files))
+                }
             elif name == "line":
                 out |= set(distinct_sorted(self._table.line[at]).tolist())
             else:
-                out |= {b.decode("utf-8", "replace") or None
-                        for b in distinct_sorted(self._table.row_id[at]).tolist()}
+                out |= {
+                    b.decode("utf-8", "replace") or None
+                    for b in distinct_sorted(self._table.row_id[at]).tolist()
+                }
         return out
 
     def to_json(self) -> list[dict[str, Any]]:
         """Every location as a dict of its non-null fields (what ``--json`` prints)."""
-        names = [f for f in LOCATION_FIELDS if f in self._cols
-                 or (f in _ROW_FIELDS and self._rows is not None)]
+        names = [
+            f
+            for f in LOCATION_FIELDS
+            if f in self._cols or (f in _ROW_FIELDS and self._rows is not None)
+        ]
         columns = [self.values(f) for f in names]
-        return [{k: v for k, v in zip(names, vals, strict=True) if v is not None} for vals in zip(*columns, strict=True)]
+        return [
+            {k: v for k, v in zip(names, vals, strict=True) if v is not None}
+            for vals in zip(*columns, strict=True)
+        ]
 
     @property
     def table(self) -> RowTable | None:
@@ -362,33 +403,45 @@ class Locations(Sequence[Location]):
             free = self._rows < 0
             if not free.any():
                 return False
-            vals = {values[0]} if codes is None else {values[c] for c in
-                                                      _used(codes[free], len(values))}
+            vals = (
+                {values[0]}
+                if codes is None
+                else {values[c] for c in _used(codes[free], len(values))}
+            )
             return any(v is not None and needle in str(v).lower() for v in vals)
         return any(v is not None and needle in str(v).lower() for v in self.distinct(name))
 
     # -- pydantic ----------------------------------------------------------
     @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler
-                                     ) -> core_schema.CoreSchema:
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
         items = core_schema.list_schema(handler.generate_schema(Location))
         from_list = core_schema.chain_schema(
-            [items, core_schema.no_info_plain_validator_function(cls.of)])
+            [items, core_schema.no_info_plain_validator_function(cls.of)]
+        )
         return core_schema.json_or_python_schema(
             json_schema=from_list,
             python_schema=core_schema.union_schema(
-                [core_schema.is_instance_schema(cls), from_list]),
+                [core_schema.is_instance_schema(cls), from_list]
+            ),
             serialization=core_schema.plain_serializer_function_ser_schema(
-                _serialize, info_arg=True))
+                _serialize, info_arg=True
+            ),
+        )
 
     @classmethod
-    def __get_pydantic_json_schema__(cls, schema: core_schema.CoreSchema,
-                                     handler: GetJsonSchemaHandler) -> dict[str, Any]:
+    def __get_pydantic_json_schema__(
+        cls, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> dict[str, Any]:
         # Validation and output alike: a list of Location objects (without their nulls),
         # defined beside Finding.location, which every schema holding a Finding has.
         ref = Location.__pydantic_core_schema__.get("ref")
-        item = handler(core_schema.definition_reference_schema(ref) if ref else
-                       Location.__pydantic_core_schema__)
+        item = handler(
+            core_schema.definition_reference_schema(ref)
+            if ref
+            else Location.__pydantic_core_schema__
+        )
         return {"type": "array", "items": item}
 
 

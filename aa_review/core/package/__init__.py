@@ -39,9 +39,14 @@ if TYPE_CHECKING:
     )
 
 _WHERE = {
-    "open_package": "loader", "find_root": "loader",
-    "LoadCancelled": "loader", "LoadProgress": "model", "Package": "model",
-    "PackageRoot": "safepath", "RowIndex": "index", "RowSet": "index",
+    "open_package": "loader",
+    "find_root": "loader",
+    "LoadCancelled": "loader",
+    "LoadProgress": "model",
+    "Package": "model",
+    "PackageRoot": "safepath",
+    "RowIndex": "index",
+    "RowSet": "index",
     "package_digest": "digest",
 }
 __all__ = list(_WHERE)

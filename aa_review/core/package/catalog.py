@@ -25,8 +25,14 @@ from aa_review.core.package.rowscan import RowChunk
 from aa_review.core.package.safepath import PackageRoot
 from aa_review.core.util.errors import RecordError, UnsafeRefError
 
-__all__ = ["MAP_PATH", "read_map_header", "derive_catalog", "iter_map_links",
-           "evidence_for_ref", "live_hash_status"]
+__all__ = [
+    "MAP_PATH",
+    "read_map_header",
+    "derive_catalog",
+    "iter_map_links",
+    "evidence_for_ref",
+    "live_hash_status",
+]
 
 MAP_PATH = f"{EC_DIR}/source_evidence_map.json"
 _BIG = frozenset({"evidence_catalog", "row_evidence_links"})
@@ -35,8 +41,9 @@ _BIG = frozenset({"evidence_catalog", "row_evidence_links"})
 MAX_HEADER_VALUE = 16 * 1024 * 1024
 
 
-def read_map_header(safe: PackageRoot, problems: list[Finding]
-                    ) -> tuple[EvidenceMapHeader | None, list[Evidence] | None]:
+def read_map_header(
+    safe: PackageRoot, problems: list[Finding]
+) -> tuple[EvidenceMapHeader | None, list[Evidence] | None]:
     """Keys before ``row_evidence_links`` and the catalog; links are left on disk.
 
     Returns ``(header, None)`` when the map has no catalog (v0.1 packages).
@@ -44,9 +51,14 @@ def read_map_header(safe: PackageRoot, problems: list[Finding]
     try:
         fh = safe.open(MAP_PATH)
     except (FileNotFoundError, NotADirectoryError):
-        problems.append(Finding(code="input.missing_file", severity=Severity.ERROR,
-                                location=Location(file=MAP_PATH),
-                                message="source_evidence_map.json is missing"))
+        problems.append(
+            Finding(
+                code="input.missing_file",
+                severity=Severity.ERROR,
+                location=Location(file=MAP_PATH),
+                message="source_evidence_map.json is missing",
+            )
+        )
         return None, None
     except (OSError, UnsafeRefError) as exc:
         problems.append(file_problem(MAP_PATH, exc, "evidence map"))
@@ -55,34 +67,46 @@ def read_map_header(safe: PackageRoot, problems: list[Finding]
     catalog: list[Evidence] | None = None
     try:
         with fh:
-            for key, value in ObjectStream(fh, MAP_PATH, max_value=MAX_HEADER_VALUE
-                                           ).items(_BIG):
+            for key, value in ObjectStream(fh, MAP_PATH, max_value=MAX_HEADER_VALUE).items(_BIG):
                 if key == "row_evidence_links":
                     break
                 if key == "evidence_catalog":
                     if isinstance(value, Iterator):
                         catalog = _catalog(value, problems)
                     else:
-                        problems.append(Finding(
-                            code="input.bad_field", severity=Severity.ERROR,
-                            location=Location(file=MAP_PATH, key_path="evidence_catalog"),
-                            message=f"evidence_catalog is a {type(value).__name__}, "
-                            "not a list"))
+                        problems.append(
+                            Finding(
+                                code="input.bad_field",
+                                severity=Severity.ERROR,
+                                location=Location(file=MAP_PATH, key_path="evidence_catalog"),
+                                message=f"evidence_catalog is a {type(value).__name__}, not a list",
+                            )
+                        )
                         catalog = []
                 else:
                     head[key] = value
     except RecordError as exc:
-        problems.append(Finding(code="input.bad_json", severity=Severity.ERROR,
-                                location=Location(file=exc.path, line=exc.line),
-                                message=exc.message))
+        problems.append(
+            Finding(
+                code="input.bad_json",
+                severity=Severity.ERROR,
+                location=Location(file=exc.path, line=exc.line),
+                message=exc.message,
+            )
+        )
     except OSError as exc:
         problems.append(file_problem(MAP_PATH, exc, "evidence map"))
     try:
         return EvidenceMapHeader.model_validate(head), catalog
     except ValidationError as exc:
-        problems.append(Finding(code="input.bad_field", severity=Severity.ERROR,
-                                location=Location(file=MAP_PATH),
-                                message=f"evidence map header: {exc.errors()[0]['msg']}"))
+        problems.append(
+            Finding(
+                code="input.bad_field",
+                severity=Severity.ERROR,
+                location=Location(file=MAP_PATH),
+                message=f"evidence map header: {exc.errors()[0]['msg']}",
+            )
+        )
         return None, catalog
 
 
@@ -92,10 +116,14 @@ def _catalog(items: Iterator[Any], problems: list[Finding]) -> list[Evidence]:
         try:
             out.append(Evidence.model_validate(item))
         except ValidationError as exc:
-            problems.append(Finding(
-                code="input.bad_field", severity=Severity.ERROR,
-                location=Location(file=MAP_PATH, key_path=f"evidence_catalog[{i}]"),
-                message=f"catalog entry {i} is unusable: {exc.errors()[0]['msg']}"))
+            problems.append(
+                Finding(
+                    code="input.bad_field",
+                    severity=Severity.ERROR,
+                    location=Location(file=MAP_PATH, key_path=f"evidence_catalog[{i}]"),
+                    message=f"catalog entry {i} is unusable: {exc.errors()[0]['msg']}",
+                )
+            )
     return out
 
 
@@ -107,8 +135,7 @@ def iter_map_links(safe: PackageRoot) -> Iterator[RowLink]:
         for key, value in ObjectStream(fh, MAP_PATH).items(_BIG):
             if key == "row_evidence_links" and isinstance(value, Iterator):
                 for item in value:
-                    yield RowLink.model_validate(item) if isinstance(item, dict) else \
-                        RowLink()
+                    yield RowLink.model_validate(item) if isinstance(item, dict) else RowLink()
 
 
 def evidence_for_ref(safe: PackageRoot, ref: str) -> Evidence:
@@ -121,9 +148,15 @@ def evidence_for_ref(safe: PackageRoot, ref: str) -> Evidence:
     except (OSError, UnsafeRefError):
         pass
     resolves = exists or ref.startswith(ALWAYS_RESOLVING_PREFIXES)
-    return Evidence(evidence_id=evidence_id(ref), ref=ref, evidence_type=evidence_type(ref),
-                    visibility=visibility(ref), resolves=resolves, content_hash=digest,
-                    confidence=1.0 if resolves else 0.5)
+    return Evidence(
+        evidence_id=evidence_id(ref),
+        ref=ref,
+        evidence_type=evidence_type(ref),
+        visibility=visibility(ref),
+        resolves=resolves,
+        content_hash=digest,
+        confidence=1.0 if resolves else 0.5,
+    )
 
 
 def derive_catalog(safe: PackageRoot, chunks: Sequence[RowChunk]) -> list[Evidence]:

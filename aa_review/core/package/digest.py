@@ -27,8 +27,17 @@ from aa_review.core.package.safepath import file_kind, open_beneath
 if TYPE_CHECKING:
     from aa_review.core.package.hashcache import HashCache, Stamp
 
-__all__ = ["package_digest", "digest_of", "file_sha256", "list_package_files", "Entry",
-           "Listing", "list_package", "MAX_DEPTH", "cached_digest"]
+__all__ = [
+    "package_digest",
+    "digest_of",
+    "file_sha256",
+    "list_package_files",
+    "Entry",
+    "Listing",
+    "list_package",
+    "MAX_DEPTH",
+    "cached_digest",
+]
 
 _CHUNK = 1 << 20
 # Folders the compiler's own index skips; they are not part of a package's content.
@@ -71,8 +80,7 @@ class Listing:
 def list_package(root: Path | str) -> Listing:
     """List every entry under ``root``, never following a symlink or opening a non-folder."""
     out: list[Entry] = []
-    top = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
-                  | getattr(os, "O_CLOEXEC", 0))
+    top = os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
         _list_dir(top, "", 0, out)
     finally:
@@ -81,8 +89,13 @@ def list_package(root: Path | str) -> Listing:
     return Listing(out)
 
 
-_DIR_FLAGS = (os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
-              | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+_DIR_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_DIRECTORY", 0)
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
 
 
 def _list_dir(fd: int, prefix: str, depth: int, out: list[Entry]) -> None:
@@ -90,8 +103,13 @@ def _list_dir(fd: int, prefix: str, depth: int, out: list[Entry]) -> None:
         with os.scandir(fd) as it:
             names = sorted(e.name for e in it)
     except OSError as exc:
-        out.append(Entry(prefix.rstrip("/") or ".", "error",
-                         detail=f"folder cannot be listed ({exc.strerror or exc})"))
+        out.append(
+            Entry(
+                prefix.rstrip("/") or ".",
+                "error",
+                detail=f"folder cannot be listed ({exc.strerror or exc})",
+            )
+        )
         return
     for name in names:
         rel = prefix + name
@@ -99,22 +117,29 @@ def _list_dir(fd: int, prefix: str, depth: int, out: list[Entry]) -> None:
             st = os.stat(name, dir_fd=fd, follow_symlinks=False)
         except OSError as exc:
             if exc.errno != errno.ENOENT:  # gone since the listing: not part of it
-                out.append(Entry(rel, "error", detail=f"cannot be examined "
-                                 f"({exc.strerror or exc})"))
+                out.append(
+                    Entry(rel, "error", detail=f"cannot be examined ({exc.strerror or exc})")
+                )
             continue
         mode = st.st_mode
         if stat.S_ISDIR(mode):
             if name in _SKIP_DIRS:
                 continue
             if depth + 1 >= MAX_DEPTH:
-                out.append(Entry(rel, "error", detail=f"folder nested over {MAX_DEPTH} levels "
-                                 "deep; not listed"))
+                out.append(
+                    Entry(
+                        rel,
+                        "error",
+                        detail=f"folder nested over {MAX_DEPTH} levels deep; not listed",
+                    )
+                )
                 continue
             try:
                 child = os.open(name, _DIR_FLAGS, dir_fd=fd)
             except OSError as exc:
-                out.append(Entry(rel, "error", detail=f"folder cannot be opened "
-                                 f"({exc.strerror or exc})"))
+                out.append(
+                    Entry(rel, "error", detail=f"folder cannot be opened ({exc.strerror or exc})")
+                )
                 continue
             try:
                 _list_dir(child, rel + "/", depth + 1, out)
@@ -139,8 +164,11 @@ def list_package_files(root: Path) -> list[tuple[str, Path, bool]]:
     Special files and unlistable folders are left out (see :func:`list_package`).
     """
     base = Path(root)
-    return [(e.rel, base / e.rel, e.kind == "link") for e in list_package(root).entries
-            if e.kind in ("file", "link")]
+    return [
+        (e.rel, base / e.rel, e.kind == "link")
+        for e in list_package(root).entries
+        if e.kind in ("file", "link")
+    ]
 
 
 def _stamp(st: os.stat_result) -> Stamp:

@@ -59,33 +59,58 @@ class Documents:
 def file_problem(rel: str, exc: BaseException, what: str = "file") -> Finding:
     """The located finding for a package file that could not be opened or read."""
     if isinstance(exc, SymlinkOutError):
-        return Finding(code="input.unsafe_file", severity=Severity.CRITICAL,
-                       location=Location(file=printable(rel)), message=str(exc.reason))
+        return Finding(
+            code="input.unsafe_file",
+            severity=Severity.CRITICAL,
+            location=Location(file=printable(rel)),
+            message=str(exc.reason),
+        )
     if isinstance(exc, SpecialFileError):
-        return Finding(code="input.special_file", severity=Severity.ERROR,
-                       location=Location(file=printable(rel)),
-                       message=f"this {what} is {exc.kind_article}; it was not opened")
+        return Finding(
+            code="input.special_file",
+            severity=Severity.ERROR,
+            location=Location(file=printable(rel)),
+            message=f"this {what} is {exc.kind_article}; it was not opened",
+        )
     if isinstance(exc, FileTooLargeError):
-        return Finding(code="input.too_large", severity=Severity.ERROR,
-                       location=Location(file=printable(rel)), message=exc.reason)
+        return Finding(
+            code="input.too_large",
+            severity=Severity.ERROR,
+            location=Location(file=printable(rel)),
+            message=exc.reason,
+        )
     if isinstance(exc, UnsafeRefError):
-        return Finding(code="input.unsafe_file", severity=Severity.CRITICAL,
-                       location=Location(file=printable(rel)), message=str(exc))
+        return Finding(
+            code="input.unsafe_file",
+            severity=Severity.CRITICAL,
+            location=Location(file=printable(rel)),
+            message=str(exc),
+        )
     reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-    return Finding(code="input.unreadable", severity=Severity.ERROR,
-                   location=Location(file=printable(rel)),
-                   message=f"this {what} cannot be read ({reason})")
+    return Finding(
+        code="input.unreadable",
+        severity=Severity.ERROR,
+        location=Location(file=printable(rel)),
+        message=f"this {what} cannot be read ({reason})",
+    )
 
 
-def read_json(safe: PackageRoot, rel: str, problems: list[Finding], *,
-              required: bool = True) -> Any | None:
+def read_json(
+    safe: PackageRoot, rel: str, problems: list[Finding], *, required: bool = True
+) -> Any | None:
     """Parse one JSON file of the package, turning every failure into a located problem."""
     try:
         data = safe.read_bytes(rel, limit=MAX_DOC_BYTES)
     except (FileNotFoundError, NotADirectoryError):
         if required:
-            problems.append(Finding(code="input.missing_file", severity=Severity.WARNING,
-                                    location=Location(file=rel), message="file is missing"))
+            problems.append(
+                Finding(
+                    code="input.missing_file",
+                    severity=Severity.WARNING,
+                    location=Location(file=rel),
+                    message="file is missing",
+                )
+            )
         return None
     except (OSError, UnsafeRefError) as exc:
         problems.append(file_problem(rel, exc, "document"))
@@ -100,15 +125,25 @@ def read_json(safe: PackageRoot, rel: str, problems: list[Finding], *,
             code, msg = "input.bad_encoding", "not valid UTF-8"
         if not data.strip():
             code, msg = "input.empty_file", "file is empty"
-        problems.append(Finding(code=code, severity=Severity.ERROR,
-                                location=Location(file=rel, line=exc.lineno or None),
-                                message=msg))
+        problems.append(
+            Finding(
+                code=code,
+                severity=Severity.ERROR,
+                location=Location(file=rel, line=exc.lineno or None),
+                message=msg,
+            )
+        )
         return None
     if may_be_too_deep(data) and too_deep(value):
-        problems.append(Finding(code="input.too_deep", severity=Severity.ERROR,
-                                location=Location(file=rel),
-                                message=f"nests lists and objects more than {MAX_DEPTH} levels "
-                                "deep; it was not used"))
+        problems.append(
+            Finding(
+                code="input.too_deep",
+                severity=Severity.ERROR,
+                location=Location(file=rel),
+                message=f"nests lists and objects more than {MAX_DEPTH} levels "
+                "deep; it was not used",
+            )
+        )
         return None
     return value
 
@@ -117,25 +152,34 @@ def _typed(model: type[M], raw: Any, rel: str, problems: list[Finding]) -> M | N
     if raw is None:
         return None
     if not isinstance(raw, dict):
-        problems.append(Finding(code="input.not_an_object", severity=Severity.ERROR,
-                                location=Location(file=rel),
-                                message=f"expected a JSON object, found {type(raw).__name__}"))
+        problems.append(
+            Finding(
+                code="input.not_an_object",
+                severity=Severity.ERROR,
+                location=Location(file=rel),
+                message=f"expected a JSON object, found {type(raw).__name__}",
+            )
+        )
         return None
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
         err = exc.errors()[0]
         key = ".".join(str(p) for p in err["loc"])
-        problems.append(Finding(code="input.bad_field", severity=Severity.ERROR,
-                                location=Location(file=rel, key_path=key),
-                                message=f"field {key!r}: {err['msg']}"))
+        problems.append(
+            Finding(
+                code="input.bad_field",
+                severity=Severity.ERROR,
+                location=Location(file=rel, key_path=key),
+                message=f"field {key!r}: {err['msg']}",
+            )
+        )
         return None
 
 
 def read_documents(safe: PackageRoot, problems: list[Finding]) -> Documents:
     def read(name: str, model: type[M]) -> M | None:
-        return _typed(model, read_json(safe, DOC_PATHS[name], problems), DOC_PATHS[name],
-                      problems)
+        return _typed(model, read_json(safe, DOC_PATHS[name], problems), DOC_PATHS[name], problems)
 
     # Read in this order (the problems are listed in it).
     return Documents(
@@ -150,8 +194,10 @@ def read_documents(safe: PackageRoot, problems: list[Finding]) -> Documents:
 
 def detect_version(docs: Documents, header: EvidenceMapHeader | None) -> str:
     """``"v0.1"`` or ``"v0.2"`` from the schema versions (v0.2 when nothing says)."""
-    for value in (docs.manifest.schema_version if docs.manifest else None,
-                  header.schema_version if header else None):
+    for value in (
+        docs.manifest.schema_version if docs.manifest else None,
+        header.schema_version if header else None,
+    ):
         if value and value.endswith("-v0.1"):
             return "v0.1"
     return "v0.2"

@@ -69,16 +69,24 @@ class HashCache:
             doc = orjson.loads(self.path.read_bytes())
         except (OSError, orjson.JSONDecodeError):
             return
-        if (isinstance(doc, dict) and doc.get("version") == _VERSION
-                and doc.get("root") == os.fsdecode(self._root)
-                and isinstance(doc.get("files"), dict)):
+        if (
+            isinstance(doc, dict)
+            and doc.get("version") == _VERSION
+            and doc.get("root") == os.fsdecode(self._root)
+            and isinstance(doc.get("files"), dict)
+        ):
             self._files = doc["files"]
 
     def get(self, rel: str, stamp: Stamp | None) -> str | None:
         """The remembered hex SHA-256 of ``rel`` if its stamp is unchanged, else None."""
         entry = self._files.get(rel)
-        if (stamp is not None and isinstance(entry, list) and len(entry) == 6
-                and tuple(entry[:5]) == stamp and isinstance(entry[5], str)):
+        if (
+            stamp is not None
+            and isinstance(entry, list)
+            and len(entry) == 6
+            and tuple(entry[:5]) == stamp
+            and isinstance(entry[5], str)
+        ):
             self.hits += 1
             return entry[5]
         self.misses += 1

@@ -45,7 +45,7 @@ class RowSet:
     def to_array(self) -> np.ndarray:
         """All row positions, sorted."""
         if len(self.starts) == 1:
-            return self.source[self.starts[0]:self.stops[0]]
+            return self.source[self.starts[0] : self.stops[0]]
         parts = [self.source[a:b] for a, b in zip(self.starts, self.stops, strict=True)]
         return np.sort(np.concatenate(parts)) if parts else np.empty(0, np.int64)
 
@@ -63,9 +63,17 @@ class RowIndex:
         Distinct evidence sets (arrays of positions into ``evidence_ids``).
     """
 
-    def __init__(self, *, files: Sequence[str], data_types: list[str], tasks: list[str],
-                 evidence_ids: list[str], catalog_size: int, sets: list[np.ndarray],
-                 columns: dict[str, np.ndarray]) -> None:
+    def __init__(
+        self,
+        *,
+        files: Sequence[str],
+        data_types: list[str],
+        tasks: list[str],
+        evidence_ids: list[str],
+        catalog_size: int,
+        sets: list[np.ndarray],
+        columns: dict[str, np.ndarray],
+    ) -> None:
         self.files = list(files)
         self.data_types = data_types
         self.tasks = tasks
@@ -85,11 +93,13 @@ class RowIndex:
         self.quality: np.ndarray = columns["quality"]
         # Per row: xxh3-64 of its line bytes and of its row_content_hash text (0: none).
         self.digest: np.ndarray = columns.get("digest", np.zeros(len(self.row_id), np.uint64))
-        self.content_hash: np.ndarray = columns.get("content_hash",
-                                                    np.zeros(len(self.row_id), np.uint64))
+        self.content_hash: np.ndarray = columns.get(
+            "content_hash", np.zeros(len(self.row_id), np.uint64)
+        )
         self.set_size = np.array([len(s) for s in sets], dtype=np.int32)
-        self.n_evidence: np.ndarray = self.set_size[self.set_code] if len(sets) else \
-            np.zeros(len(self.row_id), np.int32)
+        self.n_evidence: np.ndarray = (
+            self.set_size[self.set_code] if len(sets) else np.zeros(len(self.row_id), np.int32)
+        )
         # Rows grouped by evidence set, and which sets contain each evidence item.
         self.by_set = np.argsort(self.set_code, kind="stable")
         counts = np.bincount(self.set_code, minlength=len(sets))
@@ -99,10 +109,10 @@ class RowIndex:
             flat = np.concatenate(sets).astype(np.int64)
             owner = np.repeat(np.arange(len(sets), dtype=np.int64), self.set_size)
             by_item = owner[np.argsort(flat, kind="stable")]
-            bounds = np.concatenate(([0], np.cumsum(np.bincount(flat,
-                                                                minlength=len(evidence_ids)))))
-            self.sets_with = [by_item[bounds[i]:bounds[i + 1]]
-                              for i in range(len(evidence_ids))]
+            bounds = np.concatenate(
+                ([0], np.cumsum(np.bincount(flat, minlength=len(evidence_ids))))
+            )
+            self.sets_with = [by_item[bounds[i] : bounds[i + 1]] for i in range(len(evidence_ids))]
         else:
             self.sets_with = [np.zeros(0, np.int64) for _ in evidence_ids]
         self._id_order = np.argsort(self.row_id, kind="stable")
@@ -149,8 +159,11 @@ class RowIndex:
 
     def find_row(self, row_id: str) -> int | None:
         """Position of the first row with this id, or None."""
-        key = np.array(row_id.encode("utf-8"), dtype=self.row_id.dtype) \
-            if len(row_id.encode("utf-8")) <= self.row_id.dtype.itemsize else None
+        key = (
+            np.array(row_id.encode("utf-8"), dtype=self.row_id.dtype)
+            if len(row_id.encode("utf-8")) <= self.row_id.dtype.itemsize
+            else None
+        )
         if key is None or not len(self.row_id):
             return None
         i = int(np.searchsorted(self.row_id, key, sorter=self._id_order))
@@ -185,10 +198,12 @@ def _arrays(ch: RowChunk) -> dict[str, np.ndarray]:
         "set_code": np.asarray(ch.set_code, dtype=np.int32),
         "confidence": np.asarray(ch.confidence, dtype=np.float64),
         "quality": np.asarray(ch.quality, dtype=np.float64),
-        "digest": np.asarray(ch.digest, dtype=np.uint64) if len(ch.digest) == len(ch.line)
+        "digest": np.asarray(ch.digest, dtype=np.uint64)
+        if len(ch.digest) == len(ch.line)
         else np.zeros(len(ch.line), np.uint64),
         "content_hash": np.asarray(ch.content_hash, dtype=np.uint64)
-        if len(ch.content_hash) == len(ch.line) else np.zeros(len(ch.line), np.uint64),
+        if len(ch.content_hash) == len(ch.line)
+        else np.zeros(len(ch.line), np.uint64),
     }
 
 
@@ -208,15 +223,18 @@ def _as_arrays(sets: list[tuple[int, ...]]) -> list[np.ndarray]:
     if not sets:
         return []
     sizes = np.fromiter(map(len, sets), dtype=np.int64, count=len(sets))
-    flat = np.fromiter(itertools.chain.from_iterable(sets), dtype=np.int32,
-                       count=int(sizes.sum()))
+    flat = np.fromiter(itertools.chain.from_iterable(sets), dtype=np.int32, count=int(sizes.sum()))
     ends = np.cumsum(sizes)
     starts = ends - sizes
     return [flat[a:b] for a, b in zip(starts.tolist(), ends.tolist(), strict=True)]
 
 
-def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: list[str],
-                line_base: dict[tuple[int, int], int]) -> RowIndex:
+def build_index(
+    chunks: Sequence[RowChunk],
+    files: Sequence[str],
+    catalog_ids: list[str],
+    line_base: dict[tuple[int, int], int],
+) -> RowIndex:
     """Merge scanned chunks (in row order) into one :class:`RowIndex`.
 
     ``line_base`` maps ``(file_code, chunk start)`` to the number of lines before the chunk.
@@ -228,9 +246,22 @@ def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: l
     type_n: list[str] = []
     task_t: dict[str, int] = {}
     task_n: list[str] = []
-    cols: dict[str, list[np.ndarray]] = {k: [] for k in (
-        "line", "offset", "length", "set_code", "confidence", "quality", "file",
-        "data_type", "task", "digest", "content_hash")}
+    cols: dict[str, list[np.ndarray]] = {
+        k: []
+        for k in (
+            "line",
+            "offset",
+            "length",
+            "set_code",
+            "confidence",
+            "quality",
+            "file",
+            "data_type",
+            "task",
+            "digest",
+            "content_hash",
+        )
+    }
     row_ids: list[str] = []
     new_sets: list[tuple[int, ...]] = []
     for ch in chunks:
@@ -276,7 +307,17 @@ def build_index(chunks: Sequence[RowChunk], files: Sequence[str], catalog_ids: l
     columns["set_code"] = columns["set_code"].astype(np.int32)
     for k in ("digest", "content_hash"):
         columns[k] = columns[k].astype(np.uint64)
-    columns["row_id"] = np.array([r.encode("utf-8") for r in row_ids], dtype=np.bytes_) \
-        if row_ids else np.empty(0, dtype="S1")
-    return RowIndex(files=files, data_types=type_n, tasks=task_n, evidence_ids=ev_ids,
-                    catalog_size=len(catalog_ids), sets=sets, columns=columns)
+    columns["row_id"] = (
+        np.array([r.encode("utf-8") for r in row_ids], dtype=np.bytes_)
+        if row_ids
+        else np.empty(0, dtype="S1")
+    )
+    return RowIndex(
+        files=files,
+        data_types=type_n,
+        tasks=task_n,
+        evidence_ids=ev_ids,
+        catalog_size=len(catalog_ids),
+        sets=sets,
+        columns=columns,
+    )

@@ -67,8 +67,9 @@ class ObjectStream:
     ``max_value`` bytes raises :class:`RecordError` without being held.
     """
 
-    def __init__(self, fh: IO[bytes], relpath: str, chunk: int = 4 << 20,
-                 max_value: int = DEFAULT_MAX_VALUE) -> None:
+    def __init__(
+        self, fh: IO[bytes], relpath: str, chunk: int = 4 << 20, max_value: int = DEFAULT_MAX_VALUE
+    ) -> None:
         self._fh = fh
         self._path = relpath
         self._chunk = chunk
@@ -94,7 +95,7 @@ class ObjectStream:
             return False
         if self._pos > self._chunk:  # drop what was consumed (amortized: once per chunk)
             self._consumed_lines += self._buf.count("\n", 0, self._pos)
-            self._buf = self._buf[self._pos:]
+            self._buf = self._buf[self._pos :]
             self._pos = 0
         parts = [self._buf]
         got = 0
@@ -158,10 +159,14 @@ class ObjectStream:
                 raise self._fail(self._too_large())
             if may_be_too_deep(self._buf, self._pos, end) and too_deep(value):
                 raise self._fail(f"invalid JSON: nested more than {MAX_DEPTH} levels deep")
-            if self._escapes and _SURROGATE.search(self._buf, self._pos, end) and \
-                    _lone_surrogate(self._buf[self._pos:end]):
-                raise self._fail("invalid JSON: a \\u escape names a lone surrogate, which "
-                                 "is no character")
+            if (
+                self._escapes
+                and _SURROGATE.search(self._buf, self._pos, end)
+                and _lone_surrogate(self._buf[self._pos : end])
+            ):
+                raise self._fail(
+                    "invalid JSON: a \\u escape names a lone surrogate, which is no character"
+                )
             self._pos = end
             return value
 
@@ -178,8 +183,9 @@ class ObjectStream:
             return
 
     def _too_large(self) -> str:
-        return (f"a value over {self._max:,} bytes; it was not read (the compiler writes "
-                "no such value)")
+        return (
+            f"a value over {self._max:,} bytes; it was not read (the compiler writes no such value)"
+        )
 
     # -- public ----------------------------------------------------------
     def items(self, stream_keys: frozenset[str] = frozenset()) -> Iterator[tuple[str, Any]]:

@@ -84,4 +84,42 @@ RUNTIME_PATTERN_FILES = (
     "environment_expectations",
 )
 # Files the format says are byte-identical copies: (source, copy).
-COPIES: tuple[tuple[str, str], ...] = ((f"{_TTP}/training_examples.jsonl", f"{_TTP}/sft_examples.jsonl"), (f"{_TTP}/evaluation_examples.jsonl", f"{EC_DIR}/evals/evaluation_examples.jsonl"), (f"{_TTP}/evaluation_examples.jsonl", f"{EC_DIR}/eval_package/evaluation_examples.jsonl"), (f"{_TTP}/verifier_examples.jsonl", f"{EC_DIR}/verifier/verifier_examples.jsonl"), (f"{_TTP}/verifier_examples.jsonl", f"{_TTP}/verifier_training_rows.jsonl"), (f"{_TTP}/reward_model_rows.jsonl", f"{EC_DIR}/reward/reward_model_rows.jsonl"), (f"{_TTP}/preference_pairs.jsonl", f"{EC_DIR}/reward/preference_pairs.jsonl"), (f"{EC_DIR}/environment/environment_response_pairs.jsonl", f"{EC_DIR}/environment/state_transition_rows.jsonl"), (f"{EC_DIR}/environment/environment_response_pairs.jsonl", f"{_TTP}/environment_response_pairs.jsonl"), (f"{_TTP}/transfer_eval_tasks.jsonl", f"{EC_DIR}/eval_package/transfer_eval_tasks.jsonl"), (f"{_TTP}/agentic_rollouts.jsonl", f"{_TTP}/rl_environment_replay_rows.jsonl"), (f"{EC_DIR}/skill_pack/skill.md", f"{EC_DIR}/runtime_learning_package/skill.md"), (f"{EC_DIR}/skill_pack/retrieval_card.json", f"{EC_DIR}/runtime_learning_package/retrieval_card.json"), (f"{EC_DIR}/skill_pack/verifier_checklist.json", f"{EC_DIR}/runtime_learning_package/verifier_spec.json"), (f"{EC_DIR}/skill_pack/tool_recipe.json", f"{EC_DIR}/runtime_learning_package/tool_recipe.json"), *tuple((f"{EC_DIR}/runtime_learning_package/reusable_steps.jsonl", f"{EC_DIR}/runtime_learning_package/{n}.jsonl") for n in RUNTIME_PATTERN_FILES[1:]))
+COPIES: tuple[tuple[str, str], ...] = (
+    (f"{_TTP}/training_examples.jsonl", f"{_TTP}/sft_examples.jsonl"),
+    (f"{_TTP}/evaluation_examples.jsonl", f"{EC_DIR}/evals/evaluation_examples.jsonl"),
+    (f"{_TTP}/evaluation_examples.jsonl", f"{EC_DIR}/eval_package/evaluation_examples.jsonl"),
+    (f"{_TTP}/verifier_examples.jsonl", f"{EC_DIR}/verifier/verifier_examples.jsonl"),
+    (f"{_TTP}/verifier_examples.jsonl", f"{_TTP}/verifier_training_rows.jsonl"),
+    (f"{_TTP}/reward_model_rows.jsonl", f"{EC_DIR}/reward/reward_model_rows.jsonl"),
+    (f"{_TTP}/preference_pairs.jsonl", f"{EC_DIR}/reward/preference_pairs.jsonl"),
+    (
+        f"{EC_DIR}/environment/environment_response_pairs.jsonl",
+        f"{EC_DIR}/environment/state_transition_rows.jsonl",
+    ),
+    (
+        f"{EC_DIR}/environment/environment_response_pairs.jsonl",
+        f"{_TTP}/environment_response_pairs.jsonl",
+    ),
+    (f"{_TTP}/transfer_eval_tasks.jsonl", f"{EC_DIR}/eval_package/transfer_eval_tasks.jsonl"),
+    (f"{_TTP}/agentic_rollouts.jsonl", f"{_TTP}/rl_environment_replay_rows.jsonl"),
+    (f"{EC_DIR}/skill_pack/skill.md", f"{EC_DIR}/runtime_learning_package/skill.md"),
+    (
+        f"{EC_DIR}/skill_pack/retrieval_card.json",
+        f"{EC_DIR}/runtime_learning_package/retrieval_card.json",
+    ),
+    (
+        f"{EC_DIR}/skill_pack/verifier_checklist.json",
+        f"{EC_DIR}/runtime_learning_package/verifier_spec.json",
+    ),
+    (
+        f"{EC_DIR}/skill_pack/tool_recipe.json",
+        f"{EC_DIR}/runtime_learning_package/tool_recipe.json",
+    ),
+    *tuple(
+        (
+            f"{EC_DIR}/runtime_learning_package/reusable_steps.jsonl",
+            f"{EC_DIR}/runtime_learning_package/{n}.jsonl",
+        )
+        for n in RUNTIME_PATTERN_FILES[1:]
+    ),
+)

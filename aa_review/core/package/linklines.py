@@ -57,21 +57,21 @@ def _walk(mm: mmap.mmap, on_line: Callable[[bytes], None]) -> dict[str, Any]:
     if start < 0 or start > FAST_MAX:
         raise NotLineLayout("no links key near the start")  # the streaming reader bounds it
     # A top-level key only if what precedes it is an open object's members.
-    head = orjson.loads(mm[:start + 1] + b'"_": null}')
+    head = orjson.loads(mm[: start + 1] + b'"_": null}')
     if not isinstance(head, dict) or "row_evidence_links" in head:
         raise NotLineLayout("the links key is not a top-level key")
     pos = start + len(_KEY)  # just after "["
-    if mm[pos:pos + 1] == b"]":
+    if mm[pos : pos + 1] == b"]":
         end = pos + 1
     else:
         more = True
         while True:
-            if mm[pos:pos + 1] != b"\n":
+            if mm[pos : pos + 1] != b"\n":
                 raise NotLineLayout("not one link per line")
             nl = mm.find(b"\n", pos + 1)
             if nl < 0 or nl - pos > FAST_MAX:
                 raise NotLineLayout("a link line too long, or no end")
-            raw = mm[pos + 1:nl]
+            raw = mm[pos + 1 : nl]
             line = raw.strip()
             if not more:
                 if line not in (b"]", b"],"):

@@ -39,15 +39,18 @@ def find_root(path: Path) -> Path:
     if not path.exists():
         raise PackageError("no such file or folder", str(path))
     if not path.is_dir():
-        raise PackageError("not a folder: a package is a folder holding experience_compiler/",
-                           str(path))
+        raise PackageError(
+            "not a folder: a package is a folder holding experience_compiler/", str(path)
+        )
     if (path / EC_DIR).is_dir():
         return path
     if path.name == EC_DIR and (path / "compiler_manifest.json").exists():
         return path.parent
     raise PackageError(
         "not a compiled package: no experience_compiler/ folder inside "
-        "(open the package folder, the one holding experience_compiler/)", str(path))
+        "(open the package folder, the one holding experience_compiler/)",
+        str(path),
+    )
 
 
 def open_package(
@@ -96,15 +99,33 @@ def open_package(
     files = [rel for rel, _ in ROW_FILES]
     visitor = None
     if row_visitor is not None:
-        before = Package(root=root, safe=safe, version=version, docs=docs, map_header=header,
-                         catalog=catalog or [], catalog_derived=catalog is None,
-                         index=build_index([], files, [], {}), problems=list(problems))
+        before = Package(
+            root=root,
+            safe=safe,
+            version=version,
+            docs=docs,
+            map_header=header,
+            catalog=catalog or [],
+            catalog_derived=catalog is None,
+            index=build_index([], files, [], {}),
+            problems=list(problems),
+        )
         visitor = row_visitor(before)
     jobs = _plan_jobs(safe, files, problems) if rows or catalog is None else []
     total = sum(end - start for _, start, end in jobs)
-    chunks = _scan_all(safe, files, jobs, total, derive=catalog is None, progress=progress,
-                       on_partial=on_partial, cancelled=cancelled, workers=workers,
-                       catalog_ids=[e.evidence_id for e in catalog or []], visitor=visitor)
+    chunks = _scan_all(
+        safe,
+        files,
+        jobs,
+        total,
+        derive=catalog is None,
+        progress=progress,
+        on_partial=on_partial,
+        cancelled=cancelled,
+        workers=workers,
+        catalog_ids=[e.evidence_id for e in catalog or []],
+        visitor=visitor,
+    )
     if visitor is not None and visited is not None:
         firsts, n = [], 0
         for ch in chunks:
@@ -118,29 +139,49 @@ def open_package(
     for ch in chunks:
         base = line_base.get((ch.file_code, ch.start), 0)
         for code, severity, line, message in ch.problems:
-            problems.append(Finding(code=code, severity=Severity(severity), message=message,
-                                    location=Location(file=files[ch.file_code],
-                                                      line=line + base if line else None)))
+            problems.append(
+                Finding(
+                    code=code,
+                    severity=Severity(severity),
+                    message=message,
+                    location=Location(file=files[ch.file_code], line=line + base if line else None),
+                )
+            )
     index = build_index(chunks, files, [e.evidence_id for e in catalog], line_base)
     rows_read = rows or catalog_derived  # a v0.1 catalog comes from the rows: read them
     if rows_read:
         _check_empty(safe, files, docs, index, problems)
-    return Package(root=root, safe=safe, version=version, docs=docs, map_header=header,
-                   catalog=catalog, catalog_derived=catalog_derived, index=index,
-                   problems=problems, rows_read=rows_read)
+    return Package(
+        root=root,
+        safe=safe,
+        version=version,
+        docs=docs,
+        map_header=header,
+        catalog=catalog,
+        catalog_derived=catalog_derived,
+        index=index,
+        problems=problems,
+        rows_read=rows_read,
+    )
 
 
-def _plan_jobs(safe: PackageRoot, files: list[str], problems: list[Finding]
-               ) -> list[tuple[int, int, int]]:
+def _plan_jobs(
+    safe: PackageRoot, files: list[str], problems: list[Finding]
+) -> list[tuple[int, int, int]]:
     jobs: list[tuple[int, int, int]] = []
     for code, rel in enumerate(files):
         try:
             with safe.open(rel, buffering=0) as fh:  # the type and size of what is read
                 size = os.fstat(fh.fileno()).st_size
         except (FileNotFoundError, NotADirectoryError):
-            problems.append(Finding(code="input.missing_file", severity=Severity.WARNING,
-                                    location=Location(file=rel),
-                                    message="row file is missing (the compiler writes all 23)"))
+            problems.append(
+                Finding(
+                    code="input.missing_file",
+                    severity=Severity.WARNING,
+                    location=Location(file=rel),
+                    message="row file is missing (the compiler writes all 23)",
+                )
+            )
             continue
         except (OSError, UnsafeRefError) as exc:  # a symlink out, a FIFO, unreadable
             problems.append(documents.file_problem(rel, exc, "row file"))
@@ -154,11 +195,20 @@ def _plan_jobs(safe: PackageRoot, files: list[str], problems: list[Finding]
     return jobs
 
 
-def _scan_all(safe: PackageRoot, files: list[str], jobs: list[tuple[int, int, int]],
-              total: int, *, derive: bool, progress: Callable[[LoadProgress], None] | None,
-              on_partial: Callable[[RowIndex], None] | None, cancelled: Callable[[], bool],
-              workers: int | None, catalog_ids: list[str],
-              visitor: Visitor | None = None) -> list[RowChunk]:
+def _scan_all(
+    safe: PackageRoot,
+    files: list[str],
+    jobs: list[tuple[int, int, int]],
+    total: int,
+    *,
+    derive: bool,
+    progress: Callable[[LoadProgress], None] | None,
+    on_partial: Callable[[RowIndex], None] | None,
+    cancelled: Callable[[], bool],
+    workers: int | None,
+    catalog_ids: list[str],
+    visitor: Visitor | None = None,
+) -> list[RowChunk]:
     results: dict[int, RowChunk] = {}
     done = [0]
     ids = tuple(catalog_ids)
@@ -167,8 +217,14 @@ def _scan_all(safe: PackageRoot, files: list[str], jobs: list[tuple[int, int, in
         results[i] = chunk
         done[0] += jobs[i][2] - jobs[i][1]
         if progress is not None:
-            progress(LoadProgress(stage="rows", done=done[0], total=total,
-                                  rows=sum(len(c.line) for c in results.values())))
+            progress(
+                LoadProgress(
+                    stage="rows",
+                    done=done[0],
+                    total=total,
+                    rows=sum(len(c.line) for c in results.values()),
+                )
+            )
 
     def args(job: tuple[int, int, int]) -> tuple[Any, ...]:
         code, start, end = job
@@ -202,12 +258,22 @@ def _scan_all(safe: PackageRoot, files: list[str], jobs: list[tuple[int, int, in
     return [results[i] for i in range(len(jobs))]
 
 
-def _scan_parallel(args: Callable[[tuple[int, int, int]], tuple[Any, ...]],
-                   jobs: list[tuple[int, int, int]], rest: list[int],
-                   finish: Callable[[int, RowChunk], None], cancelled: Callable[[], bool],
-                   workers: int | None) -> None:
-    run_in_processes(scan_range, {i: args(jobs[i]) for i in rest}, finish, cancelled,
-                     LoadCancelled, workers=workers or min(4, os.cpu_count() or 1))
+def _scan_parallel(
+    args: Callable[[tuple[int, int, int]], tuple[Any, ...]],
+    jobs: list[tuple[int, int, int]],
+    rest: list[int],
+    finish: Callable[[int, RowChunk], None],
+    cancelled: Callable[[], bool],
+    workers: int | None,
+) -> None:
+    run_in_processes(
+        scan_range,
+        {i: args(jobs[i]) for i in rest},
+        finish,
+        cancelled,
+        LoadCancelled,
+        workers=workers or min(4, os.cpu_count() or 1),
+    )
 
 
 def _line_bases(chunks: list[RowChunk]) -> dict[tuple[int, int], int]:
@@ -219,14 +285,23 @@ def _line_bases(chunks: list[RowChunk]) -> dict[tuple[int, int], int]:
     return bases
 
 
-def _check_empty(safe: PackageRoot, files: list[str], docs: documents.Documents,
-                 index: RowIndex, problems: list[Finding]) -> None:
+def _check_empty(
+    safe: PackageRoot,
+    files: list[str],
+    docs: documents.Documents,
+    index: RowIndex,
+    problems: list[Finding],
+) -> None:
     claimed = (docs.manifest.training_row_counts_by_file if docs.manifest else None) or {}
     for rel in files:
         name = rel.rsplit("/", 1)[1]
         st = safe.stat(rel) if claimed.get(name, 0) > 0 else None
         if st is not None and stat.S_ISREG(st.st_mode) and st.st_size == 0:
-            problems.append(Finding(
-                code="input.empty_file", severity=Severity.ERROR, location=Location(file=rel),
-                message=f"row file is empty but the manifest counts {claimed[name]} rows in it"))
-
+            problems.append(
+                Finding(
+                    code="input.empty_file",
+                    severity=Severity.ERROR,
+                    location=Location(file=rel),
+                    message=f"row file is empty but the manifest counts {claimed[name]} rows in it",
+                )
+            )

@@ -92,9 +92,14 @@ class Package:
         itself (format section 7: a hidden path is hidden whatever the catalog says)."""
         hidden = getattr(self, "_hidden", None)
         if hidden is None:
-            hidden = np.array([i for i, e in enumerate(self.catalog)
-                               if e.visibility == HIDDEN or visibility(e.ref) == HIDDEN],
-                              dtype=np.int64)
+            hidden = np.array(
+                [
+                    i
+                    for i, e in enumerate(self.catalog)
+                    if e.visibility == HIDDEN or visibility(e.ref) == HIDDEN
+                ],
+                dtype=np.int64,
+            )
             self._hidden = hidden
         return hidden
 
@@ -128,11 +133,17 @@ class Package:
             row = orjson.loads(data)
         except orjson.JSONDecodeError as exc:
             rel = self.index.files[int(self.index.file[pos])]
-            raise RecordError(rel, int(self.index.line[pos]),
-                              f"row changed on disk since loading ({exc.msg}); reload") from None
+            raise RecordError(
+                rel,
+                int(self.index.line[pos]),
+                f"row changed on disk since loading ({exc.msg}); reload",
+            ) from None
         if not isinstance(row, dict):
-            raise RecordError(self.index.files[int(self.index.file[pos])],
-                              int(self.index.line[pos]), "row is not a JSON object")
+            raise RecordError(
+                self.index.files[int(self.index.file[pos])],
+                int(self.index.line[pos]),
+                "row is not a JSON object",
+            )
         return row
 
     def iter_links(self) -> Iterator[RowLink]:
@@ -143,7 +154,10 @@ class Package:
         ix = self.index
         for i in range(len(ix)):
             ids = [ix.evidence_ids[e] for e in ix.evidence_of_row(i).tolist()]
-            yield RowLink(row_id=ix.row_id_str(i),
-                          row_file=ix.files[int(ix.file[i])].rsplit("/", 1)[1],
-                          data_type=ix.data_types[int(ix.data_type[i])],
-                          source_task_id=ix.tasks[int(ix.task[i])], evidence_ref_ids=ids)
+            yield RowLink(
+                row_id=ix.row_id_str(i),
+                row_file=ix.files[int(ix.file[i])].rsplit("/", 1)[1],
+                data_type=ix.data_types[int(ix.data_type[i])],
+                source_task_id=ix.tasks[int(ix.task[i])],
+                evidence_ref_ids=ids,
+            )

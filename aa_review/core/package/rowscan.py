@@ -88,23 +88,37 @@ def _float(value: Any) -> float:
     return float("nan")
 
 
-def _line_problem(line_no: int, raw: bytes, at_eof_unterminated: bool,
-                  exc: Exception) -> Problem:
+def _line_problem(line_no: int, raw: bytes, at_eof_unterminated: bool, exc: Exception) -> Problem:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as uexc:
-        return ("input.bad_encoding", "error", line_no,
-                f"line is not valid UTF-8 (byte {uexc.start + 1}); re-export the file as UTF-8")
+        return (
+            "input.bad_encoding",
+            "error",
+            line_no,
+            f"line is not valid UTF-8 (byte {uexc.start + 1}); re-export the file as UTF-8",
+        )
     if at_eof_unterminated:
-        return ("input.truncated", "error", line_no,
-                "the last line is cut off (no newline, incomplete JSON): "
-                f"the file looks truncated ({exc})")
+        return (
+            "input.truncated",
+            "error",
+            line_no,
+            "the last line is cut off (no newline, incomplete JSON): "
+            f"the file looks truncated ({exc})",
+        )
     return ("input.malformed_line", "error", line_no, f"line is not valid JSON: {exc}")
 
 
-def scan_range(root: str, relpath: str, file_code: int, start: int, end: int,
-               derive_refs: bool, visitor: Visitor | None = None,
-               catalog_ids: tuple[str, ...] = ()) -> RowChunk:
+def scan_range(
+    root: str,
+    relpath: str,
+    file_code: int,
+    start: int,
+    end: int,
+    derive_refs: bool,
+    visitor: Visitor | None = None,
+    catalog_ids: tuple[str, ...] = (),
+) -> RowChunk:
     """Parse every line that starts in ``[start, end)`` of ``relpath`` under ``root``.
 
     Each line becomes a row (columns) or a located problem; nothing is dropped
@@ -117,11 +131,18 @@ def scan_range(root: str, relpath: str, file_code: int, start: int, end: int,
     try:
         fd = open_beneath(root, relpath)
     except OSError as exc:  # swapped for a symlink or a FIFO since it was planned
-        code = {"SymlinkOutError": "input.unsafe_file",
-                "SpecialFileError": "input.special_file"}.get(type(exc).__name__,
-                                                               "input.unreadable")
-        chunk.problems.append((code, "critical" if code == "input.unsafe_file" else "error", 0,
-                               f"row file not read: {getattr(exc, 'reason', None) or exc}"))
+        code = {
+            "SymlinkOutError": "input.unsafe_file",
+            "SpecialFileError": "input.special_file",
+        }.get(type(exc).__name__, "input.unreadable")
+        chunk.problems.append(
+            (
+                code,
+                "critical" if code == "input.unsafe_file" else "error",
+                0,
+                f"row file not read: {getattr(exc, 'reason', None) or exc}",
+            )
+        )
         return chunk
     with os.fdopen(fd, "rb") as fh:
         size = os.fstat(fh.fileno()).st_size
@@ -138,9 +159,16 @@ def scan_range(root: str, relpath: str, file_code: int, start: int, end: int,
     return chunk
 
 
-def _scan_mapped(chunk: RowChunk, mm: mmap.mmap, start: int, end: int, size: int,
-                 derive_refs: bool, visit: Any = None, catalog_ids: tuple[str, ...] = ()
-                 ) -> None:
+def _scan_mapped(
+    chunk: RowChunk,
+    mm: mmap.mmap,
+    start: int,
+    end: int,
+    size: int,
+    derive_refs: bool,
+    visit: Any = None,
+    catalog_ids: tuple[str, ...] = (),
+) -> None:
     set_codes: dict[tuple[str, ...], int] = {}
     pos_of = {e: i for i, e in enumerate(catalog_ids)}
     unknown: dict[str, int] = {}
@@ -158,18 +186,28 @@ def _scan_mapped(chunk: RowChunk, mm: mmap.mmap, start: int, end: int, size: int
         length = stop - pos
         next_pos = stop + 1
         if length > MAX_LINE_BYTES:
-            chunk.problems.append((
-                "input.line_too_long", "error", rel_line,
-                f"line is {length:,} bytes, over the {MAX_LINE_BYTES:,}-byte "
-                "limit for one row; it was not parsed"))
+            chunk.problems.append(
+                (
+                    "input.line_too_long",
+                    "error",
+                    rel_line,
+                    f"line is {length:,} bytes, over the {MAX_LINE_BYTES:,}-byte "
+                    "limit for one row; it was not parsed",
+                )
+            )
             pos = next_pos
             continue
         raw = mm[pos:stop]
         if not raw.strip():
             if nl >= 0 or length:
-                chunk.problems.append((
-                    "input.blank_line", "low", rel_line,
-                    "blank line in a JSONL file (the compiler writes none)"))
+                chunk.problems.append(
+                    (
+                        "input.blank_line",
+                        "low",
+                        rel_line,
+                        "blank line in a JSONL file (the compiler writes none)",
+                    )
+                )
             pos = next_pos
             continue
         try:
@@ -179,16 +217,26 @@ def _scan_mapped(chunk: RowChunk, mm: mmap.mmap, start: int, end: int, size: int
             pos = next_pos
             continue
         if may_be_too_deep(raw) and too_deep(row):
-            chunk.problems.append((
-                "input.too_deep", "error", rel_line,
-                f"line nests lists and objects more than {MAX_DEPTH} levels deep; a row "
-                "is never that deep, and it was not indexed"))
+            chunk.problems.append(
+                (
+                    "input.too_deep",
+                    "error",
+                    rel_line,
+                    f"line nests lists and objects more than {MAX_DEPTH} levels deep; a row "
+                    "is never that deep, and it was not indexed",
+                )
+            )
             pos = next_pos
             continue
         if not isinstance(row, dict):
-            chunk.problems.append((
-                "input.not_an_object", "error", rel_line,
-                f"line holds a JSON {type(row).__name__}, not an object"))
+            chunk.problems.append(
+                (
+                    "input.not_an_object",
+                    "error",
+                    rel_line,
+                    f"line holds a JSON {type(row).__name__}, not an object",
+                )
+            )
             pos = next_pos
             continue
         rid = row.get("row_id") or row.get("pair_id") or ""
@@ -231,8 +279,9 @@ def _scan_mapped(chunk: RowChunk, mm: mmap.mmap, start: int, end: int, size: int
         chunk.quality.append(_float(row.get("quality_score")))
         chunk.digest.append(_xxh(raw))
         rch = row.get("row_content_hash")
-        chunk.content_hash.append(_xxh(rch.encode("utf-8", "surrogatepass"))
-                                  if isinstance(rch, str) else 0)
+        chunk.content_hash.append(
+            _xxh(rch.encode("utf-8", "surrogatepass")) if isinstance(rch, str) else 0
+        )
         if visit is not None:
             visit.row(len(chunk.line) - 1, row, raw)
         pos = next_pos

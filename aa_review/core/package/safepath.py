@@ -25,8 +25,18 @@ from typing import BinaryIO
 from aa_review.core.util.errors import UnsafeRefError
 from aa_review.core.util.text import printable  # re-exported: callers import it from here
 
-__all__ = ["PackageRoot", "open_beneath", "read_beneath", "stat_beneath", "PackageFileError",
-           "SymlinkOutError", "SpecialFileError", "FileTooLargeError", "file_kind", "printable"]
+__all__ = [
+    "PackageRoot",
+    "open_beneath",
+    "read_beneath",
+    "stat_beneath",
+    "PackageFileError",
+    "SymlinkOutError",
+    "SpecialFileError",
+    "FileTooLargeError",
+    "file_kind",
+    "printable",
+]
 
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -52,16 +62,16 @@ class SymlinkOutError(PackageFileError):
     """A symlink on the ref's path leads out of the package."""
 
     def __init__(self, rel: str) -> None:
-        super().__init__(rel, "a symlink on its path leads out of the package; not opened",
-                         errno.ELOOP)
+        super().__init__(
+            rel, "a symlink on its path leads out of the package; not opened", errno.ELOOP
+        )
 
 
 class SpecialFileError(PackageFileError):
     """Not a regular file: a FIFO, socket, device or folder; never opened or read."""
 
     def __init__(self, rel: str, kind: str) -> None:
-        super().__init__(rel, f"not a regular file but {_article(kind)}; not opened",
-                         errno.EINVAL)
+        super().__init__(rel, f"not a regular file but {_article(kind)}; not opened", errno.EINVAL)
         self.kind = kind
         self.kind_article = _article(kind)
 
@@ -74,18 +84,26 @@ class FileTooLargeError(PackageFileError):
     """Over the size limit of the reader that asked; not read."""
 
     def __init__(self, rel: str, size: int, limit: int) -> None:
-        super().__init__(rel, f"{size:,} bytes is over the {limit:,}-byte limit for this "
-                         "file; it was not read", errno.EFBIG)
+        super().__init__(
+            rel,
+            f"{size:,} bytes is over the {limit:,}-byte limit for this file; it was not read",
+            errno.EFBIG,
+        )
         self.size = size
         self.limit = limit
 
 
 def file_kind(mode: int) -> str:
     """A word for the file type in ``st_mode``."""
-    for test, word in ((stat.S_ISREG, "regular file"), (stat.S_ISDIR, "folder"),
-                       (stat.S_ISLNK, "symlink"), (stat.S_ISFIFO, "FIFO"),
-                       (stat.S_ISSOCK, "socket"), (stat.S_ISCHR, "character device"),
-                       (stat.S_ISBLK, "block device")):
+    for test, word in (
+        (stat.S_ISREG, "regular file"),
+        (stat.S_ISDIR, "folder"),
+        (stat.S_ISLNK, "symlink"),
+        (stat.S_ISFIFO, "FIFO"),
+        (stat.S_ISSOCK, "socket"),
+        (stat.S_ISCHR, "character device"),
+        (stat.S_ISBLK, "block device"),
+    ):
         if test(mode):
             return word
     return "special file"
@@ -164,7 +182,7 @@ def _inside_root(root: str, target: str, real_root: str | None) -> str | None:
     if norm == base:
         return "."
     if norm.startswith(base.rstrip("/") + "/"):
-        return norm[len(base.rstrip("/")) + 1:]
+        return norm[len(base.rstrip("/")) + 1 :]
     return None
 
 
@@ -181,8 +199,9 @@ def stat_beneath(root: str, rel: str, real_root: str | None = None) -> os.stat_r
             os.close(fd)
 
 
-def open_beneath(root: str, rel: str, *, limit: int | None = None,
-                 real_root: str | None = None) -> int:
+def open_beneath(
+    root: str, rel: str, *, limit: int | None = None, real_root: str | None = None
+) -> int:
     """A read-only descriptor of the regular file ``rel`` under ``root`` (see the module).
 
     Raises :class:`SymlinkOutError`, :class:`SpecialFileError` (never opened when the
@@ -214,8 +233,9 @@ def open_beneath(root: str, rel: str, *, limit: int | None = None,
     return fd
 
 
-def read_beneath(root: str, rel: str, *, limit: int | None = None,
-                 real_root: str | None = None) -> bytes:
+def read_beneath(
+    root: str, rel: str, *, limit: int | None = None, real_root: str | None = None
+) -> bytes:
     """The bytes of ``rel`` (see :func:`open_beneath`); a file grown past ``limit`` while
     being read is refused too."""
     fd = open_beneath(root, rel, limit=limit, real_root=real_root)

@@ -34,8 +34,9 @@ def identity(pkg: Package, digest: str | None = None) -> dict[str, Any]:
     }
 
 
-def read_link_count(pkg: Package, problems: list[Finding] | None = None,
-                    counted: Callable[[], int] | None = None) -> int | None:
+def read_link_count(
+    pkg: Package, problems: list[Finding] | None = None, counted: Callable[[], int] | None = None
+) -> int | None:
     """How many ``row_evidence_links`` the map holds (every link's fields validated);
     None (and a located problem in ``problems``) when they cannot be read to the end.
     ``counted``: the count, taken already."""
@@ -44,14 +45,19 @@ def read_link_count(pkg: Package, problems: list[Finding] | None = None,
             return len(pkg.index)  # v0.1: one derived link per row
         return counted() if counted is not None else count_links(pkg.safe)
     except RecordError as exc:
-        found = Finding(code="input.bad_json", severity=Severity.ERROR,
-                        location=Location(file=exc.path, line=exc.line),
-                        message=f"row_evidence_links cannot be read: {exc.message}")
+        found = Finding(
+            code="input.bad_json",
+            severity=Severity.ERROR,
+            location=Location(file=exc.path, line=exc.line),
+            message=f"row_evidence_links cannot be read: {exc.message}",
+        )
     except BadLink as exc:
-        found = Finding(code="input.bad_field", severity=Severity.ERROR,
-                        location=Location(file=MAP_PATH,
-                                          key_path=f"row_evidence_links[{exc.index}]"),
-                        message=f"a link is unusable: {exc.message}")
+        found = Finding(
+            code="input.bad_field",
+            severity=Severity.ERROR,
+            location=Location(file=MAP_PATH, key_path=f"row_evidence_links[{exc.index}]"),
+            message=f"a link is unusable: {exc.message}",
+        )
     except (OSError, UnsafeRefError) as exc:
         found = file_problem(MAP_PATH, exc, "evidence map")
     if problems is not None:
@@ -59,8 +65,9 @@ def read_link_count(pkg: Package, problems: list[Finding] | None = None,
     return None
 
 
-def checked_digest(root: Path, problems: list[Finding], cache: HashCache | None = None
-                   ) -> str | None:
+def checked_digest(
+    root: Path, problems: list[Finding], cache: HashCache | None = None
+) -> str | None:
     """The package digest, or None with a located problem for what could not be read.
 
     A FIFO, socket or device in the package is never opened: it enters the digest
@@ -73,31 +80,45 @@ def checked_digest(root: Path, problems: list[Finding], cache: HashCache | None 
     try:
         listing = list_package(root)
     except OSError as exc:
-        problems.append(Finding(code="input.unreadable", severity=Severity.ERROR,
-                                location=Location(file="."),
-                                message=f"the package folder cannot be listed ({exc.strerror})"))
+        problems.append(
+            Finding(
+                code="input.unreadable",
+                severity=Severity.ERROR,
+                location=Location(file="."),
+                message=f"the package folder cannot be listed ({exc.strerror})",
+            )
+        )
         return None
     for e in listing.problems():
         if e.kind == "special":
-            problems.append(Finding(code="file.special", severity=Severity.ERROR,
-                                    location=Location(file=printable(e.rel)),
-                                    message=f"a {e.detail} in the package: never opened"))
+            problems.append(
+                Finding(
+                    code="file.special",
+                    severity=Severity.ERROR,
+                    location=Location(file=printable(e.rel)),
+                    message=f"a {e.detail} in the package: never opened",
+                )
+            )
         else:
-            problems.append(Finding(code="input.unreadable", severity=Severity.ERROR,
-                                    location=Location(file=printable(e.rel)), message=e.detail))
+            problems.append(
+                Finding(
+                    code="input.unreadable",
+                    severity=Severity.ERROR,
+                    location=Location(file=printable(e.rel)),
+                    message=e.detail,
+                )
+            )
     if any(e.kind == "error" for e in listing.entries):
         return None
     try:
         return cached_digest(root, cache) if cache is not None else package_digest(root)
     except OSError as exc:
-        rel = getattr(exc, "rel", None) or (exc.filename if isinstance(exc.filename, str)
-                                            else ".")
+        rel = getattr(exc, "rel", None) or (exc.filename if isinstance(exc.filename, str) else ".")
         problems.append(file_problem(rel, exc))
         return None
 
 
-def counts(pkg: Package, *, count_links: bool = True, links: int | None = None
-           ) -> dict[str, Any]:
+def counts(pkg: Package, *, count_links: bool = True, links: int | None = None) -> dict[str, Any]:
     """Rows by data type and file, evidence by type and visibility, links, problems."""
     ix = pkg.index
     by_file = {f.rsplit("/", 1)[1]: n for f, n in ix.counts_by("file").items()}
@@ -108,17 +129,23 @@ def counts(pkg: Package, *, count_links: bool = True, links: int | None = None
         "rows_by_data_type": dict(sorted(ix.counts_by("data_type").items())),
         "rows_by_file": dict(sorted(by_file.items())),
         "evidence_items": len(pkg.catalog),
-        "evidence_by_type": dict(sorted(Counter(e.evidence_type or "?" for e in pkg.catalog)
-                                        .items())),
-        "evidence_by_visibility": dict(sorted(Counter(e.visibility or "?" for e in pkg.catalog)
-                                              .items())),
+        "evidence_by_type": dict(
+            sorted(Counter(e.evidence_type or "?" for e in pkg.catalog).items())
+        ),
+        "evidence_by_visibility": dict(
+            sorted(Counter(e.visibility or "?" for e in pkg.catalog).items())
+        ),
         "links": links,
         "loading_problems": len(pkg.problems),
     }
 
 
-def summary(pkg: Package, digest: str | None = None, cache: HashCache | None = None,
-            counted: Callable[[], int] | None = None) -> dict[str, Any]:
+def summary(
+    pkg: Package,
+    digest: str | None = None,
+    cache: HashCache | None = None,
+    counted: Callable[[], int] | None = None,
+) -> dict[str, Any]:
     """Identity, counts and every problem: the loader's, and what could not be read while
     counting the links and computing the digest (``problems`` empty: all was read).
     ``cache``: take unchanged files' hashes from it (see :func:`checked_digest`);

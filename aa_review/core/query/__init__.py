@@ -36,15 +36,44 @@ if TYPE_CHECKING:
     from aa_review.core.package import Package
 
 __all__ = [
-    "QueryError", "parse_query", "Node", "Term", "Not", "And", "Or",
-    "Scope", "RowsScope", "EvidenceScope", "FindingsScope", "FindingsIndex", "locations_of",
-    "FieldSpec", "Kind", "ROW_SPECS", "EVIDENCE_SPECS", "FINDING_SPECS",
-    "ROW_FIELDS", "EVIDENCE_FIELDS", "FINDING_FIELDS",
-    "filter_rows", "filter_evidence", "filter_findings", "filter_report", "filter_corpus",
-    "check_query", "fields_used",
+    "QueryError",
+    "parse_query",
+    "Node",
+    "Term",
+    "Not",
+    "And",
+    "Or",
+    "Scope",
+    "RowsScope",
+    "EvidenceScope",
+    "FindingsScope",
+    "FindingsIndex",
+    "locations_of",
+    "FieldSpec",
+    "Kind",
+    "ROW_SPECS",
+    "EVIDENCE_SPECS",
+    "FINDING_SPECS",
+    "ROW_FIELDS",
+    "EVIDENCE_FIELDS",
+    "FINDING_FIELDS",
+    "filter_rows",
+    "filter_evidence",
+    "filter_findings",
+    "filter_report",
+    "filter_corpus",
+    "check_query",
+    "fields_used",
     "needs_package",
-    "complete", "Completion", "Suggestion", "set_term", "term_value", "quote",
-    "DISPLAY_DECIMALS", "format_number", "check_of",
+    "complete",
+    "Completion",
+    "Suggestion",
+    "set_term",
+    "term_value",
+    "quote",
+    "DISPLAY_DECIMALS",
+    "format_number",
+    "check_of",
 ]
 
 
@@ -60,12 +89,16 @@ ROW_FIELDS = _help(ROW_SPECS)
 EVIDENCE_FIELDS = _help(EVIDENCE_SPECS)
 FINDING_FIELDS = _help(FINDING_SPECS)
 
-_SCOPES: dict[str, type[Scope]] = {"rows": RowsScope, "evidence": EvidenceScope,
-                                   "findings": FindingsScope}
+_SCOPES: dict[str, type[Scope]] = {
+    "rows": RowsScope,
+    "evidence": EvidenceScope,
+    "findings": FindingsScope,
+}
 
 
-def filter_rows(pkg: Package, query: str,
-                findings: FindingsIndex | Sequence[Finding] | None = None) -> np.ndarray | None:
+def filter_rows(
+    pkg: Package, query: str, findings: FindingsIndex | Sequence[Finding] | None = None
+) -> np.ndarray | None:
     """Positions of the rows matching ``query`` (None: no term, every row).
 
     ``findings`` (the audit's) serve ``finding:`` and ``severity:``; without them
@@ -74,15 +107,19 @@ def filter_rows(pkg: Package, query: str,
     return RowsScope(pkg, findings).filter(query)
 
 
-def filter_evidence(pkg: Package, query: str, cited: np.ndarray | None = None,
-                    findings: FindingsIndex | Sequence[Finding] | None = None
-                    ) -> np.ndarray | None:
+def filter_evidence(
+    pkg: Package,
+    query: str,
+    cited: np.ndarray | None = None,
+    findings: FindingsIndex | Sequence[Finding] | None = None,
+) -> np.ndarray | None:
     """Positions (into ``index.evidence_ids``) of the evidence items matching ``query``."""
     return EvidenceScope(pkg, findings, cited).filter(query)
 
 
-def filter_findings(findings: FindingsIndex | Sequence[Finding], query: str,
-                    pkg: Package | None = None) -> list[int]:
+def filter_findings(
+    findings: FindingsIndex | Sequence[Finding], query: str, pkg: Package | None = None
+) -> list[int]:
     """Positions of the findings matching ``query``.
 
     Row fields (``type:``, ``confidence<0.7``, ``row.file:``...) keep findings about a
@@ -98,18 +135,25 @@ def check_query(query: str, what: str) -> Node | None:
 
 
 def fields_used(query: str, what: str) -> set[str]:
-    """The fields (by their main name) a checked query uses, for ``rows``, ``evidence``, ``findings``."""
+    """The fields (by their main name) a checked query uses.
+
+    ``what`` is ``rows``, ``evidence`` or ``findings``.
+    """
     from aa_review.core.query._fields import resolve
     from aa_review.core.query._scope import terms_of
 
     scope = _SCOPES[what]
-    return {resolve(t, scope.specs, query).name for t in terms_of(scope.check(query))
-            if t.field is not None}
+    return {
+        resolve(t, scope.specs, query).name
+        for t in terms_of(scope.check(query))
+        if t.field is not None
+    }
 
 
 def needs_package(query: str) -> bool:
     """Whether a findings query uses row fields, so needs the package to be evaluated."""
     from aa_review.core.query._fields import ROW_FIELDS_IN_FINDINGS
 
-    return any(n.startswith("row.") or n in ROW_FIELDS_IN_FINDINGS
-               for n in fields_used(query, "findings"))
+    return any(
+        n.startswith("row.") or n in ROW_FIELDS_IN_FINDINGS for n in fields_used(query, "findings")
+    )

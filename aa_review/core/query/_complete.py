@@ -57,8 +57,9 @@ def complete(scope: Scope, query: str, cursor: int, limit: int = 50) -> Completi
         return Completion(cursor, cursor, tuple(_fields(scope, "")[:limit]))
     term = last.term
     if last.kind in ("OR", "AND", "NOT"):
-        return Completion(last.start, end, (Suggestion(last.kind, last.kind, "keyword",
-                                                       "keyword"),))
+        return Completion(
+            last.start, end, (Suggestion(last.kind, last.kind, "keyword", "keyword"),)
+        )
     if term is None:
         return Completion(cursor, cursor, ())
     if term.field is not None:
@@ -72,13 +73,24 @@ def complete(scope: Scope, query: str, cursor: int, limit: int = 50) -> Completi
     word = term.value
     spec = _spec(scope, word.lower())
     if spec is not None and spec.kind in _NUMERIC and spec.name == word.lower():
-        ops = [Suggestion(f"{spec.name}{op}", f"{spec.name}{op}", text, "operator")
-               for op, text in (("<", "less than"), ("<=", "at most"), (">", "more than"),
-                                (">=", "at least"), ("=", "equal to"), ("!=", "not equal to"))]
+        ops = [
+            Suggestion(f"{spec.name}{op}", f"{spec.name}{op}", text, "operator")
+            for op, text in (
+                ("<", "less than"),
+                ("<=", "at most"),
+                (">", "more than"),
+                (">=", "at least"),
+                ("=", "equal to"),
+                ("!=", "not equal to"),
+            )
+        ]
         return Completion(term.start, end, tuple(ops))
     items = _fields(scope, word)
-    items += [Suggestion(k, k, "keyword", "keyword") for k in ("OR", "AND", "NOT")
-              if k.startswith(word.upper()) and k != word.upper()]
+    items += [
+        Suggestion(k, k, "keyword", "keyword")
+        for k in ("OR", "AND", "NOT")
+        if k.startswith(word.upper()) and k != word.upper()
+    ]
     return Completion(term.start, end, tuple(items[:limit]))
 
 
@@ -104,5 +116,7 @@ def _values(scope: Scope, spec: FieldSpec, partial: str) -> list[Suggestion]:
     values = scope.values(spec)
     starts = [(v, n) for v, n in values if v.lower().startswith(p)]
     inside = [(v, n) for v, n in values if p and p in v.lower() and not v.lower().startswith(p)]
-    return [Suggestion(quote(v), v, "" if n is None else f"{n:,} {scope.what}", "value")
-            for v, n in starts + inside]
+    return [
+        Suggestion(quote(v), v, "" if n is None else f"{n:,} {scope.what}", "value")
+        for v, n in starts + inside
+    ]

@@ -9,8 +9,12 @@ __all__ = ["set_term", "term_value", "quote"]
 
 def quote(value: str) -> str:
     """``value`` as the query writes it: bare when it can be, else in double quotes."""
-    bare = value and not any(c.isspace() or c in '()"' for c in value) \
-        and value.lower() not in ("or", "and", "not") and not value.startswith("-")
+    bare = (
+        value
+        and not any(c.isspace() or c in '()"' for c in value)
+        and value.lower() not in ("or", "and", "not")
+        and not value.startswith("-")
+    )
     if bare:
         return value
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -25,7 +29,7 @@ def _conjuncts(node: Node | None) -> list[Node]:
 
 
 def _source(query: str, node: Node) -> str:
-    text = query[node.start:node.end]
+    text = query[node.start : node.end]
     return f"({text})" if isinstance(node, Or) and not node.grouped else text
 
 
@@ -58,5 +62,6 @@ def term_value(query: str, field: str) -> str | None:
         parts = _conjuncts(parse_query(query))
     except QueryError:
         return None
-    return next((n.value for n in parts
-                 if isinstance(n, Term) and n.field == field and n.op == ":"), None)
+    return next(
+        (n.value for n in parts if isinstance(n, Term) and n.field == field and n.op == ":"), None
+    )

@@ -33,9 +33,12 @@ class EvidenceScope(Scope):
     free_text = "evidence id or ref containing the text"
     specs = EVIDENCE_SPECS
 
-    def __init__(self, pkg: Package,
-                 findings: FindingsIndex | Sequence[Finding] | None = None,
-                 cited: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        pkg: Package,
+        findings: FindingsIndex | Sequence[Finding] | None = None,
+        cited: np.ndarray | None = None,
+    ) -> None:
         ix = pkg.index
         self.pkg = pkg
         self.findings = findings_index(findings, pkg)
@@ -50,16 +53,18 @@ class EvidenceScope(Scope):
             "resolves": np.array([_flag(e.resolves if e else None) for e in items], np.int8),
             "catalogued": np.array([_flag(e is not None) for e in items], np.int8),
         }
-        self.confidence = np.array([e.confidence if e and e.confidence is not None else np.nan
-                                    for e in items], dtype=float)
+        self.confidence = np.array(
+            [e.confidence if e and e.confidence is not None else np.nan for e in items], dtype=float
+        )
         self.cited = pkg.index.cited_counts() if cited is None else np.asarray(cited)
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def text_mask(self, value: str) -> np.ndarray:
-        mask: np.ndarray = match_table(self.ids, value, Kind.TEXT, ":") | \
-            match_table(self.text["ref"], value, Kind.TEXT, ":")
+        mask: np.ndarray = match_table(self.ids, value, Kind.TEXT, ":") | match_table(
+            self.text["ref"], value, Kind.TEXT, ":"
+        )
         return mask
 
     def field_mask(self, spec: FieldSpec, term: Term, query: str) -> np.ndarray:

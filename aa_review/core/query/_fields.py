@@ -9,9 +9,21 @@ from decimal import Decimal, InvalidOperation
 
 from aa_review.core.query._syntax import QueryError, Term
 
-__all__ = ["Kind", "FieldSpec", "ROW_SPECS", "EVIDENCE_SPECS", "FINDING_SPECS", "resolve",
-           "check_term", "is_number", "parse_number", "SEVERITIES", "FLAG_VALUES", "ROW_FIELDS_IN_FINDINGS",
-           "CHANGE_VALUES"]
+__all__ = [
+    "Kind",
+    "FieldSpec",
+    "ROW_SPECS",
+    "EVIDENCE_SPECS",
+    "FINDING_SPECS",
+    "resolve",
+    "check_term",
+    "is_number",
+    "parse_number",
+    "SEVERITIES",
+    "FLAG_VALUES",
+    "ROW_FIELDS_IN_FINDINGS",
+    "CHANGE_VALUES",
+]
 
 SEVERITIES = ("info", "low", "warning", "error", "critical")
 # ``change:`` values (rows against a baseline package): the row's kind of change, and
@@ -23,12 +35,12 @@ FLAG_VALUES = {"yes": True, "true": True, "1": True, "no": False, "false": False
 class Kind(enum.Enum):
     """How a field's ``:`` matches, and which operators it takes."""
 
-    TEXT = "text"          # substring (or whole value with * ? wildcards)
-    ENUM = "enum"          # whole value (or * ? wildcards); values come from the data
-    PREFIX = "prefix"      # finding codes: a dotted prefix (or * ? wildcards)
-    NUMBER = "number"      # compared at the precision rule (see _numbers.py); none: missing
-    COUNT = "count"        # whole numbers, compared exactly
-    FLAG = "flag"          # yes / no
+    TEXT = "text"  # substring (or whole value with * ? wildcards)
+    ENUM = "enum"  # whole value (or * ? wildcards); values come from the data
+    PREFIX = "prefix"  # finding codes: a dotted prefix (or * ? wildcards)
+    NUMBER = "number"  # compared at the precision rule (see _numbers.py); none: missing
+    COUNT = "count"  # whole numbers, compared exactly
+    FLAG = "flag"  # yes / no
     SEVERITY = "severity"  # ordered levels; ':' means at least
     ID_OR_COUNT = "id_or_count"  # rows' evidence: an evidence id, or with a number the count
 
@@ -53,8 +65,11 @@ ROW_SPECS = _specs(
     FieldSpec("line", Kind.COUNT, "line number in its file"),
     FieldSpec("confidence", Kind.NUMBER, "row confidence"),
     FieldSpec("quality", Kind.NUMBER, "quality_score", ("quality_score",)),
-    FieldSpec("evidence", Kind.ID_OR_COUNT,
-              "an evidence id the row cites; with a number, how many it cites"),
+    FieldSpec(
+        "evidence",
+        Kind.ID_OR_COUNT,
+        "an evidence id the row cites; with a number, how many it cites",
+    ),
     FieldSpec("evidence.visibility", Kind.ENUM, "cites evidence of this visibility"),
     FieldSpec("evidence.type", Kind.ENUM, "cites evidence of this evidence_type"),
     FieldSpec("evidence.ref", Kind.TEXT, "cites evidence whose ref contains this"),
@@ -79,8 +94,15 @@ EVIDENCE_SPECS = _specs(
 
 # Row fields a findings query may use without the ``row.`` prefix (no finding field has
 # the name); every row field is also reachable as ``row.<name>``.
-ROW_FIELDS_IN_FINDINGS = ("type", "task", "confidence", "quality", "evidence.visibility",
-                          "evidence.type", "evidence.ref")
+ROW_FIELDS_IN_FINDINGS = (
+    "type",
+    "task",
+    "confidence",
+    "quality",
+    "evidence.visibility",
+    "evidence.type",
+    "evidence.ref",
+)
 
 FINDING_SPECS = _specs(
     FieldSpec("code", Kind.PREFIX, "finding code (prefix: code:privacy)", ("finding",)),
@@ -95,11 +117,17 @@ FINDING_SPECS = _specs(
     FieldSpec("ref", Kind.TEXT, "located at this ref (substring)"),
     FieldSpec("key", Kind.TEXT, "located at this JSON key path (substring)"),
     FieldSpec("contract", Kind.TEXT, "located at this contract entry (substring)"),
-    *(FieldSpec(n, ROW_SPECS[n].kind, f"about a row: {ROW_SPECS[n].help}")
-      for n in ROW_FIELDS_IN_FINDINGS),
-    *(FieldSpec(f"row.{s.name}", s.kind, f"about a row: {s.help}",
-                tuple(f"row.{a}" for a in s.aliases))
-      for s in ROW_SPECS.values() if s.name not in ("finding", "severity", "change", "subset")),
+    *(
+        FieldSpec(n, ROW_SPECS[n].kind, f"about a row: {ROW_SPECS[n].help}")
+        for n in ROW_FIELDS_IN_FINDINGS
+    ),
+    *(
+        FieldSpec(
+            f"row.{s.name}", s.kind, f"about a row: {s.help}", tuple(f"row.{a}" for a in s.aliases)
+        )
+        for s in ROW_SPECS.values()
+        if s.name not in ("finding", "severity", "change", "subset")
+    ),
 )
 
 
@@ -110,19 +138,28 @@ def resolve(term: Term, specs: dict[str, FieldSpec], query: str) -> FieldSpec:
         if name == spec.name or name in spec.aliases:
             return spec
     names = [n for s in specs.values() for n in (s.name, *s.aliases)]
-    near = [n for n in names if name and n.startswith(name)] or \
-        difflib.get_close_matches(name, names, n=1)
+    near = [n for n in names if name and n.startswith(name)] or difflib.get_close_matches(
+        name, names, n=1
+    )
     hint = f"did you mean '{near[0]}'? " if near else ""
     known = ", ".join(s.name for s in specs.values() if not s.name.startswith("row."))
     extra = "; any row field as row.<field>" if any(n.startswith("row.") for n in specs) else ""
-    quoted = query[term.start:term.end].replace("\\", "\\\\").replace('"', '\\"')
-    raise QueryError(query, term.column, f"unknown field '{term.field}': {hint}"
-                     f"known: {known}{extra}; to search for the text, quote it: \"{quoted}\"")
+    quoted = query[term.start : term.end].replace("\\", "\\\\").replace('"', '\\"')
+    raise QueryError(
+        query,
+        term.column,
+        f"unknown field '{term.field}': {hint}"
+        f'known: {known}{extra}; to search for the text, quote it: "{quoted}"',
+    )
 
 
 _TEXT_OPS = (":", "=", "!=")
-_OPTIONAL_NUMBERS = {s.name for specs in (ROW_SPECS, EVIDENCE_SPECS, FINDING_SPECS)
-                     for s in specs.values() if s.kind is Kind.NUMBER}
+_OPTIONAL_NUMBERS = {
+    s.name
+    for specs in (ROW_SPECS, EVIDENCE_SPECS, FINDING_SPECS)
+    for s in specs.values()
+    if s.kind is Kind.NUMBER
+}
 
 
 def check_term(spec: FieldSpec, term: Term, query: str) -> None:
@@ -130,19 +167,27 @@ def check_term(spec: FieldSpec, term: Term, query: str) -> None:
     col = term.value_start + 1
     v = term.value.strip().lower()
     if spec.kind in (Kind.TEXT, Kind.ENUM, Kind.PREFIX, Kind.FLAG) and term.op not in _TEXT_OPS:
-        raise QueryError(query, term.column, f"'{spec.name}' is not a number, so it takes "
-                         f"{spec.name}:value, {spec.name}=value or {spec.name}!=value, "
-                         f"not '{term.op}'")
+        raise QueryError(
+            query,
+            term.column,
+            f"'{spec.name}' is not a number, so it takes "
+            f"{spec.name}:value, {spec.name}=value or {spec.name}!=value, "
+            f"not '{term.op}'",
+        )
     if spec.kind is Kind.FLAG and v not in FLAG_VALUES:
         raise QueryError(query, col, f"'{spec.name}' takes yes or no, not '{term.value}'")
     if spec.kind is Kind.SEVERITY and v not in SEVERITIES:
-        raise QueryError(query, col, f"unknown severity '{term.value}': use "
-                         + ", ".join(SEVERITIES))
+        raise QueryError(
+            query, col, f"unknown severity '{term.value}': use " + ", ".join(SEVERITIES)
+        )
     if spec.kind in (Kind.NUMBER, Kind.COUNT):
         if spec.kind is Kind.NUMBER and v == "none":
             if term.op not in _TEXT_OPS:
-                raise QueryError(query, term.column, f"'none' (no value) takes "
-                                 f"{spec.name}:none or {spec.name}!=none")
+                raise QueryError(
+                    query,
+                    term.column,
+                    f"'none' (no value) takes {spec.name}:none or {spec.name}!=none",
+                )
             return
         parse_number(term, query, spec.name)
     if spec.kind is Kind.ID_OR_COUNT and (term.op not in _TEXT_OPS or is_number(v)):
@@ -164,6 +209,10 @@ def parse_number(term: Term, query: str, name: str) -> Decimal:
         d = None
     if d is None or not d.is_finite():
         none = f" ({name}:none: no value)" if name in _OPTIONAL_NUMBERS else ""
-        raise QueryError(query, term.value_start + 1, f"'{name}' compares numbers, and "
-                         f"'{term.value}' is not one: write e.g. {name}<0.7{none}")
+        raise QueryError(
+            query,
+            term.value_start + 1,
+            f"'{name}' compares numbers, and "
+            f"'{term.value}' is not one: write e.g. {name}<0.7{none}",
+        )
     return d

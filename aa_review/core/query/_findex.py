@@ -38,8 +38,9 @@ _TEXT_FIELDS = ("row_id", "evidence_id", "ref", "key_path", "contract")
 
 def _categorical(values: list[str]) -> tuple[list[str], np.ndarray]:
     table: dict[str, int] = {}
-    codes = np.fromiter((table.setdefault(v, len(table)) for v in values), dtype=np.int64,
-                        count=len(values))
+    codes = np.fromiter(
+        (table.setdefault(v, len(table)) for v in values), dtype=np.int64, count=len(values)
+    )
     return list(table), codes
 
 
@@ -66,10 +67,12 @@ class FindingsIndex:
         self._rows_of: dict[int, np.ndarray] = {}
         self._values: dict[str, list[object]] = {
             name: [v for f in fs for v in f.locations.values(name)]
-            for name in ("file", "line", *_TEXT_FIELDS)}
+            for name in ("file", "line", *_TEXT_FIELDS)
+        }
         self.file_table, self.file = _categorical([str(v or "") for v in self._values["file"]])
-        self.line = np.array([np.nan if v is None else v for v in self._values["line"]],
-                             dtype=float)
+        self.line = np.array(
+            [np.nan if v is None else v for v in self._values["line"]], dtype=float
+        )
         self._text: dict[str, tuple[list[str], np.ndarray]] = {}
         self._haystack: list[str] | None = None
         self.loc_row = np.full(len(self.owner), -1, dtype=np.int64)
@@ -89,7 +92,7 @@ class FindingsIndex:
         """Row positions (in the linked package) that finding ``i`` locates, sorted, each once."""
         got = self._rows_of.get(i)
         if got is None:
-            rows = self.loc_row[self.start[i]:self.start[i + 1]]
+            rows = self.loc_row[self.start[i] : self.start[i + 1]]
             got = self._rows_of[i] = distinct_sorted(rows[rows >= 0])
         return got
 
@@ -108,8 +111,9 @@ class FindingsIndex:
         value = self._values["contract"][int(self.start[i]) + k]
         return str(value) if value else None
 
-    def about(self, *, row: int | None = None, evidence: int | None = None,
-              contract: str | None = None) -> np.ndarray:
+    def about(
+        self, *, row: int | None = None, evidence: int | None = None, contract: str | None = None
+    ) -> np.ndarray:
         """Positions of the findings with a location at ``row``, at ``evidence`` (by id or
         by ref) or naming ``contract``, in order."""
         at = np.zeros(self.n_locations, dtype=bool)
@@ -137,14 +141,18 @@ class FindingsIndex:
         """Distinct values of a Location attribute and, per location, which one (cached)."""
         got = self._text.get(attr)
         if got is None:
-            got = self._text[attr] = _categorical([str(v) if v is not None else ""
-                                                   for v in self._values[attr]])
+            got = self._text[attr] = _categorical(
+                [str(v) if v is not None else "" for v in self._values[attr]]
+            )
         return got
 
     def _text_is(self, attr: str, value: str) -> np.ndarray:
         table, codes = self.location_text(attr)
-        return codes == table.index(value) if value in table else \
-            np.zeros(self.n_locations, dtype=bool)
+        return (
+            codes == table.index(value)
+            if value in table
+            else np.zeros(self.n_locations, dtype=bool)
+        )
 
     def haystack(self) -> list[str]:
         """Per finding, the lower-cased code and message (free text also searches every
@@ -172,7 +180,7 @@ class FindingsIndex:
         for f, n in zip(self.findings, sizes.tolist(), strict=True):
             table = f.locations.table
             if table is not None and table.row_id is ix.row_id and table.keys is None:
-                self.loc_row[start:start + n] = f.locations.rows_per_location()
+                self.loc_row[start : start + n] = f.locations.rows_per_location()
             start += n
         lines = np.nan_to_num(self.line, nan=-1).astype(np.int64)
         todo = self.loc_row < 0
@@ -189,8 +197,7 @@ class FindingsIndex:
                 row = ix.find_row(str(rid))
                 if row is not None:
                     self.loc_row[k] = row
-        for attr, lookup in (("evidence_id", ix.evidence_pos.get),
-                             ("ref", pkg.evidence_of_ref)):
+        for attr, lookup in (("evidence_id", ix.evidence_pos.get), ("ref", pkg.evidence_of_ref)):
             names, codes = self.location_text(attr)
             pos = np.array([_or_minus(lookup(t)) if t else -1 for t in names], dtype=np.int64)
             if len(codes):

@@ -22,8 +22,13 @@ if TYPE_CHECKING:
 __all__ = ["FindingsScope", "check_of"]
 
 # Location fields: which attribute of a Location each one reads.
-_LOCATION_TEXT = {"row": "row_id", "evidence": "evidence_id", "ref": "ref", "key": "key_path",
-                  "contract": "contract"}
+_LOCATION_TEXT = {
+    "row": "row_id",
+    "evidence": "evidence_id",
+    "ref": "ref",
+    "key": "key_path",
+    "contract": "contract",
+}
 
 
 def check_of(code: str) -> str:
@@ -40,11 +45,13 @@ class FindingsScope(Scope):
     free_text = "code, message or location containing the text"
     specs = FINDING_SPECS
 
-    def __init__(self, findings: FindingsIndex | Sequence[Finding],
-                 pkg: Package | None = None) -> None:
+    def __init__(
+        self, findings: FindingsIndex | Sequence[Finding], pkg: Package | None = None
+    ) -> None:
         if not isinstance(findings, FindingsIndex) or (pkg is not None and findings.pkg is None):
-            findings = FindingsIndex(findings.findings if isinstance(findings, FindingsIndex)
-                                     else findings, pkg)
+            findings = FindingsIndex(
+                findings.findings if isinstance(findings, FindingsIndex) else findings, pkg
+            )
         self.f = findings
         self._rows: RowsScope | None = None
 
@@ -77,13 +84,21 @@ class FindingsScope(Scope):
         if name == "line":
             return f.findings_at(number_mask(f.line, spec, term, query))
         if name == "file" or name in _LOCATION_TEXT:
-            table, codes = (f.file_table, f.file) if name == "file" else \
-                self.f.location_text(_LOCATION_TEXT[name])
+            table, codes = (
+                (f.file_table, f.file)
+                if name == "file"
+                else self.f.location_text(_LOCATION_TEXT[name])
+            )
             return f.findings_at(match_table(table, term.value, spec.kind, term.op)[codes])
         rows = self.rows
         if rows is None:
-            raise self.needs(spec, term, query, "the package the findings are about (a row "
-                             "field: findings about rows that match it)")
+            raise self.needs(
+                spec,
+                term,
+                query,
+                "the package the findings are about (a row "
+                "field: findings about rows that match it)",
+            )
         row_name = name.removeprefix("row.")
         row_term = replace(term, field=row_name)
         return f.findings_about_rows(rows.field_mask(ROW_SPECS[row_name], row_term, query))
@@ -105,8 +120,11 @@ class FindingsScope(Scope):
         if spec.name == "severity":
             counts_s = np.bincount(f.severity.astype(np.int64), minlength=len(SEVERITIES))
             return [(s, int(counts_s[i])) for i, s in enumerate(SEVERITIES)]
-        if spec.kind is not Kind.FLAG and self.rows is not None and \
-                (spec.name in ROW_SPECS or spec.name.startswith("row.")):
+        if (
+            spec.kind is not Kind.FLAG
+            and self.rows is not None
+            and (spec.name in ROW_SPECS or spec.name.startswith("row."))
+        ):
             row_name = spec.name.removeprefix("row.")
             return self.rows.values(ROW_SPECS[row_name])
         return super().values(spec)

@@ -50,8 +50,10 @@ def match_bytes(folded: np.ndarray, value: str, op: str) -> np.ndarray:
         return same
     if b"?" in v:
         pat = _pattern(value.lower())
-        return np.array([pat.fullmatch(x.decode("utf-8", "replace")) is not None
-                         for x in folded.tolist()], dtype=bool)
+        return np.array(
+            [pat.fullmatch(x.decode("utf-8", "replace")) is not None for x in folded.tolist()],
+            dtype=bool,
+        )
     if b"*" not in v:
         return np.strings.find(folded, v) >= 0
     return _anchored(folded, v.split(b"*"))

@@ -82,6 +82,13 @@ def _compare(col: np.ndarray, op: str, literal: Decimal, d: int) -> np.ndarray:
 def compare_exact(col: np.ndarray, op: str, literal: Decimal) -> np.ndarray:
     """Mask of ``col op literal`` for whole-number columns (line, counts)."""
     x = float(literal)
-    out: np.ndarray = {"<": col.__lt__, "<=": col.__le__, ">": col.__gt__, ">=": col.__ge__,
-                       "=": col.__eq__, ":": col.__eq__, "!=": col.__ne__}[op](x)
+    out: np.ndarray = {
+        "<": col.__lt__,
+        "<=": col.__le__,
+        ">": col.__gt__,
+        ">=": col.__ge__,
+        "=": col.__eq__,
+        ":": col.__eq__,
+        "!=": col.__ne__,
+    }[op](x)
     return out

@@ -33,6 +33,8 @@ def filter_report(report: AuditReport, query: str, pkg: Package | None = None) -
 
 def filter_corpus(corpus: CorpusReport, query: str) -> CorpusReport:
     """Every package's report filtered by ``query``, and the totals recounted."""
-    entries = [e if e.report is None else e.model_copy(
-        update={"report": filter_report(e.report, query)}) for e in corpus.entries]
+    entries = [
+        e if e.report is None else e.model_copy(update={"report": filter_report(e.report, query)})
+        for e in corpus.entries
+    ]
     return corpus.with_entries(entries, query)

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 __all__ = ["RowsScope", "findings_index"]
 
 
-def findings_index(findings: FindingsIndex | Sequence[Finding] | None,
-                   pkg: Package | None) -> FindingsIndex | None:
+def findings_index(
+    findings: FindingsIndex | Sequence[Finding] | None, pkg: Package | None
+) -> FindingsIndex | None:
     """``findings`` as an index linked to ``pkg`` (built here from a plain list)."""
     if findings is None or isinstance(findings, FindingsIndex):
         return findings
@@ -42,8 +43,9 @@ class RowsScope(Scope):
     free_text = "row id, data type, file or task containing the text"
     specs = ROW_SPECS
 
-    def __init__(self, pkg: Package,
-                 findings: FindingsIndex | Sequence[Finding] | None = None) -> None:
+    def __init__(
+        self, pkg: Package, findings: FindingsIndex | Sequence[Finding] | None = None
+    ) -> None:
         self.pkg = pkg
         self.ix = pkg.index
         self.findings = findings_index(findings, pkg)
@@ -57,8 +59,7 @@ class RowsScope(Scope):
     def text_mask(self, value: str) -> np.ndarray:
         ix = self.ix
         m = match_bytes(ix.row_id_folded(), value, ":")
-        for table, col in ((ix.data_types, ix.data_type), (ix.files, ix.file),
-                           (ix.tasks, ix.task)):
+        for table, col in ((ix.data_types, ix.data_type), (ix.files, ix.file), (ix.tasks, ix.task)):
             hit = match_table(table, value, Kind.TEXT, ":")
             if hit.any():
                 m |= hit[col]
@@ -85,10 +86,16 @@ class RowsScope(Scope):
             col = {"line": ix.line, "confidence": ix.confidence, "quality": ix.quality}[name]
             return number_mask(col, spec, term, query)
         if name in ("type", "file", "task"):
-            table, col = {"type": (ix.data_types, ix.data_type), "file": (ix.files, ix.file),
-                          "task": (ix.tasks, ix.task)}[name]
-            return match_table(table, v, spec.kind, term.op)[col] if len(ix) else \
-                np.zeros(0, dtype=bool)
+            table, col = {
+                "type": (ix.data_types, ix.data_type),
+                "file": (ix.files, ix.file),
+                "task": (ix.tasks, ix.task),
+            }[name]
+            return (
+                match_table(table, v, spec.kind, term.op)[col]
+                if len(ix)
+                else np.zeros(0, dtype=bool)
+            )
         if name == "id":
             return match_bytes(ix.row_id_folded(), v, term.op)
         if name == "evidence":
@@ -96,8 +103,11 @@ class RowsScope(Scope):
                 return number_mask(ix.n_evidence, FieldSpec(name, Kind.COUNT, ""), term, query)
             return self.citing_any(match_table(ix.evidence_ids, v, Kind.TEXT, term.op))
         if name.startswith("evidence."):
-            attr = {"evidence.visibility": "visibility", "evidence.type": "evidence_type",
-                    "evidence.ref": "ref"}[name]
+            attr = {
+                "evidence.visibility": "visibility",
+                "evidence.type": "evidence_type",
+                "evidence.ref": "ref",
+            }[name]
             return self.citing_any(match_table(self.evidence_attr(attr), v, spec.kind, term.op))
         if name == "change":
             return self.change_mask(spec, term, query)
@@ -110,15 +120,22 @@ class RowsScope(Scope):
     def change_mask(self, spec: FieldSpec, term: Term, query: str) -> np.ndarray:
         """``change:VALUE`` (wildcards allowed): rows of that kind against the baseline."""
         v = term.value.strip().lower()
-        hit = match_table(list(CHANGE_VALUES), v, Kind.ENUM, "=" if term.op == "!=" else
-                          term.op)
+        hit = match_table(list(CHANGE_VALUES), v, Kind.ENUM, "=" if term.op == "!=" else term.op)
         if not hit.any():
-            raise QueryError(query, term.value_start + 1, f"'change' takes one of "
-                             f"{', '.join(CHANGE_VALUES)}, not '{term.value}'")
+            raise QueryError(
+                query,
+                term.value_start + 1,
+                f"'change' takes one of {', '.join(CHANGE_VALUES)}, not '{term.value}'",
+            )
         if self.changes is None:
-            raise self.needs(spec, term, query, "a baseline to compare with: open one with "
-                             "File > Compare With… (on the command line: aa-review diff "
-                             "OLD NEW --query ...)")
+            raise self.needs(
+                spec,
+                term,
+                query,
+                "a baseline to compare with: open one with "
+                "File > Compare With… (on the command line: aa-review diff "
+                "OLD NEW --query ...)",
+            )
         out = np.zeros(len(self.ix), dtype=bool)
         for value, wanted in zip(CHANGE_VALUES, hit.tolist(), strict=True):
             if wanted:
@@ -131,12 +148,14 @@ class RowsScope(Scope):
             raise self.needs(spec, term, query, "subsets, which are made in the window")
         n = len(self.ix)
         names = list(self.subsets)
-        hit = match_table(names, term.value, Kind.ENUM, term.op) if names else \
-            np.zeros(0, dtype=bool)
+        hit = (
+            match_table(names, term.value, Kind.ENUM, term.op) if names else np.zeros(0, dtype=bool)
+        )
         if not hit.any():
             known = ", ".join(names) if names else "none yet"
-            raise QueryError(query, term.value_start + 1,
-                             f"no subset named '{term.value}': subsets now: {known}")
+            raise QueryError(
+                query, term.value_start + 1, f"no subset named '{term.value}': subsets now: {known}"
+            )
         m = np.zeros(n, dtype=bool)
         for k in np.flatnonzero(hit):
             rows = self.subsets[names[k]]
@@ -162,4 +181,3 @@ class RowsScope(Scope):
         if spec.name == "finding" and self.findings is not None:
             return self.findings.code_counts()
         return super().values(spec)
-

@@ -19,8 +19,18 @@ from dataclasses import dataclass, replace
 
 from aa_review.core.util.errors import AAReviewError
 
-__all__ = ["QueryError", "Term", "Not", "And", "Or", "Node", "parse_query", "OPERATORS",
-           "tokenize", "Token"]
+__all__ = [
+    "QueryError",
+    "Term",
+    "Not",
+    "And",
+    "Or",
+    "Node",
+    "parse_query",
+    "OPERATORS",
+    "tokenize",
+    "Token",
+]
 
 OPERATORS = ("<=", ">=", "!=", "<", ">", "=", ":")
 _FIELD_OP = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*)[ \t]*(<=|>=|!=|<|>|=|:)")
@@ -134,8 +144,12 @@ def tokenize(q: str, *, tolerant: bool = False) -> list[Token]:
                 if tolerant:
                     i += 1
                     continue
-                raise QueryError(q, i + 1, "'-' negates the term right after it, with no space "
-                                 "(-type:x); to search for a dash, quote it: \"-\"")
+                raise QueryError(
+                    q,
+                    i + 1,
+                    "'-' negates the term right after it, with no space "
+                    '(-type:x); to search for a dash, quote it: "-"',
+                )
             out.append(Token("NEG", i, i + 1))
             i += 1
             continue
@@ -146,8 +160,12 @@ def tokenize(q: str, *, tolerant: bool = False) -> list[Token]:
                 j += 1
             value, end, quoted = _read_value(q, j, tolerant)
             if not value and not quoted and not tolerant:
-                raise QueryError(q, j + 1, f"'{m.group(1)}{m.group(2)}' needs a value after it "
-                                 f"(e.g. {_example(m.group(1), m.group(2))})")
+                raise QueryError(
+                    q,
+                    j + 1,
+                    f"'{m.group(1)}{m.group(2)}' needs a value after it "
+                    f"(e.g. {_example(m.group(1), m.group(2))})",
+                )
             term = Term(m.group(1).lower(), m.group(2), value, i, end, j, quoted)
             out.append(Token("TERM", i, end, term))
             i = end
@@ -164,7 +182,11 @@ def tokenize(q: str, *, tolerant: bool = False) -> list[Token]:
 
 
 def _example(field: str, op: str) -> str:
-    return f"{field}{op}0.5" if op in ("<", "<=", ">", ">=") else f'{field}{op}value or {field}{op}"two words"'
+    return (
+        f"{field}{op}0.5"
+        if op in ("<", "<=", ">", ">=")
+        else f'{field}{op}value or {field}{op}"two words"'
+    )
 
 
 class _Parser:
@@ -206,8 +228,11 @@ class _Parser:
                 op = self.tok
                 self.i += 1
                 if self.tok.kind in ("EOF", ")", "OR", "AND"):
-                    raise self.fail(op, "AND needs a term on both sides (type:a AND "
-                                    "confidence<0.5; AND may be left out)")
+                    raise self.fail(
+                        op,
+                        "AND needs a term on both sides (type:a AND "
+                        "confidence<0.5; AND may be left out)",
+                    )
             items.append(self.unary())
         return items[0] if len(items) == 1 else And(tuple(items), items[0].start, items[-1].end)
 
@@ -236,8 +261,11 @@ class _Parser:
         if tok.kind in ("NEG", "NOT"):
             self.i += 1
             if self.tok.kind in ("EOF", ")", "OR", "AND"):
-                raise self.fail(tok, f"{'NOT' if tok.kind == 'NOT' else '-'} needs a term after "
-                                "it (NOT type:x, -type:x)")
+                raise self.fail(
+                    tok,
+                    f"{'NOT' if tok.kind == 'NOT' else '-'} needs a term after "
+                    "it (NOT type:x, -type:x)",
+                )
             inner = self.unary()
             return Not(inner, tok.start, inner.end)
         self.i += 1  # past '('

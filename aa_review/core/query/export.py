@@ -30,21 +30,63 @@ if TYPE_CHECKING:
     from aa_review.core.findings import Finding
     from aa_review.core.package import Package
 
-__all__ = ["FORMATS", "ROW_COLUMNS", "EXPORT_COLUMNS", "ALL", "Export", "rows_export",
-           "evidence_export", "findings_export", "write_export", "export_to_file",
-           "export_rows", "export_evidence", "export_findings", "csv_cell", "meta_path",
-           "atomic_write"]
+__all__ = [
+    "FORMATS",
+    "ROW_COLUMNS",
+    "EXPORT_COLUMNS",
+    "ALL",
+    "Export",
+    "rows_export",
+    "evidence_export",
+    "findings_export",
+    "write_export",
+    "export_to_file",
+    "export_rows",
+    "export_evidence",
+    "export_findings",
+    "csv_cell",
+    "meta_path",
+    "atomic_write",
+]
 
 FORMATS = ("csv", "jsonl", "json")
 ALL = "all"  # the columns keyword: every field of every record
 # Columns the row index holds (no disk read); the CSV default for rows.
-ROW_COLUMNS = ("row_id", "data_type", "file", "line", "source_task_id", "evidence_count",
-               "confidence", "quality_score")
+ROW_COLUMNS = (
+    "row_id",
+    "data_type",
+    "file",
+    "line",
+    "source_task_id",
+    "evidence_count",
+    "confidence",
+    "quality_score",
+)
 EXPORT_COLUMNS = ROW_COLUMNS
-FINDING_COLUMNS = ("finding_index", "code", "check", "severity", "quirk", "message", "file",
-                   "line", "row_id", "evidence_id", "ref", "key_path", "contract")
-_EVIDENCE_FIXED = ("evidence_id", "ref", "evidence_type", "visibility", "resolves",
-                   "content_hash", "confidence")
+FINDING_COLUMNS = (
+    "finding_index",
+    "code",
+    "check",
+    "severity",
+    "quirk",
+    "message",
+    "file",
+    "line",
+    "row_id",
+    "evidence_id",
+    "ref",
+    "key_path",
+    "contract",
+)
+_EVIDENCE_FIXED = (
+    "evidence_id",
+    "ref",
+    "evidence_type",
+    "visibility",
+    "resolves",
+    "content_hash",
+    "confidence",
+)
 
 
 @dataclass
@@ -115,8 +157,7 @@ def rows_export(pkg: Package, positions: Iterable[int]) -> Export:
                 yield row
                 continue
             indexed = _row_index_record(pkg, p)
-            yield {c: indexed[c] if c in indexed and c not in row else row.get(c)
-                   for c in columns}
+            yield {c: indexed[c] if c in indexed and c not in row else row.get(c) for c in columns}
 
     def all_columns() -> list[str]:
         seen: dict[str, None] = {}
@@ -124,13 +165,17 @@ def rows_export(pkg: Package, positions: Iterable[int]) -> Export:
             seen.update(dict.fromkeys(pkg.read_row(p)))
         return list(seen)
 
-    return Export("rows", len(pos), len(pkg.index), records, ROW_COLUMNS, all_columns,
-                  pkg.package_id)
+    return Export(
+        "rows", len(pos), len(pkg.index), records, ROW_COLUMNS, all_columns, pkg.package_id
+    )
 
 
 # -- evidence ------------------------------------------------------------------------
 def evidence_export(pkg: Package, positions: Iterable[int]) -> Export:
-    """Evidence positions (``index.evidence_ids``): catalog fields, ``catalogued``, ``cited_by_rows``."""
+    """Evidence positions (``index.evidence_ids``).
+
+    Columns: the catalog's fields, ``catalogued``, ``cited_by_rows``.
+    """
     ix = pkg.index
     pos = np.fromiter((int(p) for p in positions), dtype=np.int64)
     cited = pkg.index.cited_counts()
@@ -141,8 +186,9 @@ def evidence_export(pkg: Package, positions: Iterable[int]) -> Export:
 
     def record(p: int) -> dict[str, Any]:
         e = pkg.evidence_at(p)
-        rec: dict[str, Any] = e.model_dump(mode="json") if e is not None else {
-            "evidence_id": ix.evidence_ids[p]}
+        rec: dict[str, Any] = (
+            e.model_dump(mode="json") if e is not None else {"evidence_id": ix.evidence_ids[p]}
+        )
         rec["catalogued"] = e is not None
         rec["cited_by_rows"] = int(cited[p])
         return rec
@@ -152,13 +198,23 @@ def evidence_export(pkg: Package, positions: Iterable[int]) -> Export:
             rec = record(p)
             yield rec if columns is None else {c: rec.get(c) for c in columns}
 
-    return Export("evidence", len(pos), len(ix.evidence_ids), records, columns_all,
-                  lambda: columns_all, pkg.package_id)
+    return Export(
+        "evidence",
+        len(pos),
+        len(ix.evidence_ids),
+        records,
+        columns_all,
+        lambda: columns_all,
+        pkg.package_id,
+    )
 
 
 # -- findings ------------------------------------------------------------------------
-def findings_export(findings: Sequence[Finding], positions: Iterable[int] | None = None,
-                    package_id: str | None = None) -> Export:
+def findings_export(
+    findings: Sequence[Finding],
+    positions: Iterable[int] | None = None,
+    package_id: str | None = None,
+) -> Export:
     """Findings at ``positions``: in CSV one line per location (``finding_index`` ties
     the lines of one finding together); in JSON each finding whole."""
     from aa_review.core.query import check_of, locations_of
@@ -173,13 +229,26 @@ def findings_export(findings: Sequence[Finding], positions: Iterable[int] | None
                 yield rec if columns is None else {c: rec.get(c) for c in columns}
                 continue
             for loc in locations_of(f):
-                rec = {"finding_index": p, "code": f.code, "check": check_of(f.code),
-                       "severity": f.severity.value, "quirk": f.quirk, "message": f.message,
-                       **loc.model_dump(mode="json")}
+                rec = {
+                    "finding_index": p,
+                    "code": f.code,
+                    "check": check_of(f.code),
+                    "severity": f.severity.value,
+                    "quirk": f.quirk,
+                    "message": f.message,
+                    **loc.model_dump(mode="json"),
+                }
                 yield {c: rec.get(c) for c in (columns or FINDING_COLUMNS)}
 
-    return Export("findings", len(pos), len(findings), records, FINDING_COLUMNS,
-                  lambda: list(FINDING_COLUMNS), package_id)
+    return Export(
+        "findings",
+        len(pos),
+        len(findings),
+        records,
+        FINDING_COLUMNS,
+        lambda: list(FINDING_COLUMNS),
+        package_id,
+    )
 
 
 # -- writing -------------------------------------------------------------------------
@@ -191,18 +260,38 @@ def _columns(export: Export, fmt: str, columns: Sequence[str] | None) -> list[st
     return None if columns is None else list(columns)
 
 
-def meta_of(export: Export, fmt: str, columns: list[str] | None, *, query: str,
-            digest: str | None, file: str | None = None) -> dict[str, Any]:
-    return {"tool": f"aa-review {__version__}", "kind": export.kind, "format": fmt,
-            "file": file, "query": query, "package_id": export.package_id,
-            "package_digest": digest, "count": export.count, "total": export.total,
-            "columns": columns if columns is not None else ALL,
-            "numbers": "stored values, exactly (shortest form that reads back the same)",
-            "created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+def meta_of(
+    export: Export,
+    fmt: str,
+    columns: list[str] | None,
+    *,
+    query: str,
+    digest: str | None,
+    file: str | None = None,
+) -> dict[str, Any]:
+    return {
+        "tool": f"aa-review {__version__}",
+        "kind": export.kind,
+        "format": fmt,
+        "file": file,
+        "query": query,
+        "package_id": export.package_id,
+        "package_digest": digest,
+        "count": export.count,
+        "total": export.total,
+        "columns": columns if columns is not None else ALL,
+        "numbers": "stored values, exactly (shortest form that reads back the same)",
+        "created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+    }
 
 
-def write_export(out: IO[bytes], export: Export, fmt: str, columns: Sequence[str] | None = None,
-                 meta: dict[str, Any] | None = None) -> int:
+def write_export(
+    out: IO[bytes],
+    export: Export,
+    fmt: str,
+    columns: Sequence[str] | None = None,
+    meta: dict[str, Any] | None = None,
+) -> int:
     """Write ``export`` to a binary stream; returns the number of items written.
 
     ``meta`` goes into a JSON document (``{"meta": ..., kind: [...]}``) and is
@@ -228,8 +317,9 @@ def write_export(out: IO[bytes], export: Export, fmt: str, columns: Sequence[str
         head = orjson.dumps(meta or {}, option=orjson.OPT_SERIALIZE_NUMPY)
         out.write(b'{"meta":' + head + b',"' + export.kind.encode() + b'":[')
         for i, rec in enumerate(records):
-            out.write((b",\n" if i else b"\n") + orjson.dumps(rec,
-                                                               option=orjson.OPT_SERIALIZE_NUMPY))
+            out.write(
+                (b",\n" if i else b"\n") + orjson.dumps(rec, option=orjson.OPT_SERIALIZE_NUMPY)
+            )
         out.write(b"\n]}\n")
     return export.count
 
@@ -239,8 +329,15 @@ def meta_path(path: Path) -> Path:
     return path.with_name(path.name + ".meta.json")
 
 
-def export_to_file(export: Export, path: Path, *, query: str, digest: str | None,
-                   fmt: str | None = None, columns: Sequence[str] | None = None) -> int:
+def export_to_file(
+    export: Export,
+    path: Path,
+    *,
+    query: str,
+    digest: str | None,
+    fmt: str | None = None,
+    columns: Sequence[str] | None = None,
+) -> int:
     """Write ``export`` to ``path`` atomically (format from ``fmt`` or the suffix), and
     for CSV and JSON Lines its sidecar ``<path>.meta.json``; returns the items written."""
     path = Path(path)
@@ -257,32 +354,67 @@ def export_to_file(export: Export, path: Path, *, query: str, digest: str | None
 
     atomic_write(path, write, "wb")
     if fmt != "json":
-        atomic_write(meta_path(path), lambda fh: fh.write(
-            orjson.dumps(meta, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)), "wb")
+        atomic_write(
+            meta_path(path),
+            lambda fh: fh.write(
+                orjson.dumps(meta, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+            ),
+            "wb",
+        )
     return n
 
 
-def export_rows(pkg: Package, positions: Iterable[int], path: Path, *, query: str,
-                digest: str | None, fmt: str | None = None,
-                columns: Sequence[str] | None = None) -> int:
+def export_rows(
+    pkg: Package,
+    positions: Iterable[int],
+    path: Path,
+    *,
+    query: str,
+    digest: str | None,
+    fmt: str | None = None,
+    columns: Sequence[str] | None = None,
+) -> int:
     """Write the rows at ``positions`` to ``path``; returns the number written.
 
     CSV: the index columns by default (``columns`` picks any row fields, ``["all"]``
     every field); JSON Lines and JSON: every field of each row as stored.
     """
-    return export_to_file(rows_export(pkg, positions), path, query=query, digest=digest,
-                          fmt=fmt, columns=columns)
+    return export_to_file(
+        rows_export(pkg, positions), path, query=query, digest=digest, fmt=fmt, columns=columns
+    )
 
 
-def export_evidence(pkg: Package, positions: Iterable[int], path: Path, *, query: str,
-                    digest: str | None, fmt: str | None = None,
-                    columns: Sequence[str] | None = None) -> int:
-    return export_to_file(evidence_export(pkg, positions), path, query=query, digest=digest,
-                          fmt=fmt, columns=columns)
+def export_evidence(
+    pkg: Package,
+    positions: Iterable[int],
+    path: Path,
+    *,
+    query: str,
+    digest: str | None,
+    fmt: str | None = None,
+    columns: Sequence[str] | None = None,
+) -> int:
+    return export_to_file(
+        evidence_export(pkg, positions), path, query=query, digest=digest, fmt=fmt, columns=columns
+    )
 
 
-def export_findings(findings: Sequence[Finding], positions: Iterable[int] | None, path: Path, *,
-                    query: str, digest: str | None, package_id: str | None = None,
-                    fmt: str | None = None, columns: Sequence[str] | None = None) -> int:
-    return export_to_file(findings_export(findings, positions, package_id), path, query=query,
-                          digest=digest, fmt=fmt, columns=columns)
+def export_findings(
+    findings: Sequence[Finding],
+    positions: Iterable[int] | None,
+    path: Path,
+    *,
+    query: str,
+    digest: str | None,
+    package_id: str | None = None,
+    fmt: str | None = None,
+    columns: Sequence[str] | None = None,
+) -> int:
+    return export_to_file(
+        findings_export(findings, positions, package_id),
+        path,
+        query=query,
+        digest=digest,
+        fmt=fmt,
+        columns=columns,
+    )

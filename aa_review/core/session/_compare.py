@@ -29,15 +29,26 @@ if TYPE_CHECKING:
     from aa_review.core.diff import EvidenceChange, FindingsDiff, PackageDiff
     from aa_review.core.package import Package
 
-__all__ = ["compare_findings", "compare_findings_in_process", "contract_changes",
-           "PreparedComparison", "Comparison", "CompareItem", "SideBySide", "FieldLine",
-           "prepare_comparison", "side_by_side", "evidence_side_by_side", "ROW_KINDS",
-           "MAX_LINES"]
+__all__ = [
+    "compare_findings",
+    "compare_findings_in_process",
+    "contract_changes",
+    "PreparedComparison",
+    "Comparison",
+    "CompareItem",
+    "SideBySide",
+    "FieldLine",
+    "prepare_comparison",
+    "side_by_side",
+    "evidence_side_by_side",
+    "ROW_KINDS",
+    "MAX_LINES",
+]
 
 # The kinds a row of the open package can have (at most one; ``linked`` comes on top).
 ROW_KINDS = ("added", "changed", "moved", "reformatted")
-MAX_LINES = 4000    # fields lined up in one side-by-side view
-MAX_TEXT = 400      # characters of one value shown
+MAX_LINES = 4000  # fields lined up in one side-by-side view
+MAX_TEXT = 400  # characters of one value shown
 
 
 def _never() -> bool:
@@ -102,24 +113,33 @@ class PreparedComparison:
         out["removed"] = int(np.count_nonzero(self.old_masks["removed"]))
         return out
 
-    def _kept(self, new_positions: np.ndarray | None, old_positions: np.ndarray | None
-              ) -> tuple[np.ndarray, np.ndarray]:
+    def _kept(
+        self, new_positions: np.ndarray | None, old_positions: np.ndarray | None
+    ) -> tuple[np.ndarray, np.ndarray]:
         kinds = self.row_kind
-        new = np.flatnonzero(kinds) if new_positions is None else \
-            new_positions[kinds[new_positions] > 0]
+        new = (
+            np.flatnonzero(kinds)
+            if new_positions is None
+            else new_positions[kinds[new_positions] > 0]
+        )
         removed = np.flatnonzero(self.old_masks["removed"])
         if old_positions is not None:
             removed = np.intersect1d(removed, old_positions)
         return new, removed
 
-    def count_listed(self, new_positions: np.ndarray | None,
-                     old_positions: np.ndarray | None) -> int:
+    def count_listed(
+        self, new_positions: np.ndarray | None, old_positions: np.ndarray | None
+    ) -> int:
         """How many rows :meth:`listed` lists without a limit."""
         new, removed = self._kept(new_positions, old_positions)
         return len(new) + len(removed)
 
-    def listed(self, new_positions: np.ndarray | None, old_positions: np.ndarray | None,
-               limit: int | None = None) -> list[CompareItem]:
+    def listed(
+        self,
+        new_positions: np.ndarray | None,
+        old_positions: np.ndarray | None,
+        limit: int | None = None,
+    ) -> list[CompareItem]:
         """The changed rows a rows query keeps: rows of the open package among
         ``new_positions`` that were added, changed, moved or re-serialized, then the
         baseline's removed rows among ``old_positions`` (None: every row); the first
@@ -127,13 +147,21 @@ class PreparedComparison:
         new, removed = self._kept(new_positions, old_positions)
         if limit is not None:
             new = new[:limit]
-            removed = removed[:max(0, limit - len(new))]
+            removed = removed[: max(0, limit - len(new))]
         ix, old_ix, kinds = self.package.index, self.baseline.index, self.row_kind
-        out = [CompareItem(ROW_KINDS[int(kinds[p]) - 1], ix.row_id_str(p), p,
-                           self.old_pos.get(p), self.fields_of.get(p))
-               for p in new.tolist()]
-        out += [CompareItem("removed", old_ix.row_id_str(p), None, p, None)
-                for p in removed.tolist()]
+        out = [
+            CompareItem(
+                ROW_KINDS[int(kinds[p]) - 1],
+                ix.row_id_str(p),
+                p,
+                self.old_pos.get(p),
+                self.fields_of.get(p),
+            )
+            for p in new.tolist()
+        ]
+        out += [
+            CompareItem("removed", old_ix.row_id_str(p), None, p, None) for p in removed.tolist()
+        ]
         return out
 
 
@@ -164,8 +192,9 @@ class Comparison:
     findings: FindingsDiff | None = None  # both packages audited: new, fixed, persisting
 
 
-def prepare_comparison(baseline: Package, package: Package,
-                       cancelled: Callable[[], bool] = _never) -> PreparedComparison:
+def prepare_comparison(
+    baseline: Package, package: Package, cancelled: Callable[[], bool] = _never
+) -> PreparedComparison:
     """Diff ``baseline`` against ``package`` and derive what the views show (any thread)."""
     from aa_review.core.diff import change_masks, diff
     from aa_review.core.session._prepare import Cancelled
@@ -177,10 +206,12 @@ def prepare_comparison(baseline: Package, package: Package,
         raise Cancelled
     n_old, n_new = len(baseline.index), len(package.index)
     all_masks = change_masks(d, n_old, n_new)
-    masks = {k: (np.zeros(n_new, dtype=bool) if k == "removed" else m)
-             for k, m in all_masks.items()}
-    old_masks = {k: (m if k == "removed" else np.zeros(n_old, dtype=bool))
-                 for k, m in all_masks.items()}
+    masks = {
+        k: (np.zeros(n_new, dtype=bool) if k == "removed" else m) for k, m in all_masks.items()
+    }
+    old_masks = {
+        k: (m if k == "removed" else np.zeros(n_old, dtype=bool)) for k, m in all_masks.items()
+    }
     row_kind = np.zeros(n_new, dtype=np.int8)
     for i, k in enumerate(ROW_KINDS, 1):
         row_kind[masks[k]] = i
@@ -194,14 +225,24 @@ def prepare_comparison(baseline: Package, package: Package,
     old_rows = RowsScope(baseline)
     old_rows.changes = old_masks
     assert set(masks) == set(CHANGE_VALUES)
-    return PreparedComparison(baseline, package, d, masks, old_masks, row_kind, old_pos,
-                              {e.evidence_id: e for e in d.evidence}, old_rows,
-                              {c.new_pos: c.fields for c in r.changed})
+    return PreparedComparison(
+        baseline,
+        package,
+        d,
+        masks,
+        old_masks,
+        row_kind,
+        old_pos,
+        {e.evidence_id: e for e in d.evidence},
+        old_rows,
+        {c.new_pos: c.fields for c in r.changed},
+    )
 
 
 # -- findings of both packages ----------------------------------------------------------
-def compare_findings(baseline: Path, package: Path,
-                     cancelled: Callable[[], bool] = _never) -> FindingsDiff:
+def compare_findings(
+    baseline: Path, package: Path, cancelled: Callable[[], bool] = _never
+) -> FindingsDiff:
     """Audit both packages (every finding, no listing cap) and key their findings on code
     and location: new, fixed, persisting (``aa-review diff --findings``). Two full audits:
     the window runs :func:`compare_findings_in_process`."""
@@ -215,27 +256,31 @@ def compare_findings(baseline: Path, package: Path,
     try:
         for root in (baseline, package):
             pkg = open_package(root, cancelled=cancelled)
-            found.append(audit_package(pkg, digest=False, cap=AUDIT_CAP,
-                                       cancelled=cancelled).findings)
+            found.append(
+                audit_package(pkg, digest=False, cap=AUDIT_CAP, cancelled=cancelled).findings
+            )
     except (AuditCancelled, LoadCancelled):
         raise Cancelled from None
     return diff_findings(found[0], found[1])
 
 
-def compare_findings_in_process(baseline: Path, package: Path, *,
-                                cancelled: Callable[[], bool] = _never,
-                                niceness: int = 0) -> FindingsDiff:
+def compare_findings_in_process(
+    baseline: Path, package: Path, *, cancelled: Callable[[], bool] = _never, niceness: int = 0
+) -> FindingsDiff:
     """:func:`compare_findings` in a process of its own, out of the window's interpreter."""
     from aa_review.core.session._prepare import run_in_process
 
-    fd: FindingsDiff = run_in_process(_findings_child, (str(baseline), str(package)),
-                                      niceness=niceness, cancelled=cancelled,
-                                      what="comparing the findings")
+    fd: FindingsDiff = run_in_process(
+        _findings_child,
+        (str(baseline), str(package)),
+        niceness=niceness,
+        cancelled=cancelled,
+        what="comparing the findings",
+    )
     return fd
 
 
-def _findings_child(baseline: str, package: str, send: object, stop: object,
-                    niceness: int) -> None:
+def _findings_child(baseline: str, package: str, send: object, stop: object, niceness: int) -> None:
     from pathlib import Path
 
     from aa_review.core.session._prepare import Cancelled, renice
@@ -340,14 +385,14 @@ def _line_up(old: Any, new: Any) -> tuple[tuple[FieldLine, ...], bool]:
     for path, a, b in _pairs(old, new, ""):
         if len(out) >= MAX_LINES:
             return tuple(out), True
-        differs = (a is _ABSENT) != (b is _ABSENT) or \
-            (a is not _ABSENT and not json_equal(a, b))
+        differs = (a is _ABSENT) != (b is _ABSENT) or (a is not _ABSENT and not json_equal(a, b))
         out.append(FieldLine(path, _show(a), _show(b), differs))
     return tuple(out), False
 
 
-def side_by_side(prepared: PreparedComparison, new_pos: int | None, old_pos: int | None
-                 ) -> SideBySide:
+def side_by_side(
+    prepared: PreparedComparison, new_pos: int | None, old_pos: int | None
+) -> SideBySide:
     """Row ``new_pos`` of the open package beside row ``old_pos`` of the baseline (either
     may be None: an added or a removed row). Reads both rows: call it in a worker."""
     new_pkg, old_pkg = prepared.package, prepared.baseline
@@ -363,15 +408,27 @@ def side_by_side(prepared: PreparedComparison, new_pos: int | None, old_pos: int
         assert old_pos is not None
         kind, rid = "removed", old_pkg.index.row_id_str(old_pos)
     notes = []
-    change = next((c for c in prepared.diff.rows.changed if c.new_pos == new_pos), None) \
-        if new_pos is not None and new_pos in prepared.fields_of else None
+    change = (
+        next((c for c in prepared.diff.rows.changed if c.new_pos == new_pos), None)
+        if new_pos is not None and new_pos in prepared.fields_of
+        else None
+    )
     if change is not None and change.content_hash_changed:
-        notes.append("Same id, new content hash: the row's hashed content changed while its "
-                     "id did not (format 12.6).")
+        notes.append(
+            "Same id, new content hash: the row's hashed content changed while its "
+            "id did not (format 12.6)."
+        )
     if change is not None and change.note:
         notes.append(change.note)
-    return SideBySide(rid, kind, lines, truncated, _where(old_pkg, old_pos),
-                      _where(new_pkg, new_pos), tuple(notes))
+    return SideBySide(
+        rid,
+        kind,
+        lines,
+        truncated,
+        _where(old_pkg, old_pos),
+        _where(new_pkg, new_pos),
+        tuple(notes),
+    )
 
 
 def _where(pkg: Package, pos: int | None) -> str | None:
@@ -396,6 +453,12 @@ def evidence_side_by_side(prepared: PreparedComparison, evidence_id: str) -> Sid
         notes.append(f"Became hidden_excluded while {change.cited_by:,} rows still cite it.")
     elif change.cited_by:
         notes.append(f"Cited by {change.cited_by:,} rows.")
-    return SideBySide(change.evidence_id, change.kind, lines, False,
-                      "baseline catalog" if old is not None else None,
-                      "catalog" if new is not None else None, tuple(notes))
+    return SideBySide(
+        change.evidence_id,
+        change.kind,
+        lines,
+        False,
+        "baseline catalog" if old is not None else None,
+        "catalog" if new is not None else None,
+        tuple(notes),
+    )

@@ -29,11 +29,23 @@ if TYPE_CHECKING:
     from aa_review.core.findings import Finding
     from aa_review.core.package import Package
 
-__all__ = ["PreparedPackage", "PreparedFindings", "OpenPackage", "FindingsState",
-           "ContractsView", "FacetGroup", "Cancelled",
-           "prepare_package", "run_export", "audit_in_process",
-           "prepare_findings", "live_hash_statuses", "compute_digest", "size_within",
-           "CONTRACT_PREVIEW_ROWS"]
+__all__ = [
+    "PreparedPackage",
+    "PreparedFindings",
+    "OpenPackage",
+    "FindingsState",
+    "ContractsView",
+    "FacetGroup",
+    "Cancelled",
+    "prepare_package",
+    "run_export",
+    "audit_in_process",
+    "prepare_findings",
+    "live_hash_statuses",
+    "compute_digest",
+    "size_within",
+    "CONTRACT_PREVIEW_ROWS",
+]
 
 CONTRACT_PREVIEW_ROWS = 200  # data rows kept per CSV/TSV artifact; the comparison judges 5
 
@@ -68,8 +80,9 @@ class ContractsView:
         a finding names the first contract stating it, often the transfer checklist's)."""
         if not contract:
             return None
-        return next((i for i, e in enumerate(self.entries)
-                     if contract in (e.key, e.path, *e.group)), None)
+        return next(
+            (i for i, e in enumerate(self.entries) if contract in (e.key, e.path, *e.group)), None
+        )
 
     def entry_backed_by(self, ref: str | None) -> int | None:
         """The first entry whose file is ``ref``."""
@@ -165,8 +178,9 @@ class FindingsState:
         if r is None:
             return ""
         checks = ", ".join(f"{c.check} {sum(c.codes.values())}" for c in r.summary if c.codes)
-        return (f"Audit: {r.summary_line()}, in {r.seconds:.1f} s."
-                + (f" By check: {checks}." if checks else ""))
+        return f"Audit: {r.summary_line()}, in {r.seconds:.1f} s." + (
+            f" By check: {checks}." if checks else ""
+        )
 
 
 def _rows_citing_by(pkg: Package, attr: str) -> tuple[tuple[str, int], ...]:
@@ -174,20 +188,26 @@ def _rows_citing_by(pkg: Package, attr: str) -> tuple[tuple[str, int], ...]:
     by_value: dict[str, list[int]] = {}
     for pos, e in enumerate(pkg.catalog):
         by_value.setdefault(str(getattr(e, attr, None) or "?"), []).append(pos)
-    counts = {v: int(np.count_nonzero(pkg.index.citing_mask(items)))
-              for v, items in by_value.items()}
+    counts = {
+        v: int(np.count_nonzero(pkg.index.citing_mask(items))) for v, items in by_value.items()
+    }
     return tuple(sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
 def _facets(pkg: Package) -> tuple[FacetGroup, ...]:
     types = pkg.index.counts_by("data_type")
     return (
-        FacetGroup("Data type", "type",
-                   tuple(sorted(types.items(), key=lambda kv: (-kv[1], kv[0])))),
-        FacetGroup("Cites evidence of type", "evidence.type",
-                   _rows_citing_by(pkg, "evidence_type")),
-        FacetGroup("Cites evidence with visibility", "evidence.visibility",
-                   _rows_citing_by(pkg, "visibility")),
+        FacetGroup(
+            "Data type", "type", tuple(sorted(types.items(), key=lambda kv: (-kv[1], kv[0])))
+        ),
+        FacetGroup(
+            "Cites evidence of type", "evidence.type", _rows_citing_by(pkg, "evidence_type")
+        ),
+        FacetGroup(
+            "Cites evidence with visibility",
+            "evidence.visibility",
+            _rows_citing_by(pkg, "visibility"),
+        ),
     )
 
 
@@ -198,7 +218,8 @@ def contracts_view(pkg: Package) -> ContractsView:
     return ContractsView(
         tuple(entries),
         tuple(contracts.preview(pkg, e, CONTRACT_PREVIEW_ROWS, checks) for e in entries),
-        tuple(contracts.checklist(pkg, checks)))
+        tuple(contracts.checklist(pkg, checks)),
+    )
 
 
 def size_within(root: Path, limit: int) -> bool:
@@ -216,8 +237,9 @@ def size_within(root: Path, limit: int) -> bool:
     return True
 
 
-def prepare_package(pkg: Package, *, size_limit: int = 0,
-                    cancelled: Callable[[], bool] = _never) -> PreparedPackage:
+def prepare_package(
+    pkg: Package, *, size_limit: int = 0, cancelled: Callable[[], bool] = _never
+) -> PreparedPackage:
     """Everything the views show of ``pkg`` before an audit: numbers for the plots, facet
     counts, the contract comparison, the loading problems linked to rows, the rows
     citing hidden evidence; and whether it is smaller than ``size_limit`` bytes."""
@@ -231,16 +253,22 @@ def prepare_package(pkg: Package, *, size_limit: int = 0,
     if cancelled():
         raise Cancelled
     hidden = pkg.rows_citing_hidden()
-    names = sorted({ix.row_id_str(int(i)) or f"{ix.files[int(ix.file[i])]}:{int(ix.line[i])}"
-                    for i in hidden})
+    names = sorted(
+        {ix.row_id_str(int(i)) or f"{ix.files[int(ix.file[i])]}:{int(ix.line[i])}" for i in hidden}
+    )
     return PreparedPackage(
-        package=pkg, problems=problems, rows_by_type=charts.rows_by_type(pkg),
+        package=pkg,
+        problems=problems,
+        rows_by_type=charts.rows_by_type(pkg),
         coverage=charts.coverage(pkg),
         histograms={m: charts.histogram(pkg, m) for m in charts.ROW_MEASURES},
         rows_map=charts.rows_map(pkg),
-        facets=_facets(pkg), contracts=view, rows_citing_hidden=hidden,
+        facets=_facets(pkg),
+        contracts=view,
+        rows_citing_hidden=hidden,
         hidden_row_ids=tuple(names),
-        small=size_limit > 0 and size_within(pkg.root, size_limit))
+        small=size_limit > 0 and size_within(pkg.root, size_limit),
+    )
 
 
 def prepare_findings(pkg: Package, report: AuditReport | None) -> PreparedFindings:
@@ -252,12 +280,12 @@ def prepare_findings(pkg: Package, report: AuditReport | None) -> PreparedFindin
     for attr in ("visibility", "evidence_type", "ref"):
         rows.evidence_attr(attr)
     marks = finding_marks(index, len(pkg.index), len(pkg.index.evidence_ids))
-    return PreparedFindings(pkg, index, report, rows, EvidenceScope(pkg, index),
-                            FindingsScope(index, pkg), marks)
+    return PreparedFindings(
+        pkg, index, report, rows, EvidenceScope(pkg, index), FindingsScope(index, pkg), marks
+    )
 
 
-def live_hash_statuses(pkg: Package, cancelled: Callable[[], bool] = _never
-                       ) -> tuple[str, ...]:
+def live_hash_statuses(pkg: Package, cancelled: Callable[[], bool] = _never) -> tuple[str, ...]:
     """Per catalog item, :func:`~aa_review.core.package.catalog.live_hash_status`."""
     out = []
     for e in pkg.catalog:
@@ -281,8 +309,12 @@ def compute_digest(root: Path, cancelled: Callable[[], bool] = _never) -> str:
     return digest_of(entries, facts())
 
 
-def run_export(plan: ExportPlan, path: Path, cancelled: Callable[[], bool] = _never,
-               columns: list[str] | None = None) -> tuple[int, str]:
+def run_export(
+    plan: ExportPlan,
+    path: Path,
+    cancelled: Callable[[], bool] = _never,
+    columns: list[str] | None = None,
+) -> tuple[int, str]:
     """Write what ``plan`` captured to ``path`` (format from its suffix) with the query and
     the package digest in the sidecar, computing the digest when it was not known yet.
     ``columns`` picks the CSV columns (``["all"]``: every field of the rows). Returns how
@@ -291,21 +323,34 @@ def run_export(plan: ExportPlan, path: Path, cancelled: Callable[[], bool] = _ne
 
     digest = plan.digest or compute_digest(plan.package.root, cancelled)
     if plan.scope is Scope.ROWS:
-        n = export.export_rows(plan.package, plan.positions, path, query=plan.query,
-                               digest=digest, columns=columns)
+        n = export.export_rows(
+            plan.package, plan.positions, path, query=plan.query, digest=digest, columns=columns
+        )
     elif plan.scope is Scope.EVIDENCE:
-        n = export.export_evidence(plan.package, plan.positions, path, query=plan.query,
-                                   digest=digest, columns=columns)
+        n = export.export_evidence(
+            plan.package, plan.positions, path, query=plan.query, digest=digest, columns=columns
+        )
     else:
-        n = export.export_findings(plan.findings, plan.positions, path, query=plan.query,
-                                   digest=digest, package_id=plan.package.package_id,
-                                   columns=columns)
+        n = export.export_findings(
+            plan.findings,
+            plan.positions,
+            path,
+            query=plan.query,
+            digest=digest,
+            package_id=plan.package.package_id,
+            columns=columns,
+        )
     return n, digest
 
 
-def audit_in_process(root: Path, *, progress: Callable[[object], None] | None = None,
-                     cancelled: Callable[[], bool] = _never, niceness: int = 0,
-                     poll_s: float = 0.1) -> AuditReport:
+def audit_in_process(
+    root: Path,
+    *,
+    progress: Callable[[object], None] | None = None,
+    cancelled: Callable[[], bool] = _never,
+    niceness: int = 0,
+    poll_s: float = 0.1,
+) -> AuditReport:
     """Audit the package at ``root`` in a process of its own and return its report.
 
     The audit runs Python for seconds at a time over files of hundreds of MB; in a
@@ -323,16 +368,28 @@ def audit_in_process(root: Path, *, progress: Callable[[object], None] | None = 
         When the audit failed in its process (the message says why) or the process
         ended without a result.
     """
-    report: AuditReport = run_in_process(_audit_child, (str(root),), niceness=niceness,
-                                         progress=progress, cancelled=cancelled,
-                                         poll_s=poll_s, what="the audit")
+    report: AuditReport = run_in_process(
+        _audit_child,
+        (str(root),),
+        niceness=niceness,
+        progress=progress,
+        cancelled=cancelled,
+        poll_s=poll_s,
+        what="the audit",
+    )
     return report
 
 
-def run_in_process(target: Callable[..., None], args: tuple[Any, ...], *, niceness: int = 0,
-                   progress: Callable[[object], None] | None = None,
-                   cancelled: Callable[[], bool] = _never, poll_s: float = 0.1,
-                   what: str = "the work") -> Any:
+def run_in_process(
+    target: Callable[..., None],
+    args: tuple[Any, ...],
+    *,
+    niceness: int = 0,
+    progress: Callable[[object], None] | None = None,
+    cancelled: Callable[[], bool] = _never,
+    poll_s: float = 0.1,
+    what: str = "the work",
+) -> Any:
     """Run ``target(*args, send, stop, niceness)`` in a process of its own and return
     the value it sends as ``("done", value)``; ``("progress", p)`` goes to ``progress``.
     ``cancelled()`` is polled every ``poll_s`` seconds and sets ``stop``."""
@@ -341,8 +398,7 @@ def run_in_process(target: Callable[..., None], args: tuple[Any, ...], *, nicene
     ctx = multiprocessing.get_context("spawn")
     receive, send = ctx.Pipe(duplex=False)
     stop = ctx.Event()
-    proc = ctx.Process(target=target, args=(*args, send, stop, niceness),
-                       name="aa-review-worker")
+    proc = ctx.Process(target=target, args=(*args, send, stop, niceness), name="aa-review-worker")
     proc.start()
     send.close()
     try:
@@ -353,8 +409,7 @@ def run_in_process(target: Callable[..., None], args: tuple[Any, ...], *, nicene
                 try:
                     kind, value = receive.recv()
                 except EOFError:
-                    raise RuntimeError(f"{what}: its process ended without a result") \
-                        from None
+                    raise RuntimeError(f"{what}: its process ended without a result") from None
                 if kind == "progress":
                     if progress is not None:
                         progress(value)
@@ -365,8 +420,9 @@ def run_in_process(target: Callable[..., None], args: tuple[Any, ...], *, nicene
                 else:
                     raise RuntimeError(str(value))
             elif not proc.is_alive():
-                raise RuntimeError(f"{what}: its process ended without a result (exit code "
-                                   f"{proc.exitcode})")
+                raise RuntimeError(
+                    f"{what}: its process ended without a result (exit code {proc.exitcode})"
+                )
     finally:
         stop.set()
         receive.close()
@@ -396,8 +452,9 @@ def _audit_child(root: str, send: object, stop: object, niceness: int) -> None:
     renice(niceness)
     try:
         pkg = open_package(Path(root), cancelled=halt.is_set)
-        report = audit_package(pkg, progress=lambda p: conn.send(("progress", p)),
-                               cancelled=halt.is_set)
+        report = audit_package(
+            pkg, progress=lambda p: conn.send(("progress", p)), cancelled=halt.is_set
+        )
         conn.send(("done", report.compacted()))
     except (AuditCancelled, LoadCancelled):
         conn.send(("cancelled", None))

@@ -37,11 +37,11 @@ HIDDEN_FINDINGS_QUERY = "code:link.hidden_cited"
 class SessionEvents(SignalGroup):
     """What a session says changed. Each carries the new value (see ``_state``)."""
 
-    package_changed = Signal(object)   # OpenPackage | None
+    package_changed = Signal(object)  # OpenPackage | None
     findings_changed = Signal(object)  # FindingsState | None
-    facts_changed = Signal(object)     # PackageFacts | None
-    query_changed = Signal(object)     # QueryResult
-    hashes_changed = Signal(object)    # HashStatus | None
+    facts_changed = Signal(object)  # PackageFacts | None
+    query_changed = Signal(object)  # QueryResult
+    hashes_changed = Signal(object)  # HashStatus | None
     baseline_changed = Signal(object)  # Comparison | None (compare mode)
 
 
@@ -136,8 +136,9 @@ class ReviewSession:
         pkg = prepared.package
         self._open = OpenPackage(v, prepared)
         self._findings = FindingsState(v, prepared.problems)
-        self._facts = PackageFacts(pkg.root, pkg.package_id, v, None,
-                                   prepared.rows_citing_hidden, prepared.hidden_row_ids)
+        self._facts = PackageFacts(
+            pkg.root, pkg.package_id, v, None, prepared.rows_citing_hidden, prepared.hidden_row_ids
+        )
         self._hashes = None
         if self._comparison is not None:  # the diff was about the package replaced
             self._comparison = Comparison(self._comparison.baseline, v)
@@ -160,8 +161,11 @@ class ReviewSession:
     def set_audit(self, prepared: PreparedFindings) -> bool:
         """Show an audit's findings (from ``prepare_findings``); False when it is about a
         package no longer open. The queries are evaluated again (``finding:`` terms)."""
-        if self._open is None or prepared.package is not self._open.package \
-                or prepared.report is None:
+        if (
+            self._open is None
+            or prepared.package is not self._open.package
+            or prepared.report is None
+        ):
             return False
         self._findings = FindingsState(self._version, prepared)
         digest = prepared.report.identity.package_digest
@@ -194,8 +198,9 @@ class ReviewSession:
     def _set_facts_digest(self, digest: str, *, emit: bool) -> None:
         f = self._facts
         assert f is not None
-        self._facts = PackageFacts(f.root, f.package_id, f.version, digest,
-                                   f.rows_citing_hidden, f.hidden_row_ids)
+        self._facts = PackageFacts(
+            f.root, f.package_id, f.version, digest, f.rows_citing_hidden, f.hidden_row_ids
+        )
         if emit:
             self.events.facts_changed.emit(self._facts)
 
@@ -235,15 +240,18 @@ class ReviewSession:
         """The diff of the baseline against the open package (from ``prepare_comparison``,
         run in a worker); False when it is about another package or baseline."""
         c = self._comparison
-        if c is None or self._open is None or prepared.package is not self._open.package \
-                or prepared.baseline is not c.baseline:
+        if (
+            c is None
+            or self._open is None
+            or prepared.package is not self._open.package
+            or prepared.baseline is not c.baseline
+        ):
             return False
         self._comparison = Comparison(c.baseline, self._version, prepared)
         self._changes_changed()
         return True
 
-    def set_comparison_findings(self, prepared: PreparedComparison,
-                                findings: FindingsDiff) -> bool:
+    def set_comparison_findings(self, prepared: PreparedComparison, findings: FindingsDiff) -> bool:
         """Findings new, fixed and persisting between the baseline and the open package
         (``compare_findings``, in a worker); False when the diff is no longer shown."""
         c = self._comparison
@@ -310,16 +318,26 @@ class ReviewSession:
         c, f = self._comparison, self._findings
         if f is not None:  # the rows scope's change: field follows the comparison
             ready = c is not None and c.prepared is not None and c.version == self._version
-            f.prepared.rows.changes = c.prepared.masks if ready else None  # type: ignore[union-attr]
+            f.prepared.rows.changes = (
+                c.prepared.masks if ready and c is not None and c.prepared is not None else None
+            )
         for scope in Scope:
             self._results[scope] = self._evaluate(scope, self._texts[scope], strict=False)
 
     def _evaluate(self, scope: Scope, text: str, *, strict: bool) -> QueryResult:
         """The result of ``text``; with ``strict`` a bad query raises, else it keeps all."""
         f = self._findings
-        total = 0 if f is None else (len(f.index) if scope is Scope.FINDINGS else
-                                     len(f.prepared.evidence) if scope is Scope.EVIDENCE
-                                     else len(f.prepared.rows))
+        total = (
+            0
+            if f is None
+            else (
+                len(f.index)
+                if scope is Scope.FINDINGS
+                else len(f.prepared.evidence)
+                if scope is Scope.EVIDENCE
+                else len(f.prepared.rows)
+            )
+        )
         only = self._only[scope]
         if f is None:
             return QueryResult(scope, text, None, total, self._version, only=only)
@@ -342,8 +360,9 @@ class ReviewSession:
             self._rows_marked = self.selection.current.rows
         return QueryResult(scope, text, positions, total, self._version, only=only)
 
-    def _only_selected(self, scope: Scope, positions: np.ndarray | None, total: int
-                       ) -> np.ndarray | None:
+    def _only_selected(
+        self, scope: Scope, positions: np.ndarray | None, total: int
+    ) -> np.ndarray | None:
         sel = self.selection.current
         if scope is Scope.ROWS:
             if sel.rows is None:
@@ -408,10 +427,14 @@ class ReviewSession:
         k = location % n if n else 0
         rows = ix.rows_of_finding(finding)
         self.selection.select(
-            source=source, finding=finding, location=k, rows=rows if len(rows) else None,
+            source=source,
+            finding=finding,
+            location=k,
+            rows=rows if len(rows) else None,
             row=ix.row_at(finding, k) if n else None,
             evidence=ix.evidence_at(finding, k) if n else None,
-            contract=ix.contract_at(finding, k) if n else None)
+            contract=ix.contract_at(finding, k) if n else None,
+        )
 
     def step_location(self, delta: int, source: str = "") -> None:
         """The next (``delta`` 1) or previous (-1) location of the selected finding."""
@@ -440,13 +463,11 @@ class ReviewSession:
             return
         c = self._comparison
         if c is not None and c.baseline_row is not None and sel.row is not None:
-            self._comparison = Comparison(c.baseline, c.version, c.prepared,
-                                          findings=c.findings)
+            self._comparison = Comparison(c.baseline, c.version, c.prepared, findings=c.findings)
         if self._only[Scope.ROWS] and sel.rows is not self._rows_marked:
             self._store(self._evaluate(Scope.ROWS, self._texts[Scope.ROWS], strict=False))
         if self._only[Scope.FINDINGS] and sel.source != "findings":
-            self._store(self._evaluate(Scope.FINDINGS, self._texts[Scope.FINDINGS],
-                                       strict=False))
+            self._store(self._evaluate(Scope.FINDINGS, self._texts[Scope.FINDINGS], strict=False))
 
     # -- subsets ------------------------------------------------------------------------
     def make_subset(self, rows: np.ndarray | None = None, name: str | None = None) -> Subset | None:
@@ -462,8 +483,11 @@ class ReviewSession:
             return None
         if rows is None:
             sel = self.selection.current
-            rows = sel.rows if sel.rows is not None else \
-                (np.array([sel.row], np.int64) if sel.row is not None else None)
+            rows = (
+                sel.rows
+                if sel.rows is not None
+                else (np.array([sel.row], np.int64) if sel.row is not None else None)
+            )
         if rows is None or len(rows) == 0:
             return None
         n = len(self.package.index)
@@ -492,8 +516,14 @@ class ReviewSession:
         pkg, sub = self.package, self.subsets.get(name)
         if pkg is None or sub is None:
             return None
-        return ExportPlan(pkg, Scope.ROWS, sub.rows, f"subset:{name}", self.digest,
-                          tuple(self._findings.findings) if self._findings is not None else ())
+        return ExportPlan(
+            pkg,
+            Scope.ROWS,
+            sub.rows,
+            f"subset:{name}",
+            self.digest,
+            tuple(self._findings.findings) if self._findings is not None else (),
+        )
 
     def _on_subsets(self, _subsets: tuple[Subset, ...]) -> None:
         # subset: terms read the subsets now: the rows query is evaluated again.
@@ -538,8 +568,9 @@ class ReviewSession:
                     break
         for i, f in enumerate(self._findings.findings if self._findings else []):
             if text in (str(i + 1), f.code):
-                out.append(GoTo(f"Go to finding {i + 1}: {f.code} {f.location.short()}",
-                                "finding", i))
+                out.append(
+                    GoTo(f"Go to finding {i + 1}: {f.code} {f.location.short()}", "finding", i)
+                )
                 if len(out) >= limit:
                     break
         return out
@@ -557,15 +588,20 @@ class ReviewSession:
         """The queries and the selection, by ids, for a session file."""
         sel, pkg = self.selection.current, self.package
         return SessionState(
-            rows_query=self._texts[Scope.ROWS], findings_query=self._texts[Scope.FINDINGS],
+            rows_query=self._texts[Scope.ROWS],
+            findings_query=self._texts[Scope.FINDINGS],
             selected_row_id=pkg.index.row_id_str(sel.row)
-            if pkg is not None and sel.row is not None else None,
+            if pkg is not None and sel.row is not None
+            else None,
             selected_evidence_id=pkg.index.evidence_ids[sel.evidence]
-            if pkg is not None and sel.evidence is not None else None,
+            if pkg is not None and sel.evidence is not None
+            else None,
             selected_contract=sel.contract,
             subsets={sub.name: _row_ids(pkg, sub.rows) for sub in self.subsets.all()}
-            if pkg is not None else {},
-            active_subset=self.subsets.active.name if self.subsets.active else None)
+            if pkg is not None
+            else {},
+            active_subset=self.subsets.active.name if self.subsets.active else None,
+        )
 
     def restore(self, state: SessionState) -> None:
         """Queries, subsets and selection from a session file, found again by id in the open
@@ -578,10 +614,10 @@ class ReviewSession:
                     self.subsets.add(_rows_of_ids(pkg, ids), name, activate=False)
                 except ValueError:
                     continue
-            self.subsets.activate(state.active_subset if state.active_subset in self.subsets
-                                  else None)
-        for scope, text in ((Scope.ROWS, state.rows_query),
-                            (Scope.FINDINGS, state.findings_query)):
+            self.subsets.activate(
+                state.active_subset if state.active_subset in self.subsets else None
+            )
+        for scope, text in ((Scope.ROWS, state.rows_query), (Scope.FINDINGS, state.findings_query)):
             self._texts[scope] = text
             self._store(self._evaluate(scope, text, strict=False))
         pkg = self.package
@@ -605,9 +641,14 @@ class ReviewSession:
         pkg, scope = self.package, Scope(scope)
         if pkg is None:
             return None
-        return ExportPlan(pkg, scope, self._results[scope].shown(), self.shown_query(scope),
-                          self.digest,
-                          tuple(self._findings.findings) if self._findings is not None else ())
+        return ExportPlan(
+            pkg,
+            scope,
+            self._results[scope].shown(),
+            self.shown_query(scope),
+            self.digest,
+            tuple(self._findings.findings) if self._findings is not None else (),
+        )
 
 
 def _row_ids(pkg: Package, rows: np.ndarray) -> list[str]:
@@ -628,8 +669,7 @@ def _rows_of_ids(pkg: Package, ids: list[str]) -> np.ndarray:
     size = ix.row_id.dtype.itemsize
     named = [i.encode("utf-8") for i in ids if i and not i.startswith("@")]
     wanted = np.array([b for b in named if len(b) <= size], dtype=ix.row_id.dtype)
-    found = np.flatnonzero(np.isin(ix.row_id, wanted)) if len(wanted) else \
-        np.empty(0, np.int64)
+    found = np.flatnonzero(np.isin(ix.row_id, wanted)) if len(wanted) else np.empty(0, np.int64)
     placed = [_file_line(pkg, i[1:]) for i in ids if i.startswith("@")]
     extra = np.array([r for r in placed if r is not None], np.int64)
     return np.union1d(found, extra) if len(extra) else found

@@ -30,8 +30,9 @@ class SessionState(BaseModel):
     selected_contract: str | None = None
     central_tab: int = 0
     layout: str | None = Field(None, description="QMainWindow.saveState(), base64")
-    subsets: dict[str, list[str]] = Field(default_factory=dict,
-                                          description="Named subsets: their rows by row id")
+    subsets: dict[str, list[str]] = Field(
+        default_factory=dict, description="Named subsets: their rows by row id"
+    )
     active_subset: str | None = None
 
 

@@ -79,6 +79,7 @@ class SelectionHub:
     def forget_findings(self) -> None:
         """Drop the finding from the selection and its history (the findings were replaced:
         their positions now name other findings)."""
+
         def drop(s: Selection) -> Selection:
             return replace(s, finding=None, location=None) if s.finding is not None else s
 
@@ -117,5 +118,10 @@ class SelectionHub:
 
 
 def _same(a: Selection, b: Selection) -> bool:
-    return (a.row, a.evidence, a.finding, a.contract, a.location) == \
-        (b.row, b.evidence, b.finding, b.contract, b.location) and a.rows is b.rows
+    return (a.row, a.evidence, a.finding, a.contract, a.location) == (
+        b.row,
+        b.evidence,
+        b.finding,
+        b.contract,
+        b.location,
+    ) and a.rows is b.rows

@@ -20,8 +20,14 @@ from psygnal import Signal
 if TYPE_CHECKING:
     from aa_review.core.package import RowIndex
 
-__all__ = ["Subset", "SubsetStore", "SUBSET_COLORS", "valid_subset_name", "sorted_unique",
-           "evidence_cited_by"]
+__all__ = [
+    "Subset",
+    "SubsetStore",
+    "SUBSET_COLORS",
+    "valid_subset_name",
+    "sorted_unique",
+    "evidence_cited_by",
+]
 
 # One colour per subset, in order of creation (glue's palette idea; readable on light
 # and dark backgrounds).
@@ -123,8 +129,9 @@ class SubsetStore:
         return f"subset{k}"
 
     # -- changing ----------------------------------------------------------------
-    def add(self, rows: Iterable[int] | np.ndarray, name: str | None = None, *,
-            activate: bool = True) -> Subset:
+    def add(
+        self, rows: Iterable[int] | np.ndarray, name: str | None = None, *, activate: bool = True
+    ) -> Subset:
         """Make (or replace) subset ``name`` of ``rows``; it becomes the active one.
 
         Raises
@@ -134,12 +141,15 @@ class SubsetStore:
         """
         name = (name or self.next_name()).strip()
         if not valid_subset_name(name):
-            raise ValueError(f"'{name}' is not a subset name: use letters, digits, _ . - "
-                             "(it is written subset:name in queries)")
+            raise ValueError(
+                f"'{name}' is not a subset name: use letters, digits, _ . - "
+                "(it is written subset:name in queries)"
+            )
         arr = sorted_unique(rows)
         old = self._subsets.get(name)
-        color = old.color if old is not None else \
-            SUBSET_COLORS[len(self._subsets) % len(SUBSET_COLORS)]
+        color = (
+            old.color if old is not None else SUBSET_COLORS[len(self._subsets) % len(SUBSET_COLORS)]
+        )
         sub = Subset(name, arr, color)
         self._subsets[name] = sub
         if old is None:
@@ -162,8 +172,10 @@ class SubsetStore:
             return
         if not valid_subset_name(new) or new in self._subsets:
             raise ValueError(f"'{new}' is not a free subset name")
-        self._subsets = {(new if k == old else k): (Subset(new, v.rows, v.color) if k == old
-                                                    else v) for k, v in self._subsets.items()}
+        self._subsets = {
+            (new if k == old else k): (Subset(new, v.rows, v.color) if k == old else v)
+            for k, v in self._subsets.items()
+        }
         if self._active == old:
             self._active = new
         self.changed.emit(self.all())

@@ -10,8 +10,20 @@ import numpy as np
 if TYPE_CHECKING:
     from aa_review.core.package import Package
 
-__all__ = ["Bars", "Histogram", "RowsMap", "rows_by_type", "histogram", "coverage", "rows_map",
-           "points_map", "rasterize", "ROW_MEASURES", "MAX_MARKERS", "MAP_SHAPE"]
+__all__ = [
+    "Bars",
+    "Histogram",
+    "RowsMap",
+    "rows_by_type",
+    "histogram",
+    "coverage",
+    "rows_map",
+    "points_map",
+    "rasterize",
+    "ROW_MEASURES",
+    "MAX_MARKERS",
+    "MAP_SHAPE",
+]
 
 MAX_MARKERS = 5000  # above this, points are drawn as a raster image rather than markers
 MAP_SHAPE = (600, 300)  # pixels of that image
@@ -44,8 +56,11 @@ class Histogram:
 def rows_by_type(pkg: Package) -> Bars:
     counts = pkg.index.counts_by("data_type")
     items = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    return Bars([k for k, _ in items], np.array([v for _, v in items], dtype=np.int64),
-                [f"type:{k}" for k, _ in items])
+    return Bars(
+        [k for k, _ in items],
+        np.array([v for _, v in items], dtype=np.int64),
+        [f"type:{k}" for k, _ in items],
+    )
 
 
 def histogram(pkg: Package, measure: str, bins: int = 40) -> Histogram:
@@ -72,10 +87,13 @@ def coverage(pkg: Package) -> Bars:
     resolved = sum(1 for e in pkg.catalog if e.resolves)
     orphans = len(pkg.index.evidence_ids) - pkg.index.catalog_size
     hidden = sum(1 for e in pkg.catalog if e.visibility == "hidden_excluded")
-    return Bars(["resolved", "unresolved", "hidden", "orphan ids"],
-                np.array([resolved, len(pkg.catalog) - resolved, hidden, orphans], np.int64),
-                ["resolves:yes", "resolves:no", "visibility:hidden_excluded", "catalogued:no"],
-                unit="evidence items", scope="evidence")
+    return Bars(
+        ["resolved", "unresolved", "hidden", "orphan ids"],
+        np.array([resolved, len(pkg.catalog) - resolved, hidden, orphans], np.int64),
+        ["resolves:yes", "resolves:no", "visibility:hidden_excluded", "catalogued:no"],
+        unit="evidence items",
+        scope="evidence",
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,13 +121,13 @@ def points_map(x: np.ndarray, y: np.ndarray) -> RowsMap:
     if y1 == y0:
         y0, y1 = y0 - 0.5, y1 + 0.5
     bounds = (0.0, float(x.max()) + 1 if len(x) else 1.0, y0, y1)
-    image = None if len(x) <= MAX_MARKERS else \
-        rasterize(x, y, bounds, MAP_SHAPE).astype(np.uint8)
+    image = None if len(x) <= MAX_MARKERS else rasterize(x, y, bounds, MAP_SHAPE).astype(np.uint8)
     return RowsMap(x, y, bounds, image)
 
 
-def rasterize(x: np.ndarray, y: np.ndarray, bounds: tuple[float, float, float, float],
-              shape: tuple[int, int]) -> np.ndarray:
+def rasterize(
+    x: np.ndarray, y: np.ndarray, bounds: tuple[float, float, float, float], shape: tuple[int, int]
+) -> np.ndarray:
     """A boolean (nx, ny) image: True where at least one point falls in the pixel."""
     nx, ny = shape
     x0, x1, y0, y1 = bounds

@@ -17,8 +17,14 @@ from aa_review.core.audits import AuditDocument, AuditReport, CorpusEntry, Corpu
 from aa_review.core.findings import Severity
 from aa_review.core.util.errors import AAReviewError
 
-__all__ = ["CorpusLine", "CorpusView", "read_corpus_report", "corpus_view", "audit_folder",
-           "REPORT_LIMIT"]
+__all__ = [
+    "CorpusLine",
+    "CorpusView",
+    "read_corpus_report",
+    "corpus_view",
+    "audit_folder",
+    "REPORT_LIMIT",
+]
 
 REPORT_LIMIT = 2 * 1024 * 1024 * 1024  # a larger file is refused, not read
 _BY_NAME = {s.value: s for s in Severity}
@@ -73,22 +79,38 @@ def _line(entry: CorpusEntry, base: Path | None) -> CorpusLine:
         path = str(base / path)
     r = entry.report
     if r is None:
-        return CorpusLine(path, Path(path).name, "", "", 0, 0, 0, None,
-                          error=entry.error or "not audited")
+        return CorpusLine(
+            path, Path(path).name, "", "", 0, 0, 0, None, error=entry.error or "not audited"
+        )
     return _report_line(r, path)
 
 
 def _report_line(r: AuditReport, path: str) -> CorpusLine:
-    worst = max((_BY_NAME[k] for k, n in r.by_severity.items() if n and k in _BY_NAME),
-                key=lambda s: s.rank, default=None)
+    worst = max(
+        (_BY_NAME[k] for k, n in r.by_severity.items() if n and k in _BY_NAME),
+        key=lambda s: s.rank,
+        default=None,
+    )
     by_check = {s.check: sum(s.codes.values()) for s in r.summary}
-    return CorpusLine(path, r.identity.package_id, r.identity.task_id or "",
-                      r.identity.format_version, r.counts.rows, len(r.findings), r.locations,
-                      worst, by_check, dict(r.by_severity), None, r.complete)
+    return CorpusLine(
+        path,
+        r.identity.package_id,
+        r.identity.task_id or "",
+        r.identity.format_version,
+        r.counts.rows,
+        len(r.findings),
+        r.locations,
+        worst,
+        by_check,
+        dict(r.by_severity),
+        None,
+        r.complete,
+    )
 
 
-def corpus_view(doc: CorpusReport | AuditReport, source: str, base: Path | None = None
-                ) -> CorpusView:
+def corpus_view(
+    doc: CorpusReport | AuditReport, source: str, base: Path | None = None
+) -> CorpusView:
     """The lines of ``doc`` (a single package's report makes one line); relative package
     paths are taken from ``base``."""
     if isinstance(doc, AuditReport):
@@ -126,14 +148,20 @@ def read_corpus_report(path: Path) -> CorpusView:
         errors = exc.errors()
         msg = errors[0]["msg"] if errors else str(exc)
         where = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
-        raise AAReviewError(f"{path}: not an aa-review audit report (--json): {msg}"
-                            + (f" at {where}" if where else "")) from None
+        raise AAReviewError(
+            f"{path}: not an aa-review audit report (--json): {msg}"
+            + (f" at {where}" if where else "")
+        ) from None
     return corpus_view(doc, str(path), path.resolve().parent)
 
 
-def audit_folder(folder: Path, workers: int | None = None, *,
-                 progress: Callable[[object], None] | None = None,
-                 cancelled: Callable[[], bool] | None = None) -> CorpusView:
+def audit_folder(
+    folder: Path,
+    workers: int | None = None,
+    *,
+    progress: Callable[[object], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> CorpusView:
     """Audit every package in ``folder`` (``audit_corpus``) and return its lines; raises
     ``AuditCancelled`` when ``cancelled()`` turned true."""
     from aa_review.core.audits import audit_corpus

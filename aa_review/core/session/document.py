@@ -20,12 +20,19 @@ from aa_review.core.util.errors import AAReviewError
 if TYPE_CHECKING:
     from aa_review.core.package.safepath import PackageRoot
 
-__all__ = ["Document", "read_document", "key_path_parts", "locate_key_path", "WHOLE_LIMIT",
-           "CONTEXT_LINES", "MAX_LINE_CHARS"]
+__all__ = [
+    "Document",
+    "read_document",
+    "key_path_parts",
+    "locate_key_path",
+    "WHOLE_LIMIT",
+    "CONTEXT_LINES",
+    "MAX_LINE_CHARS",
+]
 
-WHOLE_LIMIT = 4 * 1024 * 1024   # a document read whole (and a JSON one parsed for its key)
-CONTEXT_LINES = 40               # lines shown before and after a line of a larger file
-MAX_LINE_CHARS = 20_000          # a longer line is cut, and says so
+WHOLE_LIMIT = 4 * 1024 * 1024  # a document read whole (and a JSON one parsed for its key)
+CONTEXT_LINES = 40  # lines shown before and after a line of a larger file
+MAX_LINE_CHARS = 20_000  # a longer line is cut, and says so
 _SCAN_LIMIT = 512 * 1024 * 1024  # bytes read to reach a line of a larger file
 _WS = " \t\r\n"
 
@@ -126,8 +133,9 @@ def _cut(line: str) -> str:
     return line[:MAX_LINE_CHARS] + f" … ({len(line) - MAX_LINE_CHARS:,} more characters)"
 
 
-def read_document(safe: PackageRoot, rel: str, *, line: int | None = None,
-                  key_path: str | None = None) -> Document:
+def read_document(
+    safe: PackageRoot, rel: str, *, line: int | None = None, key_path: str | None = None
+) -> Document:
     """``rel`` of the package around ``line`` (1-based) or ``key_path``.
 
     Raises :class:`~aa_review.core.util.errors.AAReviewError` (an unsafe ref among
@@ -147,14 +155,22 @@ def read_document(safe: PackageRoot, rel: str, *, line: int | None = None,
         target, note = _place(text, lines, line, key_path)
         return Document(rel, 1, tuple(_cut(x) for x in lines), target, note, True, size)
     if line is None:
-        return Document(rel, 1, (), None, f"{size:,} bytes: too large to show whole "
-                        f"(over {WHOLE_LIMIT // (1024 * 1024)} MB) and no line to show",
-                        False, size)
+        return Document(
+            rel,
+            1,
+            (),
+            None,
+            f"{size:,} bytes: too large to show whole "
+            f"(over {WHOLE_LIMIT // (1024 * 1024)} MB) and no line to show",
+            False,
+            size,
+        )
     return _around(safe, rel, line, size)
 
 
-def _place(text: str, lines: list[str], line: int | None, key_path: str | None
-           ) -> tuple[int | None, str]:
+def _place(
+    text: str, lines: list[str], line: int | None, key_path: str | None
+) -> tuple[int | None, str]:
     if line is not None:
         if not 1 <= line <= len(lines):
             return None, f"line {line:,} is past the end ({len(lines):,} lines)"
@@ -183,8 +199,18 @@ def _around(safe: PackageRoot, rel: str, line: int, size: int) -> Document:
             if n >= line + CONTEXT_LINES or read > _SCAN_LIMIT:
                 break
     if n < line:
-        note = f"line {line:,} is past the end ({n:,} lines)" if read <= _SCAN_LIMIT else \
-            f"line {line:,} is beyond the first {_SCAN_LIMIT // (1024 * 1024)} MB"
+        note = (
+            f"line {line:,} is past the end ({n:,} lines)"
+            if read <= _SCAN_LIMIT
+            else f"line {line:,} is beyond the first {_SCAN_LIMIT // (1024 * 1024)} MB"
+        )
         return Document(rel, start, tuple(kept), None, note, False, size)
-    return Document(rel, start, tuple(kept), line, f"line {line:,} (lines {start:,} to "
-                    f"{start + len(kept) - 1:,} of a {size:,}-byte file)", False, size)
+    return Document(
+        rel,
+        start,
+        tuple(kept),
+        line,
+        f"line {line:,} (lines {start:,} to {start + len(kept) - 1:,} of a {size:,}-byte file)",
+        False,
+        size,
+    )

@@ -29,8 +29,9 @@ __all__ = ["DiffFingerprints", "change_lines", "hidden_rows_of", "package_facts"
 HIDDEN_CITED = "link.hidden_cited"
 
 
-def package_facts(pkg: Package, report: AuditReport | None = None,
-                  digest: str | None = None) -> PackageFacts:
+def package_facts(
+    pkg: Package, report: AuditReport | None = None, digest: str | None = None
+) -> PackageFacts:
     """The facts of an opened package, with its audit's digest and hidden citations.
 
     The audit is used only when it is of this package, complete, unfiltered, and
@@ -41,13 +42,22 @@ def package_facts(pkg: Package, report: AuditReport | None = None,
     outside its evidence ids (``aa_review.core.audits.contamination_rows``).
     """
     hidden = None
-    if report is not None and report.complete and report.query is None and \
-            report.identity.package_id == pkg.package_id:
+    if (
+        report is not None
+        and report.complete
+        and report.query is None
+        and report.identity.package_id == pkg.package_id
+    ):
         digest = report.identity.package_digest or digest
         if "links" in report.checks:
             hidden = hidden_rows_of(pkg, report)
-    return PackageFacts(package_id=pkg.package_id, root=Path(pkg.root), digest=digest,
-                        hidden_rows=hidden, package=pkg)
+    return PackageFacts(
+        package_id=pkg.package_id,
+        root=Path(pkg.root),
+        digest=digest,
+        hidden_rows=hidden,
+        package=pkg,
+    )
 
 
 def hidden_rows_of(pkg: Package, report: AuditReport) -> tuple[str, ...]:
@@ -82,10 +92,15 @@ class DiffFingerprints:
         pid = str(status.package_id)
         d = diff(Fingerprint.from_bytes(data, f"fingerprint of {pid}"), self._open(status))
         lines = change_lines(d)
-        headline = lines[0] if lines else "nothing a diff can see (the files differ only in "\
+        headline = (
+            lines[0]
+            if lines
+            else "nothing a diff can see (the files differ only in "
             "bytes a fingerprint does not keep)"
-        return BoundChanges(pid, "changed", d.summary(), lines,
-                            f"{pid} changed since binding: {headline}")
+        )
+        return BoundChanges(
+            pid, "changed", d.summary(), lines, f"{pid} changed since binding: {headline}"
+        )
 
     @staticmethod
     def _open(status: PackageStatus) -> Any:
@@ -104,27 +119,40 @@ def change_lines(d: PackageDiff, limit: int = 5) -> tuple[str, ...]:
     lines: list[str] = []
     hidden = [e for e in d.evidence if e.hidden_while_cited]
     for e in hidden:
-        lines.append(f"evidence {e.evidence_id} ({e.ref}) became hidden_excluded while "
-                     f"{e.cited_by} rows cite it")
+        lines.append(
+            f"evidence {e.evidence_id} ({e.ref}) became hidden_excluded while "
+            f"{e.cited_by} rows cite it"
+        )
     others = [e for e in d.evidence if not e.hidden_while_cited]
     if others:
-        what = _some([f"{e.evidence_id} {e.kind}" + (f" ({', '.join(e.fields)})" if e.fields
-                                                      else "") for e in others], limit)
+        what = _some(
+            [
+                f"{e.evidence_id} {e.kind}" + (f" ({', '.join(e.fields)})" if e.fields else "")
+                for e in others
+            ],
+            limit,
+        )
         lines.append(f"evidence: {len(others)} items changed: {what}")
     r = d.rows
     if not r.compared:
         lines.append(f"rows not compared: {r.reason}")
     else:
-        counts = [(len(r.added), "added"), (len(r.removed), "removed"),
-                  (len(r.changed), "changed"), (len(r.moved), "moved"),
-                  (len(r.reformatted), "re-serialized")]
+        counts = [
+            (len(r.added), "added"),
+            (len(r.removed), "removed"),
+            (len(r.changed), "changed"),
+            (len(r.moved), "moved"),
+            (len(r.reformatted), "re-serialized"),
+        ]
         parts = [f"{n:,} {word}" for n, word in counts if n]
         if parts:
             lines.append("rows: " + ", ".join(parts))
         same = r.same_id_new_content
         if same:
-            lines.append(f"rows with a new content hash under the same id: {len(same):,} "
-                         f"({_some([c.row_id for c in same], limit)})")
+            lines.append(
+                f"rows with a new content hash under the same id: {len(same):,} "
+                f"({_some([c.row_id for c in same], limit)})"
+            )
         if r.added:
             lines.append(f"added rows: {_some(r.added.ids(), limit)}")
         if r.removed:
@@ -134,11 +162,16 @@ def change_lines(d: PackageDiff, limit: int = 5) -> tuple[str, ...]:
     if len(d.links):
         lines.append(f"rows citing changed evidence: {len(d.links):,}")
     if d.contracts:
-        lines.append("contracts: " + _some([f"{c.document} {c.item} {c.kind}"
-                                            for c in d.contracts], limit))
+        lines.append(
+            "contracts: " + _some([f"{c.document} {c.item} {c.kind}" for c in d.contracts], limit)
+        )
     if d.identity_changes:
-        lines.append("identity: " + ", ".join(
-            f"{k} {old!r} → {new!r}" for k, (old, new) in sorted(d.identity_changes.items())))
+        lines.append(
+            "identity: "
+            + ", ".join(
+                f"{k} {old!r} → {new!r}" for k, (old, new) in sorted(d.identity_changes.items())
+            )
+        )
     if d.version_change:
         lines.append(f"format version {d.version_change[0]} → {d.version_change[1]}")
     return tuple(lines)

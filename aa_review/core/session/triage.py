@@ -25,9 +25,18 @@ from aa_review.core.query import (
 )
 from aa_review.core.query import set_term as _set_term
 
-__all__ = ["GROUP_FIELDS", "FindingGroup", "group_findings", "open_group", "open_group_value",
-           "sort_findings", "SORT_COLUMNS",
-           "FindingMarks", "finding_marks", "severity_of_rank"]
+__all__ = [
+    "GROUP_FIELDS",
+    "FindingGroup",
+    "group_findings",
+    "open_group",
+    "open_group_value",
+    "sort_findings",
+    "SORT_COLUMNS",
+    "FindingMarks",
+    "finding_marks",
+    "severity_of_rank",
+]
 
 # What findings group by, each a field of the findings query (opening a group sets it).
 GROUP_FIELDS = ("code", "check", "file", "severity")
@@ -66,8 +75,9 @@ class FindingGroup:
         return f"{self.field}={quote(self.value)}"
 
 
-def group_findings(index: FindingsIndex, positions: np.ndarray | None,
-                   field: str) -> list[FindingGroup]:
+def group_findings(
+    index: FindingsIndex, positions: np.ndarray | None, field: str
+) -> list[FindingGroup]:
     """The findings at ``positions`` (None: all) grouped by ``field`` (one of
     :data:`GROUP_FIELDS`), most findings first, then worst first, then by value.
 
@@ -76,15 +86,21 @@ def group_findings(index: FindingsIndex, positions: np.ndarray | None,
     if field not in GROUP_FIELDS:
         raise ValueError(f"findings group by {', '.join(GROUP_FIELDS)}, not '{field}'")
     fs = index.findings
-    shown = np.arange(len(fs), dtype=np.int64) if positions is None \
+    shown = (
+        np.arange(len(fs), dtype=np.int64)
+        if positions is None
         else np.asarray(positions, dtype=np.int64)
+    )
     members: dict[str, list[int]] = {}
     if field == "file":
         keep = np.zeros(len(fs), dtype=bool)
         keep[shown] = True
         at = keep[index.owner]
-        pairs = np.unique(np.stack([index.owner[at], index.file[at]]), axis=1) \
-            if at.any() else np.empty((2, 0), dtype=np.int64)
+        pairs = (
+            np.unique(np.stack([index.owner[at], index.file[at]]), axis=1)
+            if at.any()
+            else np.empty((2, 0), dtype=np.int64)
+        )
         has_file = np.zeros(len(fs), dtype=bool)
         for i, code in zip(pairs[0].tolist(), pairs[1].tolist(), strict=True):
             name = index.file_table[code]
@@ -113,10 +129,14 @@ def open_group_value(query: str, field: str) -> str | None:
         node = parse_query(query)
     except QueryError:
         return None
-    parts = list(node.nodes) if isinstance(node, And) and not node.grouped else \
-        ([node] if node is not None else [])
-    return next((n.value for n in parts
-                 if isinstance(n, Term) and n.field == field and n.op == "="), None)
+    parts = (
+        list(node.nodes)
+        if isinstance(node, And) and not node.grouped
+        else ([node] if node is not None else [])
+    )
+    return next(
+        (n.value for n in parts if isinstance(n, Term) and n.field == field and n.op == "="), None
+    )
 
 
 def open_group(query: str, group: FindingGroup | None, field: str) -> str:
@@ -136,8 +156,9 @@ def _value(f: Finding, field: str) -> str:
     return check_of(f.code) or NO_CHECK
 
 
-def sort_findings(findings: Sequence[Finding], positions: Sequence[int], column: int,
-                  descending: bool = False) -> list[int]:
+def sort_findings(
+    findings: Sequence[Finding], positions: Sequence[int], column: int, descending: bool = False
+) -> list[int]:
     """``positions`` ordered by the findings table's ``column`` (stable: equal keys keep
     their order). Severity sorts by rank, locations by number, text case-blind."""
     name = SORT_COLUMNS[column]
@@ -163,14 +184,15 @@ class FindingMarks:
     """Per row and per evidence item: how many findings locate it, and the worst
     severity's rank among them (-1: none)."""
 
-    row_count: np.ndarray      # int32, one per row of the package index
-    row_worst: np.ndarray      # int8
+    row_count: np.ndarray  # int32, one per row of the package index
+    row_worst: np.ndarray  # int8
     evidence_count: np.ndarray  # int32, one per index.evidence_ids
     evidence_worst: np.ndarray  # int8
 
 
-def _marks(loc: np.ndarray, owner: np.ndarray, severity: np.ndarray, n: int
-           ) -> tuple[np.ndarray, np.ndarray]:
+def _marks(
+    loc: np.ndarray, owner: np.ndarray, severity: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray]:
     count = np.zeros(n, dtype=np.int32)
     worst = np.full(n, -1, dtype=np.int8)
     has = loc >= 0

@@ -6,8 +6,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["MIN_CONFIGURATION_CLASSES", "MIN_EPOCHS", "MIN_FAMILIES", "RecurrenceScope",
-           "recurrence_scope"]
+__all__ = [
+    "MIN_CONFIGURATION_CLASSES",
+    "MIN_EPOCHS",
+    "MIN_FAMILIES",
+    "RecurrenceScope",
+    "recurrence_scope",
+]
 
 MIN_FAMILIES = 3
 MIN_EPOCHS = 2
@@ -102,8 +107,12 @@ def recurrence_scope(
         epoch_ids.add(facts[1])
         classes.add(facts[2])
     return RecurrenceScope(
-        len(families), len(epoch_ids), len(classes),
-        tuple(qualifying), tuple(ignored), tuple(unresolved),
+        len(families),
+        len(epoch_ids),
+        len(classes),
+        tuple(qualifying),
+        tuple(ignored),
+        tuple(unresolved),
     )
 
 

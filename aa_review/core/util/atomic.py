@@ -30,8 +30,9 @@ def atomic_write(path: Path, write: Callable[[Any], None], mode: str = "w") -> N
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         binary = "b" in mode
-        with os.fdopen(fd, mode, newline=None if binary else "",
-                       encoding=None if binary else "utf-8") as fh:
+        with os.fdopen(
+            fd, mode, newline=None if binary else "", encoding=None if binary else "utf-8"
+        ) as fh:
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())

@@ -17,8 +17,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-__all__ = ["POOL_UNAVAILABLE", "spawn_pool", "drain", "run_in_processes",
-           "set_worker_niceness"]
+__all__ = ["POOL_UNAVAILABLE", "spawn_pool", "drain", "run_in_processes", "set_worker_niceness"]
 
 _niceness = 0
 
@@ -41,6 +40,7 @@ def _nice_then(niceness: int, init: Callable[..., Any] | None, args: tuple[Any, 
     if init is not None:
         init(*args)
 
+
 T = TypeVar("T")
 
 # What a process pool raises when its workers cannot start or died.
@@ -51,15 +51,23 @@ def spawn_pool(workers: int, **kwargs: Any) -> ProcessPoolExecutor:
     """A pool of ``workers`` spawned processes (``kwargs`` go to the executor), each
     :func:`set_worker_niceness` steps nicer than this one."""
     if _niceness:
-        kwargs = {**kwargs, "initializer": _nice_then,
-                  "initargs": (_niceness, kwargs.get("initializer"), kwargs.get("initargs", ()))}
-    return ProcessPoolExecutor(max_workers=workers,
-                               mp_context=multiprocessing.get_context("spawn"), **kwargs)
+        kwargs = {
+            **kwargs,
+            "initializer": _nice_then,
+            "initargs": (_niceness, kwargs.get("initializer"), kwargs.get("initargs", ())),
+        }
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=multiprocessing.get_context("spawn"), **kwargs
+    )
 
 
-def drain(futures: Mapping[Future[T], int], finish: Callable[[int, T], None],
-          cancelled: Callable[[], bool], on_cancel: Callable[[], BaseException],
-          add: Callable[[], list[tuple[Future[T], int]]] | None = None) -> None:
+def drain(
+    futures: Mapping[Future[T], int],
+    finish: Callable[[int, T], None],
+    cancelled: Callable[[], bool],
+    on_cancel: Callable[[], BaseException],
+    add: Callable[[], list[tuple[Future[T], int]]] | None = None,
+) -> None:
     """Hand each result to ``finish(key, result)`` in this thread as its job ends.
 
     ``cancelled()`` is polled at least every 0.2 s; when true, pending jobs are
@@ -91,10 +99,16 @@ def drain(futures: Mapping[Future[T], int], finish: Callable[[int, T], None],
         raise
 
 
-def run_in_processes(fn: Callable[..., T], jobs: Mapping[int, tuple[Any, ...]],
-                     finish: Callable[[int, T], None], cancelled: Callable[[], bool],
-                     on_cancel: Callable[[], BaseException], *, workers: int,
-                     **pool_kwargs: Any) -> None:
+def run_in_processes(
+    fn: Callable[..., T],
+    jobs: Mapping[int, tuple[Any, ...]],
+    finish: Callable[[int, T], None],
+    cancelled: Callable[[], bool],
+    on_cancel: Callable[[], BaseException],
+    *,
+    workers: int,
+    **pool_kwargs: Any,
+) -> None:
     """``fn(*jobs[key])`` for every key in spawned worker processes; see :func:`drain`.
 
     On cancellation the pool is shut down without waiting for a busy worker.
@@ -102,8 +116,12 @@ def run_in_processes(fn: Callable[..., T], jobs: Mapping[int, tuple[Any, ...]],
     pool = spawn_pool(workers, **pool_kwargs)
     ok = False
     try:
-        drain({pool.submit(fn, *args): key for key, args in jobs.items()}, finish, cancelled,
-              on_cancel)
+        drain(
+            {pool.submit(fn, *args): key for key, args in jobs.items()},
+            finish,
+            cancelled,
+            on_cancel,
+        )
         ok = True
     finally:
         pool.shutdown(wait=ok, cancel_futures=True)

@@ -23,8 +23,11 @@ class SubsetMark:
         self.mask = mask
         self.color = QColor(color) if color else None
         if model.rowCount():
-            model.dataChanged.emit(model.index(0, 0), model.index(model.rowCount() - 1, 0),
-                                   [Qt.ItemDataRole.DecorationRole])
+            model.dataChanged.emit(
+                model.index(0, 0),
+                model.index(model.rowCount() - 1, 0),
+                [Qt.ItemDataRole.DecorationRole],
+            )
 
     def __contains__(self, position: int) -> bool:
         m = self.mask

@@ -39,8 +39,11 @@ class ArtifactTableModel(QAbstractTableModel):
         self._missing = [d.field for d in diffs if d.kind == "missing_column" and d.field]
         self._extra = {d.field for d in diffs if d.kind == "extra_column" and d.field}
         self._empty = {d.field: d.message for d in diffs if d.kind == "empty" and d.field}
-        self._bad = {(d.row, d.field): d.message for d in diffs
-                     if d.kind == "non_numeric" and d.row is not None and d.field}
+        self._bad = {
+            (d.row, d.field): d.message
+            for d in diffs
+            if d.kind == "non_numeric" and d.row is not None and d.field
+        }
         self.endResetModel()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
@@ -50,11 +53,13 @@ class ArtifactTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._header) + len(self._missing)
 
     def _name(self, col: int) -> str:
-        return self._header[col] if col < len(self._header) else \
-            self._missing[col - len(self._header)]
+        return (
+            self._header[col] if col < len(self._header) else self._missing[col - len(self._header)]
+        )
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation == Qt.Orientation.Vertical:
             if role != Qt.ItemDataRole.DisplayRole:
                 return None
@@ -64,8 +69,9 @@ class ArtifactTableModel(QAbstractTableModel):
         missing = section >= len(self._header)
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{name} (missing)" if missing else name
-        if role == Qt.ItemDataRole.BackgroundRole and (missing or name in self._extra
-                                                       or name in self._empty):
+        if role == Qt.ItemDataRole.BackgroundRole and (
+            missing or name in self._extra or name in self._empty
+        ):
             return QBrush(EXTRA if name in self._extra else BAD)
         if role == Qt.ItemDataRole.ToolTipRole:
             if missing:

@@ -17,8 +17,15 @@ if TYPE_CHECKING:
 
 __all__ = ["EvidenceTableModel"]
 
-_FIXED = ("evidence_id", "ref", "evidence_type", "visibility", "resolves", "content_hash",
-          "confidence")
+_FIXED = (
+    "evidence_id",
+    "ref",
+    "evidence_type",
+    "visibility",
+    "resolves",
+    "content_hash",
+    "confidence",
+)
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -77,8 +84,14 @@ class EvidenceTableModel(QAbstractTableModel):
                     if k not in extra:
                         extra.append(k)
             self._cited = pkg.index.cited_counts()
-        self._columns = [*_FIXED, "hash_now", *extra, "cited_by_rows", "findings",
-                         *(["change"] if self._changes is not None else [])]
+        self._columns = [
+            *_FIXED,
+            "hash_now",
+            *extra,
+            "cited_by_rows",
+            "findings",
+            *(["change"] if self._changes is not None else []),
+        ]
         self._hashes = None
         self.endResetModel()
 
@@ -115,14 +128,16 @@ class EvidenceTableModel(QAbstractTableModel):
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         if parent.isValid() or self._pkg is None:
             return 0
-        return len(self._pkg.index.evidence_ids) if self._positions is None else \
-            len(self._positions)
+        return (
+            len(self._pkg.index.evidence_ids) if self._positions is None else len(self._positions)
+        )
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._columns)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self._columns[section].replace("_", " ")
         return None
@@ -147,9 +162,15 @@ class EvidenceTableModel(QAbstractTableModel):
                 return QBrush(QColor("#c62828"))
             if name == "hash_now" and item is not None:
                 status = self._hash_now(pos)
-                return QBrush(QColor("#2e7d32" if status == "ok" else "#c62828"
-                                     if status in ("changed", "missing", "unsafe ref",
-                                                   "unhashable (over 2 MB)") else "#607d8b"))
+                return QBrush(
+                    QColor(
+                        "#2e7d32"
+                        if status == "ok"
+                        else "#c62828"
+                        if status in ("changed", "missing", "unsafe ref", "unhashable (over 2 MB)")
+                        else "#607d8b"
+                    )
+                )
             return None
         if role == Qt.ItemDataRole.ToolTipRole and item is None:
             return "Cited by rows but absent from the evidence catalog (orphan id)"
@@ -160,8 +181,11 @@ class EvidenceTableModel(QAbstractTableModel):
         if name == "cited_by_rows":
             return int(self._cited[pos]) if pos < len(self._cited) else 0
         if item is None:
-            return self._pkg.index.evidence_ids[pos] if name == "evidence_id" else \
-                ("(not in catalog)" if name == "ref" else "")
+            return (
+                self._pkg.index.evidence_ids[pos]
+                if name == "evidence_id"
+                else ("(not in catalog)" if name == "ref" else "")
+            )
         value = getattr(item, name, None) if name in _FIXED else item.extras().get(name)
         if value is None:
             return ""

@@ -12,15 +12,18 @@ from PySide6.QtGui import QBrush, QColor
 from aa_review.core.findings import Finding, Severity
 from aa_review.core.session.triage import severity_of_rank, sort_findings
 
-__all__ = ["FindingsTableModel", "LOCATIONS_COLUMN", "SEVERITY_COLORS", "finding_mark",
-           "mark_keys"]
+__all__ = ["FindingsTableModel", "LOCATIONS_COLUMN", "SEVERITY_COLORS", "finding_mark", "mark_keys"]
 
 Index = QModelIndex | QPersistentModelIndex
 _COLUMNS = ("Severity", "Code", "Locations", "First location", "Message")
 LOCATIONS_COLUMN = 2
 SEVERITY_COLORS = _COLORS = {
-    Severity.CRITICAL: "#b71c1c", Severity.ERROR: "#d84315", Severity.WARNING: "#f9a825",
-    Severity.LOW: "#607d8b", Severity.INFO: "#607d8b"}
+    Severity.CRITICAL: "#b71c1c",
+    Severity.ERROR: "#d84315",
+    Severity.WARNING: "#f9a825",
+    Severity.LOW: "#607d8b",
+    Severity.INFO: "#607d8b",
+}
 
 
 class FindingsTableModel(QAbstractTableModel):
@@ -72,8 +75,9 @@ class FindingsTableModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(_COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return _COLUMNS[section]
         return None
@@ -90,9 +94,12 @@ class FindingsTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == LOCATIONS_COLUMN:
                 n = len(f.locations)
-                return (f"{n:,} locations: selecting the finding selects its rows; step "
-                        "through them with Next / Previous (F8 / Shift+F8)" if n > 1 else
-                        "One location")
+                return (
+                    f"{n:,} locations: selecting the finding selects its rows; step "
+                    "through them with Next / Previous (F8 / Shift+F8)"
+                    if n > 1
+                    else "One location"
+                )
             return f.message + ("\n(known compiler quirk)" if f.quirk else "")
         if role != Qt.ItemDataRole.DisplayRole:
             return None
@@ -119,8 +126,10 @@ def finding_mark(marks: tuple[np.ndarray, np.ndarray] | None, pos: int, role: in
     if role == Qt.ItemDataRole.ForegroundRole:
         return QBrush(QColor(SEVERITY_COLORS[worst]))
     if role == Qt.ItemDataRole.ToolTipRole:
-        return (f"{n:,} finding{'s' if n != 1 else ''} locate this, the worst {worst.value} "
-                "(Only the selection in Findings lists them)")
+        return (
+            f"{n:,} finding{'s' if n != 1 else ''} locate this, the worst {worst.value} "
+            "(Only the selection in Findings lists them)"
+        )
     return None
 
 

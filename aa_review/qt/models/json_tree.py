@@ -23,8 +23,13 @@ class _Node:
     def children(self) -> list[_Node]:
         if self._children is None:
             v = self.value
-            items = v.items() if isinstance(v, dict) else \
-                ((f"[{i}]", x) for i, x in enumerate(v)) if isinstance(v, list) else ()
+            items = (
+                v.items()
+                if isinstance(v, dict)
+                else ((f"[{i}]", x) for i, x in enumerate(v))
+                if isinstance(v, list)
+                else ()
+            )
             self._children = [_Node(str(k), x, self, i) for i, (k, x) in enumerate(items)]
         return self._children
 
@@ -60,8 +65,12 @@ class JsonTreeModel(QAbstractItemModel):
         """Show ``value``. When it has the same top-level shape as the shown value and
         nothing is expanded, the values change in place (no reset, no relayout)."""
         root = self._root
-        if (root._children is not None and _shape(value) == _shape(root.value)
-                and all(c._children is None for c in root._children) and root._children):
+        if (
+            root._children is not None
+            and _shape(value) == _shape(root.value)
+            and all(c._children is None for c in root._children)
+            and root._children
+        ):
             root.value = value
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for node, (_k, v) in zip(root._children, items, strict=True):
@@ -97,8 +106,9 @@ class JsonTreeModel(QAbstractItemModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 2
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return ("Key", "Value")[section]
         return None
@@ -109,7 +119,11 @@ class JsonTreeModel(QAbstractItemModel):
         node = self._node(index)
         if role == Qt.ItemDataRole.DisplayRole:
             return node.key if index.column() == 0 else _render(node.value)
-        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 1 \
-                and isinstance(node.value, str) and len(node.value) > _PREVIEW:
+        if (
+            role == Qt.ItemDataRole.ToolTipRole
+            and index.column() == 1
+            and isinstance(node.value, str)
+            and len(node.value) > _PREVIEW
+        ):
             return node.value[:4000]
         return None

@@ -15,18 +15,41 @@ from aa_review.qt.models.findings_table import finding_mark, mark_keys
 if TYPE_CHECKING:
     from aa_review.core.package import RowIndex, RowSet
 
-__all__ = ["RowsTableModel", "ROW_COLUMNS", "FINDINGS_COLUMN", "CHANGE_KINDS", "CHANGE_COLORS",
-           "CHANGE_COLUMN"]
+__all__ = [
+    "RowsTableModel",
+    "ROW_COLUMNS",
+    "FINDINGS_COLUMN",
+    "CHANGE_KINDS",
+    "CHANGE_COLORS",
+    "CHANGE_COLUMN",
+]
 
-ROW_COLUMNS = ("Row id", "Data type", "File", "Line", "Source task", "Evidence", "Confidence",
-               "Quality", "Findings")
+ROW_COLUMNS = (
+    "Row id",
+    "Data type",
+    "File",
+    "Line",
+    "Source task",
+    "Evidence",
+    "Confidence",
+    "Quality",
+    "Findings",
+)
 _NUMERIC = {3, 5, 6, 7}
 FINDINGS_COLUMN = 8
 CHANGE_COLUMN = len(ROW_COLUMNS)  # shown while the package is compared with a baseline
 CHANGE_KINDS = ("", "added", "changed", "moved", "reformatted")
-CHANGE_COLORS = {"added": "#2e7d32", "removed": "#c62828", "changed": "#ef6c00",
-                 "visibility": "#c62828", "moved": "#607d8b", "reformatted": "#607d8b",
-                 "linked": "#1565c0", "new": "#c62828", "fixed": "#2e7d32"}
+CHANGE_COLORS = {
+    "added": "#2e7d32",
+    "removed": "#c62828",
+    "changed": "#ef6c00",
+    "visibility": "#c62828",
+    "moved": "#607d8b",
+    "reformatted": "#607d8b",
+    "linked": "#1565c0",
+    "new": "#c62828",
+    "fixed": "#2e7d32",
+}
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -52,8 +75,9 @@ class RowsTableModel(QAbstractTableModel):
         self._subset = SubsetMark()  # the active subset's rows
 
     # -- feeding ---------------------------------------------------------
-    def set_index(self, index: RowIndex | None, positions: np.ndarray | RowSet | None = None
-                  ) -> None:
+    def set_index(
+        self, index: RowIndex | None, positions: np.ndarray | RowSet | None = None
+    ) -> None:
         self.beginResetModel()
         if index is not self._index:
             self._marked, self._marked_from, self._n_marked = None, None, 0
@@ -67,8 +91,9 @@ class RowsTableModel(QAbstractTableModel):
         rank (-1: none); None before any findings are known."""
         self._marks = None if count is None or worst is None else (count, worst)
         if self.rowCount():
-            self.dataChanged.emit(self.index(0, FINDINGS_COLUMN),
-                                  self.index(self.rowCount() - 1, FINDINGS_COLUMN))
+            self.dataChanged.emit(
+                self.index(0, FINDINGS_COLUMN), self.index(self.rowCount() - 1, FINDINGS_COLUMN)
+            )
 
     def set_changes(self, kind: np.ndarray | None, linked: np.ndarray | None = None) -> None:
         """Compare mode: per row its kind of change (codes into ``CHANGE_KINDS``) and
@@ -97,9 +122,11 @@ class RowsTableModel(QAbstractTableModel):
         self._marked, self._marked_from = mask, positions
         self._n_marked = 0 if mask is None else int(np.count_nonzero(mask))
         if self.rowCount():
-            self.dataChanged.emit(self.index(0, 0),
-                                  self.index(self.rowCount() - 1, len(ROW_COLUMNS) - 1),
-                                  [Qt.ItemDataRole.BackgroundRole])
+            self.dataChanged.emit(
+                self.index(0, 0),
+                self.index(self.rowCount() - 1, len(ROW_COLUMNS) - 1),
+                [Qt.ItemDataRole.BackgroundRole],
+            )
 
     def set_subset(self, rows: np.ndarray | None, color: str | None = None) -> None:
         """Mark the active subset's rows (a coloured square before the id); None: none."""
@@ -131,8 +158,11 @@ class RowsTableModel(QAbstractTableModel):
         return self._n_marked if shown is None else int(np.count_nonzero(self._marked[shown]))
 
     def is_marked(self, position: int) -> bool:
-        return self._marked is not None and 0 <= position < len(self._marked) \
+        return (
+            self._marked is not None
+            and 0 <= position < len(self._marked)
             and bool(self._marked[position])
+        )
 
     def marked_positions(self) -> np.ndarray | None:
         return None if self._marked is None else np.flatnonzero(self._marked)
@@ -152,8 +182,11 @@ class RowsTableModel(QAbstractTableModel):
         """The shown positions as an array, None when every row is shown in package order."""
         if self._positions is None:
             return None
-        return self._positions if isinstance(self._positions, np.ndarray) else \
-            self._positions.to_array()
+        return (
+            self._positions
+            if isinstance(self._positions, np.ndarray)
+            else self._positions.to_array()
+        )
 
     def table_row_of(self, position: int) -> int | None:
         """Table row showing index ``position``, or None when it is filtered out."""
@@ -161,8 +194,11 @@ class RowsTableModel(QAbstractTableModel):
             return None
         if self._positions is None:
             return position if 0 <= position < len(self._index) else None
-        arr = self._positions if isinstance(self._positions, np.ndarray) else \
-            self._positions.to_array()
+        arr = (
+            self._positions
+            if isinstance(self._positions, np.ndarray)
+            else self._positions.to_array()
+        )
         hits = np.flatnonzero(arr == position)
         return int(hits[0]) if len(hits) else None
 
@@ -175,8 +211,9 @@ class RowsTableModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(ROW_COLUMNS) + (self._change is not None)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return ROW_COLUMNS[section] if section < CHANGE_COLUMN else "Change"
         return None
@@ -199,11 +236,15 @@ class RowsTableModel(QAbstractTableModel):
             text = self.change_of(self.position(index.row()))
             if role == Qt.ItemDataRole.ForegroundRole and text:
                 return QBrush(QColor(CHANGE_COLORS[text.split(",")[0]]))
-            return text if role in (Qt.ItemDataRole.DisplayRole,
-                                    Qt.ItemDataRole.ToolTipRole) else None
+            return (
+                text if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole) else None
+            )
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter) \
-                if col in _NUMERIC else None
+            return (
+                int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if col in _NUMERIC
+                else None
+            )
         if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return None
         ix, pos = self._index, self.position(index.row())
@@ -235,11 +276,25 @@ class RowsTableModel(QAbstractTableModel):
             linked = 0 if self._linked is None else self._linked.astype(np.int64)
             keys = self._change.astype(np.int64) * 2 + linked
         else:
-            keys = {0: ix.row_id, 1: ix.data_type, 2: ix.file, 3: ix.line, 4: ix.task,
-                    5: ix.n_evidence, 6: ix.confidence, 7: ix.quality}[column]
-        base = np.arange(len(ix)) if self._positions is None else (
-            self._positions if isinstance(self._positions, np.ndarray)
-            else self._positions.to_array())
+            keys = {
+                0: ix.row_id,
+                1: ix.data_type,
+                2: ix.file,
+                3: ix.line,
+                4: ix.task,
+                5: ix.n_evidence,
+                6: ix.confidence,
+                7: ix.quality,
+            }[column]
+        base = (
+            np.arange(len(ix))
+            if self._positions is None
+            else (
+                self._positions
+                if isinstance(self._positions, np.ndarray)
+                else self._positions.to_array()
+            )
+        )
         if column in (1, 4):  # sort codes by their names
             table = ix.data_types if column == 1 else ix.tasks
             rank = np.argsort(np.argsort(np.array(table, dtype=object)))

@@ -10,9 +10,16 @@ from PySide6.QtGui import QBrush, QColor
 __all__ = ["TupleTableModel", "STATUS_COLORS"]
 
 Index = QModelIndex | QPersistentModelIndex
-STATUS_COLORS = {"pass": "#2e7d32", "ok": "#2e7d32", "valid": "#2e7d32", "fail": "#c62828",
-                 "unknown": "#ef6c00", "refused": "#c62828", "denied": "#c62828",
-                 "invalid": "#c62828"}
+STATUS_COLORS = {
+    "pass": "#2e7d32",
+    "ok": "#2e7d32",
+    "valid": "#2e7d32",
+    "fail": "#c62828",
+    "unknown": "#ef6c00",
+    "refused": "#c62828",
+    "denied": "#c62828",
+    "invalid": "#c62828",
+}
 
 
 class TupleTableModel(QAbstractTableModel):
@@ -21,16 +28,21 @@ class TupleTableModel(QAbstractTableModel):
     ``tooltips`` (optional, one per row) explain a row on hover.
     """
 
-    def __init__(self, header: tuple[str, ...], status_col: int | None = None,
-                 parent: Any = None) -> None:
+    def __init__(
+        self, header: tuple[str, ...], status_col: int | None = None, parent: Any = None
+    ) -> None:
         super().__init__(parent)
         self.header = header
         self.status_col = status_col
         self.items: list[tuple[Any, ...]] = []
         self.tooltips: list[str] = []
 
-    def set_items(self, items: list[tuple[Any, ...]], status_col: int | None = None,
-                  tooltips: list[str] | None = None) -> None:
+    def set_items(
+        self,
+        items: list[tuple[Any, ...]],
+        status_col: int | None = None,
+        tooltips: list[str] | None = None,
+    ) -> None:
         self.beginResetModel()
         self.items = list(items)
         if status_col is not None:
@@ -44,8 +56,9 @@ class TupleTableModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.header)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self.header[section]
         return None

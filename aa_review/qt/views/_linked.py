@@ -32,8 +32,10 @@ def select_table_row(view: QTableView, table_row: int | None) -> None:
         return  # already there: no repaint, no scroll
     # setCurrentIndex scrolls to the row itself (autoScroll); a second scrollTo would
     # lay the viewport out twice.
-    sm.setCurrentIndex(idx, QItemSelectionModel.SelectionFlag.ClearAndSelect
-                       | QItemSelectionModel.SelectionFlag.Rows)
+    sm.setCurrentIndex(
+        idx,
+        QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+    )
     if not view.hasAutoScroll():
         view.scrollTo(idx)
 
@@ -100,4 +102,5 @@ class Linked(QWidget):
         def changed(current: QModelIndex, _prev: QModelIndex) -> None:
             if not self._syncing and current.isValid():
                 on_pick(current.row())
+
         view.selectionModel().currentRowChanged.connect(changed)

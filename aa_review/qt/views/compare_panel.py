@@ -65,22 +65,31 @@ if TYPE_CHECKING:
     from aa_review.qt.controller import Runner, WindowView
     from aa_review.qt.views.main_window import MainWindow
 
-__all__ = ["CompareCommands", "ComparePanel", "ChangesModel", "SideBySideModel",
-           "install_compare", "MAX_LISTED"]
+__all__ = [
+    "CompareCommands",
+    "ComparePanel",
+    "ChangesModel",
+    "SideBySideModel",
+    "install_compare",
+    "MAX_LISTED",
+]
 
 log = logging.getLogger(__name__)
 
 BASELINE, COMPARE, SIDE, FINDINGS = "baseline", "compare", "compare_side", "compare_findings"
 MAX_LISTED = 2000  # changes listed at once; the rows query narrows the rest
-_NO_BASELINE = ("No baseline. File > Compare With… opens a second package as the baseline: "
-                "the rows, evidence and facets then say what changed.")
+_NO_BASELINE = (
+    "No baseline. File > Compare With… opens a second package as the baseline: "
+    "the rows, evidence and facets then say what changed."
+)
 
 
 class CompareCommands:
     """Opening and closing the baseline; the diff, computed in the background."""
 
-    def __init__(self, session: ReviewSession, view: WindowView, runner: Runner,
-                 niceness: int | None = None) -> None:
+    def __init__(
+        self, session: ReviewSession, view: WindowView, runner: Runner, niceness: int | None = None
+    ) -> None:
         """``niceness``: audit in processes of their own, that many steps nicer (None: in
         the runner's thread, as tests do)."""
         self.session, self.view, self.runner = session, view, runner
@@ -94,8 +103,10 @@ class CompareCommands:
 
         pkg = self.session.package
         if pkg is None:
-            self.view.warn("Nothing to compare", "Open a package first, then compare it with "
-                           "another one (its baseline).")
+            self.view.warn(
+                "Nothing to compare",
+                "Open a package first, then compare it with another one (its baseline).",
+            )
             return
         path = Path(path)
         self.view.show_busy(f"Opening the baseline {path.name}…", 0.0)
@@ -110,8 +121,9 @@ class CompareCommands:
 
         def progress(p: Any) -> None:
             if isinstance(p, LoadProgress):
-                self.view.show_busy(f"Opening the baseline {path.name}… {p.rows:,} rows",
-                                    p.fraction)
+                self.view.show_busy(
+                    f"Opening the baseline {path.name}… {p.rows:,} rows", p.fraction
+                )
             elif p == "diff":
                 self.view.show_busy(f"Comparing with {path.name}…", None)
 
@@ -119,8 +131,14 @@ class CompareCommands:
             self.view.show_idle("Could not open the baseline")
             self.view.warn("Cannot compare", failure_message(path, exc, "comparing with"))
 
-        self.runner.run(BASELINE, work, done=self._opened, progress=progress, failed=failed,
-                        cancelled=lambda: self.view.show_idle("Comparing cancelled"))
+        self.runner.run(
+            BASELINE,
+            work,
+            done=self._opened,
+            progress=progress,
+            failed=failed,
+            cancelled=lambda: self.view.show_idle("Comparing cancelled"),
+        )
 
     def _opened(self, result: tuple[Package, PreparedComparison]) -> None:
         baseline, prepared = result
@@ -135,12 +153,17 @@ class CompareCommands:
         if not self.session.set_comparison(prepared):
             self._recompute()  # the open package was replaced meanwhile
             return
-        self.view.show_idle(f"Compared with the baseline {baseline.package_id}: "
-                            f"{_summary(prepared)}")
+        self.view.show_idle(
+            f"Compared with the baseline {baseline.package_id}: {_summary(prepared)}"
+        )
 
     def _on_baseline(self, c: Comparison | None) -> None:
-        if c is not None and c.prepared is None and not self._starting \
-                and c.version == self.session.version:
+        if (
+            c is not None
+            and c.prepared is None
+            and not self._starting
+            and c.version == self.session.version
+        ):
             self._recompute()
 
     def _recompute(self) -> None:
@@ -152,16 +175,21 @@ class CompareCommands:
 
         def done(prepared: PreparedComparison) -> None:
             if self.session.set_comparison(prepared):
-                self.view.show_idle(f"Compared with the baseline {baseline.package_id}: "
-                                    f"{_summary(prepared)}")
+                self.view.show_idle(
+                    f"Compared with the baseline {baseline.package_id}: {_summary(prepared)}"
+                )
 
         def failed(exc: BaseException) -> None:
             log.error("comparing with %s failed", baseline.root, exc_info=exc)
             self.view.show_idle(f"The comparison could not finish: {exc}")
 
-        self.runner.run(COMPARE, lambda job: prepare_comparison(baseline, pkg, job.cancelled),
-                        done=done, failed=failed,
-                        cancelled=lambda: self.view.show_idle("Comparing cancelled"))
+        self.runner.run(
+            COMPARE,
+            lambda job: prepare_comparison(baseline, pkg, job.cancelled),
+            done=done,
+            failed=failed,
+            cancelled=lambda: self.view.show_idle("Comparing cancelled"),
+        )
 
     def compare_findings(self) -> None:
         """Audit both packages (every finding) in the background and show which findings
@@ -176,20 +204,26 @@ class CompareCommands:
         def work(job: Any) -> FindingsDiff:
             if niceness is None:
                 return compare_findings(old, new, job.cancelled)
-            return compare_findings_in_process(old, new, cancelled=job.cancelled,
-                                               niceness=niceness)
+            return compare_findings_in_process(old, new, cancelled=job.cancelled, niceness=niceness)
 
         def done(fd: FindingsDiff) -> None:
             if self.session.set_comparison_findings(prepared, fd):
-                self.view.show_idle(f"Findings: {len(fd.new):,} new, {len(fd.fixed):,} fixed, "
-                                    f"{len(fd.persisting):,} persisting")
+                self.view.show_idle(
+                    f"Findings: {len(fd.new):,} new, {len(fd.fixed):,} fixed, "
+                    f"{len(fd.persisting):,} persisting"
+                )
 
         def failed(exc: BaseException) -> None:
             log.error("comparing findings failed", exc_info=exc)
             self.view.show_idle(f"Comparing the findings could not finish: {exc}")
 
-        self.runner.run(FINDINGS, work, done=done, failed=failed,
-                        cancelled=lambda: self.view.show_idle("Comparing findings cancelled"))
+        self.runner.run(
+            FINDINGS,
+            work,
+            done=done,
+            failed=failed,
+            cancelled=lambda: self.view.show_idle("Comparing findings cancelled"),
+        )
 
     def cancel(self) -> None:
         for lane in (BASELINE, COMPARE, FINDINGS):
@@ -207,8 +241,9 @@ class CompareCommands:
 def _summary(p: PreparedComparison) -> str:
     n = p.counts()
     ev = sum(1 for _ in p.evidence)
-    parts = [f"{n[k]:,} {k}" for k in ("added", "removed", "changed", "moved", "reformatted")
-             if n[k]]
+    parts = [
+        f"{n[k]:,} {k}" for k in ("added", "removed", "changed", "moved", "reformatted") if n[k]
+    ]
     parts.append(f"{ev:,} evidence item{'s' if ev != 1 else ''} changed" if ev else "")
     if p.diff.contracts:
         parts.append(f"{len(p.diff.contracts):,} contract changes")
@@ -218,19 +253,23 @@ def _summary(p: PreparedComparison) -> str:
 
 def _finding_place(f: dict[str, Any]) -> str:
     """Where a finding (as JSON) points: its first location, and how many more."""
-    locs = f.get("locations") or ([f["location"]] if isinstance(f.get("location"), dict)
-                                  else [])
+    locs = f.get("locations") or ([f["location"]] if isinstance(f.get("location"), dict) else [])
     if not locs or not isinstance(locs[0], dict):
         return ""
     loc = locs[0]
-    place = loc.get("row_id") or loc.get("evidence_id") or loc.get("contract") or \
-        (f"{loc.get('file', '')}:{loc['line']}" if loc.get("line") else loc.get("file", ""))
+    place = (
+        loc.get("row_id")
+        or loc.get("evidence_id")
+        or loc.get("contract")
+        or (f"{loc.get('file', '')}:{loc['line']}" if loc.get("line") else loc.get("file", ""))
+    )
     more = f" (+{len(locs) - 1:,} more)" if len(locs) > 1 else ""
     return f"{place}{more}"
 
 
 def _places(old: str | None, new: str | None) -> str:
     """``file.jsonl: line 3 → 7`` (the file named once when it is the same)."""
+
     def split(w: str) -> tuple[str, str]:
         f, _, line = w.rpartition(":")
         return f.rsplit("/", 1)[-1], line
@@ -264,15 +303,21 @@ class SideBySideModel(TupleTableModel):
         if only_differing:
             lines = tuple(ln for ln in lines if ln.differs)
         self.differs = [ln.differs for ln in lines]
-        self.set_items([("≠" if ln.differs else "", ln.path,
-                         "(absent)" if ln.old is None else ln.old,
-                         "(absent)" if ln.new is None else ln.new) for ln in lines],
-                       tooltips=[f"{ln.path}\nbaseline: {ln.old}\nthis package: {ln.new}"
-                                 for ln in lines])
+        self.set_items(
+            [
+                (
+                    "≠" if ln.differs else "",
+                    ln.path,
+                    "(absent)" if ln.old is None else ln.old,
+                    "(absent)" if ln.new is None else ln.new,
+                )
+                for ln in lines
+            ],
+            tooltips=[f"{ln.path}\nbaseline: {ln.old}\nthis package: {ln.new}" for ln in lines],
+        )
 
     def data(self, index: Any, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.BackgroundRole and index.isValid() \
-                and self.differs[index.row()]:
+        if role == Qt.ItemDataRole.BackgroundRole and index.isValid() and self.differs[index.row()]:
             color = QColor(CHANGE_COLORS["changed"])
             color.setAlpha(70)
             return QBrush(color)
@@ -303,8 +348,9 @@ class ComparePanel(Linked):
         self.close_button.setToolTip("Leave compare mode")
         self.close_button.setEnabled(False)
         self.findings_button = QPushButton("Compare Findings")
-        self.findings_button.setToolTip("Audit both packages and list the findings that are "
-                                        "new, fixed or persisting")
+        self.findings_button.setToolTip(
+            "Audit both packages and list the findings that are new, fixed or persisting"
+        )
         self.findings_button.setEnabled(False)
         buttons = QVBoxLayout()
         buttons.addWidget(self.close_button)
@@ -316,8 +362,9 @@ class ComparePanel(Linked):
         self.note.setObjectName("compare_note")
         self.note.setWordWrap(True)
         self.layout_.addWidget(self.note)
-        self.model = ChangesModel(("Change", "What", "Id", "Baseline", "This package",
-                                   "Changed fields"))
+        self.model = ChangesModel(
+            ("Change", "What", "Id", "Baseline", "This package", "Changed fields")
+        )
         self.view = make_table(self.model, name="compare_view")
         self.title = QLabel("")
         self.title.setObjectName("compare_title")
@@ -333,9 +380,9 @@ class ComparePanel(Linked):
         head.addWidget(self.title, 1)
         self.only_differing = QCheckBox("Differing fields only")
         self.only_differing.setToolTip("Show only the fields whose values differ")
-        self.only_differing.toggled.connect(lambda _on: self.sides.show(self.shown_view,
-                                                                        self.only_differing
-                                                                        .isChecked()))
+        self.only_differing.toggled.connect(
+            lambda _on: self.sides.show(self.shown_view, self.only_differing.isChecked())
+        )
         head.addWidget(self.only_differing, 0, Qt.AlignmentFlag.AlignTop)
         lower_lay.addLayout(head)
         lower_lay.addWidget(self.side_view, 1)
@@ -391,15 +438,23 @@ class ComparePanel(Linked):
             self.summary.setText(f"Baseline {c.baseline.package_id}: comparing…")
         else:
             d = p.diff
-            version = f" Format {d.version_change[0]} → {d.version_change[1]}." \
-                if d.version_change else ""
+            version = (
+                f" Format {d.version_change[0]} → {d.version_change[1]}."
+                if d.version_change
+                else ""
+            )
             hidden = [e.evidence_id for e in d.evidence if e.hidden_while_cited]
             warn = f" Hidden while cited: {', '.join(hidden)}." if hidden else ""
             fd = c.findings
-            found = "" if fd is None else f" Findings: {len(fd.new):,} new, " \
+            found = (
+                ""
+                if fd is None
+                else f" Findings: {len(fd.new):,} new, "
                 f"{len(fd.fixed):,} fixed, {len(fd.persisting):,} persisting."
-            self.summary.setText(f"Baseline {c.baseline.package_id}: {_summary(p)}."
-                                 f"{version}{warn}{found}")
+            )
+            self.summary.setText(
+                f"Baseline {c.baseline.package_id}: {_summary(p)}.{version}{warn}{found}"
+            )
         self.summary.setToolTip("" if c is None else f"Baseline: {c.baseline.root}")
         self._refresh_list()
         if c is None or p is None:
@@ -423,8 +478,10 @@ class ComparePanel(Linked):
             empty = np.empty(0, np.int64)
             total_rows = p.count_listed(new_positions, empty)
             listed = p.listed(new_positions, empty, MAX_LISTED)
-            note = f"Removed rows are not listed: the query cannot be evaluated on the " \
+            note = (
+                f"Removed rows are not listed: the query cannot be evaluated on the "
                 f"baseline ({exc.message})."
+            )
         if self.session.result(Scope.ROWS).error is not None:
             note = "The rows query has an error: every change is listed."
         items: list[tuple[Any, ...]] = []
@@ -434,26 +491,50 @@ class ComparePanel(Linked):
             targets.append(("row", it.new_pos, it.old_pos, it.row_id))
         for e in p.diff.evidence:
             fields = ", ".join(e.fields)
-            items.append((e.kind, "evidence", e.evidence_id,
-                          e.old.ref if e.old is not None else "",
-                          e.new.ref if e.new is not None else "", fields))
+            items.append(
+                (
+                    e.kind,
+                    "evidence",
+                    e.evidence_id,
+                    e.old.ref if e.old is not None else "",
+                    e.new.ref if e.new is not None else "",
+                    fields,
+                )
+            )
             targets.append(("evidence", None, None, e.evidence_id))
         for cc in p.diff.contracts:
-            items.append((cc.kind, "contract", f"{cc.document}: {cc.item}", "", "",
-                          ", ".join(f.path for f in cc.fields)))
+            items.append(
+                (
+                    cc.kind,
+                    "contract",
+                    f"{cc.document}: {cc.item}",
+                    "",
+                    "",
+                    ", ".join(f.path for f in cc.fields),
+                )
+            )
             targets.append(("contract", None, None, cc.item))
         c = self.session.comparison
         fd = c.findings if c is not None else None
         for kind, side in (("new", fd.new if fd else ()), ("fixed", fd.fixed if fd else ())):
             for f in side:
                 where = _finding_place(f)
-                items.append((kind, "finding", str(f.get("code", "")),
-                              where if kind == "fixed" else "",
-                              where if kind == "new" else "", str(f.get("message", ""))))
+                items.append(
+                    (
+                        kind,
+                        "finding",
+                        str(f.get("code", "")),
+                        where if kind == "fixed" else "",
+                        where if kind == "new" else "",
+                        str(f.get("message", "")),
+                    )
+                )
                 targets.append(("finding", None, None, str(f.get("code", ""))))
         if total_rows > MAX_LISTED:
-            note = (note + " " if note else "") + f"The first {MAX_LISTED:,} of " \
+            note = (
+                (note + " " if note else "") + f"The first {MAX_LISTED:,} of "
                 f"{total_rows:,} changed rows are listed: narrow them with the rows query."
+            )
         self.note.setText(note)
         self.note.setVisible(bool(note))
         self._targets = targets
@@ -469,8 +550,14 @@ class ComparePanel(Linked):
             return f"{ix.files[int(ix.file[pos])].rsplit('/', 1)[-1]}:{int(ix.line[pos])}"
 
         fields = ", ".join(it.fields) if it.fields else ""
-        return (it.kind, "row", it.row_id, where(p.baseline, it.old_pos),
-                where(p.package, it.new_pos), fields)
+        return (
+            it.kind,
+            "row",
+            it.row_id,
+            where(p.baseline, it.old_pos),
+            where(p.package, it.new_pos),
+            fields,
+        )
 
     # -- picking in the list ------------------------------------------------------------
     def _pick(self, table_row: int) -> None:
@@ -509,8 +596,9 @@ class ComparePanel(Linked):
             return
         found = None
         if sel.row is not None:
-            found = next((i for i, t in enumerate(self._targets)
-                          if t[0] == "row" and t[1] == sel.row), None)
+            found = next(
+                (i for i, t in enumerate(self._targets) if t[0] == "row" and t[1] == sel.row), None
+            )
         select_table_row(self.view, found)
 
     def _show_row(self, new_pos: int | None, old_pos: int | None) -> None:
@@ -535,8 +623,9 @@ class ComparePanel(Linked):
             self.title.setText(f"Cannot read the row: {exc}")
             self.sides.show(None)
 
-        self.runner.run(SIDE, lambda _job: side_by_side(p, new_pos, old_pos), done=done,
-                        failed=failed)
+        self.runner.run(
+            SIDE, lambda _job: side_by_side(p, new_pos, old_pos), done=done, failed=failed
+        )
 
     def _show_evidence(self, evidence_id: str) -> None:
         p = self.prepared
@@ -568,8 +657,7 @@ class ComparePanel(Linked):
         elif view.old_where is None:
             diff = "not in the baseline"
         else:
-            diff = f"{n} field{'s differ' if n != 1 else ' differs'}" if n \
-                else "no field differs"
+            diff = f"{n} field{'s differ' if n != 1 else ' differs'}" if n else "no field differs"
         more = " (first fields only)" if view.truncated else ""
         notes = "".join(f"\n{x}" for x in view.notes)
         line = " · ".join(x for x in (f"{view.kind}: {diff}{more}", where) if x)
@@ -579,8 +667,9 @@ class ComparePanel(Linked):
             self.side_view.scrollToTop()
         else:  # once laid out: the first differing field at the top
             index = self.sides.index(first, 1)
-            QTimer.singleShot(0, lambda: self.side_view.scrollTo(
-                index, QTableView.ScrollHint.PositionAtTop))
+            QTimer.singleShot(
+                0, lambda: self.side_view.scrollTo(index, QTableView.ScrollHint.PositionAtTop)
+            )
 
 
 def install_compare(win: MainWindow) -> ComparePanel:
@@ -603,8 +692,7 @@ def install_compare(win: MainWindow) -> ComparePanel:
     def on_baseline(c: Comparison | None) -> None:
         p = c.prepared if c is not None and c.version == win.session.version else None
         win.rows.model.set_changes(p.row_kind if p else None, p.masks["linked"] if p else None)
-        win.evidence.model.set_changes(
-            {k: e.kind for k, e in p.evidence.items()} if p else None)
+        win.evidence.model.set_changes({k: e.kind for k, e in p.evidence.items()} if p else None)
         win.contracts.show_changes(contract_changes(p, win.contracts.entries) if p else None)
         header = win.rows.view.horizontalHeader()
         if p is not None and header.visualIndex(CHANGE_COLUMN) > 1:
@@ -661,8 +749,11 @@ def add_compare_actions(win: MainWindow, panel: ComparePanel) -> None:
     """Put Compare With… and Close Baseline in the File menu, and let Cancel stop the
     baseline's loading too."""
     assert panel.compare_actions is not None and panel.commands is not None
-    file_menu = next(m for a in win.menuBar().actions()
-                     if isinstance(m := a.menu(), QMenu) and win.commands.workspace in m.actions())
+    file_menu = next(
+        m
+        for a in win.menuBar().actions()
+        if isinstance(m := a.menu(), QMenu) and win.commands.workspace in m.actions()
+    )
     for act in panel.compare_actions:
         win.addAction(act)
         file_menu.insertAction(win.commands.workspace, act)

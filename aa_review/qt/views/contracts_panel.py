@@ -94,8 +94,10 @@ class ContractsPanel(Linked):
         self.previews = list(view.previews) if view else []
         self.show_changes(None)
         results = list(view.checklist) if view else []
-        self.check_model.set_items([(c.check_id, c.status, c.detail) for c in results],
-                                   tooltips=[c.detail for c in results])
+        self.check_model.set_items(
+            [(c.check_id, c.status, c.detail) for c in results],
+            tooltips=[c.detail for c in results],
+        )
         self.list_view.resizeColumnsToContents()
         self.check_view.resizeColumnsToContents()
         self._shown_entry = None
@@ -106,9 +108,12 @@ class ContractsPanel(Linked):
         header = ("Entry", "Path", "Format", "Status", *(("Change",) if changes else ()))
         self.list_model.header = header
         self.list_model.set_items(
-            [(e.key, e.item.path, p.format, p.status, *((changes[i],) if changes else ()))
-             for i, (e, p) in enumerate(zip(self.entries, self.previews, strict=True))],
-            tooltips=[p.note for p in self.previews])
+            [
+                (e.key, e.item.path, p.format, p.status, *((changes[i],) if changes else ()))
+                for i, (e, p) in enumerate(zip(self.entries, self.previews, strict=True))
+            ],
+            tooltips=[p.note for p in self.previews],
+        )
 
     def _picked(self, row: int) -> None:
         self._show(row)
@@ -125,8 +130,13 @@ class ContractsPanel(Linked):
         e, pv = self.entries[row], self.previews[row]
         self.spec_model.set_value(e.item.model_dump(exclude_none=True))
         self.spec_view.expandAll()
-        verdict = pv.note if not pv.compared else "matches its contract" if pv.ok else \
-            f"{len(pv.diffs)} difference(s)"
+        verdict = (
+            pv.note
+            if not pv.compared
+            else "matches its contract"
+            if pv.ok
+            else f"{len(pv.diffs)} difference(s)"
+        )
         rows = f", {pv.row_count} data rows" if pv.format in ("csv", "tsv") else ""
         self.file_label.setText(f"{e.artifact_ref or '(no file)'}{rows}: {verdict}")
         self.file_label.setToolTip(self.file_label.text())
@@ -139,8 +149,9 @@ class ContractsPanel(Linked):
         else:
             self.text_view.setPlainText(pv.text)
             self.stack.setCurrentWidget(self.text_view)
-        self.diff_model.set_items([(str(d.kind), d.field or "", _detail(d, e.group))
-                                   for d in pv.diffs])
+        self.diff_model.set_items(
+            [(str(d.kind), d.field or "", _detail(d, e.group)) for d in pv.diffs]
+        )
         self.diff_view.resizeColumnsToContents()
 
     def follow(self, sel: Selection) -> None:
@@ -148,8 +159,7 @@ class ContractsPanel(Linked):
         if sel.source == self.source or view is None:
             return
         target = view.entry_named(sel.contract)
-        ev = self.pkg.evidence_at(sel.evidence) if self.pkg and sel.evidence is not None \
-            else None
+        ev = self.pkg.evidence_at(sel.evidence) if self.pkg and sel.evidence is not None else None
         if ev is not None and (target is None or self.entries[target].artifact_ref != ev.ref):
             # The evidence moved on: show the first entry it backs, if any.
             backed = view.entry_backed_by(ev.ref)

@@ -48,8 +48,12 @@ class CorpusWindow(QWidget):
     """A window of its own: the lines of one corpus, the package picked opening in
     ``open_package``."""
 
-    def __init__(self, runner: Runner, open_package: Callable[[Path], None],
-                 settings: QSettings | None = None) -> None:
+    def __init__(
+        self,
+        runner: Runner,
+        open_package: Callable[[Path], None],
+        settings: QSettings | None = None,
+    ) -> None:
         super().__init__()
         self.setWindowTitle("Corpus — aa-review")
         self.setObjectName("corpus_window")
@@ -93,8 +97,9 @@ class CorpusWindow(QWidget):
 
     # -- getting a corpus ----------------------------------------------------------------
     def choose_report(self) -> None:
-        name, _ = QFileDialog.getOpenFileName(self, "Open a corpus report", "",
-                                              "Audit report (*.json);;All files (*)")
+        name, _ = QFileDialog.getOpenFileName(
+            self, "Open a corpus report", "", "Audit report (*.json);;All files (*)"
+        )
         if name:
             self.open_report(Path(name))
 
@@ -108,8 +113,13 @@ class CorpusWindow(QWidget):
         from aa_review.core.session.corpus import read_corpus_report
 
         self._busy(f"Reading {path.name}…")
-        self.runner.run(_LANE, lambda _job: read_corpus_report(path), done=self.show_corpus,
-                        failed=self._failed, cancelled=lambda: self._idle("Reading cancelled"))
+        self.runner.run(
+            _LANE,
+            lambda _job: read_corpus_report(path),
+            done=self.show_corpus,
+            failed=self._failed,
+            cancelled=lambda: self._idle("Reading cancelled"),
+        )
 
     def audit(self, folder: Path) -> None:
         """Audit every package of ``folder`` in the background (Cancel stops it)."""
@@ -121,20 +131,23 @@ class CorpusWindow(QWidget):
 
         def work(job: Any) -> CorpusView:
             try:
-                return audit_folder(folder, workers, progress=job.progress,
-                                    cancelled=job.cancelled)
+                return audit_folder(folder, workers, progress=job.progress, cancelled=job.cancelled)
             except AuditCancelled:
                 raise Cancelled from None
 
         def progress(p: Any) -> None:
             self.progress.setValue(int(p.fraction * 1000))
-            self.summary.setText(f"Auditing {folder.name}: {p.done:,} of {p.total:,} "
-                                 "packages…")
+            self.summary.setText(f"Auditing {folder.name}: {p.done:,} of {p.total:,} packages…")
 
         self._busy(f"Auditing {folder.name}…")
-        self.runner.run(_LANE, work, done=self.show_corpus, failed=self._failed,
-                        progress=progress,
-                        cancelled=lambda: self._idle(f"Auditing {folder.name} cancelled"))
+        self.runner.run(
+            _LANE,
+            work,
+            done=self.show_corpus,
+            failed=self._failed,
+            progress=progress,
+            cancelled=lambda: self._idle(f"Auditing {folder.name} cancelled"),
+        )
 
     def _busy(self, text: str) -> None:
         self.summary.setText(text)
@@ -165,8 +178,10 @@ class CorpusWindow(QWidget):
         # Worst first: the packages to look at come first.
         self.view.sortByColumn(_FIXED.index("Worst"), Qt.SortOrder.DescendingOrder)
         self.view.resizeColumnsToContents()
-        self._idle(f"{Path(corpus.source).name}: {corpus.summary()}. Double-click a "
-                   "package (or Enter) to open it.")
+        self._idle(
+            f"{Path(corpus.source).name}: {corpus.summary()}. Double-click a "
+            "package (or Enter) to open it."
+        )
 
     def _cells(self, k: int, x: CorpusLine, checks: tuple[str, ...]) -> list[QStandardItem]:
         def cell(text: str, key: Any = None) -> QStandardItem:
@@ -176,12 +191,20 @@ class CorpusWindow(QWidget):
             return item
 
         worst = x.worst.value if x.worst is not None else ("—" if not x.error else "")
-        cells = [cell(x.package_id), cell(x.task_id), cell(x.format_version),
-                 cell(f"{x.rows:,}", x.rows), cell(worst, x.worst_rank),
-                 cell(f"{x.findings:,}", x.findings), cell(f"{x.locations:,}", x.locations)]
+        cells = [
+            cell(x.package_id),
+            cell(x.task_id),
+            cell(x.format_version),
+            cell(f"{x.rows:,}", x.rows),
+            cell(worst, x.worst_rank),
+            cell(f"{x.findings:,}", x.findings),
+            cell(f"{x.locations:,}", x.locations),
+        ]
         # A check without findings shows nothing, so the counts stand out.
-        cells += [cell(f"{x.by_check[c]:,}" if x.by_check.get(c) else "",
-                       x.by_check.get(c, -1)) for c in checks]
+        cells += [
+            cell(f"{x.by_check[c]:,}" if x.by_check.get(c) else "", x.by_check.get(c, -1))
+            for c in checks
+        ]
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         for c in (3, 5, 6, *range(len(_FIXED), len(_FIXED) + len(checks))):
             cells[c].setTextAlignment(right)
@@ -211,8 +234,10 @@ class CorpusWindow(QWidget):
             self.summary.setText(f"{line.path} could not be audited: {line.error}")
             return
         if not Path(line.path).is_dir():
-            self.summary.setText(f"{line.path}: no such folder here (the report was made "
-                                 "on another machine, or the package moved)")
+            self.summary.setText(
+                f"{line.path}: no such folder here (the report was made "
+                "on another machine, or the package moved)"
+            )
             return
         self.open_package(Path(line.path))
 

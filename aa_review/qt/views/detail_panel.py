@@ -69,8 +69,9 @@ class RowDetailPanel(Linked):
                 self.runner.cancel("row")
                 self._shown = None
                 self.model.set_value({})
-                self.title.setText(_PICK if sel.finding is None else
-                                   "The selected finding names no row.")
+                self.title.setText(
+                    _PICK if sel.finding is None else "The selected finding names no row."
+                )
             return
         want = (self.version, sel.row)
         if want == self._shown:
@@ -128,6 +129,9 @@ class RowDetailPanel(Linked):
                 log.error("reading %s failed", rel, exc_info=exc)
             self.document.failed(rel, about, str(exc))
 
-        self.runner.run("document", lambda _job: read_document(safe, rel, line=line,
-                                                                key_path=key_path),
-                        done=done, failed=failed)
+        self.runner.run(
+            "document",
+            lambda _job: read_document(safe, rel, line=line, key_path=key_path),
+            done=done,
+            failed=failed,
+        )

@@ -15,13 +15,18 @@ from aa_review.core.session.document import Document
 __all__ = ["DocumentView", "finding_place"]
 
 
-def finding_place(session: ReviewSession, sel: Selection) -> tuple[str, int | None,
-                                                                    str | None, str] | None:
+def finding_place(
+    session: ReviewSession, sel: Selection
+) -> tuple[str, int | None, str | None, str] | None:
     """(file, line, key path, what the finding says) of the selected finding's place when
     that file holds no row of the package (None otherwise: the row is shown)."""
     state, pkg = session.findings, session.package
-    if sel.finding is None or state is None or pkg is None or \
-            not 0 <= sel.finding < len(state.findings):
+    if (
+        sel.finding is None
+        or state is None
+        or pkg is None
+        or not 0 <= sel.finding < len(state.findings)
+    ):
         return None
     f = state.findings[sel.finding]
     if not len(f.locations):
@@ -30,8 +35,9 @@ def finding_place(session: ReviewSession, sel: Selection) -> tuple[str, int | No
     loc = f.locations[k]
     if not loc.file:
         return None
-    if sel.row is not None and (loc.file in pkg.index.files
-                                or sel.row != state.index.row_at(sel.finding, k)):
+    if sel.row is not None and (
+        loc.file in pkg.index.files or sel.row != state.index.row_at(sel.finding, k)
+    ):
         return None  # a row of the package: the row is shown
     about = f"{f.severity.value} {f.code}: {f.message}"
     return loc.file, loc.line, loc.key_path, about
@@ -73,8 +79,9 @@ class DocumentView(QWidget):
         where = f"{doc.rel} — {doc.note}" if doc.note else doc.rel
         self.title.setText(f"{where}\n{about}")
         width = len(str(doc.first + len(doc.lines)))
-        self.text.setPlainText("\n".join(f"{doc.first + i:>{width}}  {line}"
-                                         for i, line in enumerate(doc.lines)))
+        self.text.setPlainText(
+            "\n".join(f"{doc.first + i:>{width}}  {line}" for i, line in enumerate(doc.lines))
+        )
         self.text.setExtraSelections([])
         if doc.target is None:
             return

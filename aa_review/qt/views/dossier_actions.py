@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["DossierActions"]
 
+
 class DossierActions:
     """The request half of :class:`~aa_review.qt.views.dossier_panel.DossierPanel`."""
 
@@ -61,14 +62,22 @@ class DossierActions:
             return self._edit(st)
         if step in (dz.Action.BIND, dz.Action.DECIDE_ELIGIBLE):
             what = "Bind" if step is dz.Action.BIND else "Decide eligible for"
-            if not self.confirm("Sign off", f"{what} {d} revision {r} as {actor}?\n\n"
-                                f"You are signing the evidence digest\n{snap.evidence_digest}"):
+            if not self.confirm(
+                "Sign off",
+                f"{what} {d} revision {r} as {actor}?\n\n"
+                f"You are signing the evidence digest\n{snap.evidence_digest}",
+            ):
                 return None
-        call = {dz.Action.BIND: ws.bind, dz.Action.CHECK: ws.check,
-                dz.Action.DECIDE_ELIGIBLE: ws.decide_eligible,
-                dz.Action.DEFER: ws.decide_deferred}[step]
-        words = {dz.Action.CHECK: "Running the independent check…",
-                 dz.Action.BIND: "Binding the evidence…"}.get(step, "Recording the decision…")
+        call = {
+            dz.Action.BIND: ws.bind,
+            dz.Action.CHECK: ws.check,
+            dz.Action.DECIDE_ELIGIBLE: ws.decide_eligible,
+            dz.Action.DEFER: ws.decide_deferred,
+        }[step]
+        words = {
+            dz.Action.CHECK: "Running the independent check…",
+            dz.Action.BIND: "Binding the evidence…",
+        }.get(step, "Recording the decision…")
         return self._run(step, words, lambda: call(d, r, actor))
 
     def _edit(self, st: dz.PanelState) -> Any:
@@ -80,12 +89,16 @@ class DossierActions:
             return None
         path, value = dialog.path(), dialog.value()
         if snap.state is not dz.DossierState.DRAFT and not self.confirm(
-                "Edit bound evidence",
-                f"Revision {r} is {snap.state.value}. Editing its evidence creates revision "
-                f"{snap.revisions[-1] + 1} in draft and EXPIRES revision {r}.\n\nGo ahead?"):
+            "Edit bound evidence",
+            f"Revision {r} is {snap.state.value}. Editing its evidence creates revision "
+            f"{snap.revisions[-1] + 1} in draft and EXPIRES revision {r}.\n\nGo ahead?",
+        ):
             return None
-        return self._run(dz.Action.EDIT, "Editing the evidence…",
-                         lambda: ws.edit_evidence(d, r, actor, path, value))
+        return self._run(
+            dz.Action.EDIT,
+            "Editing the evidence…",
+            lambda: ws.edit_evidence(d, r, actor, path, value),
+        )
 
     def authorize(self, ref: str | None = None, digest: str | None = None) -> Any:
         """G8 sign-off: the amendment ref and digest, a confirmation naming the evidence
@@ -99,22 +112,33 @@ class DossierActions:
         d, r = snap.dossier_id, snap.revision
         current = snap.parsed.raw.get("authorization") or {}
         values = {"amendment_ref": ref, "amendment_digest": digest}
-        for label, key in (("Amendment ref", "amendment_ref"),
-                           ("Amendment digest (sha256:…)", "amendment_digest")):
+        for label, key in (
+            ("Amendment ref", "amendment_ref"),
+            ("Amendment digest (sha256:…)", "amendment_digest"),
+        ):
             if values[key] is None:
-                value, ok = QInputDialog.getText(cast("QWidget", self),
-                                                 "Authorize amendment proposal", label,
-                                                 text=str(current.get(key) or ""))
+                value, ok = QInputDialog.getText(
+                    cast("QWidget", self),
+                    "Authorize amendment proposal",
+                    label,
+                    text=str(current.get(key) or ""),
+                )
                 if not ok:
                     return None
                 values[key] = value
-        if not self.confirm("Sign off", f"Authorize proposing amendment {values['amendment_ref']}"
-                            f" for {d} revision {r} as {actor}?\n\nYou are signing the evidence "
-                            f"digest\n{snap.evidence_digest}"):
+        if not self.confirm(
+            "Sign off",
+            f"Authorize proposing amendment {values['amendment_ref']}"
+            f" for {d} revision {r} as {actor}?\n\nYou are signing the evidence "
+            f"digest\n{snap.evidence_digest}",
+        ):
             return None
         a_ref, a_digest = str(values["amendment_ref"]), str(values["amendment_digest"])
-        return self._run(dz.AUTHORIZE, "Signing the authorization…",
-                         lambda: ws.authorize_amendment(d, r, actor, a_ref, a_digest))
+        return self._run(
+            dz.AUTHORIZE,
+            "Signing the authorization…",
+            lambda: ws.authorize_amendment(d, r, actor, a_ref, a_digest),
+        )
 
     # -- refusals and denials on request -------------------------------------------------
     def request_refusal(self, step: Any) -> Any:
@@ -129,19 +153,22 @@ class DossierActions:
         snap, actor = st.snapshot, self.actor_id
         d, r = snap.dossier_id, snap.revision
         noun = dz.STEPS[view.step].noun
-        if not self.confirm("Journal a refused request",
-                            f"{view.why_not}\n\nAsking for {noun} anyway makes the workspace "
-                            f"refuse it and write a permanent transition_refused entry, signed "
-                            f"by {actor}, to the journal of {d}. Nothing else changes.\n\n"
-                            "Request it and journal the refusal?"):
+        if not self.confirm(
+            "Journal a refused request",
+            f"{view.why_not}\n\nAsking for {noun} anyway makes the workspace "
+            f"refuse it and write a permanent transition_refused entry, signed "
+            f"by {actor}, to the journal of {d}. Nothing else changes.\n\n"
+            "Request it and journal the refusal?",
+        ):
             return None
         effective = view.step
 
         def ask() -> Any:
             # Ask only what is still refused: a request must never take the step itself.
             if ws.admission(effective, d, r, actor) is None and not (
-                    effective is dz.Action.DECIDE_ELIGIBLE and not dz.eligible_precondition(
-                        ws.parsed(d, r), ws.freshness(d, r))):
+                effective is dz.Action.DECIDE_ELIGIBLE
+                and not dz.eligible_precondition(ws.parsed(d, r), ws.freshness(d, r))
+            ):
                 return None
             if effective is dz.AUTHORIZE:
                 return ws.authorize_amendment(d, r, actor, "", "")
@@ -149,9 +176,12 @@ class DossierActions:
                 plan = ws.parsed(d, r).raw["evidence"].get("dataset_plan")
                 return ws.edit_evidence(d, r, actor, ["dataset_plan"], plan)
             assert isinstance(effective, dz.Action)
-            call = {dz.Action.BIND: ws.bind, dz.Action.CHECK: ws.check,
-                    dz.Action.DECIDE_ELIGIBLE: ws.decide_eligible,
-                    dz.Action.DEFER: ws.decide_deferred}[effective]
+            call = {
+                dz.Action.BIND: ws.bind,
+                dz.Action.CHECK: ws.check,
+                dz.Action.DECIDE_ELIGIBLE: ws.decide_eligible,
+                dz.Action.DEFER: ws.decide_deferred,
+            }[effective]
             return call(d, r, actor)
 
         return self._run(step, "Journaling the refused request…", ask, asked_refusal=True)
@@ -164,14 +194,19 @@ class DossierActions:
             return None
         d, actor = st.snapshot.dossier_id, self.actor_id
         words = op.replace("_", " ")
-        if not self.confirm("Request a deferred operation",
-                            f"While activation is deferred, {words} is denied whoever asks, in "
-                            f"every state (spec 7.5, 8). Asking writes a permanent "
-                            f"operation_denied entry, signed by {actor}, naming {d}.\n\n"
-                            "Request it and journal the denial?"):
+        if not self.confirm(
+            "Request a deferred operation",
+            f"While activation is deferred, {words} is denied whoever asks, in "
+            f"every state (spec 7.5, 8). Asking writes a permanent "
+            f"operation_denied entry, signed by {actor}, naming {d}.\n\n"
+            "Request it and journal the denial?",
+        ):
             return None
-        return self._run(("operation", op), "Journaling the denied request…",
-                         lambda: ws.attempt_operation(op, actor, d))
+        return self._run(
+            ("operation", op),
+            "Journaling the denied request…",
+            lambda: ws.attempt_operation(op, actor, d),
+        )
 
     # -- the public projection ------------------------------------------------------------
     def show_projection(self, path: Path | None = None) -> Any:
@@ -181,15 +216,20 @@ class DossierActions:
             return None
         d, r = st.snapshot.dossier_id, st.snapshot.revision
         self._working = "Preparing the projection…"
-        self.worker.submit(("projection", self._generation, d, r, path),
-                           lambda: ws.projection_preview(d, r))
+        self.worker.submit(
+            ("projection", self._generation, d, r, path), lambda: ws.projection_preview(d, r)
+        )
         return self.last_result
 
     def _projection_previewed(self, token: Any, preview: dict[str, Any]) -> None:
         _, _, d, r, path = token
         self.last_projection_preview = preview
         if path is None:
-            dialog = ProjectionDialog(self, preview, f"{d}-projection.json")  # type: ignore[arg-type]
+            dialog = ProjectionDialog(
+                self,  # type: ignore[arg-type]  # this mixin is always part of the DossierPanel widget
+                preview,
+                f"{d}-projection.json",
+            )
             if not dialog.exec() or dialog.path is None:
                 return
             path = dialog.path
@@ -236,36 +276,49 @@ class DossierActions:
         self._take(snap)
         self._report(step, before, outcome, asked_refusal)
 
-    def _report(self, step: Any, before: dz.PanelState, outcome: Any,
-                asked_refusal: bool) -> None:
+    def _report(self, step: Any, before: dz.PanelState, outcome: Any, asked_refusal: bool) -> None:
         if isinstance(step, tuple) and step[0] == "operation":
             fault = outcome.get("not_journaled") or outcome.get("journal_fault")
-            where = f"It was not journaled ({fault})." if fault else \
-                "The denial is in the journal."
-            self.inform("Denied", f"{step[1].replace('_', ' ').capitalize()} was denied "
-                        f"({dz.denial_words(outcome.get('reason_code', ''))}). {where} "
-                        "Nothing in this app can perform it.")
+            where = f"It was not journaled ({fault})." if fault else "The denial is in the journal."
+            self.inform(
+                "Denied",
+                f"{step[1].replace('_', ' ').capitalize()} was denied "
+                f"({dz.denial_words(outcome.get('reason_code', ''))}). {where} "
+                "Nothing in this app can perform it.",
+            )
             return
         if isinstance(step, tuple) and step[0] == "export":
             if isinstance(outcome, Exception):
                 self.inform("Not exported", str(outcome))
             return
         if outcome is None:
-            self.inform("Not journaled", "The step is no longer refused for you, so nothing "
-                        "was asked and nothing written.")
+            self.inform(
+                "Not journaled",
+                "The step is no longer refused for you, so nothing was asked and nothing written.",
+            )
             return
         if outcome.outcome is dz.Outcome.REFUSED:
             view = before.steps.get(step)
             effective = view.step if view is not None else step
-            text = dz.refusal_text(effective, outcome.reason or "", before.actor, before.actor_id,
-                                   before.snapshot.standing, view.could if view else (),
-                                   before.snapshot.read_only_fault)
-            written = ("Nothing was journaled: the principal you act as cannot sign here, or "
-                       "the journal cannot be written." if outcome.reason in (
-                           "ACTOR_KEY_UNAVAILABLE", "WORKSPACE_READ_ONLY",
-                           "JOURNAL_WRITE_FAILED") else
-                       "The refusal is recorded in the journal.")
+            text = dz.refusal_text(
+                effective,
+                outcome.reason or "",
+                before.actor,
+                before.actor_id,
+                before.snapshot.standing,
+                view.could if view else (),
+                before.snapshot.read_only_fault,
+            )
+            written = (
+                "Nothing was journaled: the principal you act as cannot sign here, or "
+                "the journal cannot be written."
+                if outcome.reason
+                in ("ACTOR_KEY_UNAVAILABLE", "WORKSPACE_READ_ONLY", "JOURNAL_WRITE_FAILED")
+                else "The refusal is recorded in the journal."
+            )
             self.inform("Refused", f"{text}\n\n({outcome.reason}. {written})")
         elif outcome.outcome is dz.Outcome.EXPIRED:
-            self.inform("Expired", "The revision has expired instead: "
-                        f"{dz.explain(outcome.reason or '').sentence}")
+            self.inform(
+                "Expired",
+                f"The revision has expired instead: {dz.explain(outcome.reason or '').sentence}",
+            )

@@ -37,9 +37,12 @@ class EditEvidenceDialog(QDialog):
         self._evidence = revision.get("evidence") or {}
         lay = QVBoxLayout(self)
         state = revision.get("state")
-        note = QLabel("Edits apply to this draft in place." if state == "draft" else
-                      f"This revision is {state}: saving creates a NEW revision in draft and "
-                      "EXPIRES this one.")
+        note = QLabel(
+            "Edits apply to this draft in place."
+            if state == "draft"
+            else f"This revision is {state}: saving creates a NEW revision in draft and "
+            "EXPIRES this one."
+        )
         note.setWordWrap(True)
         lay.addWidget(note)
         lay.addWidget(QLabel("Path inside evidence (dots; list positions as numbers):"))
@@ -55,8 +58,9 @@ class EditEvidenceDialog(QDialog):
         self.error = QLabel()
         self.error.setStyleSheet("color: #c62828;")
         lay.addWidget(self.error)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
-                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
@@ -99,9 +103,13 @@ class EditEvidenceDialog(QDialog):
         self.accept()
 
     def reject(self) -> None:
-        if self._touched and QMessageBox.question(
-                self, "Discard the edit?", "The new value has not been saved. Discard it?") \
-                != QMessageBox.StandardButton.Yes:
+        if (
+            self._touched
+            and QMessageBox.question(
+                self, "Discard the edit?", "The new value has not been saved. Discard it?"
+            )
+            != QMessageBox.StandardButton.Yes
+        ):
             return
         super().reject()
 
@@ -120,8 +128,10 @@ class ProjectionDialog(QDialog):
         self.path: Path | None = None
         self._default = default_name
         lay = QVBoxLayout(self)
-        note = QLabel("This is everything that leaves: the allowlisted fields only (the id "
-                      "and date are fixed when you export, and the export is journaled).")
+        note = QLabel(
+            "This is everything that leaves: the allowlisted fields only (the id "
+            "and date are fixed when you export, and the export is journaled)."
+        )
         note.setWordWrap(True)
         lay.addWidget(note)
         text = QPlainTextEdit(json.dumps(preview, indent=2, ensure_ascii=False))
@@ -136,8 +146,9 @@ class ProjectionDialog(QDialog):
     def choose(self, path: Path | None = None) -> Path | None:
         """Ask where to write (or take ``path``), then close accepted."""
         if path is None:
-            name, _ = QFileDialog.getSaveFileName(self, "Export the public projection",
-                                                  self._default, "JSON (*.json)")
+            name, _ = QFileDialog.getSaveFileName(
+                self, "Export the public projection", self._default, "JSON (*.json)"
+            )
             if not name:
                 return None
             path = Path(name)
@@ -148,8 +159,9 @@ class ProjectionDialog(QDialog):
 
 def write_projection(path: Path, projection: dict[str, Any]) -> None:
     """Write an exported projection atomically (called in the panel's worker)."""
-    atomic_write(path, lambda fh: fh.write(orjson.dumps(projection,
-                                                          option=orjson.OPT_INDENT_2)), "wb")
+    atomic_write(
+        path, lambda fh: fh.write(orjson.dumps(projection, option=orjson.OPT_INDENT_2)), "wb"
+    )
 
 
 class ActorDialog(QDialog):
@@ -159,21 +171,25 @@ class ActorDialog(QDialog):
     whose private key is not on this machine is listed but cannot be chosen.
     """
 
-    def __init__(self, parent: QWidget, rows: list[tuple[str, str, str, str | None]],
-                 current: str) -> None:
+    def __init__(
+        self, parent: QWidget, rows: list[tuple[str, str, str, str | None]], current: str
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Act as")
         self.resize(560, 380)
         lay = QVBoxLayout(self)
-        note = QLabel("Who are you in this workspace? Each step is allowed only to the role "
-                      "the readiness contract names (spec 7.2), and everything you do is "
-                      "signed with that principal's key and journaled.")
+        note = QLabel(
+            "Who are you in this workspace? Each step is allowed only to the role "
+            "the readiness contract names (spec 7.2), and everything you do is "
+            "signed with that principal's key and journaled."
+        )
         note.setWordWrap(True)
         lay.addWidget(note)
         self.list = QListWidget()
         for pid, role, kind, unable in rows:
-            item = QListWidgetItem(f"{pid} — {role} ({kind})" +
-                                   ("" if unable is None else "  — cannot sign here"))
+            item = QListWidgetItem(
+                f"{pid} — {role} ({kind})" + ("" if unable is None else "  — cannot sign here")
+            )
             item.setData(Qt.ItemDataRole.UserRole, pid)
             if unable is not None:
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
@@ -183,8 +199,9 @@ class ActorDialog(QDialog):
                 self.list.setCurrentItem(item)
         self.list.itemDoubleClicked.connect(lambda _i: self.accept())
         lay.addWidget(self.list, 1)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText("Act as this principal")
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)

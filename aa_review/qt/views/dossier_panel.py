@@ -49,8 +49,14 @@ __all__ = ["DossierPanel"]
 
 log = logging.getLogger(__name__)
 
-_BUTTON_ORDER = (dz.Action.BIND, dz.Action.CHECK, dz.Action.DECIDE_ELIGIBLE, dz.Action.DEFER,
-                 dz.Action.EDIT, dz.AUTHORIZE)
+_BUTTON_ORDER = (
+    dz.Action.BIND,
+    dz.Action.CHECK,
+    dz.Action.DECIDE_ELIGIBLE,
+    dz.Action.DEFER,
+    dz.Action.EDIT,
+    dz.AUTHORIZE,
+)
 
 
 class _VerdictArea(QScrollArea):
@@ -131,8 +137,7 @@ class DossierPanel(DossierActions, QWidget):
         self.folder_label = QLabel("No workspace")
         self.folder_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         # A long path is clipped, never widening the window (the tooltip has it whole).
-        self.folder_label.setSizePolicy(QSizePolicy.Policy.Ignored,
-                                        QSizePolicy.Policy.Preferred)
+        self.folder_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         open_button = QPushButton("Open Workspace…")
         open_button.clicked.connect(self.choose_workspace)
         self.dossier_box = QComboBox()
@@ -141,13 +146,17 @@ class DossierPanel(DossierActions, QWidget):
         self.actor_label = QLabel()
         self.actor_label.setTextFormat(Qt.TextFormat.RichText)
         self.actor_button = QPushButton("Change…")
-        self.actor_button.setToolTip("Choose who you act as: each step is allowed to one role "
-                                     "(spec 7.2); the choice is remembered for this workspace")
+        self.actor_button.setToolTip(
+            "Choose who you act as: each step is allowed to one role "
+            "(spec 7.2); the choice is remembered for this workspace"
+        )
         self.actor_button.clicked.connect(lambda: self.choose_actor())
         self.verify_button = QPushButton("Verify again")
-        self.verify_button.setToolTip("Hash and audit the bound packages again (even the one "
-                                      "the window holds), re-read and verify the journal, "
-                                      "and evaluate every gate again")
+        self.verify_button.setToolTip(
+            "Hash and audit the bound packages again (even the one "
+            "the window holds), re-read and verify the journal, "
+            "and evaluate every gate again"
+        )
         self.verify_button.clicked.connect(lambda: self.refresh())
         grid.addWidget(QLabel("Workspace:"), 0, 0)
         grid.addWidget(self.folder_label, 0, 1, 1, 3)
@@ -199,7 +208,8 @@ class DossierPanel(DossierActions, QWidget):
         self.refusal_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.refusal_button.setToolTip(
             "Ask for a step you may not take, so that the workspace refuses it and the refusal "
-            "is written, signed, to the journal (spec 7.2, 12). You confirm first.")
+            "is written, signed, to the journal (spec 7.2, 12). You confirm first."
+        )
         self.refusal_menu = QMenu(self.refusal_button)
         self.refusal_button.setMenu(self.refusal_menu)
         row.addWidget(self.refusal_button)
@@ -216,9 +226,14 @@ class DossierPanel(DossierActions, QWidget):
         self._label_buttons(compact=True)
         self.step_row.setMinimumWidth(row.minimumSize().width())
 
-    _SHORT: ClassVar[dict[Any, str]] = {dz.Action.BIND: "Bind", dz.Action.CHECK: "Run check",
-              dz.Action.DECIDE_ELIGIBLE: "Eligible", dz.Action.DEFER: "Defer",
-              dz.Action.EDIT: "Edit…", dz.AUTHORIZE: "Authorize…"}
+    _SHORT: ClassVar[dict[Any, str]] = {
+        dz.Action.BIND: "Bind",
+        dz.Action.CHECK: "Run check",
+        dz.Action.DECIDE_ELIGIBLE: "Eligible",
+        dz.Action.DEFER: "Defer",
+        dz.Action.EDIT: "Edit…",
+        dz.AUTHORIZE: "Authorize…",
+    }
 
     def _label_buttons(self, compact: bool) -> None:
         if compact == self._compact:
@@ -227,8 +242,11 @@ class DossierPanel(DossierActions, QWidget):
         for step, b in self.buttons.items():
             view = self.state.steps.get(step) if self.state is not None else None
             shown = view.step if view is not None else step
-            b.setText(self._SHORT.get(shown if shown in self._SHORT else step, "")
-                      if compact else dz.STEPS[shown].label)
+            b.setText(
+                self._SHORT.get(shown if shown in self._SHORT else step, "")
+                if compact
+                else dz.STEPS[shown].label
+            )
         self.project_button.setText("Projection…" if compact else "Public projection…")
         self.refusal_button.setText("Refused step ▾" if compact else "Request a refused step ▾")
 
@@ -236,8 +254,10 @@ class DossierPanel(DossierActions, QWidget):
         """Each step by its full name, with its button (the window's command palette):
         the buttons show short names when the tab is narrow."""
         st = self.state
-        out = [(dz.STEPS[st.steps[step].step if st is not None else step].label, b)
-               for step, b in self.buttons.items()]
+        out = [
+            (dz.STEPS[st.steps[step].step if st is not None else step].label, b)
+            for step, b in self.buttons.items()
+        ]
         return [*out, ("Public projection…", self.project_button)]
 
     # -- the workspace --------------------------------------------------------------
@@ -256,9 +276,12 @@ class DossierPanel(DossierActions, QWidget):
 
         self.close_workspace()
         try:
-            ws = dz.Workspace.open_folder(folder, package_facts=self._facts_for,
-                                          package_contamination=self._contamination,
-                                          fingerprint_hooks=DiffFingerprints())
+            ws = dz.Workspace.open_folder(
+                folder,
+                package_facts=self._facts_for,
+                package_contamination=self._contamination,
+                fingerprint_hooks=DiffFingerprints(),
+            )
         except dz.WorkspaceLockedError as exc:
             self._show_nothing(f"{exc}\nClose the other aa-review window that has it open.")
             QMessageBox.warning(self, "Workspace in use", str(exc))
@@ -271,8 +294,10 @@ class DossierPanel(DossierActions, QWidget):
         self.cache = dz.PreviewCache(ws)
         self._generation += 1
         self.settings.setValue("dossier/last_workspace", str(folder))
-        self.folder_label.setText(str(folder) + ("  (read-only: " + (ws.journal_fault or "")
-                                                 + ")" if ws.read_only else ""))
+        self.folder_label.setText(
+            str(folder)
+            + ("  (read-only: " + (ws.journal_fault or "") + ")" if ws.read_only else "")
+        )
         self.folder_label.setToolTip(str(folder))
         ids = ws.dossier_ids()  # no job runs for this workspace yet
         self._restore_actor(ws)
@@ -313,8 +338,13 @@ class DossierPanel(DossierActions, QWidget):
             if self.isVisible():
                 self._load()
 
-    def set_package(self, root: Path | None, audit: AuditReport | None = None,
-                    package: Any = None, digest: str | None = None) -> None:
+    def set_package(
+        self,
+        root: Path | None,
+        audit: AuditReport | None = None,
+        package: Any = None,
+        digest: str | None = None,
+    ) -> None:
         """The open package, its audit and its digest, as the window knows them: made
         into facts in the worker (reading the audit's findings is no work for the GUI
         thread). Call it whenever one of them changes; the same values twice do nothing.
@@ -330,8 +360,11 @@ class DossierPanel(DossierActions, QWidget):
             self.set_package_facts(None)
             return
         if package is None:
-            if audit is not None and audit.complete and \
-                    audit.identity.package_id == Path(root).name:
+            if (
+                audit is not None
+                and audit.complete
+                and audit.identity.package_id == Path(root).name
+            ):
                 digest = audit.identity.package_digest or digest
             self._digest_wanted = False
             self.set_package_facts(dz.PackageFacts(Path(root).name, Path(root), digest))
@@ -340,10 +373,10 @@ class DossierPanel(DossierActions, QWidget):
 
         audited = audit is not None and audit.complete and bool(audit.identity.package_digest)
         # Without a digest the window can compute one: ask it rather than hash twice.
-        self._digest_wanted = digest is None and not audited and \
-            self.request_digest is not None
-        self.worker.submit(("facts", self._generation),
-                           lambda: package_facts(package, audit, digest))
+        self._digest_wanted = digest is None and not audited and self.request_digest is not None
+        self.worker.submit(
+            ("facts", self._generation), lambda: package_facts(package, audit, digest)
+        )
 
     def _facts_for(self, package_id: str) -> dz.PackageFacts | None:
         facts = self._facts  # read in the worker: one immutable value, swapped whole
@@ -354,8 +387,7 @@ class DossierPanel(DossierActions, QWidget):
         from aa_review.core.audits import contamination_rows
 
         facts = self._facts
-        if facts is not None and facts.package is not None and \
-                Path(facts.root) == Path(root):
+        if facts is not None and facts.package is not None and Path(facts.root) == Path(root):
             return contamination_rows(facts.package)
         return contamination_rows(root)
 
@@ -367,8 +399,10 @@ class DossierPanel(DossierActions, QWidget):
             self.actor_id = str(remembered)
         else:
             if remembered:
-                self._actor_note = (f"{remembered}, remembered for this workspace, is not in "
-                                    "its principal registry any more.")
+                self._actor_note = (
+                    f"{remembered}, remembered for this workspace, is not in "
+                    "its principal registry any more."
+                )
             self.actor_id = ""
         self._show_actor()
 
@@ -377,9 +411,16 @@ class DossierPanel(DossierActions, QWidget):
         if self.ws is None:
             return None
         snap = self.snapshot
-        rows = [(p.principal_id, p.role.value, p.kind.value,
-                 snap.signable.get(p.principal_id) if snap is not None else None)
-                for p in self.ws.principals if p.role is not dz.Role.SYSTEM_REDUCER]
+        rows = [
+            (
+                p.principal_id,
+                p.role.value,
+                p.kind.value,
+                snap.signable.get(p.principal_id) if snap is not None else None,
+            )
+            for p in self.ws.principals
+            if p.role is not dz.Role.SYSTEM_REDUCER
+        ]
         dialog = ActorDialog(self, rows, self.actor_id)
         if not dialog.exec() or dialog.chosen() is None:
             return None
@@ -406,11 +447,13 @@ class DossierPanel(DossierActions, QWidget):
         p = self.ws.principals.get(self.actor_id) if self.ws and self.actor_id else None
         if p is None:
             note = getattr(self, "_actor_note", "")
-            self.actor_label.setText("Acting as: <b>nobody</b> — choose who you act as"
-                                     + (f" ({note})" if note else ""))
+            self.actor_label.setText(
+                "Acting as: <b>nobody</b> — choose who you act as" + (f" ({note})" if note else "")
+            )
         else:
-            self.actor_label.setText(f"Acting as: <b>{p.principal_id}</b> — {p.role.value} "
-                                     f"({p.kind.value})")
+            self.actor_label.setText(
+                f"Acting as: <b>{p.principal_id}</b> — {p.role.value} ({p.kind.value})"
+            )
 
     # -- what is shown ----------------------------------------------------------------
     @property
@@ -624,20 +667,23 @@ class DossierPanel(DossierActions, QWidget):
         for step, button in self.buttons.items():
             view = st.steps[step]
             button.setEnabled(view.enabled and not busy)
-            button.setProperty("blocked", None if view.enabled else view.refusal.value
-                               if view.refusal else "")
+            button.setProperty(
+                "blocked", None if view.enabled else view.refusal.value if view.refusal else ""
+            )
             label = self._SHORT.get(step) if self._compact else dz.STEPS[view.step].label
             button.setText(label or dz.STEPS[view.step].label)
             button.setToolTip(view.note if view.enabled else f"Not now. {view.why_not}")
         self.project_button.setEnabled(st.may_project.enabled and not busy)
-        self.project_button.setToolTip(st.may_project.note if st.may_project.enabled
-                                       else f"Not now. {st.may_project.why_not}")
+        self.project_button.setToolTip(
+            st.may_project.note if st.may_project.enabled else f"Not now. {st.may_project.why_not}"
+        )
         self.refusal_menu.clear()
         for step in _BUTTON_ORDER:
             view = st.steps[step]
             if view.journals_refusal:
-                act = self.refusal_menu.addAction(f"{dz.STEPS[view.step].label.rstrip('…')} "
-                                                  "(refused, journaled)")
+                act = self.refusal_menu.addAction(
+                    f"{dz.STEPS[view.step].label.rstrip('…')} (refused, journaled)"
+                )
                 act.setToolTip(view.why_not)
                 act.triggered.connect(lambda _c=False, s=step: self.request_refusal(s))
         self.refusal_button.setEnabled(bool(self.refusal_menu.actions()) and not busy)

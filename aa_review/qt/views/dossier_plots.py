@@ -59,9 +59,9 @@ class DossierPlots(QTabWidget):
         power, bounds = self._shown_power, self._shown_bounds
         self._shown_power, self._shown_bounds = self, None
         if power is not self:
-            self.show_power(power)  # type: ignore[arg-type]
+            self.show_power(power)  # type: ignore[arg-type]  # not the sentinel: a curve or None
         if bounds is not None:
-            self.show_bounds(*bounds)  # type: ignore[misc]
+            self.show_bounds(*bounds)  # type: ignore[misc]  # the arguments it was last shown with
 
     @staticmethod
     def _theme_legend(w: pg.PlotWidget) -> None:
@@ -85,22 +85,44 @@ class DossierPlots(QTabWidget):
             p.setTitle("No power parameters in this revision")
             return
         p.setTitle("Simulated power against clusters per arm")
-        p.plot(curve.clusters, curve.base, pen=pg.mkPen(_c(_BASE), width=2), symbol="o",
-               symbolSize=5, symbolBrush=_c(_BASE), symbolPen=_c(_BASE), name="base")
+        p.plot(
+            curve.clusters,
+            curve.base,
+            pen=pg.mkPen(_c(_BASE), width=2),
+            symbol="o",
+            symbolSize=5,
+            symbolBrush=_c(_BASE),
+            symbolPen=_c(_BASE),
+            name="base",
+        )
         if curve.worst is not None:
-            p.plot(curve.clusters, curve.worst, pen=pg.mkPen(_c(_WORST), width=2,
-                                                             style=pg.QtCore.Qt.PenStyle.DashLine),
-                   name="worst-case corner")
+            p.plot(
+                curve.clusters,
+                curve.worst,
+                pen=pg.mkPen(_c(_WORST), width=2, style=pg.QtCore.Qt.PenStyle.DashLine),
+                name="worst-case corner",
+            )
         text = QApplication.palette().color(QPalette.ColorRole.Text)
-        p.addItem(pg.InfiniteLine(curve.threshold, angle=0,
-                                  pen=pg.mkPen(_c(_LINE), style=pg.QtCore.Qt.PenStyle.DotLine),
-                                  label=f"goal {curve.threshold:.2f}",
-                                  labelOpts={"position": 0.04, "color": text,
-                                             "anchors": [(0, 1), (0, 1)]}))
+        p.addItem(
+            pg.InfiniteLine(
+                curve.threshold,
+                angle=0,
+                pen=pg.mkPen(_c(_LINE), style=pg.QtCore.Qt.PenStyle.DotLine),
+                label=f"goal {curve.threshold:.2f}",
+                labelOpts={"position": 0.04, "color": text, "anchors": [(0, 1), (0, 1)]},
+            )
+        )
         k = curve.planned_clusters
         y = float(np.interp(k, curve.clusters, curve.base))
-        p.plot([k], [y], pen=None, symbol="star", symbolSize=14, symbolBrush=_c(_PLANNED),
-               name=f"planned: {k} per arm")
+        p.plot(
+            [k],
+            [y],
+            pen=None,
+            symbol="star",
+            symbolSize=14,
+            symbolBrush=_c(_PLANNED),
+            name=f"planned: {k} per arm",
+        )
         p.setLabel("bottom", "clusters per arm")
         p.setLabel("left", "power")
         p.setYRange(0, 1.02)
@@ -116,14 +138,22 @@ class DossierPlots(QTabWidget):
             return
         b.setTitle("One-sided upper bounds per rung against the useful effect")
         x = np.arange(len(rungs))
-        b.addItem(pg.BarGraphItem(x=x, height=bounds, width=0.6, brush=_c(_BARS),
-                                  name="upper bound"))
+        b.addItem(
+            pg.BarGraphItem(x=x, height=bounds, width=0.6, brush=_c(_BARS), name="upper bound")
+        )
         if useful is not None:
             text = QApplication.palette().color(QPalette.ColorRole.Text)
-            b.addItem(pg.InfiniteLine(useful, angle=0, pen=pg.mkPen(_c(_LINE), width=2),
-                                      label=f"useful effect {useful:g}",
-                                      labelOpts={"position": 0.85, "color": text}))
-        b.getPlotItem().getAxis("bottom").setTicks([[(i, f"rung {r}") for i, r in
-                                                     enumerate(rungs)]])
+            b.addItem(
+                pg.InfiniteLine(
+                    useful,
+                    angle=0,
+                    pen=pg.mkPen(_c(_LINE), width=2),
+                    label=f"useful effect {useful:g}",
+                    labelOpts={"position": 0.85, "color": text},
+                )
+            )
+        b.getPlotItem().getAxis("bottom").setTicks(
+            [[(i, f"rung {r}") for i, r in enumerate(rungs)]]
+        )
         top = max([*bounds, useful or 0.0]) * 1.15
         b.setYRange(0, top or 1)

@@ -15,6 +15,7 @@ from aa_review.qt.views.dossier_tables import STATE_TONE, tone
 
 if TYPE_CHECKING:
     from aa_review.qt.views.dossier_panel import DossierPanel
+    from aa_review.qt.views.dossier_tabs import DossierTabs
 
 __all__ = ["render", "verdict_html"]
 
@@ -28,8 +29,9 @@ def render(panel: DossierPanel, st: dz.PanelState) -> None:
     _gates(tabs, st)
     _journal(tabs, st)
     _denials(tabs, st)
-    tabs.history_model.set_rows([(r, s, c, b, sup or "") for r, s, c, b, sup
-                                 in st.snapshot.history])
+    tabs.history_model.set_rows(
+        [(r, s, c, b, sup or "") for r, s, c, b, sup in st.snapshot.history]
+    )
     tabs.metrics.setText("\n".join(st.metrics))
     # Plots are drawn when seen: drawing them costs more than the rest of the tab.
     tabs.plot_later(st.snapshot.power, st.snapshot.bounds)
@@ -51,52 +53,79 @@ def verdict_html(st: dz.PanelState) -> str:
     snap = st.snapshot
     state = st.state.value
     head = st.headline.split(": ", 1)
-    rest = head[1][len(state):] if len(head) > 1 and head[1].startswith(state) else ""
-    parts = [f"<b>{escape(snap.dossier_id)}</b> revision {snap.revision}: "
-             f"{_span(state, STATE_TONE.get(state, 'muted'), bold=True)}{escape(rest)}"]
+    rest = head[1][len(state) :] if len(head) > 1 and head[1].startswith(state) else ""
+    parts = [
+        f"<b>{escape(snap.dossier_id)}</b> revision {snap.revision}: "
+        f"{_span(state, STATE_TONE.get(state, 'muted'), bold=True)}{escape(rest)}"
+    ]
     if st.expired_by:
         parts.append(_span("Expired: ", "bad", True) + escape(st.expired_by))
     elif st.stale:
-        parts.append(_span("Stale: ", "bad", True) + "the next step expires this revision: "
-                     + escape("; ".join(r.sentence for r in st.dossier_reasons
-                                        if r.code in snap.freshness.expiring)))
+        parts.append(
+            _span("Stale: ", "bad", True)
+            + "the next step expires this revision: "
+            + escape(
+                "; ".join(
+                    r.sentence for r in st.dossier_reasons if r.code in snap.freshness.expiring
+                )
+            )
+        )
     lead, sep, tail = st.next_step.partition(": ")  # "Next: …", "Eligible: …"
-    parts.append(f"<b>{escape(lead)}:</b> {escape(tail)}" if sep and len(lead) <= 12
-                 else escape(st.next_step))
+    parts.append(
+        f"<b>{escape(lead)}:</b> {escape(tail)}"
+        if sep and len(lead) <= 12
+        else escape(st.next_step)
+    )
     items = []
     # What changed in a bound package comes first: it is why the revision is stale.
     for c in snap.changes:
         lines = "".join(f"<br>&nbsp;&nbsp;– {escape(line)}" for line in c.more)
         items.append(f"<b>Changed since binding</b>: {escape(c.message)}{lines}")
     expired = st.state is dz.DossierState.EXPIRED  # its "Expired:" line says why
-    if st.stale and not expired and st.unmet and all(
-            g.status is dz.GateStatus.UNKNOWN for g in st.unmet):
+    if (
+        st.stale
+        and not expired
+        and st.unmet
+        and all(g.status is dz.GateStatus.UNKNOWN for g in st.unmet)
+    ):
         # No gate is evaluated for a revision whose next step expires it: one line, not 11.
-        items.append(f"<b>Gates</b>: {_span('unknown', 'warn')}: none is evaluated while a "
-                     "freshness rule fires; the next step expires this revision (spec 4).")
+        items.append(
+            f"<b>Gates</b>: {_span('unknown', 'warn')}: none is evaluated while a "
+            "freshness rule fires; the next step expires this revision (spec 4)."
+        )
     else:
         for g in () if expired else st.unmet:
-            items.append(f"<b>{g.gate_id} {escape(g.title)}</b> "
-                         f"({_span(g.status.value, _STATUS_TONE[g.status.value])}): "
-                         f"{escape(g.sentence)}")
+            items.append(
+                f"<b>{g.gate_id} {escape(g.title)}</b> "
+                f"({_span(g.status.value, _STATUS_TONE[g.status.value])}): "
+                f"{escape(g.sentence)}"
+            )
     for r in st.dossier_reasons:
         if st.stale and r.code in snap.freshness.expiring:
             continue
         items.append(f"<b>Dossier</b>: {escape(r.sentence)}")
     html = "<br>".join(parts)
     if items:
-        html += ("<ul style='margin-top:2px; margin-bottom:2px; -qt-list-indent:1'>"
-                 + "".join(f"<li>{i}</li>" for i in items) + "</ul>")
+        html += (
+            "<ul style='margin-top:2px; margin-bottom:2px; -qt-list-indent:1'>"
+            + "".join(f"<li>{i}</li>" for i in items)
+            + "</ul>"
+        )
     else:
         html += "<br>"
-    grants = _span("Eligible grants nothing: it only permits proposing a human-merged "
-                   "activation amendment.", "muted")
-    on_the_way = st.state in (dz.DossierState.DRAFT, dz.DossierState.EVIDENCE_BOUND,
-                              dz.DossierState.INDEPENDENTLY_CHECKED)
+    grants = _span(
+        "Eligible grants nothing: it only permits proposing a human-merged activation amendment.",
+        "muted",
+    )
+    on_the_way = st.state in (
+        dz.DossierState.DRAFT,
+        dz.DossierState.EVIDENCE_BOUND,
+        dz.DossierState.INDEPENDENTLY_CHECKED,
+    )
     return html + f"<i>{grants}</i>" if on_the_way else html
 
 
-def _gates(tabs: object, st: dz.PanelState) -> None:
+def _gates(tabs: DossierTabs, st: dz.PanelState) -> None:
     rows, tips, bold = [], [], set()
     for i, g in enumerate(st.gates):
         rows.append((g.gate_id, g.status.value, g.title, g.sentence or "—"))
@@ -110,49 +139,67 @@ def _gates(tabs: object, st: dz.PanelState) -> None:
         tips.append(tip)
         if g.unmet:
             bold.add(i)
-    model = tabs.gate_model  # type: ignore[attr-defined]
+    model = tabs.gate_model
     model.set_rows(rows, tips, bold)
-    size_columns(tabs.gate_view, rows, 3, bold=True)  # type: ignore[attr-defined]
+    size_columns(tabs.gate_view, rows, 3, bold=True)
 
 
-
-def _journal(tabs: object, st: dz.PanelState) -> None:
+def _journal(tabs: DossierTabs, st: dz.PanelState) -> None:
     j = st.snapshot.journal
-    label = tabs.journal_status  # type: ignore[attr-defined]
+    label = tabs.journal_status
     label.setText(j.summary)
-    label.setStyleSheet(f"color: {tone('good' if j.valid else 'bad')};"
-                        + ("" if j.valid else " font-weight: bold;"))
-    only = tabs.only_dossier.isChecked()  # type: ignore[attr-defined]
+    label.setStyleSheet(
+        f"color: {tone('good' if j.valid else 'bad')};" + ("" if j.valid else " font-weight: bold;")
+    )
+    only = tabs.only_dossier.isChecked()
     entries = list(st.timeline if only else j.entries)
-    if tabs.order_box.currentData() == "newest":  # type: ignore[attr-defined]
+    if tabs.order_box.currentData() == "newest":
         entries.reverse()
-    rows = [(e.when.removesuffix(" UTC"), f"{e.who} ({e.role})", e.what, e.outcome, e.change,
-             e.signer) for e in entries]
+    rows = [
+        (e.when.removesuffix(" UTC"), f"{e.who} ({e.role})", e.what, e.outcome, e.change, e.signer)
+        for e in entries
+    ]
     # The whole entry in words (a narrow view elides the longest columns).
-    tips = [f"#{e.seq} {e.kind}: {e.who} ({e.role}) {e.what}; {e.outcome}"
-            + (f"; {e.change}" if e.change else "") + f". Signed by {e.signer}. "
-            f"Entry digest {e.entry_hash}" for e in entries]
-    tabs.journal_model.set_rows(rows, tips, payloads=entries)  # type: ignore[attr-defined]
-    size_columns(tabs.journal_view, rows, 6, shrink=(1, 2, 4))  # type: ignore[attr-defined]
+    tips = [
+        f"#{e.seq} {e.kind}: {e.who} ({e.role}) {e.what}; {e.outcome}"
+        + (f"; {e.change}" if e.change else "")
+        + f". Signed by {e.signer}. "
+        f"Entry digest {e.entry_hash}"
+        for e in entries
+    ]
+    tabs.journal_model.set_rows(rows, tips, payloads=entries)
+    size_columns(tabs.journal_view, rows, 6, shrink=(1, 2, 4))
     whose = f"of {st.snapshot.dossier_id}" if only else "of every dossier"
-    tabs.journal_count.setText(  # type: ignore[attr-defined]
-        f"{len(entries)} entries {whose} (the journal holds {j.count})")
+    tabs.journal_count.setText(f"{len(entries)} entries {whose} (the journal holds {j.count})")
 
 
-def _denials(tabs: object, st: dz.PanelState) -> None:
-    only = tabs.denials_only_dossier.isChecked()  # type: ignore[attr-defined]
+def _denials(tabs: DossierTabs, st: dz.PanelState) -> None:
+    only = tabs.denials_only_dossier.isChecked()
     entries = st.denials if only else st.snapshot.journal.denials()
-    rows = [(e.when.removesuffix(" UTC"), f"{e.who} ({e.role})",
-             str(e.payload.get("op", "")), str(e.payload.get("target", "")), "denied",
-             dz.denial_words(str(e.payload.get("reason_code", "")))) for e in entries]
-    tabs.denial_model.set_rows(rows)  # type: ignore[attr-defined]
-    size_columns(tabs.denial_view, rows, 5)  # type: ignore[attr-defined]
+    rows = [
+        (
+            e.when.removesuffix(" UTC"),
+            f"{e.who} ({e.role})",
+            str(e.payload.get("op", "")),
+            str(e.payload.get("target", "")),
+            "denied",
+            dz.denial_words(str(e.payload.get("reason_code", ""))),
+        )
+        for e in entries
+    ]
+    tabs.denial_model.set_rows(rows)
+    size_columns(tabs.denial_view, rows, 5)
     busy_or_nobody = not st.actor_id
-    tabs.attempt_button.setEnabled(not busy_or_nobody)  # type: ignore[attr-defined]
+    tabs.attempt_button.setEnabled(not busy_or_nobody)
 
 
-def size_columns(view: Any, rows: list[tuple[Any, ...]], count: int, bold: bool = False,
-                 shrink: tuple[int, ...] = ()) -> None:
+def size_columns(
+    view: Any,
+    rows: list[tuple[Any, ...]],
+    count: int,
+    bold: bool = False,
+    shrink: tuple[int, ...] = (),
+) -> None:
     """Fit the first ``count`` columns to their header and longest text, measured here.
 
     (``resizeColumnsToContents`` asks the model for every cell through Python: too slow
@@ -187,8 +234,7 @@ def fit_columns(view: Any) -> None:
     if shrink and excess > 0 and avail > 200:
         hm = view.horizontalHeader().fontMetrics()
         header = view.model().header
-        floors = {c: min(widths[c], max(hm.horizontalAdvance(header[c]) + 28, 110))
-                  for c in shrink}
+        floors = {c: min(widths[c], max(hm.horizontalAdvance(header[c]) + 28, 110)) for c in shrink}
         room = sum(widths[c] - floors[c] for c in shrink)
         if room > 0:
             take = min(excess, room)

@@ -23,11 +23,27 @@ _TONES = {
     "info": ("#0d47a1", "#90caf9"),
     "muted": ("#455a64", "#b0bec5"),
 }
-_STATUS_TONE = {"pass": "good", "valid": "good", "applied": "good", "every": "good",
-                "✓": "good", "fail": "bad", "refused": "bad", "denied": "bad", "invalid": "bad",
-                "✗": "bad", "unknown": "warn"}
-STATE_TONE = {"draft": "muted", "evidence_bound": "info", "independently_checked": "info",
-              "eligible": "good", "deferred": "warn", "expired": "bad"}
+_STATUS_TONE = {
+    "pass": "good",
+    "valid": "good",
+    "applied": "good",
+    "every": "good",
+    "✓": "good",
+    "fail": "bad",
+    "refused": "bad",
+    "denied": "bad",
+    "invalid": "bad",
+    "✗": "bad",
+    "unknown": "warn",
+}
+STATE_TONE = {
+    "draft": "muted",
+    "evidence_bound": "info",
+    "independently_checked": "info",
+    "eligible": "good",
+    "deferred": "warn",
+    "expired": "bad",
+}
 
 
 def is_dark() -> bool:
@@ -45,14 +61,20 @@ class ThemedTableModel(TupleTableModel):
     """A :class:`TupleTableModel` whose status colours follow the scheme; ``bold_rows``
     are drawn bold (the unmet gates)."""
 
-    def __init__(self, header: tuple[str, ...], status_col: int | None = None,
-                 parent: Any = None) -> None:
+    def __init__(
+        self, header: tuple[str, ...], status_col: int | None = None, parent: Any = None
+    ) -> None:
         super().__init__(header, status_col, parent)
         self.bold_rows: set[int] = set()
         self.payloads: list[Any] = []
 
-    def set_rows(self, items: list[tuple[Any, ...]], tooltips: list[str] | None = None,
-                 bold: set[int] | None = None, payloads: list[Any] | None = None) -> None:
+    def set_rows(
+        self,
+        items: list[tuple[Any, ...]],
+        tooltips: list[str] | None = None,
+        bold: set[int] | None = None,
+        payloads: list[Any] | None = None,
+    ) -> None:
         self.bold_rows = set(bold or ())
         self.payloads = list(payloads or [])
         self.set_items(items, tooltips=tooltips)

@@ -69,8 +69,12 @@ class DossierTabs(QTabWidget):
         self.gate_model = ThemedTableModel(GATE_HEADER, 1)
         self.gate_view = make_table(self.gate_model, name="gate_view")
         self.gate_view.selectionModel().currentRowChanged.connect(
-            lambda cur, _p: panel.gate_selected.emit(self.gate_model.items[cur.row()][0])
-            if cur.isValid() else None)
+            lambda cur, _p: (
+                panel.gate_selected.emit(self.gate_model.items[cur.row()][0])
+                if cur.isValid()
+                else None
+            )
+        )
         self.addTab(self.gate_view, "Gates")
         self.addTab(self._journal_tab(), "Journal")
         self.addTab(self._denial_tab(), "Denial log")
@@ -108,11 +112,13 @@ class DossierTabs(QTabWidget):
         # Every column in view when the tab is narrow (1366x768): the longest give way.
         self._fit_journal = _RefitOnResize(self.journal_view)
         self.journal_view.selectionModel().currentRowChanged.connect(
-            lambda cur, _p: self._show_entry(cur.row() if cur.isValid() else -1))
+            lambda cur, _p: self._show_entry(cur.row() if cur.isValid() else -1)
+        )
         self.entry_detail = QPlainTextEdit()
         self.entry_detail.setReadOnly(True)
-        self.entry_detail.setPlaceholderText("Select an entry to see its digest, signature "
-                                             "and payload.")
+        self.entry_detail.setPlaceholderText(
+            "Select an entry to see its digest, signature and payload."
+        )
         self.journal_view.setMinimumHeight(60)
         self.entry_detail.setMinimumHeight(30)
         split.addWidget(self.journal_view)
@@ -135,9 +141,11 @@ class DossierTabs(QTabWidget):
         self.attempt_button = QPushButton("Request as the acting principal…")
         self.attempt_button.setToolTip(
             "Every deferred operation is denied and journaled, in every state: eligible "
-            "grants nothing (spec 7.5, 8). You confirm first; the denial is permanent.")
+            "grants nothing (spec 7.5, 8). You confirm first; the denial is permanent."
+        )
         self.attempt_button.clicked.connect(
-            lambda: self.panel.attempt_operation(self.operation_box.currentData()))
+            lambda: self.panel.attempt_operation(self.operation_box.currentData())
+        )
         self.denials_only_dossier = QCheckBox("Only requests naming this dossier")
         self.denials_only_dossier.setChecked(True)
         self.denials_only_dossier.toggled.connect(lambda _b: self.panel._render())
@@ -174,8 +182,13 @@ class DossierTabs(QTabWidget):
         rows = view.verticalHeader().defaultSectionSize() * 11
         # A hidden page is not laid out again: its viewport keeps an old height.
         if not view.isVisible() or view.viewport().height() <= 0 or self.height() <= 0:
-            return rows + view.horizontalHeader().sizeHint().height() + \
-                self.tabBar().sizeHint().height() + 2 * view.frameWidth() + 14
+            return (
+                rows
+                + view.horizontalHeader().sizeHint().height()
+                + self.tabBar().sizeHint().height()
+                + 2 * view.frameWidth()
+                + 14
+            )
         return self.height() - view.viewport().height() + rows
 
     def plot_later(self, power: Any, bounds: Any) -> None:
@@ -192,8 +205,7 @@ class DossierTabs(QTabWidget):
         self.plots.show_bounds(list(rungs), list(bounds), useful)
 
     def clear_all(self) -> None:
-        for model in (self.gate_model, self.journal_model, self.denial_model,
-                      self.history_model):
+        for model in (self.gate_model, self.journal_model, self.denial_model, self.history_model):
             model.set_rows([])
         self.journal_status.setText("")
         self.journal_count.setText("")
@@ -201,15 +213,21 @@ class DossierTabs(QTabWidget):
         self.entry_detail.clear()
 
     def _show_entry(self, row: int) -> None:
-        entry: Any = self.journal_model.payloads[row] if 0 <= row < len(
-            self.journal_model.payloads) else None
+        entry: Any = (
+            self.journal_model.payloads[row]
+            if 0 <= row < len(self.journal_model.payloads)
+            else None
+        )
         if not isinstance(entry, dz.TimelineEntry):
             self.entry_detail.clear()
             return
-        lines = [f"entry #{entry.seq}  {entry.kind}  at {entry.at}",
-                 f"dossier {entry.dossier_id} revision {entry.revision}",
-                 f"actor {entry.who} ({entry.role})",
-                 f"signature: {entry.signer} ({entry.signature})",
-                 f"entry_hash {entry.entry_hash}", "payload:",
-                 json.dumps(dict(entry.payload), indent=2, ensure_ascii=False, default=str)]
+        lines = [
+            f"entry #{entry.seq}  {entry.kind}  at {entry.at}",
+            f"dossier {entry.dossier_id} revision {entry.revision}",
+            f"actor {entry.who} ({entry.role})",
+            f"signature: {entry.signer} ({entry.signature})",
+            f"entry_hash {entry.entry_hash}",
+            "payload:",
+            json.dumps(dict(entry.payload), indent=2, ensure_ascii=False, default=str),
+        ]
         self.entry_detail.setPlainText("\n".join(lines))

@@ -27,8 +27,9 @@ log = logging.getLogger(__name__)
 class _Loop(QThread):
     """Runs queued jobs until it is handed None."""
 
-    def __init__(self, jobs: queue.Queue[Callable[[], None] | None],
-                 parent: QObject | None = None) -> None:
+    def __init__(
+        self, jobs: queue.Queue[Callable[[], None] | None], parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self._jobs = jobs
 

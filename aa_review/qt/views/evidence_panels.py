@@ -38,18 +38,21 @@ class EvidencePanel(Linked):
         self.note.setWordWrap(True)
         self.note.setVisible(False)
         self.layout_.addWidget(self.note)
-        self.query = QueryBar("Filter evidence: type:artifact visibility:hidden_excluded "
-                              "cited<10 \"text\"",
-                              lambda text: session.set_query(Scope.EVIDENCE, text), _HELP,
-                              completer=session_completer(session, Scope.EVIDENCE))
+        self.query = QueryBar(
+            'Filter evidence: type:artifact visibility:hidden_excluded cited<10 "text"',
+            lambda text: session.set_query(Scope.EVIDENCE, text),
+            _HELP,
+            completer=session_completer(session, Scope.EVIDENCE),
+        )
         self.layout_.addWidget(self.query)
         self.model = EvidenceTableModel(self)
         self.view = make_table(self.model, name="evidence_view")
         self.layout_.addWidget(self.view)
         # Sized to the first rows' contents: measuring thousands of cells costs frames.
         self.view.horizontalHeader().setResizeContentsPrecision(40)
-        self._hook_table(self.view, lambda r: session.select_evidence(self.model.position(r),
-                                                                      self.source))
+        self._hook_table(
+            self.view, lambda r: session.select_evidence(self.model.position(r), self.source)
+        )
         session.events.hashes_changed.connect(self._on_hashes)
         follow_marks(session, self.model, "evidence")
 
@@ -60,9 +63,11 @@ class EvidencePanel(Linked):
         derived = bool(pkg and pkg.catalog_derived)
         self.note.setVisible(derived)
         if derived:
-            self.note.setText("This is a v0.1 package: its evidence map has no catalog or link "
-                              "table, so both were derived from the rows' evidence_refs the way "
-                              "the compiler would.")
+            self.note.setText(
+                "This is a v0.1 package: its evidence map has no catalog or link "
+                "table, so both were derived from the rows' evidence_refs the way "
+                "the compiler would."
+            )
         self.view.resizeColumnsToContents()
 
     def _on_hashes(self, status: HashStatus | None) -> None:
@@ -77,8 +82,9 @@ class EvidencePanel(Linked):
 
     def follow(self, sel: Selection) -> None:
         if sel.source != self.source:
-            select_table_row(self.view, None if sel.evidence is None
-                             else self.model.table_row_of(sel.evidence))
+            select_table_row(
+                self.view, None if sel.evidence is None else self.model.table_row_of(sel.evidence)
+            )
 
 
 class RowEvidencePanel(Linked):
@@ -94,11 +100,16 @@ class RowEvidencePanel(Linked):
         self.model = EvidenceTableModel(self)
         self.view = make_table(self.model, name="row_evidence_view")
         self.layout_.addWidget(self.view)
-        self._hook_table(self.view, lambda r: session.select_evidence(self.model.position(r),
-                                                                      self.source))
+        self._hook_table(
+            self.view, lambda r: session.select_evidence(self.model.position(r), self.source)
+        )
         session.events.hashes_changed.connect(
-            lambda st: self.model.set_hashes(st.statuses if st else None)
-            if st is None or st.version == self.version else None)
+            lambda st: (
+                self.model.set_hashes(st.statuses if st else None)
+                if st is None or st.version == self.version
+                else None
+            )
+        )
         self._row: int | None = None
 
     def show_package(self, opened: OpenPackage | None) -> None:
@@ -121,11 +132,13 @@ class RowEvidencePanel(Linked):
                 ev = pkg.index.evidence_of_row(sel.row)
                 if self._set_code(sel.row) != old_set:  # rows often share one evidence set
                     self.model.set_positions(ev.astype(np.int64))
-                self.caption.setText(f"{len(ev)} evidence items cited by "
-                                     f"{pkg.index.row_id_str(sel.row)}")
+                self.caption.setText(
+                    f"{len(ev)} evidence items cited by {pkg.index.row_id_str(sel.row)}"
+                )
         if sel.source != self.source:
-            select_table_row(self.view, None if sel.evidence is None
-                             else self.model.table_row_of(sel.evidence))
+            select_table_row(
+                self.view, None if sel.evidence is None else self.model.table_row_of(sel.evidence)
+            )
 
     def _set_code(self, row: int | None) -> int | None:
         return None if row is None or self.pkg is None else int(self.pkg.index.set_code[row])
@@ -145,8 +158,9 @@ class EvidenceRowsPanel(Linked):
         self.view = make_table(self.model, name="evidence_rows_view")
         follow_marks(session, self.model, "rows")
         self.layout_.addWidget(self.view)
-        self._hook_table(self.view, lambda r: session.select_row(self.model.position(r),
-                                                                 self.source))
+        self._hook_table(
+            self.view, lambda r: session.select_row(self.model.position(r), self.source)
+        )
         self._ev: int | None = None
 
     def show_package(self, opened: OpenPackage | None) -> None:
@@ -166,8 +180,10 @@ class EvidenceRowsPanel(Linked):
             else:
                 rows = pkg.index.rows_citing(sel.evidence)
                 self.model.set_positions(rows)
-                self.caption.setText(f"{len(rows):,} rows cite "
-                                     f"{pkg.index.evidence_ids[sel.evidence]}")
+                self.caption.setText(
+                    f"{len(rows):,} rows cite {pkg.index.evidence_ids[sel.evidence]}"
+                )
         if sel.source != self.source and self.model.rowCount() < 100_000:
-            select_table_row(self.view, None if sel.row is None
-                             else self.model.table_row_of(sel.row))
+            select_table_row(
+                self.view, None if sel.row is None else self.model.table_row_of(sel.row)
+            )

@@ -1,4 +1,7 @@
-"""FacetsPanel: counts per data type, evidence type, visibility and finding code; click to filter."""
+"""FacetsPanel: counts per data type, evidence type, visibility and finding code.
+
+Click a count to filter.
+"""
 
 from __future__ import annotations
 
@@ -51,13 +54,19 @@ class FacetsPanel(QWidget):
         c = self.session.comparison
         if c is not None and c.prepared is not None:  # compare mode: rows by change first
             counts = c.prepared.counts()
-            self._group("Change (vs baseline)", "change",
-                        tuple((k, n) for k, n in counts.items() if k != "removed"))
+            self._group(
+                "Change (vs baseline)",
+                "change",
+                tuple((k, n) for k, n in counts.items() if k != "removed"),
+            )
         for group in prepared.facets:
             self._group(group.title, group.field, group.counts)
         if findings is not None and findings.audited and len(findings.index):
-            self._group("Finding code", "finding",
-                        tuple((c, n or 0) for c, n in findings.index.code_counts()))
+            self._group(
+                "Finding code",
+                "finding",
+                tuple((c, n or 0) for c, n in findings.index.code_counts()),
+            )
         self.view.expandAll()
 
     def _group(self, title: str, field: str, counts: tuple[tuple[str, int], ...]) -> None:

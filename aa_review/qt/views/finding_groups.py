@@ -88,16 +88,21 @@ class FindingGroups(QWidget):
             self.view.setSortingEnabled(False)
             self.model.removeRows(0, self.model.rowCount())
             for k, g in enumerate(groups):
-                cells = [QStandardItem(g.value), QStandardItem(), QStandardItem(),
-                         QStandardItem(g.worst.value)]
+                cells = [
+                    QStandardItem(g.value),
+                    QStandardItem(),
+                    QStandardItem(),
+                    QStandardItem(g.worst.value),
+                ]
                 cells[1].setData(g.count, Qt.ItemDataRole.DisplayRole)
                 cells[2].setData(g.locations, Qt.ItemDataRole.DisplayRole)
                 cells[3].setData(g.worst.rank, Qt.ItemDataRole.UserRole)
                 cells[3].setForeground(QBrush(QColor(SEVERITY_COLORS[g.worst])))
                 cells[0].setData(k, Qt.ItemDataRole.UserRole)  # which group, however sorted
-                cells[0].setToolTip(f"{g.value}: {g.count:,} findings at {g.locations:,} "
-                                    "locations" + ("" if g.term else
-                                                   " (no query shows this group alone)"))
+                cells[0].setToolTip(
+                    f"{g.value}: {g.count:,} findings at {g.locations:,} "
+                    "locations" + ("" if g.term else " (no query shows this group alone)")
+                )
                 for c in cells:
                     c.setEditable(False)
                 self.model.appendRow(cells)
@@ -106,13 +111,20 @@ class FindingGroups(QWidget):
             self.view.setColumnWidth(0, min(self.view.columnWidth(0), 220))  # counts in view
             n = sum(g.count for g in groups)
             field = self.field or ""
-            self.title.setText(f"{len(groups):,} {field} groups" if groups else
-                               "No findings to group")
+            self.title.setText(
+                f"{len(groups):,} {field} groups" if groups else "No findings to group"
+            )
             if groups and field == "file":
                 self.title.setText(self.title.text() + f" ({n:,} finding-file pairs)")
             current = open_group_value(self.session.query(Scope.FINDINGS), field)
-            row = next((r for r in range(self.model.rowCount())
-                        if self.model.item(r, 0).text() == current), None)
+            row = next(
+                (
+                    r
+                    for r in range(self.model.rowCount())
+                    if self.model.item(r, 0).text() == current
+                ),
+                None,
+            )
             select_table_row(self.view, row)
         finally:
             self._syncing = False

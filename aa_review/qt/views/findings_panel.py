@@ -51,12 +51,16 @@ class FindingsPanel(Linked):
         self.summary = QLabel("No package.")
         self.summary.setWordWrap(True)
         self.layout_.addWidget(self.summary)
-        self.query = QueryBar("Filter findings: severity:error code:privacy file:… \"text\"",
-                              lambda text: session.set_query(Scope.FINDINGS, text), _HELP,
-                              completer=session_completer(session, Scope.FINDINGS))
+        self.query = QueryBar(
+            'Filter findings: severity:error code:privacy file:… "text"',
+            lambda text: session.set_query(Scope.FINDINGS, text),
+            _HELP,
+            completer=session_completer(session, Scope.FINDINGS),
+        )
         self.only_selection = QCheckBox("Only the selection")
-        self.only_selection.setToolTip("Show only findings about the selected row, evidence "
-                                       "item or contract entry")
+        self.only_selection.setToolTip(
+            "Show only findings about the selected row, evidence item or contract entry"
+        )
         self.only_selection.toggled.connect(lambda on: session.set_only(Scope.FINDINGS, on))
         bar = QHBoxLayout()
         bar.addWidget(self.query, 1)
@@ -66,8 +70,10 @@ class FindingsPanel(Linked):
         self.group_by.addItem("No groups", None)
         for name in GROUP_FIELDS:
             self.group_by.addItem(f"Group by {name}", name)
-        self.group_by.setToolTip("Count the findings per code, check, file or severity; "
-                                 "picking a group shows its findings alone")
+        self.group_by.setToolTip(
+            "Count the findings per code, check, file or severity; "
+            "picking a group shows its findings alone"
+        )
         bar.addWidget(self.group_by)
         self._location_bar(bar)  # on the same line: the table keeps the height
         self.layout_.addLayout(bar)
@@ -86,8 +92,9 @@ class FindingsPanel(Linked):
         self.state: FindingsState | None = None
         self.location_text = ""
         self._told: tuple[int, int] | None = None  # the location last put in the status bar
-        self._hook_table(self.view, lambda r: session.select_finding(self.model.position(r), 0,
-                                                                     self.source))
+        self._hook_table(
+            self.view, lambda r: session.select_finding(self.model.position(r), 0, self.source)
+        )
         session.events.findings_changed.connect(self._on_findings)
         self._show_location(session.selection.current)
 
@@ -101,12 +108,25 @@ class FindingsPanel(Linked):
         self.all_button = QPushButton("Select its rows")
         s = self.session
         for button, name, tip, slot in (
-                (self.prev_button, "finding_previous", "Previous location of the finding",
-                 lambda: s.step_location(-1, self.source)),
-                (self.next_button, "finding_next", "Next location of the finding",
-                 lambda: s.step_location(1, self.source)),
-                (self.all_button, None, "Select every row of the finding in the Rows view",
-                 lambda: s.select_finding_rows(self.source))):
+            (
+                self.prev_button,
+                "finding_previous",
+                "Previous location of the finding",
+                lambda: s.step_location(-1, self.source),
+            ),
+            (
+                self.next_button,
+                "finding_next",
+                "Next location of the finding",
+                lambda: s.step_location(1, self.source),
+            ),
+            (
+                self.all_button,
+                None,
+                "Select every row of the finding in the Rows view",
+                lambda: s.select_finding_rows(self.source),
+            ),
+        ):
             button.clicked.connect(slot)
             key = SHORTCUTS[name] if name else None
             button.setToolTip(tip + (f" ({key})" if key else ""))
@@ -135,8 +155,9 @@ class FindingsPanel(Linked):
         if state is not None and state.version != self.session.version:
             return
         self.state = state
-        self.model.set_findings(state.findings if state else [],
-                                self.session.result(Scope.FINDINGS).positions)
+        self.model.set_findings(
+            state.findings if state else [], self.session.result(Scope.FINDINGS).positions
+        )
         self.view.resizeColumnsToContents()
         self.view.setColumnWidth(3, min(self.view.columnWidth(3), 420))
         self._show_summary()
@@ -165,12 +186,17 @@ class FindingsPanel(Linked):
     def _show_summary(self) -> None:
         text = self._base_summary()
         state, result = self.state, self.session.result(Scope.FINDINGS)
-        if state is not None and result.positions is not None and \
-                result.count != len(state.findings):
+        if (
+            state is not None
+            and result.positions is not None
+            and result.count != len(state.findings)
+        ):
             start = state.index.start
             locs = int((start[result.positions + 1] - start[result.positions]).sum())
-            text += (f" Shown: {result.count:,} of {len(state.findings):,} findings, "
-                     f"at {locs:,} locations.")
+            text += (
+                f" Shown: {result.count:,} of {len(state.findings):,} findings, "
+                f"at {locs:,} locations."
+            )
         self.summary.setText(text)
 
     def follow(self, sel: Selection) -> None:
@@ -181,19 +207,25 @@ class FindingsPanel(Linked):
     def _show_location(self, sel: Selection) -> None:
         state = self.state
         i = sel.finding
-        f = state.findings[i] if state is not None and i is not None \
-            and i < len(state.findings) else None
+        f = (
+            state.findings[i]
+            if state is not None and i is not None and i < len(state.findings)
+            else None
+        )
         n = len(f.locations) if f is not None else 0
-        rows = len(state.index.rows_of_finding(i)) if f is not None and state and i is not None \
-            else 0
+        rows = (
+            len(state.index.rows_of_finding(i)) if f is not None and state and i is not None else 0
+        )
         for button in (self.prev_button, self.next_button):
             button.setEnabled(n > 1)
         self.all_button.setEnabled(rows > 0)
         self.all_button.setText(f"Select all {rows:,} rows" if rows > 1 else "Select its row")
         if f is None or i is None:
             self.where.setText("No finding picked")
-            self.where.setToolTip("Picking a finding selects all its rows; the arrows (F8, "
-                                  "Shift+F8) step through its locations")
+            self.where.setToolTip(
+                "Picking a finding selects all its rows; the arrows (F8, "
+                "Shift+F8) step through its locations"
+            )
             return
         k = sel.location or 0
         where = f.locations[k].short() or "(the package)"

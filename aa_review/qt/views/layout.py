@@ -126,8 +126,11 @@ class WindowLayouts(QObject):
         if self.maximised is None:
             self.button.setText("Maximise view")
         else:
-            title = "the centre" if self.maximised == "centre" else \
-                self.win.docks[self.maximised].windowTitle()
+            title = (
+                "the centre"
+                if self.maximised == "centre"
+                else self.win.docks[self.maximised].windowTitle()
+            )
             self.button.setText(f"Restore layout ({title} maximised)")
 
     # -- named layouts ---------------------------------------------------------------------
@@ -204,5 +207,3 @@ class WindowLayouts(QObject):
             delete.addAction(name, partial(self.delete, name))
         delete.setEnabled(bool(names))
         menu.addAction("Reset to Default Layout", self.reset)
-
-

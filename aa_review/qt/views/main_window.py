@@ -97,8 +97,12 @@ class MainWindow(QMainWindow):
         # The audit runs in a process of its own, out of this window's interpreter (tests
         # run it in their thread, AA_REVIEW_SYNCHRONOUS).
         self.controller = WindowController(
-            self.session, self, self.runner, settings,
-            audit_niceness=None if synchronous() else WORKER_NICENESS)
+            self.session,
+            self,
+            self.runner,
+            settings,
+            audit_niceness=None if synchronous() else WORKER_NICENESS,
+        )
         self.watcher = PackageWatcher(self)
         self.watcher.changed.connect(self.controller.on_disk_change)
         self.setWindowTitle("aa-review")
@@ -114,8 +118,10 @@ class MainWindow(QMainWindow):
         add_compare_actions(self, self.compare)
         self.refresh_recent(self.controller.recent())
         self.session.selection.changed.connect(
-            lambda _s: self.commands.update_history(self.session.selection.can_go_back(),
-                                                    self.session.selection.can_go_forward()))
+            lambda _s: self.commands.update_history(
+                self.session.selection.can_go_back(), self.session.selection.can_go_forward()
+            )
+        )
         self.commands.update_history(False, False)
         self._restore_layout()
 
@@ -140,9 +146,17 @@ class MainWindow(QMainWindow):
         self.center.currentChanged.connect(self._page_changed)
         # No package open: the welcome page stands in the centre (welcome.py).
         self.places = RecentPlaces(self.settings)
-        self.welcome = WelcomePage(self.places, self.open_package, self.open_workspace, {
-            "package": self.choose_package, "workspace": self.choose_workspace,
-            "session": lambda: self.controller.open_session(), "demo": self.open_demo})
+        self.welcome = WelcomePage(
+            self.places,
+            self.open_package,
+            self.open_workspace,
+            {
+                "package": self.choose_package,
+                "workspace": self.choose_workspace,
+                "session": lambda: self.controller.open_session(),
+                "demo": self.open_demo,
+            },
+        )
         self.stack = QStackedWidget()
         self.stack.addWidget(self.welcome)
         self.stack.addWidget(self.center)
@@ -158,9 +172,15 @@ class MainWindow(QMainWindow):
         self.findings = FindingsPanel(s)
         self.plots = PlotsPanel(s)
         self.plots.evidence_filtered.connect(lambda: self.focus_view(self.evidence.view))
-        widgets = {"facets": self.facets, "evidence": self.evidence,
-                   "evidence_rows": self.evidence_rows, "findings": self.findings,
-                   "detail": self.detail, "plots": self.plots, "row_evidence": self.row_evidence}
+        widgets = {
+            "facets": self.facets,
+            "evidence": self.evidence,
+            "evidence_rows": self.evidence_rows,
+            "findings": self.findings,
+            "detail": self.detail,
+            "plots": self.plots,
+            "row_evidence": self.row_evidence,
+        }
         self.docks: dict[str, QDockWidget] = {}
         for name, where, _onto in _DOCKS:
             widget = widgets[name]
@@ -175,7 +195,8 @@ class MainWindow(QMainWindow):
             self.docks[name] = dock
         # The plots draw a selection only when seen: catch up when their tab comes forward.
         self.docks["plots"].visibilityChanged.connect(
-            lambda shown: QTimer.singleShot(0, self.plots.catch_up) if shown else None)
+            lambda shown: QTimer.singleShot(0, self.plots.catch_up) if shown else None
+        )
 
     def _build_subsets(self) -> None:
         """Subsets (subsets.py): a bar above the rows; several rows or evidence items
@@ -191,8 +212,9 @@ class MainWindow(QMainWindow):
 
     def _menu(self, title: str) -> QMenu:
         for act in self.menuBar().actions():
-            if act.menu() is not None and act.text().replace("&", "") == title:
-                return act.menu()  # type: ignore[return-value]
+            menu = act.menu()
+            if isinstance(menu, QMenu) and act.text().replace("&", "") == title:
+                return menu
         return self.menuBar().addMenu(title)
 
     def _default_layout(self) -> None:
@@ -297,7 +319,8 @@ class MainWindow(QMainWindow):
 
     def layout_state(self) -> tuple[int, str]:
         return self.center.currentIndex(), encode_layout(
-            bytes(self.saveState(self.LAYOUT_VERSION).data()))
+            bytes(self.saveState(self.LAYOUT_VERSION).data())
+        )
 
     def restore_layout_state(self, tab: int, layout: str | None) -> None:
         state = decode_layout(layout)
@@ -325,8 +348,12 @@ class MainWindow(QMainWindow):
         """The session's facts of the open package, its audit and the package itself:
         the dossier takes the digest the window computed and never hashes it again."""
         s = self.session
-        self.dossier.set_package(None if facts is None else facts.root, s.report,
-                                 package=s.package, digest=getattr(facts, "digest", None))
+        self.dossier.set_package(
+            None if facts is None else facts.root,
+            s.report,
+            package=s.package,
+            digest=getattr(facts, "digest", None),
+        )
 
     # -- the window's own commands -----------------------------------------------------
     def open_package(self, path: Path) -> None:
@@ -397,8 +424,7 @@ class MainWindow(QMainWindow):
         """Every action of the window for the palette: the menus' (submenus too), the
         window's and its panels' keyed ones, and the dossier's steps."""
         keyed = [a for a in self.findChildren(QAction) if a.property("shortcut_name")]
-        return action_entries(self.menuBar(), [*self.actions(), *keyed]) + \
-            self.dossier_commands()
+        return action_entries(self.menuBar(), [*self.actions(), *keyed]) + self.dossier_commands()
 
     def dossier_commands(self) -> list[PaletteEntry]:
         d = self.dossier
@@ -407,12 +433,19 @@ class MainWindow(QMainWindow):
             self.show_page("dossier")
             button.click()
 
-        return [PaletteEntry(f"Dossier: {label}", partial(run, b), lambda: d.ws is not None)
-                for label, b in d.step_commands()]
+        return [
+            PaletteEntry(f"Dossier: {label}", partial(run, b), lambda: d.ws is not None)
+            for label, b in d.step_commands()
+        ]
 
     def show_palette(self) -> CommandPalette:
-        palette = CommandPalette(self, self.palette_commands(), lambda t: [
-            PaletteEntry(label, run) for label, run in self.controller.palette_entries(t)])
+        palette = CommandPalette(
+            self,
+            self.palette_commands(),
+            lambda t: [
+                PaletteEntry(label, run) for label, run in self.controller.palette_entries(t)
+            ],
+        )
         palette.open()
         return palette
 
@@ -437,8 +470,8 @@ class MainWindow(QMainWindow):
 
         self.settings.setValue("theme", name)
         app = QApplication.instance()
-        if app is not None:
-            apply_theme(app, name)  # type: ignore[arg-type]
+        if isinstance(app, QApplication):
+            apply_theme(app, name)
         for n, act in self.commands.theme.items():
             act.setChecked(n == name)
         self.plots.retheme()
@@ -468,8 +501,7 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1500, 950)
         state = self.settings.value("window/state")
-        restored = isinstance(state, QByteArray) and self.restoreState(state,
-                                                                       self.LAYOUT_VERSION)
+        restored = isinstance(state, QByteArray) and self.restoreState(state, self.LAYOUT_VERSION)
         self._first_layout = not restored  # no saved layout: arrange the docks once shown
 
     def showEvent(self, event: Any) -> None:  # noqa: N802
@@ -489,8 +521,9 @@ class MainWindow(QMainWindow):
         self.runner.shutdown(lanes=("load", "audit"))
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.layouts.restore()
-        self.settings.setValue("window/state", self._docks_state
-                               or self.saveState(self.LAYOUT_VERSION))
+        self.settings.setValue(
+            "window/state", self._docks_state or self.saveState(self.LAYOUT_VERSION)
+        )
         self.settings.sync()
         super().closeEvent(event)
 

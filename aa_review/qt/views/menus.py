@@ -17,8 +17,10 @@ if TYPE_CHECKING:
 
 __all__ = ["build_actions", "WindowActions", "SHORTCUTS", "FOCUS_VIEWS"]
 
-def _action(win: MainWindow, text: str, slot: object, name: str | None = None,
-            tip: str = "") -> QAction:
+
+def _action(
+    win: MainWindow, text: str, slot: object, name: str | None = None, tip: str = ""
+) -> QAction:
     act = QAction(text, win)
     if name is not None:
         key = SHORTCUTS[name]
@@ -71,52 +73,95 @@ def build_actions(win: MainWindow) -> WindowActions:
     menus. The actions call the window's controller, its session or the window itself."""
     c, s = win.controller, win.session
     a = {
-        "open": _action(win, "&Open Package…", win.choose_package, "open",
-                     "Open a compiled package folder"),
+        "open": _action(
+            win, "&Open Package…", win.choose_package, "open", "Open a compiled package folder"
+        ),
         "reload": _action(win, "&Reload", c.reload, "reload", "Read the package again from disk"),
         "cancel": _action(win, "&Cancel Loading or Audit", c.cancel, "cancel"),
         "quit": _action(win, "&Quit", win.close, "quit"),
         "back": _action(win, "&Back", s.selection.back, "back", "Previous selection"),
         "forward": _action(win, "&Forward", s.selection.forward, "forward", "Next selection"),
         "about": _action(win, "&About aa-review", win.show_about),
-        "corpus": _action(win, "Open Corp&us…", win.show_corpus,
-                          tip="A folder of packages: open the report of aa-review audit DIR "
-                              "--json, or audit the folder"),
-        "export": _action(win, "&Export Filtered Rows…", lambda: c.export(), "export",
-                       "Write the rows shown now to CSV or JSON Lines"),
-        "export_full": _action(win, "Export Filtered Rows, Every &Field…",
-                               lambda: c.export(full=True),
-                               tip="Write every field of the rows shown now (JSON Lines, JSON "
-                                   "or CSV)"),
-        "export_evidence": _action(win, "Export Filtered E&vidence…",
-                                   lambda: c.export(scope=Scope.EVIDENCE),
-                                   tip="Write the evidence items shown now"),
-        "export_findings": _action(win, "Export Filtered F&indings…",
-                                   lambda: c.export(scope=Scope.FINDINGS),
-                                   tip="Write the findings shown now, every location"),
-        "save_session": _action(win, "&Save Session…", lambda: c.save_session(), "save_session",
-                             "Save filters, selection and layout"),
+        "corpus": _action(
+            win,
+            "Open Corp&us…",
+            win.show_corpus,
+            tip="A folder of packages: open the report of aa-review audit DIR "
+            "--json, or audit the folder",
+        ),
+        "export": _action(
+            win,
+            "&Export Filtered Rows…",
+            lambda: c.export(),
+            "export",
+            "Write the rows shown now to CSV or JSON Lines",
+        ),
+        "export_full": _action(
+            win,
+            "Export Filtered Rows, Every &Field…",
+            lambda: c.export(full=True),
+            tip="Write every field of the rows shown now (JSON Lines, JSON or CSV)",
+        ),
+        "export_evidence": _action(
+            win,
+            "Export Filtered E&vidence…",
+            lambda: c.export(scope=Scope.EVIDENCE),
+            tip="Write the evidence items shown now",
+        ),
+        "export_findings": _action(
+            win,
+            "Export Filtered F&indings…",
+            lambda: c.export(scope=Scope.FINDINGS),
+            tip="Write the findings shown now, every location",
+        ),
+        "save_session": _action(
+            win,
+            "&Save Session…",
+            lambda: c.save_session(),
+            "save_session",
+            "Save filters, selection and layout",
+        ),
         "open_session": _action(win, "Open Sess&ion…", lambda: c.open_session(), "open_session"),
         "last_session": _action(win, "Reopen &Last Session", c.reopen_last_session),
-        "workspace": _action(win, "Open &Dossier Workspace…", win.choose_workspace, "workspace",
-                          "Open a readiness dossier workspace folder"),
-        "audit": _action(win, "&Audit Package", c.run_audit, "audit",
-                      "Run every check on the open package"),
+        "workspace": _action(
+            win,
+            "Open &Dossier Workspace…",
+            win.choose_workspace,
+            "workspace",
+            "Open a readiness dossier workspace folder",
+        ),
+        "audit": _action(
+            win, "&Audit Package", c.run_audit, "audit", "Run every check on the open package"
+        ),
         "palette": _action(win, "Command &Palette…", win.show_palette, "palette"),
         "find": _action(win, "&Filter Rows", win.focus_query, "find", "Type a query for the rows"),
     }
-    views = (win.rows.view, win.evidence.view, win.findings.view, win.contracts.list_view,
-             win.detail.view)
-    focus = [_action(win, f"Focus {title}", lambda _c=False, w=w: win.focus_view(w), f"focus_{i}")
-             for i, (title, w) in enumerate(zip(FOCUS_VIEWS, views, strict=True), 1)]
+    views = (
+        win.rows.view,
+        win.evidence.view,
+        win.findings.view,
+        win.contracts.list_view,
+        win.detail.view,
+    )
+    focus = [
+        _action(win, f"Focus {title}", lambda _c=False, w=w: win.focus_view(w), f"focus_{i}")
+        for i, (title, w) in enumerate(zip(FOCUS_VIEWS, views, strict=True), 1)
+    ]
     menu = win.menuBar().addMenu("&File")
     menu.addAction(a["open"])
     recent_menu = menu.addMenu("Open &Recent")
     for name in ("corpus", "reload", "audit", "workspace", "cancel"):
         menu.addAction(a[name])
     menu.addSeparator()
-    for name in ("export", "export_full", "export_evidence", "export_findings",
-                 "save_session", "open_session", "last_session"):
+    for name in (
+        "export",
+        "export_full",
+        "export_evidence",
+        "export_findings",
+        "save_session",
+        "open_session",
+        "last_session",
+    ):
         menu.addAction(a[name])
     menu.addSeparator()
     menu.addAction(a["quit"])

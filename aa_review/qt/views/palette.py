@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QStringListModel, Qt
+from PySide6.QtCore import QEvent, QObject, QStringListModel, Qt
 from PySide6.QtGui import QAction, QKeyEvent
 from PySide6.QtWidgets import QDialog, QLineEdit, QListView, QMenu, QMenuBar, QVBoxLayout, QWidget
 
@@ -73,16 +73,21 @@ class CommandPalette(QDialog):
     row or evidence id jumps straight to it.
     """
 
-    def __init__(self, parent: QWidget, actions: list[QAction] | list[PaletteEntry],
-                 go_to: Callable[[str], list[PaletteEntry]]) -> None:
+    def __init__(
+        self,
+        parent: QWidget,
+        actions: list[QAction] | list[PaletteEntry],
+        go_to: Callable[[str], list[PaletteEntry]],
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Command palette")
         self.setModal(True)
         self.resize(620, 420)
-        self._commands = [a if isinstance(a, PaletteEntry) else
-                          PaletteEntry(_label(a), a.trigger, a.isEnabled)
-                          for a in actions if isinstance(a, PaletteEntry) or
-                          (a.text() and a.isVisible())]
+        self._commands = [
+            a if isinstance(a, PaletteEntry) else PaletteEntry(_label(a), a.trigger, a.isEnabled)
+            for a in actions
+            if isinstance(a, PaletteEntry) or (a.text() and a.isVisible())
+        ]
         self._go_to = go_to
         self.entries: list[PaletteEntry] = []
         lay = QVBoxLayout(self)
@@ -102,8 +107,11 @@ class CommandPalette(QDialog):
     def _refresh(self, text: str) -> None:
         base = [e for e in self._commands if e.enabled is None or e.enabled()]
         words = text.lower().split()
-        scored = [(score, i, e) for i, e in enumerate(base)
-                  if (score := _score(e.label.lower(), words)) is not None]
+        scored = [
+            (score, i, e)
+            for i, e in enumerate(base)
+            if (score := _score(e.label.lower(), words)) is not None
+        ]
         scored.sort(key=lambda t: (t[0], t[1]))
         extra = self._go_to(text.strip()) if text.strip() else []
         self.entries = extra + [e for _s, _i, e in scored]
@@ -119,14 +127,17 @@ class CommandPalette(QDialog):
         self.accept()
         entry.run()
 
-    def eventFilter(self, obj: object, event: object) -> bool:  # noqa: N802
-        if isinstance(event, QKeyEvent) and event.type() == QKeyEvent.Type.KeyPress and \
-                event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up):
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        if (
+            isinstance(event, QKeyEvent)
+            and event.type() == QKeyEvent.Type.KeyPress
+            and event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Up)
+        ):
             row = self.list.currentIndex().row() + (1 if event.key() == Qt.Key.Key_Down else -1)
             if 0 <= row < self.model.rowCount():
                 self.list.setCurrentIndex(self.model.index(row, 0))
             return True
-        return super().eventFilter(obj, event)  # type: ignore[arg-type]
+        return super().eventFilter(obj, event)
 
 
 def _score(label: str, words: list[str]) -> int | None:

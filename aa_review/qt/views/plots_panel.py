@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFontMetrics
+from PySide6.QtGui import QColor, QFontMetrics, QShowEvent
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from aa_review.core.query import QueryError
@@ -64,8 +64,10 @@ class _BarPlot(pg.PlotWidget):
         # font, elide what is too wide, and make the axis as wide as the widest label.
         font = axis.style.get("tickFont") or axis.font()
         fm = QFontMetrics(font)
-        self.tick_labels = [fm.elidedText(label, Qt.TextElideMode.ElideMiddle, MAX_LABEL_PX)
-                            for label in bars.labels]
+        self.tick_labels = [
+            fm.elidedText(label, Qt.TextElideMode.ElideMiddle, MAX_LABEL_PX)
+            for label in bars.labels
+        ]
         axis.setTicks([[(int(y[i]), label) for i, label in enumerate(self.tick_labels)]])
         widest = max((fm.horizontalAdvance(t) for t in self.tick_labels), default=20)
         axis.setWidth(widest + int(axis.style.get("tickTextOffset", [5, 2])[0]) + 16)
@@ -81,8 +83,9 @@ class _BarPlot(pg.PlotWidget):
         if counts is None or self._n == 0:
             return
         y = np.arange(self._n)[::-1]
-        self.subset_bars = pg.BarGraphItem(x0=0, y=y, width=counts, height=0.35,
-                                           brush=QColor(color))
+        self.subset_bars = pg.BarGraphItem(
+            x0=0, y=y, width=counts, height=0.35, brush=QColor(color)
+        )
         self.subset_bars.setZValue(5)
         self.addItem(self.subset_bars)
 
@@ -94,17 +97,20 @@ class _BarPlot(pg.PlotWidget):
             return i
         return None
 
-    def _clicked(self, event: object) -> None:
-        i = self.bar_at(event.scenePos())  # type: ignore[attr-defined]
+    def _clicked(self, event: Any) -> None:  # pyqtgraph's click event (no stubs)
+        i = self.bar_at(event.scenePos())
         if i is not None:
             self._on_pick(i)
 
     def _hovered(self, scene_pos: object) -> None:
         i = self.bar_at(scene_pos)
         b = self.bars
-        self.setToolTip("" if i is None or b is None else
-                        f"{b.labels[i]}: {int(b.values[i]):,} {b.unit}"
-                        + (f"\nclick: {b.fields[i]}" if b.fields[i] else ""))
+        self.setToolTip(
+            ""
+            if i is None or b is None
+            else f"{b.labels[i]}: {int(b.values[i]):,} {b.unit}"
+            + (f"\nclick: {b.fields[i]}" if b.fields[i] else "")
+        )
 
 
 class _HistPlot(pg.PlotWidget):
@@ -134,7 +140,8 @@ class _HistPlot(pg.PlotWidget):
         self.marker.setVisible(False)
         self.addItem(self.marker)
         self.region.sigRegionChangeFinished.connect(
-            lambda r: on_range(*r.getRegion()) if r.isVisible() else None)
+            lambda r: on_range(*r.getRegion()) if r.isVisible() else None
+        )
         self.scene().sigMouseClicked.connect(self._clicked)
 
     def show_subset(self, values: np.ndarray | None, color: str) -> None:
@@ -147,14 +154,20 @@ class _HistPlot(pg.PlotWidget):
         ok = values[~np.isnan(values)]
         counts, _ = np.histogram(ok, bins=self.edges)
         c = QColor(color)
-        self.subset_curve.setData(self.edges, counts, stepMode="center", fillLevel=0,
-                                  pen=pg.mkPen(c, width=2),
-                                  brush=(c.red(), c.green(), c.blue(), 150))
+        self.subset_curve.setData(
+            self.edges,
+            counts,
+            stepMode="center",
+            fillLevel=0,
+            pen=pg.mkPen(c, width=2),
+            brush=(c.red(), c.green(), c.blue(), 150),
+        )
 
     def show_hist(self, h: charts.Histogram) -> None:
         self.edges = h.edges
-        self.curve.setData(h.edges, h.counts, stepMode="center", fillLevel=0,
-                           brush=(70, 130, 180, 150))
+        self.curve.setData(
+            h.edges, h.counts, stepMode="center", fillLevel=0, brush=(70, 130, 180, 150)
+        )
         self.region.blockSignals(True)
         span = h.edges[-1] - h.edges[0]
         self.region.setRegion((h.edges[0] + span * 0.25, h.edges[0] + span * 0.75))
@@ -193,21 +206,29 @@ class PlotsPanel(QWidget):
         self.version = 0
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
-        hint = QLabel("Click a bar to filter the rows (Coverage: the evidence items); "
-                      "double-click a histogram for a range to drag; drag a rectangle on "
-                      "the rows map to make a subset of its rows.")
+        hint = QLabel(
+            "Click a bar to filter the rows (Coverage: the evidence items); "
+            "double-click a histogram for a range to drag; drag a rectangle on "
+            "the rows map to make a subset of its rows."
+        )
         hint.setWordWrap(True)
         lay.addWidget(hint)
         self.tabs = QTabWidget()
         lay.addWidget(self.tabs)
         self.types = _BarPlot(self._pick_type)
         self.coverage = _BarPlot(self._pick_coverage)
-        self.hists = {m: _HistPlot(label, partial(self._pick_range, m))
-                      for m, (_a, label, _f) in charts.ROW_MEASURES.items()}
+        self.hists = {
+            m: _HistPlot(label, partial(self._pick_range, m))
+            for m, (_a, label, _f) in charts.ROW_MEASURES.items()
+        }
         self.tabs.addTab(self.types, "Rows by type")
         for m, w in self.hists.items():
-            self.tabs.addTab(w, {"evidence": "Evidence per row", "confidence": "Confidence",
-                                 "quality": "Quality"}[m])
+            self.tabs.addTab(
+                w,
+                {"evidence": "Evidence per row", "confidence": "Confidence", "quality": "Quality"}[
+                    m
+                ],
+            )
         self.tabs.addTab(self.coverage, "Coverage")
         self.points = PointsPlot()
         self.tabs.addTab(self.points, "Rows map")
@@ -296,12 +317,14 @@ class PlotsPanel(QWidget):
         if self._bars is not None:
             per_type = np.bincount(ix.data_type[rows], minlength=len(ix.data_types))
             order = {name: k for k, name in enumerate(ix.data_types)}
-            counts = np.array([per_type[order[label]] if label in order else 0
-                               for label in self._bars.labels], dtype=np.int64)
+            counts = np.array(
+                [per_type[order[label]] if label in order else 0 for label in self._bars.labels],
+                dtype=np.int64,
+            )
             self.types.show_subset(counts, active.color)
 
-    def showEvent(self, event: object) -> None:  # noqa: N802
-        super().showEvent(event)  # type: ignore[arg-type]
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
         self.catch_up()
 
     def catch_up(self) -> None:

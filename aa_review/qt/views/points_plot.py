@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -73,17 +74,17 @@ class _BrushBox(pg.ViewBox):
         self.band.setVisible(False)
         self.addItem(self.band, ignoreBounds=True)
 
-    def mouseDragEvent(self, ev: object, axis: object = None) -> None:
-        if ev.button() != Qt.MouseButton.LeftButton:  # type: ignore[attr-defined]
-            ev.ignore()  # type: ignore[attr-defined]
+    def mouseDragEvent(self, ev: Any, axis: object = None) -> None:  # noqa: N802 - pyqtgraph's event, no stubs
+        if ev.button() != Qt.MouseButton.LeftButton:
+            ev.ignore()
             return
-        ev.accept()  # type: ignore[attr-defined]
-        a = self.mapToView(ev.buttonDownPos())  # type: ignore[attr-defined]
-        b = self.mapToView(ev.pos())  # type: ignore[attr-defined]
+        ev.accept()
+        a = self.mapToView(ev.buttonDownPos())
+        b = self.mapToView(ev.pos())
         rect = QRectF(a, b).normalized()
         self.band.setRect(rect)
-        self.band.setVisible(not ev.isFinish())  # type: ignore[attr-defined]
-        if ev.isFinish() and self.on_brush is not None:  # type: ignore[attr-defined]
+        self.band.setVisible(not ev.isFinish())
+        if ev.isFinish() and self.on_brush is not None:
             self.on_brush(rect.left(), rect.right(), rect.top(), rect.bottom())
 
 

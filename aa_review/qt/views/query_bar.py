@@ -16,9 +16,11 @@ __all__ = ["QueryBar", "fields_help"]
 
 def fields_help(what: str, fields: dict[str, str], free_text: str) -> str:
     """The tooltip of a query bar: the syntax, each field, and what free text matches."""
-    lines = [f"Filter {what} (docs/query.md). Terms are ANDed; OR, NOT or -term and "
-             "( ) combine them; confidence < 0.7 compares as shown. Fields and values are "
-             "proposed while typing (Ctrl+Space):"]
+    lines = [
+        f"Filter {what} (docs/query.md). Terms are ANDed; OR, NOT or -term and "
+        "( ) combine them; confidence < 0.7 compares as shown. Fields and values are "
+        "proposed while typing (Ctrl+Space):"
+    ]
     lines += [f"  {k}:  {v}" for k, v in fields.items()]
     lines.append(f'  "text":  {free_text}')
     return "\n".join(lines)
@@ -33,8 +35,14 @@ class QueryBar(QWidget):
 
     applied = Signal(str)
 
-    def __init__(self, placeholder: str, apply: Callable[[str], object], help_text: str = "",
-                 delay_ms: int = 180, completer: Completer | None = None) -> None:
+    def __init__(
+        self,
+        placeholder: str,
+        apply: Callable[[str], object],
+        help_text: str = "",
+        delay_ms: int = 180,
+        completer: Completer | None = None,
+    ) -> None:
         super().__init__()
         self._apply = apply
         lay = QVBoxLayout(self)

@@ -21,8 +21,16 @@ __all__ = ["QueryCompleter", "session_completer"]
 
 Completer = Callable[[str, int], Completion | None]
 _VISIBLE_ITEMS = 10
-_KEYS = (Qt.Key.Key_Escape, Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Tab,
-         Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown)
+_KEYS = (
+    Qt.Key.Key_Escape,
+    Qt.Key.Key_Return,
+    Qt.Key.Key_Enter,
+    Qt.Key.Key_Tab,
+    Qt.Key.Key_Up,
+    Qt.Key.Key_Down,
+    Qt.Key.Key_PageUp,
+    Qt.Key.Key_PageDown,
+)
 
 
 def session_completer(session: ReviewSession, scope: Scope) -> Completer:
@@ -34,8 +42,9 @@ def session_completer(session: ReviewSession, scope: Scope) -> Completer:
         if state is None:
             return None
         p = state.prepared
-        target = p.rows if scope is Scope.ROWS else p.evidence if scope is Scope.EVIDENCE \
-            else p.findings
+        target = (
+            p.rows if scope is Scope.ROWS else p.evidence if scope is Scope.EVIDENCE else p.findings
+        )
         return complete(target, text, cursor)
 
     return run
@@ -66,7 +75,7 @@ class QueryCompleter(QObject):
         got = self.completer(text, cursor)
         items = got.items if got is not None else ()
         # Nothing to propose once the word typed is the one suggestion.
-        if got is not None and len(items) == 1 and text[got.start:got.end] == items[0].text:
+        if got is not None and len(items) == 1 and text[got.start : got.end] == items[0].text:
             items = ()
         if not items:
             self.close()
@@ -109,7 +118,7 @@ class QueryCompleter(QObject):
             return
         s = got.items[row]
         text = self.edit.text()
-        new = text[:got.start] + s.text + text[got.end:]
+        new = text[: got.start] + s.text + text[got.end :]
         self.close()
         self.edit.setText(new)  # textChanged runs the query shortly, as typing does
         self.edit.setCursorPosition(got.start + len(s.text))
@@ -141,8 +150,12 @@ class QueryCompleter(QObject):
         k = key.key()
         if k in (Qt.Key.Key_Down, Qt.Key.Key_Up, Qt.Key.Key_PageDown, Qt.Key.Key_PageUp):
             n = self.popup.count()
-            step = {Qt.Key.Key_Down: 1, Qt.Key.Key_Up: -1, Qt.Key.Key_PageDown: _VISIBLE_ITEMS,
-                    Qt.Key.Key_PageUp: -_VISIBLE_ITEMS}[Qt.Key(k)]
+            step = {
+                Qt.Key.Key_Down: 1,
+                Qt.Key.Key_Up: -1,
+                Qt.Key.Key_PageDown: _VISIBLE_ITEMS,
+                Qt.Key.Key_PageUp: -_VISIBLE_ITEMS,
+            }[Qt.Key(k)]
             self.popup.setCurrentRow(max(0, min(n - 1, self.popup.currentRow() + step)))
             return True
         if k in (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Tab):

@@ -17,7 +17,9 @@ from aa_review.qt.views.table_header import fit_widths
 from aa_review.qt.views.tables import make_table
 
 if TYPE_CHECKING:
-    from aa_review.core.package import RowIndex
+    import numpy as np
+
+    from aa_review.core.package import RowIndex, RowSet
 
 __all__ = ["RowsPanel"]
 
@@ -33,10 +35,13 @@ class RowsPanel(Linked):
 
     def __init__(self, session: ReviewSession) -> None:
         super().__init__(session, "Rows")
-        self.query = QueryBar('Filter rows: type:preference_pair confidence<0.5 '
-                              'evidence.visibility:hidden_excluded "text"',
-                              lambda text: session.set_query(Scope.ROWS, text), _HELP,
-                              completer=session_completer(session, Scope.ROWS))
+        self.query = QueryBar(
+            "Filter rows: type:preference_pair confidence<0.5 "
+            'evidence.visibility:hidden_excluded "text"',
+            lambda text: session.set_query(Scope.ROWS, text),
+            _HELP,
+            completer=session_completer(session, Scope.ROWS),
+        )
         self.layout_.addWidget(self.query)
         bar = QHBoxLayout()
         self.selected_label = QLabel("")
@@ -69,9 +74,11 @@ class RowsPanel(Linked):
         self.show_index(opened.package.index if opened else None, result.positions)
         self.query.sync(result)
 
-    def show_index(self, index: RowIndex | None, positions: object = None) -> None:
+    def show_index(
+        self, index: RowIndex | None, positions: np.ndarray | RowSet | None = None
+    ) -> None:
         """Show ``index`` (also the first rows while a package loads)."""
-        self.model.set_index(index, positions)  # type: ignore[arg-type]
+        self.model.set_index(index, positions)
         fit_widths(self.view, _WIDTHS)  # shrunk to the view: the last columns stay on screen
         self._show_count()
 
@@ -88,8 +95,9 @@ class RowsPanel(Linked):
             self.model.set_marked(sel.rows)
             self._show_count()
         if sel.source != self.source:
-            select_table_row(self.view, None if sel.row is None
-                             else self.model.table_row_of(sel.row))
+            select_table_row(
+                self.view, None if sel.row is None else self.model.table_row_of(sel.row)
+            )
 
     def _show_count(self) -> None:
         n = self.model.marked_count
@@ -99,6 +107,7 @@ class RowsPanel(Linked):
             hidden = n - self.model.marked_shown()
             self.selected_label.setText(
                 f"{n:,} row{'s' if n != 1 else ''} selected"
-                + (f", {hidden:,} hidden by the filter" if hidden else ""))
+                + (f", {hidden:,} hidden by the filter" if hidden else "")
+            )
         self.only_selected.setEnabled(n > 0 or self.only_selected.isChecked())
         self.clear_selected.setEnabled(n > 0)

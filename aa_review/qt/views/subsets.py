@@ -35,8 +35,14 @@ from aa_review.qt.models import EvidenceTableModel, RowsTableModel
 if TYPE_CHECKING:
     from aa_review.qt.views.main_window import MainWindow
 
-__all__ = ["SubsetBar", "table_positions", "link_row_table", "link_evidence_table",
-           "link_evidence_subset", "export_subset"]
+__all__ = [
+    "SubsetBar",
+    "table_positions",
+    "link_row_table",
+    "link_evidence_table",
+    "link_evidence_subset",
+    "export_subset",
+]
 
 EXPORT_LANE = "export"
 
@@ -54,8 +60,7 @@ def several_picked(view: QTableView) -> bool:
     return n > 1 or (n == 1 and ranges.at(0).bottom() > ranges.at(0).top())
 
 
-def table_positions(view: QTableView, position: Callable[[np.ndarray], np.ndarray]
-                    ) -> np.ndarray:
+def table_positions(view: QTableView, position: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """The positions of the table rows selected in ``view``, sorted, from the selection's
     ranges: a range of a million rows is one slice of a mask, not a million Python
     calls. ``position`` maps table rows to positions, vectorised."""
@@ -64,7 +69,7 @@ def table_positions(view: QTableView, position: Callable[[np.ndarray], np.ndarra
     ranges = view.selectionModel().selection()
     for i in range(ranges.size()):
         r = ranges.at(i)
-        mask[max(0, r.top()):min(n, r.bottom() + 1)] = True
+        mask[max(0, r.top()) : min(n, r.bottom() + 1)] = True
     return sorted_unique(position(np.flatnonzero(mask)))
 
 
@@ -72,18 +77,24 @@ def _rows_of_table(model: RowsTableModel) -> Callable[[np.ndarray], np.ndarray]:
     def convert(table_rows: np.ndarray) -> np.ndarray:
         shown = model.positions_array()
         return table_rows if shown is None else np.asarray(shown)[table_rows]
+
     return convert
 
 
-def link_row_table(session: ReviewSession, view: QTableView, model: RowsTableModel,
-                   source: str) -> None:
+def link_row_table(
+    session: ReviewSession, view: QTableView, model: RowsTableModel, source: str
+) -> None:
     """Several rows picked together (Ctrl/Shift+click) in a rows table are the rows
     selected together, shown in every view; the active subset is marked in the table."""
     view.setSelectionMode(QTableView.SelectionMode.ExtendedSelection)
 
     def changed(_new: QItemSelection, _old: QItemSelection) -> None:
-        if model.row_index is None or session.package is None or \
-                model.row_index is not session.package.index or not several_picked(view):
+        if (
+            model.row_index is None
+            or session.package is None
+            or model.row_index is not session.package.index
+            or not several_picked(view)
+        ):
             return
         rows = table_positions(view, _rows_of_table(model))
         if len(rows) > 1:
@@ -93,15 +104,17 @@ def link_row_table(session: ReviewSession, view: QTableView, model: RowsTableMod
 
     def show(_subsets: object = None) -> None:
         active = session.subsets.active
-        model.set_subset(None if active is None else active.rows,
-                         None if active is None else active.color)
+        model.set_subset(
+            None if active is None else active.rows, None if active is None else active.color
+        )
 
     session.subsets.changed.connect(show)
     model.modelReset.connect(show)
 
 
-def link_evidence_table(session: ReviewSession, view: QTableView,
-                        position: Callable[[int], int], source: str) -> None:
+def link_evidence_table(
+    session: ReviewSession, view: QTableView, position: Callable[[int], int], source: str
+) -> None:
     """Several evidence items picked together select the rows citing any of them."""
     view.setSelectionMode(QTableView.SelectionMode.ExtendedSelection)
 
@@ -143,8 +156,11 @@ def export_subset(win: MainWindow, name: str, path: Path | None = None) -> None:
         return
     if path is None:
         chosen, _ = QFileDialog.getSaveFileName(
-            win, f"Export subset {name}", f"{plan.package.package_id}-{name}.csv",
-            "CSV (*.csv);;JSON Lines (*.jsonl)")
+            win,
+            f"Export subset {name}",
+            f"{plan.package.package_id}-{name}.csv",
+            "CSV (*.csv);;JSON Lines (*.jsonl)",
+        )
         if not chosen:
             return
         path = Path(chosen)
@@ -158,8 +174,9 @@ def export_subset(win: MainWindow, name: str, path: Path | None = None) -> None:
     def failed(exc: BaseException) -> None:
         win.warn("Export failed", f"{target}: {exc}")
 
-    win.runner.run(EXPORT_LANE, lambda job: run_export(plan, target, job.cancelled),
-                   done=done, failed=failed)
+    win.runner.run(
+        EXPORT_LANE, lambda job: run_export(plan, target, job.cancelled), done=done, failed=failed
+    )
 
 
 class SubsetBar(QWidget):
@@ -179,28 +196,60 @@ class SubsetBar(QWidget):
         lay.addWidget(self.combo)
         self.actions_: dict[str, QAction] = {}
         for key, text, tip, slot in (
-                ("new", "New Subset from Selected Rows",
-                 "Name the rows selected together (Ctrl/Shift+click in a table, a brush on "
-                 "the rows map, a finding's rows)", lambda: self.new_from_selection()),
-                ("query", "New Subset from Filtered Rows", "Name the rows the query keeps",
-                 lambda: self.new_from_query()),
-                ("select", "Select Subset Rows", "Select the subset's rows together",
-                 lambda: self._with_active(lambda n: s.select_subset(n, "subsets"))),
-                ("filter", "Filter Rows by Subset", "Set the rows query to subset:name",
-                 lambda: self._with_active(self.filter_by)),
-                ("export", "Export Subset…", "Write the subset's rows to CSV or JSON Lines",
-                 lambda: self._with_active(lambda n: export_subset(win, n))),
-                ("delete", "Delete Subset", "Forget the active subset",
-                 lambda: self._with_active(s.subsets.remove))):
+            (
+                "new",
+                "New Subset from Selected Rows",
+                "Name the rows selected together (Ctrl/Shift+click in a table, a brush on "
+                "the rows map, a finding's rows)",
+                lambda: self.new_from_selection(),
+            ),
+            (
+                "query",
+                "New Subset from Filtered Rows",
+                "Name the rows the query keeps",
+                lambda: self.new_from_query(),
+            ),
+            (
+                "select",
+                "Select Subset Rows",
+                "Select the subset's rows together",
+                lambda: self._with_active(lambda n: s.select_subset(n, "subsets")),
+            ),
+            (
+                "filter",
+                "Filter Rows by Subset",
+                "Set the rows query to subset:name",
+                lambda: self._with_active(self.filter_by),
+            ),
+            (
+                "export",
+                "Export Subset…",
+                "Write the subset's rows to CSV or JSON Lines",
+                lambda: self._with_active(lambda n: export_subset(win, n)),
+            ),
+            (
+                "delete",
+                "Delete Subset",
+                "Forget the active subset",
+                lambda: self._with_active(s.subsets.remove),
+            ),
+        ):
             act = QAction(text, win)
             act.setStatusTip(tip)
             act.setToolTip(tip)
             act.triggered.connect(slot)
             win.addAction(act)
             self.actions_[key] = act
-            act.setIconText({"new": "New", "query": "From query", "select": "Select",
-                             "filter": "Filter", "export": "Export…",
-                             "delete": "Delete"}[key])  # what the button says
+            act.setIconText(
+                {
+                    "new": "New",
+                    "query": "From query",
+                    "select": "Select",
+                    "filter": "Filter",
+                    "export": "Export…",
+                    "delete": "Delete",
+                }[key]
+            )  # what the button says
             button = QToolButton()
             button.setDefaultAction(act)
             button.setAutoRaise(True)
@@ -231,15 +280,15 @@ class SubsetBar(QWidget):
             fn(active.name)
 
     def _ask_name(self, default: str) -> str | None:
-        name, ok = QInputDialog.getText(self.win, "New subset", "Name (used as subset:name):",
-                                        text=default)
+        name, ok = QInputDialog.getText(
+            self.win, "New subset", "Name (used as subset:name):", text=default
+        )
         return name.strip() if ok and name.strip() else None
 
     def new_from_selection(self, name: str | None = None) -> Subset | None:
         sel = self.session.selection.current
         if sel.rows is None and sel.row is None:
-            self.win.status("Pick rows first: Ctrl/Shift+click in a table, or brush the "
-                            "rows map")
+            self.win.status("Pick rows first: Ctrl/Shift+click in a table, or brush the rows map")
             return None
         return self._make(lambda n: self.session.make_subset(None, n), name)
 

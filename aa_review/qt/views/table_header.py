@@ -25,7 +25,8 @@ def install_header_menu(view: QTableView) -> None:
         header.setSelectionModel(QItemSelectionModel(view.model(), header))
     header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
     header.customContextMenuRequested.connect(
-        lambda pos: header_menu(view).exec(header.mapToGlobal(QPoint(pos))))
+        lambda pos: header_menu(view).exec(header.mapToGlobal(QPoint(pos)))
+    )
 
 
 def header_menu(view: QTableView) -> QMenu:
@@ -39,8 +40,10 @@ def header_menu(view: QTableView) -> QMenu:
     n = model.columnCount() if model is not None else 0
     shown = sum(not header.isSectionHidden(c) for c in range(n))
     for col in range(n):
-        title = str(model.headerData(col, Qt.Orientation.Horizontal,
-                                     Qt.ItemDataRole.DisplayRole) or f"Column {col + 1}")
+        title = str(
+            model.headerData(col, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+            or f"Column {col + 1}"
+        )
         act = menu.addAction(title)
         act.setCheckable(True)
         visible = not header.isSectionHidden(col)
@@ -66,15 +69,16 @@ def fit_columns(view: QTableView) -> None:
             view.resizeColumnToContents(col)
 
 
-def fit_widths(view: QTableView, widths: Sequence[int] | None = None,
-               min_width: int = 48) -> None:
+def fit_widths(view: QTableView, widths: Sequence[int] | None = None, min_width: int = 48) -> None:
     """Shrink the shown columns (``widths``, else their present widths) in proportion so
     they fit the view's width; a column is never narrower than ``min_width`` or its
     header's text. Nothing grows: columns that already fit keep their widths."""
     header = view.horizontalHeader()
     cols = [c for c in range(header.count()) if not header.isSectionHidden(c)]
-    want = {c: (widths[c] if widths is not None and c < len(widths) else header.sectionSize(c))
-            for c in cols}
+    want = {
+        c: (widths[c] if widths is not None and c < len(widths) else header.sectionSize(c))
+        for c in cols
+    }
     bar = view.verticalScrollBar()
     # The scroll bar may appear only once the rows are laid out: leave room for it.
     avail = view.viewport().width() - 4 - (0 if bar.isVisible() else bar.sizeHint().width())
@@ -85,13 +89,22 @@ def fit_widths(view: QTableView, widths: Sequence[int] | None = None,
         return
     fm = header.fontMetrics()
     model = view.model()
-    floor = {c: max(min_width, fm.horizontalAdvance(str(model.headerData(
-        c, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole) or "")) + 16) for c in cols}
+    floor = {
+        c: max(
+            min_width,
+            fm.horizontalAdvance(
+                str(
+                    model.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+                    or ""
+                )
+            )
+            + 16,
+        )
+        for c in cols
+    }
     slack = sum(max(0, want[c] - floor[c]) for c in cols)
     excess = total - avail
     for c in cols:
         give = max(0, want[c] - floor[c])
         cut = -(-excess * give // slack) if slack else 0  # rounded up: the sum fits
         header.resizeSection(c, max(floor[c], want[c] - cut))
-
-

@@ -54,8 +54,11 @@ class RecentPlaces:
             data = json.loads(str(raw))
         except ValueError:
             data = []
-        out = [Recent(str(d.get("kind", "")), str(d.get("path", "")), str(d.get("opened", "")))
-               for d in data if isinstance(d, dict) and d.get("path")]
+        out = [
+            Recent(str(d.get("kind", "")), str(d.get("path", "")), str(d.get("opened", "")))
+            for d in data
+            if isinstance(d, dict) and d.get("path")
+        ]
         return [r for r in out if kind is None or r.kind == kind]
 
     def add(self, kind: str, path: Path | str, when: datetime | None = None) -> None:
@@ -79,23 +82,32 @@ def _when(iso: str) -> str:
 class WelcomePage(QWidget):
     """Shown in the centre while no package is open."""
 
-    def __init__(self, places: RecentPlaces, open_package: Callable[[Path], object],
-                 open_workspace: Callable[[Path], object],
-                 commands: dict[str, Callable[[], object]]) -> None:
+    def __init__(
+        self,
+        places: RecentPlaces,
+        open_package: Callable[[Path], object],
+        open_workspace: Callable[[Path], object],
+        commands: dict[str, Callable[[], object]],
+    ) -> None:
         super().__init__()
         self.setObjectName("welcome")
         self.places = places
         self._open = {"package": open_package, "workspace": open_workspace}
         lay = QVBoxLayout(self)
         lay.setContentsMargins(32, 24, 32, 24)
-        title = QLabel("<h2>aa-review</h2>Audit a compiled package, step through its "
-                       "readiness dossier.")
+        title = QLabel(
+            "<h2>aa-review</h2>Audit a compiled package, step through its readiness dossier."
+        )
         title.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(title)
         buttons = QHBoxLayout()
         self.buttons: dict[str, QPushButton] = {}
-        for name, text in (("package", "Open Package…"), ("workspace", "Open Dossier Workspace…"),
-                           ("session", "Open Session…"), ("demo", "Open the Demo")):
+        for name, text in (
+            ("package", "Open Package…"),
+            ("workspace", "Open Dossier Workspace…"),
+            ("session", "Open Session…"),
+            ("demo", "Open the Demo"),
+        ):
             if name in commands:
                 b = QPushButton(text)
                 b.clicked.connect(lambda _c=False, f=commands[name]: f())
@@ -108,8 +120,9 @@ class WelcomePage(QWidget):
         lay.addWidget(self.hint)
         grid = QGridLayout()
         self.lists: dict[str, QTreeWidget] = {}
-        for col, (kind, heading) in enumerate((("package", "Recent packages"),
-                                               ("workspace", "Recent dossier workspaces"))):
+        for col, (kind, heading) in enumerate(
+            (("package", "Recent packages"), ("workspace", "Recent dossier workspaces"))
+        ):
             grid.addWidget(QLabel(f"<b>{heading}</b>"), 0, col)
             tree = QTreeWidget()
             tree.setObjectName(f"recent_{kind}s")
@@ -129,8 +142,9 @@ class WelcomePage(QWidget):
                 name = Path(r.path).name + ("  (missing)" if r.missing else "")
                 item = QTreeWidgetItem([name, _when(r.opened), r.path])
                 item.setData(0, Qt.ItemDataRole.UserRole, r.path)
-                item.setToolTip(0, r.path + ("\nnot found on this machine now" if r.missing
-                                             else ""))
+                item.setToolTip(
+                    0, r.path + ("\nnot found on this machine now" if r.missing else "")
+                )
                 if r.missing:
                     item.setDisabled(True)
                 tree.addTopLevelItem(item)

@@ -17,13 +17,15 @@ def make_package(tmp_path_factory: pytest.TempPathFactory) -> MakePackage:
     """``make_package(rows=60, seed=1, version="v0.2", defects=())``, cached per arguments."""
     cache: dict[tuple[object, ...], GeneratedPackage] = {}
 
-    def make(rows: int = 60, seed: int = 1, version: str = "v0.2",
-             defects: tuple[str, ...] = ()) -> GeneratedPackage:
+    def make(
+        rows: int = 60, seed: int = 1, version: str = "v0.2", defects: tuple[str, ...] = ()
+    ) -> GeneratedPackage:
         key = (rows, seed, version, tuple(defects))
         if key not in cache:
             out = tmp_path_factory.mktemp("pkg")
-            cache[key] = generate_package(out, rows=rows, seed=seed, version=version,
-                                          defects=list(defects))
+            cache[key] = generate_package(
+                out, rows=rows, seed=seed, version=version, defects=list(defects)
+            )
         return cache[key]
 
     return make

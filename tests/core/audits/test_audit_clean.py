@@ -11,15 +11,23 @@ from aa_review.core.audits import audit_package
 from aa_review.core.package import open_package, package_digest
 
 
-@pytest.mark.parametrize(("rows", "seed", "version"), [
-    (7, 0, "v0.2"), (60, 1, "v0.2"), (300, 3, "v0.2"), (2500, 4, "v0.2"),
-    (60, 2, "v0.1"), (400, 5, "v0.1"),
-])
+@pytest.mark.parametrize(
+    ("rows", "seed", "version"),
+    [
+        (7, 0, "v0.2"),
+        (60, 1, "v0.2"),
+        (300, 3, "v0.2"),
+        (2500, 4, "v0.2"),
+        (60, 2, "v0.1"),
+        (400, 5, "v0.1"),
+    ],
+)
 def test_clean_generated_package(make_package, rows: int, seed: int, version: str) -> None:
     g = make_package(rows=rows, seed=seed, version=version)
     report = audit_package(g.root)
-    assert only_low_quirks(report), [(f.code, f.location.short(), f.message)
-                                      for f in report.findings if not f.quirk]
+    assert only_low_quirks(report), [
+        (f.code, f.location.short(), f.message) for f in report.findings if not f.quirk
+    ]
     assert report.complete and report.exit_code() == 0 and report.exit_code("warning") == 0
     assert report.counts.rows == g.row_count
     assert report.identity.format_version == version
@@ -34,8 +42,13 @@ def test_real_sample_is_clean(real_sample: Path) -> None:
     assert only_low_quirks(report), [(f.code, f.message) for f in report.findings if not f.quirk]
     assert report.counts.rows == 60 and report.counts.links == 60
     found = {f.code for f in report.findings}
-    assert {"quirk.recipe_absent", "quirk.tdo_compiler_id", "quirk.trajectory_traces_ref",
-            "quirk.shared_contract_path", "quirk.checklist_ref_prefix"} <= found
+    assert {
+        "quirk.recipe_absent",
+        "quirk.tdo_compiler_id",
+        "quirk.trajectory_traces_ref",
+        "quirk.shared_contract_path",
+        "quirk.checklist_ref_prefix",
+    } <= found
     for f in report.findings:  # a quirk says why it is not a defect
         assert "(format 12." in f.message
 

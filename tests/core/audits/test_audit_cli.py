@@ -104,14 +104,17 @@ def test_query_filters_findings_and_decides_exit(tmp_path) -> None:
     full = subprocess.run(base, capture_output=True, text=True, timeout=300)
     assert full.returncode == 1
     assert any(f["code"] == "privacy.private_path" for f in json.loads(full.stdout)["findings"])
-    quirks = subprocess.run([*base, "--query", "quirk:yes"], capture_output=True, text=True,
-                            timeout=300)
+    quirks = subprocess.run(
+        [*base, "--query", "quirk:yes"], capture_output=True, text=True, timeout=300
+    )
     codes = {f["code"] for f in json.loads(quirks.stdout)["findings"]}
     assert quirks.returncode == 0 and codes and all(c.startswith("quirk.") for c in codes)
-    only = subprocess.run([*base, "--query", "code:privacy"], capture_output=True, text=True,
-                          timeout=300)
+    only = subprocess.run(
+        [*base, "--query", "code:privacy"], capture_output=True, text=True, timeout=300
+    )
     assert only.returncode == 1
     assert {f["code"] for f in json.loads(only.stdout)["findings"]} == {"privacy.private_path"}
-    bad = subprocess.run([*base, "--query", "sevrity:error"], capture_output=True, text=True,
-                         timeout=300)
+    bad = subprocess.run(
+        [*base, "--query", "sevrity:error"], capture_output=True, text=True, timeout=300
+    )
     assert bad.returncode == 2 and "did you mean 'severity'" in bad.stderr and bad.stdout == ""

@@ -75,18 +75,36 @@ def test_defect_found_alone(make_package, name: str) -> None:
 def _check_location(name, d, findings, g) -> None:  # type: ignore[no-untyped-def]
     code = sorted(EXPECTED[name][0])[0]
     if name in ("hash_changed", "evidence_missing", "evidence_oversize_hashed"):
-        _located(findings, {"evidence_missing": "hash.missing"}.get(name, code), file=d.ref,
-                 ref=d.ref, evidence_id=d.evidence_id)
+        _located(
+            findings,
+            {"evidence_missing": "hash.missing"}.get(name, code),
+            file=d.ref,
+            ref=d.ref,
+            evidence_id=d.evidence_id,
+        )
     elif name == "evidence_bad_encoding":
-        f = _located(findings, code, file=d.ref, ref=d.ref, evidence_id=d.evidence_id,
-                     line=d.line, byte_offset=d.extra["byte_offset"])
+        f = _located(
+            findings,
+            code,
+            file=d.ref,
+            ref=d.ref,
+            evidence_id=d.evidence_id,
+            line=d.line,
+            byte_offset=d.extra["byte_offset"],
+        )
         assert f.severity.value == "warning" and "0xe9" in f.message
         # the compiler's two hash conventions are still explained beside it (format 12.5)
         _located(findings, "quirk.hash_conventions", file=d.ref)
         data = (g.root / d.ref).read_bytes()
-        data[:d.extra["byte_offset"]].decode("utf-8")  # every byte before it is fine
-    elif name in ("ref_absolute", "ref_dotdot", "symlink_out", "ref_unresolved",
-                  "uncited_evidence", "evidence_id_mismatch"):
+        data[: d.extra["byte_offset"]].decode("utf-8")  # every byte before it is fine
+    elif name in (
+        "ref_absolute",
+        "ref_dotdot",
+        "symlink_out",
+        "ref_unresolved",
+        "uncited_evidence",
+        "evidence_id_mismatch",
+    ):
         _located(findings, code, file=MAP_PATH, ref=d.ref, evidence_id=d.evidence_id)
     elif name == "hidden_cited":
         hits = [f for f in findings if f.code == "link.hidden_cited"]
@@ -96,32 +114,59 @@ def _check_location(name, d, findings, g) -> None:  # type: ignore[no-untyped-de
         assert all(loc.row_id and loc.file and loc.line for loc in locs)
         assert len({(loc.file, loc.line) for loc in locs}) == g.row_count
     elif name == "orphan_evidence_id":
-        _located(findings, code, file=d.file, line=d.line, row_id=d.row_id,
-                 evidence_id=d.evidence_id)
+        _located(
+            findings, code, file=d.file, line=d.line, row_id=d.row_id, evidence_id=d.evidence_id
+        )
     elif name == "link_mismatch":
         f = _located(findings, code, row_id=d.row_id)
         assert f.location.key_path.startswith("row_evidence_links[")
         assert "evidence_ref_ids" in f.message
     elif name == "coverage_mismatch":
-        _located(findings, code, file=MAP_PATH,
-                 key_path="coverage_statistics.resolved_evidence_ref_count")
-        _located(findings, code, file=QUALITY,
-                 key_path="source_evidence_map_coverage.resolved_evidence_ref_count")
+        _located(
+            findings,
+            code,
+            file=MAP_PATH,
+            key_path="coverage_statistics.resolved_evidence_ref_count",
+        )
+        _located(
+            findings,
+            code,
+            file=QUALITY,
+            key_path="source_evidence_map_coverage.resolved_evidence_ref_count",
+        )
     elif name == "counts_mismatch":
-        _located(findings, "count.rows_by_type", file=MANIFEST,
-                 key_path="rows_by_type.evaluation_example")
-        _located(findings, "count.rows_by_file", file=MANIFEST,
-                 key_path="training_row_counts_by_file.evaluation_examples.jsonl")
+        _located(
+            findings,
+            "count.rows_by_type",
+            file=MANIFEST,
+            key_path="rows_by_type.evaluation_example",
+        )
+        _located(
+            findings,
+            "count.rows_by_file",
+            file=MANIFEST,
+            key_path="training_row_counts_by_file.evaluation_examples.jsonl",
+        )
     elif name == "orphan_list_mismatch":
         f = _located(findings, code, file=MAP_PATH, key_path="orphan_evidence_ref_ids")
         assert d.evidence_id in f.message
     elif name == "missing_row_id":
         f = _located(findings, code, file=d.file, line=d.line)
         assert f.location.row_id is None
-    elif name in ("duplicate_row_id", "missing_lineage", "missing_domain",
-                  "missing_evidence_ids", "missing_core_input", "missing_core_target",
-                  "schema_version_mismatch", "row_id_mismatch", "row_hash_mismatch",
-                  "private_path", "forbidden_key", "secret_token"):
+    elif name in (
+        "duplicate_row_id",
+        "missing_lineage",
+        "missing_domain",
+        "missing_evidence_ids",
+        "missing_core_input",
+        "missing_core_target",
+        "schema_version_mismatch",
+        "row_id_mismatch",
+        "row_hash_mismatch",
+        "private_path",
+        "forbidden_key",
+        "secret_token",
+    ):
         f = _located(findings, code, file=d.file, line=d.line, row_id=d.row_id)
         assert f.location.key_path
         if name == "forbidden_key":
@@ -152,7 +197,7 @@ def _secret_of(g, d) -> str:  # type: ignore[no-untyped-def]
     text = row["expected_output"] if "expected_output" in row else row["state_change"]
     for marker in ("sk-proj-", "Bearer ", "-----BEGIN"):
         if marker in text:
-            return text[text.index(marker):][:40]
+            return text[text.index(marker) :][:40]
     return ""
 
 
@@ -175,8 +220,17 @@ def test_huge_line_is_reported_not_parsed(make_package) -> None:
     assert {f.code for f in non_quirk(report)} == {"input.line_too_long"}
 
 
-@pytest.mark.parametrize("name", ["hidden_cited", "row_hash_mismatch", "private_path",
-                                  "malformed_line", "counts_mismatch", "symlink_out"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "hidden_cited",
+        "row_hash_mismatch",
+        "private_path",
+        "malformed_line",
+        "counts_mismatch",
+        "symlink_out",
+    ],
+)
 def test_defects_in_v01_packages(make_package, name: str) -> None:
     g = make_package(version="v0.1", defects=(name,))
     report = audit_package(g.root)

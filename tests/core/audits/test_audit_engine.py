@@ -41,20 +41,27 @@ def test_only_selected_codes_are_reported(make_package) -> None:
 def test_rows_past_the_listing_limit_are_gathered_not_dropped(tmp_path) -> None:
     from aa_review.generator import generate_package
 
-    g = generate_package(tmp_path, rows=120, seed=4, defects=["row_hash_mismatch"],
-                         defect_rows={"row_hash_mismatch": 20})
+    g = generate_package(
+        tmp_path,
+        rows=120,
+        seed=4,
+        defects=["row_hash_mismatch"],
+        defect_rows={"row_hash_mismatch": 20},
+    )
     report = audit_package(g.root, cap=5, checks=["row.hash_mismatch"])
     listed = [f for f in report.findings if f.code == "row.hash_mismatch"]
     assert [f.gathered for f in listed] == [0] * 5 + [15]  # each message names its hashes
-    assert {loc.row_id for f in listed for loc in f.locations} == \
-        {r["row_id"] for r in g.defects[0].rows}
+    assert {loc.row_id for f in listed for loc in f.locations} == {
+        r["row_id"] for r in g.defects[0].rows
+    }
     assert all(loc.key_path == "row_content_hash" for loc in listed[-1].locations)
     assert report.gathered == {"row.hash_mismatch": 15} and report.listing_limit == 5
     assert report.codes()["row.hash_mismatch"] == 6 == report.by_severity["error"]
     assert report.locations == 20 == sum(f.location_count for f in report.findings)
     line = report.summary_line()
-    assert line.startswith("6 findings at 20 locations (6 error)") and "row.hash_mismatch 15" \
-        in line
+    assert (
+        line.startswith("6 findings at 20 locations (6 error)") and "row.hash_mismatch 15" in line
+    )
 
 
 def test_findings_of_any_check_past_the_limit_are_gathered(make_package, monkeypatch) -> None:
@@ -106,9 +113,11 @@ def test_checks_needing_hashes_run_last_yet_report_in_order(make_package, monkey
     g = make_package()
     ran: list[str] = []
     for name in ("hashes", "refs", "files"):
+
         def spy(pkg, ctx, _orig=CHECKS[name].func, _name=name):  # type: ignore[no-untyped-def]
             ran.append(_name)
             yield from _orig(pkg, ctx)
+
         monkeypatch.setitem(CHECKS, name, dataclasses.replace(CHECKS[name], func=spy))
     report = audit_package(g.root)
     assert ran == ["refs", "hashes", "files"]  # hashing went on while refs was checked
@@ -129,8 +138,9 @@ def test_map_fast_path_equals_the_streaming_reader(make_package, monkeypatch) ->
     slow = _mapscan.scan_map(pkg.safe)
     assert fast.tail == slow.tail and fast.links.row_id == slow.links.row_id
     assert fast.links.fingerprint == slow.links.fingerprint
-    assert [fast.links.id_sets[c] for c in fast.links.ids] == \
-           [slow.links.id_sets[c] for c in slow.links.ids]
+    assert [fast.links.id_sets[c] for c in fast.links.ids] == [
+        slow.links.id_sets[c] for c in slow.links.ids
+    ]
 
 
 def test_broken_map_links_are_reported(make_package, tmp_path) -> None:
@@ -163,8 +173,7 @@ def _same_size_files(root, monkeypatch):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("processes", [False, True], ids=["threads", "processes"])
-def test_identical_files_are_compared_not_hashed_twice(tmp_path, monkeypatch,
-                                                       processes) -> None:
+def test_identical_files_are_compared_not_hashed_twice(tmp_path, monkeypatch, processes) -> None:
     import hashlib
 
     from aa_review.core.audits import _files
@@ -195,7 +204,8 @@ def test_a_copy_that_differs_is_still_found(make_package, tmp_path, monkeypatch)
     sft.write_bytes(bytes(body))
     report = audit_package(root, checks=["copies"], digest=True)
     assert [(f.code, f.location.file) for f in report.findings] == [
-        ("copy.differs", "experience_compiler/training_time_package/sft_examples.jsonl")]
+        ("copy.differs", "experience_compiler/training_time_package/sft_examples.jsonl")
+    ]
     assert report.identity.package_digest == package_digest(root)
 
 

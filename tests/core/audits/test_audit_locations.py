@@ -15,9 +15,14 @@ from aa_review.cli import main
 from aa_review.generator import generate_package
 
 # defect spread over N rows -> the code whose findings must locate those N rows
-SPREAD = {"hidden_cited": "link.hidden_cited", "ref_dotdot": "ref.escape",
-          "ref_absolute": "ref.absolute", "ref_unresolved": "ref.unresolved",
-          "orphan_evidence_id": "link.orphan", "private_path": "privacy.private_path"}
+SPREAD = {
+    "hidden_cited": "link.hidden_cited",
+    "ref_dotdot": "ref.escape",
+    "ref_absolute": "ref.absolute",
+    "ref_unresolved": "ref.unresolved",
+    "orphan_evidence_id": "link.orphan",
+    "private_path": "privacy.private_path",
+}
 
 
 def audit_json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
@@ -35,8 +40,13 @@ def rows_of(defect: Any) -> set[tuple[str, int, str]]:
 
 
 def located_rows(doc: dict[str, Any], code: str) -> set[tuple[str, int, str]]:
-    return {(loc["file"], loc["line"], loc["row_id"]) for f in doc["findings"]
-            if f["code"] == code for loc in f["locations"] if "row_id" in loc}
+    return {
+        (loc["file"], loc["line"], loc["row_id"])
+        for f in doc["findings"]
+        if f["code"] == code
+        for loc in f["locations"]
+        if "row_id" in loc
+    }
 
 
 def assert_counts_agree(doc: dict[str, Any]) -> None:
@@ -67,8 +77,7 @@ def summary_numbers(text: str) -> tuple[int, int, dict[str, int]]:
     line = next(x for x in text.splitlines() if x.startswith("summary"))
     m = re.search(r"([\d,]+) findings? at ([\d,]+) locations? \(([^)]*)\)", line)
     assert m, line
-    sev = {k: int(n.replace(",", "")) for n, k in
-           (part.split() for part in m.group(3).split(", "))}
+    sev = {k: int(n.replace(",", "")) for n, k in (part.split() for part in m.group(3).split(", "))}
     return int(m.group(1).replace(",", "")), int(m.group(2).replace(",", "")), sev
 
 
@@ -78,8 +87,9 @@ def spread_pkg(tmp_path_factory: pytest.TempPathFactory) -> dict[int, Any]:
     out = {}
     for n in (2, 7):
         root = tmp_path_factory.mktemp(f"spread{n}")
-        out[n] = generate_package(root, rows=60, seed=6, defects=list(SPREAD),
-                                  defect_rows=dict.fromkeys(SPREAD, n))
+        out[n] = generate_package(
+            root, rows=60, seed=6, defects=list(SPREAD), defect_rows=dict.fromkeys(SPREAD, n)
+        )
     return out
 
 
@@ -98,13 +108,13 @@ def test_every_affected_row_is_located_in_the_json(spread_pkg, capsys, n: int) -
     assert [f["location_count"] for f in grouped] == [n, n]
     assert_counts_agree(doc)
     found, locations, sev = summary_numbers(audit_text(capsys, str(g.root)))
-    assert (found, locations, sev) == (len(doc["findings"]), doc["locations"],
-                                       doc["by_severity"])
+    assert (found, locations, sev) == (len(doc["findings"]), doc["locations"], doc["by_severity"])
 
 
 def test_five_hundred_rows_are_all_located(tmp_path: Path, capsys) -> None:
-    g = generate_package(tmp_path, rows=540, seed=7, defects=["hidden_cited"],
-                         defect_rows={"hidden_cited": 500})
+    g = generate_package(
+        tmp_path, rows=540, seed=7, defects=["hidden_cited"], defect_rows={"hidden_cited": 500}
+    )
     code, doc = audit_json(capsys, str(g.root))
     (hidden,) = [f for f in doc["findings"] if f["code"] == "link.hidden_cited"]
     assert code == 1 and hidden["location_count"] == 500 == len(hidden["locations"])
@@ -124,15 +134,16 @@ def test_query_filters_the_counts_and_is_recorded(spread_pkg, capsys) -> None:
     kept = [f for f in full["findings"] if f["code"].startswith("link.")]
     assert [f["code"] for f in doc["findings"]] == [f["code"] for f in kept]
     assert_counts_agree(doc)
-    assert doc["unfiltered"] == {"findings": len(full["findings"]),
-                                 "locations": full["locations"],
-                                 "by_severity": full["by_severity"]}
+    assert doc["unfiltered"] == {
+        "findings": len(full["findings"]),
+        "locations": full["locations"],
+        "by_severity": full["by_severity"],
+    }
     assert set(doc["by_severity"]) == {"critical", "error"}  # hidden_cited, orphan
     assert all(not s["codes"] or s["check"] == "links" for s in doc["summary"])
     text = audit_text(capsys, str(g.root), "--query", "code:link")
     line = next(x for x in text.splitlines() if x.startswith("summary"))
-    assert f"{len(kept)} of {len(full['findings'])} findings kept by the query 'code:link'" \
-        in line
+    assert f"{len(kept)} of {len(full['findings'])} findings kept by the query 'code:link'" in line
     assert "query     code:link" in text
     code, doc = audit_json(capsys, str(g.root), "--query", "quirk:yes")
     assert code == 0 and set(doc["by_severity"]) == {"low"} and doc["query"] == "quirk:yes"
@@ -147,8 +158,9 @@ def test_a_row_query_keeps_the_finding_naming_that_row(spread_pkg, capsys) -> No
     assert_counts_agree(doc)
 
 
-def test_corpus_query_filters_every_package_and_the_totals(spread_pkg, tmp_path: Path,
-                                                           capsys) -> None:
+def test_corpus_query_filters_every_package_and_the_totals(
+    spread_pkg, tmp_path: Path, capsys
+) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     for n, g in spread_pkg.items():
@@ -163,8 +175,9 @@ def test_corpus_query_filters_every_package_and_the_totals(spread_pkg, tmp_path:
     t = doc["totals"]
     assert t["findings"] == sum(len(r["findings"]) for r in reports)
     assert t["locations"] == sum(r["locations"] for r in reports)
-    assert t["by_severity"] == {"critical": sum(r["by_severity"].get("critical", 0)
-                                                for r in reports)}
+    assert t["by_severity"] == {
+        "critical": sum(r["by_severity"].get("critical", 0) for r in reports)
+    }
     assert t["codes"] == {"link.hidden_cited": 2}
     # each package's hidden rows are all there, from the other process
     for e, n in zip(doc["entries"], sorted(spread_pkg), strict=True):

@@ -65,11 +65,17 @@ def test_hash_not_recorded_and_malformed(pkg: Path) -> None:
     ref = "input/fx_rates.csv"
     k = edit_catalog(pkg, ref, '"content_hash": "sha256:', '"content_hash": "md5:')
     report = audit_package(pkg)
-    located(report.findings, "hash.malformed", file=ref, evidence_id=derive.evidence_id(ref),
-            key_path=f"evidence_catalog[{k}].content_hash")
+    located(
+        report.findings,
+        "hash.malformed",
+        file=ref,
+        evidence_id=derive.evidence_id(ref),
+        key_path=f"evidence_catalog[{k}].content_hash",
+    )
     text = (pkg / MAP_PATH).read_text()
-    (pkg / MAP_PATH).write_text(re.sub(r'"content_hash": "md5:[0-9a-f]+"',
-                                       '"content_hash": null', text))
+    (pkg / MAP_PATH).write_text(
+        re.sub(r'"content_hash": "md5:[0-9a-f]+"', '"content_hash": null', text)
+    )
     report = audit_package(pkg)
     located(report.findings, "hash.not_recorded", file=ref, ref=ref)
     assert "hash.row_disagrees" in {f.code for f in report.findings}  # rows still record it
@@ -79,8 +85,13 @@ def test_catalog_field_and_duplicate(pkg: Path) -> None:
     ref = "input/invoices.csv"
     k = edit_catalog(pkg, ref, '"evidence_type": "package_file"', '"evidence_type": "artifact"')
     report = audit_package(pkg)
-    f = located(report.findings, "evidence.field_mismatch", file=MAP_PATH, ref=ref,
-                key_path=f"evidence_catalog[{k}].evidence_type")
+    f = located(
+        report.findings,
+        "evidence.field_mismatch",
+        file=MAP_PATH,
+        ref=ref,
+        key_path=f"evidence_catalog[{k}].evidence_type",
+    )
     assert "package_file" in f.message
     path = pkg / MAP_PATH
     lines = path.read_text().split("\n")
@@ -88,21 +99,41 @@ def test_catalog_field_and_duplicate(pkg: Path) -> None:
     lines.insert(i + 1, lines[i])
     path.write_text("\n".join(lines))
     report = audit_package(pkg)
-    located(report.findings, "evidence.duplicate", file=MAP_PATH, ref=ref,
-            key_path=f"evidence_catalog[{k + 1}]")
+    located(
+        report.findings,
+        "evidence.duplicate",
+        file=MAP_PATH,
+        ref=ref,
+        key_path=f"evidence_catalog[{k + 1}]",
+    )
 
 
-@pytest.mark.parametrize(("change", "code", "key"), [
-    (lambda r: r.update(visible_input_refs=["./" + r["visible_input_refs"][0]]),
-     "ref.not_normalized", "visible_input_refs[0]"),
-    (lambda r: r.update(accepted=False, rejection_reason="quality_score_below_threshold"),
-     "row.not_accepted", "accepted"),
-    (lambda r: r.update(quality_score=0.3), "row.low_score", "quality_score"),
-    (lambda r: r.update({_text_key(r): r[_text_key(r)] + " sold on the marketplace"}),
-     "privacy.forbidden_token", None),
-    (lambda r: r.update({_text_key(r): r[_text_key(r)] + " (curated list)"}),
-     "privacy.unsanitized_text", None),
-])
+@pytest.mark.parametrize(
+    ("change", "code", "key"),
+    [
+        (
+            lambda r: r.update(visible_input_refs=["./" + r["visible_input_refs"][0]]),
+            "ref.not_normalized",
+            "visible_input_refs[0]",
+        ),
+        (
+            lambda r: r.update(accepted=False, rejection_reason="quality_score_below_threshold"),
+            "row.not_accepted",
+            "accepted",
+        ),
+        (lambda r: r.update(quality_score=0.3), "row.low_score", "quality_score"),
+        (
+            lambda r: r.update({_text_key(r): r[_text_key(r)] + " sold on the marketplace"}),
+            "privacy.forbidden_token",
+            None,
+        ),
+        (
+            lambda r: r.update({_text_key(r): r[_text_key(r)] + " (curated list)"}),
+            "privacy.unsanitized_text",
+            None,
+        ),
+    ],
+)
 def test_row_level_codes(pkg: Path, change, code: str, key: str | None) -> None:  # type: ignore[no-untyped-def]
     row = edit_row(pkg, change)
     report = audit_package(pkg)
@@ -161,8 +192,12 @@ def test_manifest_schema_and_derived_counts(pkg: Path) -> None:
     ps = pkg / f"{EC}/training_time_package/process_supervision.jsonl"
     ps.write_bytes(b"".join(ps.read_bytes().splitlines(keepends=True)[:-1]))
     report = audit_package(pkg)
-    located(report.findings, "manifest.schema_version", file=MANIFEST,
-            key_path="source_evidence_map_schema_version")
+    located(
+        report.findings,
+        "manifest.schema_version",
+        file=MANIFEST,
+        key_path="source_evidence_map_schema_version",
+    )
     located(report.findings, "count.derived", file=str(ps.relative_to(pkg)))
 
 
@@ -192,11 +227,19 @@ def test_crlf_is_a_quirk_and_a_bad_byte_is_located(pkg: Path) -> None:
     edit_catalog(pkg, ref, compiled, derive.content_hash_bytes(bad))  # as the compiler hashes
     offset = bad.index(b"\xe9")
     report = audit_package(pkg)
-    f = located(report.findings, "input.evidence_encoding", file=ref, ref=ref,
-                byte_offset=offset, line=bad[:offset].count(b"\n") + 1)
+    f = located(
+        report.findings,
+        "input.evidence_encoding",
+        file=ref,
+        ref=ref,
+        byte_offset=offset,
+        line=bad[:offset].count(b"\n") + 1,
+    )
     assert f.severity.value == "warning" and f"byte {offset:,}" in f.message
     located(report.findings, "quirk.hash_conventions", file=ref)
     # why it is reported: another byte there leaves the catalog hash unchanged
-    assert derive.content_hash_bytes(bad.replace(b"\xe9", b"\xff")) == derive.content_hash_bytes(bad)
+    assert derive.content_hash_bytes(bad.replace(b"\xe9", b"\xff")) == derive.content_hash_bytes(
+        bad
+    )
     others = {x.code for x in report.findings if not x.quirk} - INDEX - {"hash.row_disagrees"}
     assert others == {"input.evidence_encoding"}, others

@@ -28,9 +28,13 @@ def test_string_rules() -> None:
 
 
 def test_secrets_are_masked() -> None:
-    for secret in ("sk-proj-" + "A1b2C3d4" * 6, "Authorization: Bearer " + "x9Y8z7W6" * 5,
-                   "-----BEGIN RSA PRIVATE KEY-----", "AKIA" + "ABCDEFGHIJKLMNOP",
-                   "password = 'hunter2hunter2'"):
+    for secret in (
+        "sk-proj-" + "A1b2C3d4" * 6,
+        "Authorization: Bearer " + "x9Y8z7W6" * 5,
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "AKIA" + "ABCDEFGHIJKLMNOP",
+        "password = 'hunter2hunter2'",
+    ):
         hits = check_text(f"note {secret} end", "input.text")
         assert _codes(hits) == ["privacy.secret"], secret
         assert secret not in hits[0][2] and secret[-8:] not in hits[0][2]

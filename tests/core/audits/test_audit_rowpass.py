@@ -29,8 +29,9 @@ def _same(a: _rowscan.RowScan, b: _rowscan.RowScan) -> bool:
 
 
 def test_process_pool_equals_in_process(make_package, monkeypatch) -> None:
-    g = make_package(rows=200, seed=9, defects=("private_path", "row_hash_mismatch",
-                                                "hidden_cited"))
+    g = make_package(
+        rows=200, seed=9, defects=("private_path", "row_hash_mismatch", "hidden_cited")
+    )
     pkg = open_package(g.root)
     _, enabled = resolve_selection(None)
     cfg = AuditContext(pkg, enabled=enabled).scan_config()
@@ -46,8 +47,13 @@ def test_process_pool_equals_in_process(make_package, monkeypatch) -> None:
 def test_groups_past_the_cap_are_gathered_alike_in_any_split(tmp_path, monkeypatch) -> None:
     from aa_review.generator import generate_package
 
-    g = generate_package(tmp_path, rows=120, seed=4, defects=["row_hash_mismatch"],
-                         defect_rows={"row_hash_mismatch": 20})
+    g = generate_package(
+        tmp_path,
+        rows=120,
+        seed=4,
+        defects=["row_hash_mismatch"],
+        defect_rows={"row_hash_mismatch": 20},
+    )
     pkg = open_package(g.root)
     _, enabled = resolve_selection(["row.hash_mismatch"])
     cfg = dataclasses.replace(AuditContext(pkg, enabled=enabled).scan_config(), cap=3)
@@ -65,8 +71,7 @@ def test_groups_past_the_cap_are_gathered_alike_in_any_split(tmp_path, monkeypat
     assert rows == want and max(int(r[0]) for r in kept) < gathered.positions.min()
 
 
-def test_without_worker_processes_rows_are_checked_here(make_package, monkeypatch,
-                                                        caplog) -> None:
+def test_without_worker_processes_rows_are_checked_here(make_package, monkeypatch, caplog) -> None:
     g = make_package(rows=200, seed=9, defects=("private_path", "hidden_cited"))
     pkg = open_package(g.root)
     _, enabled = resolve_selection(None)
@@ -87,8 +92,9 @@ def test_without_worker_processes_rows_are_checked_here(make_package, monkeypatc
     assert "checking here" in caplog.text
 
 
-def test_without_worker_processes_files_are_hashed_in_threads(tmp_path, monkeypatch,
-                                                              caplog) -> None:
+def test_without_worker_processes_files_are_hashed_in_threads(
+    tmp_path, monkeypatch, caplog
+) -> None:
     from aa_review.core.audits import _files
     from aa_review.core.package import package_digest
 

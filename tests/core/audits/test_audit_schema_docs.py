@@ -14,8 +14,9 @@ DOCS = Path(__file__).resolve().parents[3] / "docs" / "findings.md"
 
 
 def test_shipped_schema_is_the_generated_one() -> None:
-    assert SCHEMA_PATH.read_text(encoding="utf-8") == schema_text(), \
+    assert SCHEMA_PATH.read_text(encoding="utf-8") == schema_text(), (
         "regenerate with: python -m aa_review.core.audits._schema"
+    )
 
 
 def _validator():  # type: ignore[no-untyped-def]
@@ -37,9 +38,13 @@ def test_real_output_validates_against_the_schema(tmp_path, make_package, capsys
 
     from aa_review.generator import generate_package
 
-    g = generate_package(tmp_path / "one", rows=60, seed=2, defects=["hidden_cited",
-                         "row_hash_mismatch"], defect_rows={"hidden_cited": 9,
-                                                            "row_hash_mismatch": 4})
+    g = generate_package(
+        tmp_path / "one",
+        rows=60,
+        seed=2,
+        defects=["hidden_cited", "row_hash_mismatch"],
+        defect_rows={"hidden_cited": 9, "row_hash_mismatch": 4},
+    )
     validator = _validator()
     for extra in ([], ["--query", "severity:error"], ["--check", "row.hash_mismatch"]):
         assert main(["audit", str(g.root), "--json", *extra]) == 1
@@ -94,5 +99,4 @@ def test_every_code_is_documented() -> None:
 def test_quirk_codes_are_low() -> None:
     quirks = [info for info in CODES.values() if info.quirk]
     assert quirks and all(info.severity.value == "low" for info in quirks)
-    assert all(info.code.startswith("quirk.") or info.code == "ref.prefix_only"
-               for info in quirks)
+    assert all(info.code.startswith("quirk.") or info.code == "ref.prefix_only" for info in quirks)

@@ -37,10 +37,12 @@ def test_symlink_out_is_reported_and_not_followed(tmp_path: Path, opened: list[s
     assert not _outside(g.root, opened), _outside(g.root, opened)
 
 
-@pytest.mark.parametrize(("defect", "code"), [("ref_dotdot", "ref.escape"),
-                                               ("ref_absolute", "ref.absolute")])
-def test_escaping_refs_are_reported_and_not_opened(tmp_path: Path, opened: list[str],
-                                                   defect: str, code: str) -> None:
+@pytest.mark.parametrize(
+    ("defect", "code"), [("ref_dotdot", "ref.escape"), ("ref_absolute", "ref.absolute")]
+)
+def test_escaping_refs_are_reported_and_not_opened(
+    tmp_path: Path, opened: list[str], defect: str, code: str
+) -> None:
     g = generate_package(tmp_path / "out", rows=30, seed=3, defects=[defect])
     bait = g.root.parent / "outside.txt"  # what '../outside.txt' would name
     bait.write_text("not package content\n")

@@ -50,10 +50,35 @@ from spec_shapes import (  # re-exported: the tests import everything from here
 )
 
 __all__ = [
-    "AGENT", "AGENT_MAINT", "CANDIDATE", "DECIDER", "DELETE", "EVAL", "EVAL2", "FINAL_EVAL",
-    "LEAD", "LEAD2", "MAINT", "NOW", "POOL", "PROVIDER", "SEARCH", "TOPICS", "TRAINING", "Edit",
-    "Variant", "analytic_power", "archive", "base", "build", "dossier", "evidence",
-    "label_digest", "one_sided_bound", "principals", "spec_digest",
+    "AGENT",
+    "AGENT_MAINT",
+    "CANDIDATE",
+    "DECIDER",
+    "DELETE",
+    "EVAL",
+    "EVAL2",
+    "FINAL_EVAL",
+    "LEAD",
+    "LEAD2",
+    "MAINT",
+    "NOW",
+    "POOL",
+    "PROVIDER",
+    "SEARCH",
+    "TOPICS",
+    "TRAINING",
+    "Edit",
+    "Variant",
+    "analytic_power",
+    "archive",
+    "base",
+    "build",
+    "dossier",
+    "evidence",
+    "label_digest",
+    "one_sided_bound",
+    "principals",
+    "spec_digest",
 ]
 
 DELETE = object()  # as an edit value: remove the key (or list element)
@@ -61,8 +86,9 @@ Edit = tuple[str, str, Any]
 
 
 # -- the spec's derived values ---------------------------------------------------------------
-def analytic_power(delta: float, k: int, m: int, icc: float, alpha: float,
-                   alternative: str) -> float:
+def analytic_power(
+    delta: float, k: int, m: int, icc: float, alpha: float, alternative: str
+) -> float:
     """Spec 6.2, last paragraph: ``ncp = sqrt(k m / (2 DEFF)) delta``, ``df = 2(k - 1)``."""
     deff = 1 + (m - 1) * icc
     ncp = math.sqrt(k * m / (2 * deff)) * delta
@@ -85,11 +111,15 @@ def _claims(ev: dict[str, Any]) -> None:
     try:
         p = pa["parameters"]
         k_hyp = len(p["comparison_family"]["hypotheses"])
-        alpha = p["alpha"] / k_hyp if p["multiplicity_method"] in ("holm", "bonferroni") \
-            else p["alpha"]
-        if p["cluster_attrition"] or p["missingness"]["rate"] \
-                or p["sensitivity_range"]["cluster_attrition"][1] \
-                or p["sensitivity_range"]["missing_rate"][1]:
+        alpha = (
+            p["alpha"] / k_hyp if p["multiplicity_method"] in ("holm", "bonferroni") else p["alpha"]
+        )
+        if (
+            p["cluster_attrition"]
+            or p["missingness"]["rate"]
+            or p["sensitivity_range"]["cluster_attrition"][1]
+            or p["sensitivity_range"]["missing_rate"][1]
+        ):
             return
         # 6.4: delta is the preregistered effect (the plan's own when that is absent).
         delta = tb.get("preregistered_minimum_useful_effect", p["minimum_useful_effect"])
@@ -111,15 +141,22 @@ def _bounds(ev: dict[str, Any], arc: dict[str, Any]) -> None:
     if not isinstance(lr, dict) or not isinstance(lr.get("rungs"), list):
         return
     experiments = {e.get("experiment_id"): e for e in arc.get("experiments") or []}
-    entries = [r for r in lr["rungs"]
-               if isinstance(r, dict) and r.get("basis") == "confirmatory_experiment"]
+    entries = [
+        r
+        for r in lr["rungs"]
+        if isinstance(r, dict) and r.get("basis") == "confirmatory_experiment"
+    ]
     try:
         k_star = max(lr["family_size"], len(entries), 1)
         for entry in entries:
             e = experiments.get(entry["experiment"]["experiment_id"])
             if e is not None and "claimed_upper_bound" in entry["experiment"]:
-                entry["experiment"]["claimed_upper_bound"] = round(one_sided_bound(
-                    e["estimate"], e["standard_error"], e["df"], lr["family_alpha"], k_star), 6)
+                entry["experiment"]["claimed_upper_bound"] = round(
+                    one_sided_bound(
+                        e["estimate"], e["standard_error"], e["df"], lr["family_alpha"], k_star
+                    ),
+                    6,
+                )
     except (KeyError, TypeError, ValueError, ZeroDivisionError):
         return
 
@@ -138,16 +175,24 @@ def seal_evidence(tree: dict[str, Any], arc: dict[str, Any]) -> None:
     pa = ev.get("power_analysis")
     if isinstance(pa, dict) and "parameters" in pa:
         d = spec_digest(pa["parameters"])  # 6.3
-        for key, field in (("simulation", "inputs_digest"),
-                           ("preregistration", "sealed_inputs_digest")):
+        for key, field in (
+            ("simulation", "inputs_digest"),
+            ("preregistration", "sealed_inputs_digest"),
+        ):
             if isinstance(pa.get(key), dict) and field in pa[key]:
                 pa[key][field] = d
     f = ev.get("feasibility")
-    if isinstance(f, dict) and isinstance(f.get("human_review"), dict) \
-            and "reviewed_digest" in f["human_review"]:
+    if (
+        isinstance(f, dict)
+        and isinstance(f.get("human_review"), dict)
+        and "reviewed_digest" in f["human_review"]
+    ):
         f["human_review"]["reviewed_digest"] = spec_digest(  # 2.2
-            {"source_corpus_report": f.get("source_corpus_report"),
-             "dataset_feasibility_report": f.get("dataset_feasibility_report")})
+            {
+                "source_corpus_report": f.get("source_corpus_report"),
+                "dataset_feasibility_report": f.get("dataset_feasibility_report"),
+            }
+        )
 
 
 def link_authorization(tree: dict[str, Any]) -> None:
@@ -164,8 +209,8 @@ _STEP = re.compile(r"^(?P<name>[^\[\]]+)(?:\[(?P<sel>[^\]]+)\])?$")
 def _select(items: list[Any], sel: str) -> int:
     for i, item in enumerate(items):
         if isinstance(item, dict) and any(
-                str(v) == sel for k, v in item.items()
-                if k.endswith("_id") or k in ("rung", "stage")):
+            str(v) == sel for k, v in item.items() if k.endswith("_id") or k in ("rung", "stage")
+        ):
             return i
     raise KeyError(sel)
 
@@ -198,8 +243,12 @@ class Variant:
     principals: list[dict[str, str]]
 
 
-def build(edits: Iterable[Edit] = (), *, tree: dict[str, Any] | None = None,
-          arc: dict[str, Any] | None = None) -> Variant:
+def build(
+    edits: Iterable[Edit] = (),
+    *,
+    tree: dict[str, Any] | None = None,
+    arc: dict[str, Any] | None = None,
+) -> Variant:
     """The base (or given) dossier and archive with ``edits`` applied, then sealed."""
     d = copy.deepcopy(tree) if tree is not None else dossier()
     a = copy.deepcopy(arc) if arc is not None else archive()
@@ -207,7 +256,7 @@ def build(edits: Iterable[Edit] = (), *, tree: dict[str, Any] | None = None,
     phases: dict[str, list[Edit]] = {"": [], "!": [], "!!": []}
     for where, path, value in edits:
         place = where.rstrip("!")
-        phase = where[len(place):]
+        phase = where[len(place) :]
         if place == "doc" and phase == "!":
             phase = "!!"  # nothing at the root is derived from the evidence but the link
         phases[phase].append((place, path, value))

@@ -25,9 +25,11 @@ CODES_FILE = ROOT / "tests" / "data" / "spec_reason_codes.txt"
 DECISIONS = ROOT / "docs" / "decisions.md"
 CONFORMANCE = ROOT / "docs" / "conformance.md"
 # The reason-code families of the dossier layer (gate codes G1..G11 and the others).
-CODE = re.compile(r"^((?:G(?:[1-9]|1[01])|DOSSIER|JOURNAL|OPERATION|PROJECTION|TRANSITION|ACTOR"
-                  r"|SEPARATION|PRECONDITION|GATE|EDIT|WORKSPACE|REVISION)(?:_[A-Z0-9]+)+)"
-                  r"(?::|$)")
+CODE = re.compile(
+    r"^((?:G(?:[1-9]|1[01])|DOSSIER|JOURNAL|OPERATION|PROJECTION|TRANSITION|ACTOR"
+    r"|SEPARATION|PRECONDITION|GATE|EDIT|WORKSPACE|REVISION)(?:_[A-Z0-9]+)+)"
+    r"(?::|$)"
+)
 BACKTICKED = re.compile(r"`([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)`")
 # Codes of the amended journal sections 10.1-10.5: their tests and their rows in
 # docs/conformance.md come with the journal's own rewrite. Until then a missing test
@@ -60,17 +62,24 @@ def code_codes() -> dict[str, set[str]]:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         exported: set[int] = set()
         for node in ast.walk(tree):
-            targets = (node.targets if isinstance(node, ast.Assign)
-                       else [node.target] if isinstance(node, ast.AnnAssign) else [])
+            targets = (
+                node.targets
+                if isinstance(node, ast.Assign)
+                else [node.target]
+                if isinstance(node, ast.AnnAssign)
+                else []
+            )
             if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
                 exported |= {id(n) for n in ast.walk(node)}
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
-                    and id(node) not in exported):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and id(node) not in exported
+            ):
                 m = CODE.match(node.value)
                 if m:
-                    found.setdefault(m.group(1), set()).add(
-                        str(path.relative_to(ROOT)))
+                    found.setdefault(m.group(1), set()).add(str(path.relative_to(ROOT)))
     return found
 
 
@@ -82,8 +91,11 @@ def decision_codes() -> set[str]:
 @cache
 def _test_sources() -> dict[Path, str]:
     here = Path(__file__).resolve()
-    return {p: p.read_text(encoding="utf-8") for p in (ROOT / "tests").rglob("*.py")
-            if p.resolve() != here}
+    return {
+        p: p.read_text(encoding="utf-8")
+        for p in (ROOT / "tests").rglob("*.py")
+        if p.resolve() != here
+    }
 
 
 def _amended(code: str) -> bool:
@@ -93,8 +105,12 @@ def _amended(code: str) -> bool:
 def test_the_committed_list_is_the_spec_list() -> None:
     codes = spec_codes()
     assert len(codes) >= 100 and all(re.fullmatch(r"[A-Z0-9_]+", c) for c in codes)
-    assert {"G4_USEFUL_EFFECT_MISMATCH", "G9_LEAKAGE_CONTROLS_MISSING",
-            "GATE_NOT_EVALUATED_DOSSIER_EXPIRED", "JOURNAL_HEAD_MISMATCH"} <= set(codes)
+    assert {
+        "G4_USEFUL_EFFECT_MISMATCH",
+        "G9_LEAKAGE_CONTROLS_MISSING",
+        "GATE_NOT_EVALUATED_DOSSIER_EXPIRED",
+        "JOURNAL_HEAD_MISMATCH",
+    } <= set(codes)
     assert "G9_LEAKAGE_CONTROLS_INSUFFICIENT" not in codes
 
 
@@ -103,14 +119,16 @@ def test_every_gate_code_has_cases_with_the_status_its_spec_mark_gives() -> None
 
     gate_codes = {c: m for c, (m, _) in spec_list().items() if m in ("F", "U")}
     assert set(gate_codes) == {c.code for c in CASES}
-    wrong = {c.id for c in CASES
-             if c.status != {"F": "fail", "U": "unknown"}[gate_codes[c.code]]}
+    wrong = {c.id for c in CASES if c.status != {"F": "fail", "U": "unknown"}[gate_codes[c.code]]}
     assert wrong == set()
 
 
 def test_every_code_in_the_code_is_in_the_spec_or_a_recorded_decision() -> None:
-    unrecorded = {c: sorted(paths) for c, paths in code_codes().items()
-                  if c not in spec_codes() and c not in decision_codes()}
+    unrecorded = {
+        c: sorted(paths)
+        for c, paths in code_codes().items()
+        if c not in spec_codes() and c not in decision_codes()
+    }
     assert unrecorded == {}, "add these to docs/decisions.md (or remove the rule)"
 
 
@@ -135,8 +153,11 @@ def test_every_spec_code_is_exercised_by_a_test(code: str) -> None:
 
 @cache
 def conformance_rows() -> list[str]:
-    return [line for line in CONFORMANCE.read_text(encoding="utf-8").splitlines()
-            if line.startswith("|")]
+    return [
+        line
+        for line in CONFORMANCE.read_text(encoding="utf-8").splitlines()
+        if line.startswith("|")
+    ]
 
 
 @cache
@@ -144,8 +165,12 @@ def collected_ids() -> frozenset[str]:
     """Node ids of every test the conformance table may name."""
     files = sorted({ref.split("::")[0] for ref in _references()})
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-         *files], capture_output=True, text=True, cwd=ROOT, check=False)
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *files],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
     return frozenset(line.strip() for line in out.stdout.splitlines() if "::" in line)
 
 
@@ -171,8 +196,9 @@ def test_every_test_the_conformance_table_names_exists() -> None:
     assert len(refs) > 150
     ids = collected_ids()
     # A parametrized test may be named without its parameters: it stands for all of them.
-    missing = sorted(r for r in refs - ids
-                     if "[" in r or not any(i.startswith(r + "[") for i in ids))
+    missing = sorted(
+        r for r in refs - ids if "[" in r or not any(i.startswith(r + "[") for i in ids)
+    )
     assert missing == []
 
 

@@ -25,15 +25,21 @@ from aa_review.core.dossier import (
     check_projection,
 )
 
-DEFERRED = ("resolve_training_credential", "export_dataset", "start_provider_job",
-            "import_checkpoint", "change_routing")
+DEFERRED = (
+    "resolve_training_credential",
+    "export_dataset",
+    "start_provider_job",
+    "import_checkpoint",
+    "change_routing",
+)
 
 
 # -- 8 ------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("state", [None, "draft", "independently_checked", "eligible"])
 @pytest.mark.parametrize("actor", [LEAD, DECIDER, AGENT, "not-registered"])
 def test_8_deferred_operations_are_denied_whatever_the_state_and_whoever_asks(
-        make_ws: Callable[..., Workspace], state: str | None, actor: str) -> None:
+    make_ws: Callable[..., Workspace], state: str | None, actor: str
+) -> None:
     ws = make_ws()
     if state is not None:
         to_state(ws, state)
@@ -41,7 +47,9 @@ def test_8_deferred_operations_are_denied_whatever_the_state_and_whoever_asks(
         before = len(ws.journal_entries())
         r = ws.attempt_operation(op, actor, D)
         assert (r["decision"], r["reason_code"]) == (
-            "denied", "OPERATION_DENIED_ACTIVATION_DEFERRED")
+            "denied",
+            "OPERATION_DENIED_ACTIVATION_DEFERRED",
+        )
         if actor == "not-registered":
             # 10.1: an entry in the name of a principal outside the registry would itself
             # fail verification, so the denial stands but is not journaled, and says so.
@@ -54,13 +62,15 @@ def test_8_deferred_operations_are_denied_whatever_the_state_and_whoever_asks(
 
 @pytest.mark.parametrize("op", ["train_model", "export_dataset_now", "", "EXPORT_DATASET"])
 def test_8_any_other_operation_name_is_denied_as_unregistered(
-        make_ws: Callable[..., Workspace], op: str) -> None:
+    make_ws: Callable[..., Workspace], op: str
+) -> None:
     r = make_ws().attempt_operation(op, MAINT, "anything")
     assert r == {"decision": "denied", "reason_code": "OPERATION_DENIED_UNREGISTERED_OPERATION"}
 
 
 def test_8_each_attempt_appends_operation_denied_with_op_target_reason_and_actor(
-        make_ws: Callable[..., Workspace]) -> None:
+    make_ws: Callable[..., Workspace],
+) -> None:
     ws = make_ws()
     ws.attempt_operation("start_provider_job", LEAD, "job-17")
     ws.attempt_operation("launch_rockets", AGENT, "pad-39a")
@@ -72,16 +82,23 @@ def test_8_each_attempt_appends_operation_denied_with_op_target_reason_and_actor
     assert all(p.pop("registry_digest").startswith("sha256:") for p in payloads)
     assert payloads[0].pop("journal_id")
     assert payloads == [
-        {"op": "start_provider_job", "target": "job-17",
-         "reason_code": "OPERATION_DENIED_ACTIVATION_DEFERRED"},
-        {"op": "launch_rockets", "target": "pad-39a",
-         "reason_code": "OPERATION_DENIED_UNREGISTERED_OPERATION"}]
+        {
+            "op": "start_provider_job",
+            "target": "job-17",
+            "reason_code": "OPERATION_DENIED_ACTIVATION_DEFERRED",
+        },
+        {
+            "op": "launch_rockets",
+            "target": "pad-39a",
+            "reason_code": "OPERATION_DENIED_UNREGISTERED_OPERATION",
+        },
+    ]
     assert [e["actor"]["principal_id"] for e in entries] == [LEAD, AGENT]
 
 
 def test_8_the_denial_stands_when_the_journal_cannot_be_written(
-        make_ws: Callable[..., Workspace], tmp_path: Path, clock: Clock,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    make_ws: Callable[..., Workspace], tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     v = build()
     ws = Workspace(v.principals, v.archive, clock, tmp_path / "journal.jsonl")
 
@@ -100,16 +117,40 @@ def test_8_the_denial_stands_when_the_journal_cannot_be_written(
 # -- 9 ------------------------------------------------------------------------------------------
 UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 # Section 9's allowlist, plus the journal head that amended 10.3 puts in every projection.
-KEYS = {"kind", "schema_version", "projection_id", "spec", "spec_revision", "activation",
-        "outcome", "gates", "created_on", "journal_head"}
-PUBLIC_WORDS = {"TrainingReadinessPublicProjection", "SPEC-026", "deferred", "eligible",
-                "expired", "pass", "fail", "unknown", *GATE_IDS}
+KEYS = {
+    "kind",
+    "schema_version",
+    "projection_id",
+    "spec",
+    "spec_revision",
+    "activation",
+    "outcome",
+    "gates",
+    "created_on",
+    "journal_head",
+}
+PUBLIC_WORDS = {
+    "TrainingReadinessPublicProjection",
+    "SPEC-026",
+    "deferred",
+    "eligible",
+    "expired",
+    "pass",
+    "fail",
+    "unknown",
+    *GATE_IDS,
+}
 
 
 def assert_allowlisted(p: dict[str, Any], outcome: str) -> None:
     assert set(p) == KEYS
     assert (p["kind"], p["schema_version"], p["spec"], p["spec_revision"], p["activation"]) == (
-        "TrainingReadinessPublicProjection", 1, "SPEC-026", 1, "deferred")
+        "TrainingReadinessPublicProjection",
+        1,
+        "SPEC-026",
+        1,
+        "deferred",
+    )
     assert p["outcome"] == outcome
     assert UUID4.fullmatch(p["projection_id"]) and uuid.UUID(p["projection_id"]).version == 4
     assert set(p["gates"]) == set(GATE_IDS)
@@ -130,6 +171,7 @@ def private_strings(*trees: Any) -> set[str]:
         elif isinstance(node, list):
             for v in node:
                 walk(v)
+
     for t in trees:
         walk(t)
     return out - PUBLIC_WORDS
@@ -145,8 +187,9 @@ def leaked(projection: dict[str, Any], private: set[str]) -> set[str]:
 
 
 @pytest.mark.parametrize("state", ["draft", "evidence_bound", "independently_checked"])
-def test_9_only_a_final_revision_is_projected(make_ws: Callable[..., Workspace],
-                                              tmp_path: Path, state: str) -> None:
+def test_9_only_a_final_revision_is_projected(
+    make_ws: Callable[..., Workspace], tmp_path: Path, state: str
+) -> None:
     out = tmp_path / "public"
     out.mkdir()
     ws = to_state(make_ws(projection_dir=out), state)
@@ -157,7 +200,8 @@ def test_9_only_a_final_revision_is_projected(make_ws: Callable[..., Workspace],
 
 
 def test_9_eligible_projection_is_the_allowlist_and_nothing_private(
-        make_ws: Callable[..., Workspace], tmp_path: Path, clock: Clock) -> None:
+    make_ws: Callable[..., Workspace], tmp_path: Path, clock: Clock
+) -> None:
     out = tmp_path / "public"
     out.mkdir()
     v = build()
@@ -178,7 +222,8 @@ def test_9_eligible_projection_is_the_allowlist_and_nothing_private(
 
 
 def test_9_projection_ids_are_fresh_and_never_derived_from_private_ids(
-        make_ws: Callable[..., Workspace]) -> None:
+    make_ws: Callable[..., Workspace],
+) -> None:
     ws = to_state(make_ws(), "eligible")
     ids = {ws.project(D, 1)["projection_id"] for _ in range(5)}
     assert len(ids) == 5
@@ -186,7 +231,8 @@ def test_9_projection_ids_are_fresh_and_never_derived_from_private_ids(
 
 
 def test_9_deferred_projection_shows_the_last_checks_conclusions(
-        make_ws: Callable[..., Workspace]) -> None:
+    make_ws: Callable[..., Workspace],
+) -> None:
     v = build([("ev", "license.license_id", "GPL-3.0")])
     ws = to_state(make_ws(v), "evidence_bound", v)
     ws.check(D, 1, "eval-cai")
@@ -197,7 +243,8 @@ def test_9_deferred_projection_shows_the_last_checks_conclusions(
 
 
 def test_9_expired_projection_reports_every_gate_unknown(
-        make_ws: Callable[..., Workspace], clock: Clock) -> None:
+    make_ws: Callable[..., Workspace], clock: Clock
+) -> None:
     ws = to_state(make_ws(), "eligible")
     clock.now = EXPIRES + timedelta(days=3)
     p = ws.project(D, 1)
@@ -212,7 +259,8 @@ def test_9_without_a_check_every_gate_reads_unknown() -> None:
 
 
 def test_9_seeded_canary_a_private_string_in_the_output_writes_nothing(
-        make_ws: Callable[..., Workspace], tmp_path: Path, clock: Clock) -> None:
+    make_ws: Callable[..., Workspace], tmp_path: Path, clock: Clock
+) -> None:
     # A private reference that happens to spell today's date would appear in created_on.
     today = clock.now.strftime("%Y-%m-%d")
     v = build([("ev", "target_behavior.description_ref", today)])
@@ -226,11 +274,17 @@ def test_9_seeded_canary_a_private_string_in_the_output_writes_nothing(
     assert list(out.iterdir()) == [] and ws.journal_entries() == before
 
 
-@pytest.mark.parametrize("change", [
-    {"reason_codes": ["G6_LICENSE_UNSUPPORTED"]}, {"gates": {"G1": "pass"}},
-    {"outcome": "independently_checked"}, {"projection_id": "dossier-spec-1"},
-    {"gates": {**dict.fromkeys(GATE_IDS, "pass"), "G4": {"status": "pass"}}},
-], ids=["extra-key", "missing-gates", "outcome", "derived-id", "nested-value"])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"reason_codes": ["G6_LICENSE_UNSUPPORTED"]},
+        {"gates": {"G1": "pass"}},
+        {"outcome": "independently_checked"},
+        {"projection_id": "dossier-spec-1"},
+        {"gates": {**dict.fromkeys(GATE_IDS, "pass"), "G4": {"status": "pass"}}},
+    ],
+    ids=["extra-key", "missing-gates", "outcome", "derived-id", "nested-value"],
+)
 def test_9_anything_outside_the_allowlist_is_refused(change: dict[str, Any]) -> None:
     p = build_projection(DossierState.ELIGIBLE, None, EXPIRES)
     p.update(change)

@@ -31,8 +31,14 @@ def _raise(_root: Path) -> list[str]:
 
 
 def run(v: Variant, **kw: Any):
-    return evaluate(parse_dossier(v.dossier), parse_archive(v.archive),
-                    PrincipalRegistry(v.principals), NOW, EVAL, **kw)
+    return evaluate(
+        parse_dossier(v.dossier),
+        parse_archive(v.archive),
+        PrincipalRegistry(v.principals),
+        NOW,
+        EVAL,
+        **kw,
+    )
 
 
 def package(tmp_path: Path, name: str = "pkg-a") -> tuple[Path, dict[str, str]]:
@@ -42,10 +48,16 @@ def package(tmp_path: Path, name: str = "pkg-a") -> tuple[Path, dict[str, str]]:
     return root, {"package_id": name, "package_digest": package_digest(root)}
 
 
-@pytest.mark.parametrize("locator", [None, lambda _pid: None, lambda _pid: Path("/nonexistent")],
-                         ids=["no-locator", "locator-finds-nothing", "locator-bad-path"])
-@pytest.mark.parametrize("hook", [None, _raise, lambda _root: ["row-1"]],
-                         ids=["no-hook", "hook-raises", "hook-finds-rows"])
+@pytest.mark.parametrize(
+    "locator",
+    [None, lambda _pid: None, lambda _pid: Path("/nonexistent")],
+    ids=["no-locator", "locator-finds-nothing", "locator-bad-path"],
+)
+@pytest.mark.parametrize(
+    "hook",
+    [None, _raise, lambda _root: ["row-1"]],
+    ids=["no-hook", "hook-raises", "hook-finds-rows"],
+)
 def test_a_spec_dossier_is_unaffected_by_the_extension(locator: Any, hook: Any) -> None:
     rec = run(build(), package_locator=locator, package_contamination=hook)
     assert rec.eligible_if_decided is True
@@ -58,7 +70,8 @@ def test_an_empty_package_list_binds_nothing() -> None:
 
 
 def test_a_spec_dossier_gets_the_eighteen_section_digests_of_2_3(
-        make_ws: Callable[..., Workspace]) -> None:
+    make_ws: Callable[..., Workspace],
+) -> None:
     v = build()
     ws = make_ws(v, package_locator=lambda _pid: None, package_contamination=_raise)
     ws.import_dossier(v.dossier)
@@ -68,20 +81,19 @@ def test_a_spec_dossier_gets_the_eighteen_section_digests_of_2_3(
     assert ws.decide_eligible(D, 1, DECIDER).state_after == {"1": "eligible"}
 
 
-def bound_with_package(make_ws: Callable[..., Workspace], tmp_path: Path
-                       ) -> tuple[Workspace, Path]:
+def bound_with_package(make_ws: Callable[..., Workspace], tmp_path: Path) -> tuple[Workspace, Path]:
     """A workspace holding the spec dossier bound, with one package it can find and audit."""
     root, entry = package(tmp_path)
     v = build([("ev", "source_packages", [entry])])
-    ws = make_ws(v, package_locator={"pkg-a": root}.get,
-                 package_contamination=lambda _root: [])
+    ws = make_ws(v, package_locator={"pkg-a": root}.get, package_contamination=lambda _root: [])
     ws.import_dossier(v.dossier)
     assert ws.bind(D, 1, LEAD).state_after == {"1": "evidence_bound"}
     return ws, root
 
 
 def test_with_packages_bound_the_binding_also_digests_them(
-        make_ws: Callable[..., Workspace], tmp_path: Path) -> None:
+    make_ws: Callable[..., Workspace], tmp_path: Path
+) -> None:
     ws, _root = bound_with_package(make_ws, tmp_path)
     assert set(ws.revision(D, 1)["binding"]["section_digests"]) == {*SECTIONS, "source_packages"}
 
@@ -96,7 +108,8 @@ def test_each_extension_code_fires_on_its_condition(tmp_path: Path) -> None:
     rec = run(v, package_locator=found, package_contamination=lambda _root: ["row-3", "row-9"])
     assert rec.gates["G9"].reason_codes == ("G9_CONTAMINATION_PACKAGE_HIDDEN_EVIDENCE",)
     assert rec.gates["G9"].detail["package_rows_citing_hidden_evidence"] == {
-        "pkg-a": ["row-3", "row-9"]}
+        "pkg-a": ["row-3", "row-9"]
+    }
 
     for hook in (None, _raise):
         rec = run(v, package_locator=found, package_contamination=hook)
@@ -108,14 +121,16 @@ def test_each_extension_code_fires_on_its_condition(tmp_path: Path) -> None:
     rec = run(v, package_locator=lambda _pid: None, package_contamination=lambda _root: [])
     assert rec.dossier_reason_codes == ("DOSSIER_PACKAGE_UNRESOLVED:pkg-a",)
 
-    bad = build([("ev", "source_packages", [{"package_id": "pkg-a",
-                                              "package_digest": "sha256:nope"}])])
+    bad = build(
+        [("ev", "source_packages", [{"package_id": "pkg-a", "package_digest": "sha256:nope"}])]
+    )
     rec = run(bad, package_locator=found, package_contamination=lambda _root: [])
     assert rec.dossier_reason_codes == ("DOSSIER_PACKAGE_BINDING_INVALID:pkg-a",)
 
 
-def test_a_changed_package_expires_a_bound_revision(make_ws: Callable[..., Workspace],
-                                                    tmp_path: Path) -> None:
+def test_a_changed_package_expires_a_bound_revision(
+    make_ws: Callable[..., Workspace], tmp_path: Path
+) -> None:
     ws, root = bound_with_package(make_ws, tmp_path)
     (root / "rows.jsonl").write_text('{"id": "r1"}\n{"id": "r2"}\n', encoding="utf-8")
     r = ws.check(D, 1, EVAL)

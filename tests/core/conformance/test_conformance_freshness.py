@@ -23,10 +23,26 @@ from aa_review.core.dossier import (
 )
 
 D = "dossier-spec-1"
-SECTIONS = ("target_behavior", "evidence_cutoff", "epochs", "coverage", "recurrence",
-            "effective_sample", "power_analysis", "lower_rungs", "feasibility", "decisions",
-            "dataset_plan", "reward_plan", "license", "independence_plan", "budgets",
-            "rollback_requirements", "cost_envelope", "expiry")
+SECTIONS = (
+    "target_behavior",
+    "evidence_cutoff",
+    "epochs",
+    "coverage",
+    "recurrence",
+    "effective_sample",
+    "power_analysis",
+    "lower_rungs",
+    "feasibility",
+    "decisions",
+    "dataset_plan",
+    "reward_plan",
+    "license",
+    "independence_plan",
+    "budgets",
+    "rollback_requirements",
+    "cost_envelope",
+    "expiry",
+)
 EXPIRES = NOW.replace(year=2027, month=6, day=1, hour=0)
 NOT_EVALUATED = "GATE_NOT_EVALUATED_DOSSIER_EXPIRED"
 
@@ -36,14 +52,19 @@ def bound_file(v: Variant, evidence: dict[str, Any] | None = None) -> dict[str, 
     tree = copy.deepcopy(v.dossier)
     ev = evidence if evidence is not None else tree["evidence"]
     tree["state"] = "evidence_bound"
-    tree["binding"] = {"evidence_digest": spec_digest(ev),
-                       "section_digests": {s: spec_digest(ev.get(s)) for s in SECTIONS},
-                       "bound_by": LEAD2, "bound_at": "2026-12-07T00:00:00Z"}
+    tree["binding"] = {
+        "evidence_digest": spec_digest(ev),
+        "section_digests": {s: spec_digest(ev.get(s)) for s in SECTIONS},
+        "bound_by": LEAD2,
+        "bound_at": "2026-12-07T00:00:00Z",
+    }
     return tree
 
 
 def assert_all_unknown_not_evaluated(record: dict[str, Any]) -> None:
-    assert {g: r["status"] for g, r in record["gates"].items()} == dict.fromkeys(GATE_IDS, "unknown")
+    assert {g: r["status"] for g, r in record["gates"].items()} == dict.fromkeys(
+        GATE_IDS, "unknown"
+    )
     assert all(r["reason_codes"] == [NOT_EVALUATED] for r in record["gates"].values())
     assert record["eligible_if_decided"] is False
 
@@ -57,8 +78,9 @@ def test_rule_1_expiry_missing_blocks_eligibility_but_every_gate_is_checked() ->
     assert check(build()).eligible_if_decided is True  # the neighbour with an expiry
 
 
-def test_rule_1_expiry_missing_defers_and_never_expires(make_ws: Callable[..., Workspace],
-                                                        clock: Clock) -> None:
+def test_rule_1_expiry_missing_defers_and_never_expires(
+    make_ws: Callable[..., Workspace], clock: Clock
+) -> None:
     v = build([("ev", "expiry.expires_at", DELETE)])
     ws = make_ws(v)
     ws.import_dossier(v.dossier)
@@ -82,8 +104,9 @@ def test_rule_2_now_after_expires_at_expires_and_no_gate_is_evaluated() -> None:
     assert after.dossier_reason_codes == ("DOSSIER_EXPIRED_BY_TIME",)
 
 
-def test_rule_2_a_draft_expires_when_bound_too_late(make_ws: Callable[..., Workspace],
-                                                    clock: Clock) -> None:
+def test_rule_2_a_draft_expires_when_bound_too_late(
+    make_ws: Callable[..., Workspace], clock: Clock
+) -> None:
     ws = make_ws()
     ws.import_dossier(build().dossier)
     clock.now = EXPIRES + timedelta(seconds=1)
@@ -110,7 +133,8 @@ def test_rule_3_bound_evidence_that_changed_expires(make_ws: Callable[..., Works
 
 
 def test_rule_3_neighbour_bound_over_its_own_evidence_is_checked(
-        make_ws: Callable[..., Workspace]) -> None:
+    make_ws: Callable[..., Workspace],
+) -> None:
     v = build()
     ws = make_ws(v)
     ws.import_dossier(bound_file(v))
@@ -122,15 +146,17 @@ def test_rule_3_neighbour_bound_over_its_own_evidence_is_checked(
 # -- rule 4: epochs -------------------------------------------------------------------------------
 @pytest.mark.parametrize("change", ["manifest", "removed"])
 def test_rule_4_a_changed_or_missing_epoch_expires_a_bound_revision(
-        make_ws: Callable[..., Workspace], change: str) -> None:
+    make_ws: Callable[..., Workspace], change: str
+) -> None:
     v = build()
     ws = make_ws(v)
     ws.import_dossier(v.dossier)
     ws.bind(D, 1, LEAD)
     arc = copy.deepcopy(v.archive)
     if change == "manifest":
-        next(e for e in arc["epochs"] if e["epoch_id"] == "ep-b")["manifest_digest"] = \
-            label_digest("manifest ep-b, resealed")
+        next(e for e in arc["epochs"] if e["epoch_id"] == "ep-b")["manifest_digest"] = label_digest(
+            "manifest ep-b, resealed"
+        )
     else:
         arc["epochs"] = [e for e in arc["epochs"] if e["epoch_id"] != "ep-a"]
     ws.update_archive(arc)
@@ -139,7 +165,8 @@ def test_rule_4_a_changed_or_missing_epoch_expires_a_bound_revision(
 
 
 def test_rule_4_a_newer_archive_snapshot_alone_does_not_expire(
-        make_ws: Callable[..., Workspace]) -> None:
+    make_ws: Callable[..., Workspace],
+) -> None:
     v = build()
     ws = make_ws(v)
     ws.import_dossier(v.dossier)
@@ -151,8 +178,11 @@ def test_rule_4_a_newer_archive_snapshot_alone_does_not_expire(
     assert r.state_after == {"1": "independently_checked"}
 
 
-@pytest.mark.parametrize("edit", [("ev", "epochs.evaluation_epochs", []),
-                                  ("ev", "epochs", DELETE)], ids=["empty", "absent"])
+@pytest.mark.parametrize(
+    "edit",
+    [("ev", "epochs.evaluation_epochs", []), ("ev", "epochs", DELETE)],
+    ids=["empty", "absent"],
+)
 def test_rule_4_epochs_missing_is_never_eligible(edit: Any) -> None:
     rec = check(build([edit]))
     assert all(r.status.value == "pass" for r in rec.gates.values())
@@ -162,7 +192,8 @@ def test_rule_4_epochs_missing_is_never_eligible(edit: Any) -> None:
 
 # -- all four, every time --------------------------------------------------------------------------
 def test_every_firing_rule_is_reported_none_short_circuits(
-        make_ws: Callable[..., Workspace], clock: Clock) -> None:
+    make_ws: Callable[..., Workspace], clock: Clock
+) -> None:
     v = build([("ev", "epochs.evaluation_epochs[ep-b].manifest_digest", label_digest("old"))])
     stale = copy.deepcopy(v.dossier["evidence"])
     stale["budgets"]["compute"]["amount"] = 999
@@ -171,12 +202,16 @@ def test_every_firing_rule_is_reported_none_short_circuits(
     clock.now = EXPIRES + timedelta(days=1)
     r = ws.check(D, 1, EVAL)
     assert r.outcome.value == "expired"
-    assert {"DOSSIER_EXPIRED_BY_TIME", "DOSSIER_EVIDENCE_DIGEST_MISMATCH",
-            "DOSSIER_EPOCH_CHANGED"} <= set(r.check_record.dossier_reason_codes)
+    assert {
+        "DOSSIER_EXPIRED_BY_TIME",
+        "DOSSIER_EVIDENCE_DIGEST_MISMATCH",
+        "DOSSIER_EPOCH_CHANGED",
+    } <= set(r.check_record.dossier_reason_codes)
 
 
-def test_expiring_replaces_an_earlier_check_record(make_ws: Callable[..., Workspace],
-                                                   clock: Clock) -> None:
+def test_expiring_replaces_an_earlier_check_record(
+    make_ws: Callable[..., Workspace], clock: Clock
+) -> None:
     ws = make_ws()
     ws.import_dossier(build().dossier)
     ws.bind(D, 1, LEAD)
@@ -191,12 +226,21 @@ def test_expiring_replaces_an_earlier_check_record(make_ws: Callable[..., Worksp
 
 
 # -- section 2: parsing rejects only structurally invalid JSON types ------------------------
-@pytest.mark.parametrize(("path", "value"), [
-    ("activation", "active"), ("kind", "TrainingDossier"), ("revision", "1"),
-    ("evidence", []), ("spec_revision", 2), ("evidence.license.license_id", 7),
-], ids=["activation", "kind", "revision-type", "evidence-type", "spec-revision", "field-type"])
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        ("activation", "active"),
+        ("kind", "TrainingDossier"),
+        ("revision", "1"),
+        ("evidence", []),
+        ("spec_revision", 2),
+        ("evidence.license.license_id", 7),
+    ],
+    ids=["activation", "kind", "revision-type", "evidence-type", "spec-revision", "field-type"],
+)
 def test_schema_invalid_is_refused_and_nothing_is_journaled(
-        make_ws: Callable[..., Workspace], path: str, value: Any) -> None:
+    make_ws: Callable[..., Workspace], path: str, value: Any
+) -> None:
     tree = build().dossier
     node = tree
     *head, last = path.split(".")
@@ -211,7 +255,8 @@ def test_schema_invalid_is_refused_and_nothing_is_journaled(
 
 
 def test_absent_evidence_parses_and_the_predicates_decide(
-        make_ws: Callable[..., Workspace]) -> None:
+    make_ws: Callable[..., Workspace],
+) -> None:
     tree = build().dossier
     tree["evidence"] = {}
     tree["authorization"] = None

@@ -19,8 +19,9 @@ LR = "lower_rungs."
 
 
 def _all_pass_but(rec, gate: str) -> dict[str, tuple[str, ...]]:
-    return {g: r.reason_codes for g, r in rec.gates.items() if g != gate
-            and r.status.value != "pass"}
+    return {
+        g: r.reason_codes for g, r in rec.gates.items() if g != gate and r.status.value != "pass"
+    }
 
 
 def test_6_1_unequal_components_use_the_size_weighted_design_effect() -> None:
@@ -68,11 +69,17 @@ def test_6_5_monte_carlo_tolerance(side: int) -> None:
     p_hat = rec.gates["G1"].metrics["power_base"]
     n = 4000
     tol = max(0.015, 4 * math.sqrt(p_hat * (1 - p_hat) / n))
-    inside = check(build([("ev!", "power_analysis.claimed.power_base",
-                           round(p_hat + side * (tol - 0.0005), 6))]))
+    inside = check(
+        build(
+            [("ev!", "power_analysis.claimed.power_base", round(p_hat + side * (tol - 0.0005), 6))]
+        )
+    )
     assert inside.gates["G1"].status.value == "pass"
-    outside = check(build([("ev!", "power_analysis.claimed.power_base",
-                            round(p_hat + side * (tol + 0.0005), 6))]))
+    outside = check(
+        build(
+            [("ev!", "power_analysis.claimed.power_base", round(p_hat + side * (tol + 0.0005), 6))]
+        )
+    )
     assert outside.gates["G1"].reason_codes == ("G1_POWER_CLAIM_NOT_REPRODUCED",)
 
 
@@ -88,27 +95,43 @@ def test_6_6_bounds_use_k_star_and_the_t_or_normal_quantile() -> None:
 
 def test_6_6_worked_example() -> None:
     assert one_sided_bound(0.03, 0.05, 40, 0.05, 4) == pytest.approx(0.1464, abs=5e-5)
-    v = build([("arc", "experiments[exp-r0].estimate", 0.03),
-               ("arc", "experiments[exp-r0].standard_error", 0.05),
-               ("ev", LR + "useful_effect", 0.2),
-               *[("arc", f"experiments[{e}].useful_effect", 0.2)
-                 for e in ("exp-r0", "exp-r1", "exp-r2", "exp-r6")]])
+    v = build(
+        [
+            ("arc", "experiments[exp-r0].estimate", 0.03),
+            ("arc", "experiments[exp-r0].standard_error", 0.05),
+            ("ev", LR + "useful_effect", 0.2),
+            *[
+                ("arc", f"experiments[{e}].useful_effect", 0.2)
+                for e in ("exp-r0", "exp-r1", "exp-r2", "exp-r6")
+            ],
+        ]
+    )
     assert check(v).gates["G4"].metrics["upper_bounds"]["0"] == pytest.approx(0.1464, abs=5e-5)
 
 
 def test_6_6_plateau_is_strict() -> None:
     ucb = one_sided_bound(0.01, 0.012, 40, 0.05, 4)
-    edits = [("ev", LR + "useful_effect", ucb),
-             *[("arc", f"experiments[{e}].useful_effect", ucb)
-               for e in ("exp-r0", "exp-r1", "exp-r2", "exp-r6")]]
+    edits = [
+        ("ev", LR + "useful_effect", ucb),
+        *[
+            ("arc", f"experiments[{e}].useful_effect", ucb)
+            for e in ("exp-r0", "exp-r1", "exp-r2", "exp-r6")
+        ],
+    ]
     g4 = check(build(edits)).gates["G4"]
     assert g4.reason_codes == ("G4_UCB_NOT_BELOW_USEFUL_EFFECT",)
 
 
 def test_6_6_experiment_facts_come_from_the_archive_not_the_dossier() -> None:
     # A dossier's own description of the experiment is not trusted (nor even read).
-    rec = check(build([("ev", LR + "rungs[0].experiment.estimate", 0.9),
-                       ("ev", LR + "rungs[0].experiment.kind", "confirmatory")]))
+    rec = check(
+        build(
+            [
+                ("ev", LR + "rungs[0].experiment.estimate", 0.9),
+                ("ev", LR + "rungs[0].experiment.kind", "confirmatory"),
+            ]
+        )
+    )
     assert rec.eligible_if_decided
     arc = check(build([("arc", "experiments[exp-r0].kind", "exploratory")]))
     assert arc.gates["G4"].reason_codes == ("G4_EXPLORATORY_NOT_PLATEAU",)
@@ -130,8 +153,9 @@ def test_6_7_non_qualifying_observations_are_ignored_not_failures() -> None:
     assert rec.gates["G3"].metrics == {"families": 3, "epochs": 2, "configuration_classes": 2}
 
 
-@pytest.mark.parametrize("stand_in", ["o-suspected", "o-draft-epoch", "o-unregistered",
-                                      "o-other-mech"])
+@pytest.mark.parametrize(
+    "stand_in", ["o-suspected", "o-draft-epoch", "o-unregistered", "o-other-mech"]
+)
 def test_6_7_a_non_qualifying_observation_does_not_count(stand_in: str) -> None:
     # o3 is the only observation of family D3 in ep-b; its stand-in does not qualify.
     rec = check(build([("ev", "recurrence.observation_ids", ["o1", "o2", stand_in])]))

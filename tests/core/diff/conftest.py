@@ -29,12 +29,17 @@ def derive(base_dir: Path, tmp_path: Path) -> Callable[..., tuple[DerivedPackage
     """``derive(seed=0, **changes)``: a changed copy of the base package, opened."""
     count = [0]
 
-    def make(seed: int = 0, source: Path | None = None, **changes: object
-             ) -> tuple[DerivedPackage, Package]:
+    def make(
+        seed: int = 0, source: Path | None = None, **changes: object
+    ) -> tuple[DerivedPackage, Package]:
         count[0] += 1
         out = tmp_path / f"derived{count[0]}"
-        d = derive_package(source or base_dir, out, ChangeSpec(**changes),  # type: ignore[arg-type]
-                           seed=seed)
+        d = derive_package(
+            source or base_dir,
+            out,
+            ChangeSpec(**changes),  # type: ignore[arg-type]
+            seed=seed,
+        )
         return d, open_package(d.root)
 
     return make

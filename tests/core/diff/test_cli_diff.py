@@ -25,13 +25,21 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["diff", *args])
     out.flush()
-    return subprocess.CompletedProcess(args, code, out.buffer.getvalue().decode(),  # type: ignore[attr-defined]
-                                       err.getvalue())
+    return subprocess.CompletedProcess(
+        args,
+        code,
+        out.buffer.getvalue().decode(),  # type: ignore[attr-defined]
+        err.getvalue(),
+    )
 
 
 def run_process(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "aa_review", "diff", *args],
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "aa_review", "diff", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def validate(doc: object) -> None:
@@ -44,10 +52,24 @@ def validate(doc: object) -> None:
 @pytest.fixture(scope="module")
 def changed(base_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("cli_changed")
-    return derive_package(base_dir, out, ChangeSpec(
-        rows_added=1, rows_removed=1, rows_changed=2, rows_moved=1, rows_reformatted=1,
-        evidence_rehashed=1, evidence_hidden=1, evidence_ref_rewritten=1, evidence_added=1,
-        evidence_removed=1, contract_edits=("column_added", "output_removed")), seed=41).root
+    return derive_package(
+        base_dir,
+        out,
+        ChangeSpec(
+            rows_added=1,
+            rows_removed=1,
+            rows_changed=2,
+            rows_moved=1,
+            rows_reformatted=1,
+            evidence_rehashed=1,
+            evidence_hidden=1,
+            evidence_ref_rewritten=1,
+            evidence_added=1,
+            evidence_removed=1,
+            contract_edits=("column_added", "output_removed"),
+        ),
+        seed=41,
+    ).root
 
 
 @pytest.fixture(scope="module")
@@ -62,9 +84,13 @@ def test_no_change_exits_0(base_dir: Path, tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     doc = json.loads(out.stdout)
     validate(doc)
-    assert doc["result"] == {"changed": False, "highest": None, "fails": False,
-                             "fail_on": "moved", "levels": dict.fromkeys(
-                                 ("moved", "added", "removed", "changed", "visibility"), 0)}
+    assert doc["result"] == {
+        "changed": False,
+        "highest": None,
+        "fails": False,
+        "fail_on": "moved",
+        "levels": dict.fromkeys(("moved", "added", "removed", "changed", "visibility"), 0),
+    }
     assert out.stderr == ""
 
 
@@ -109,9 +135,14 @@ def test_unreadable_fingerprint_exits_2(base_dir: Path, tmp_path: Path) -> None:
 
 
 def test_bad_query_exits_2(base_dir: Path) -> None:
-    for q in ('"unclosed', "change:sideways", "nosuchfield:1",
-              # change: is ANDed with the rest; inside OR it is refused, never guessed
-              "change:added OR type:failure_case", "NOT (change:added OR change:moved)"):
+    for q in (
+        '"unclosed',
+        "change:sideways",
+        "nosuchfield:1",
+        # change: is ANDed with the rest; inside OR it is refused, never guessed
+        "change:added OR type:failure_case",
+        "NOT (change:added OR change:moved)",
+    ):
         out = run(str(base_dir), str(base_dir), "--query", q)
         assert out.returncode == 2, q
         assert "query" in out.stderr and "Traceback" not in out.stderr
@@ -120,8 +151,9 @@ def test_bad_query_exits_2(base_dir: Path) -> None:
 def test_query_narrows_rows(base_dir: Path, changed: Path) -> None:
     full = json.loads(run(str(base_dir), str(changed), "--json").stdout)
     some = full["rows"]["changed"][0]
-    out = run(str(base_dir), str(changed), "--json", "--query",
-              f"id:{some['row_id']} change:changed")
+    out = run(
+        str(base_dir), str(changed), "--json", "--query", f"id:{some['row_id']} change:changed"
+    )
     doc = json.loads(out.stdout)
     validate(doc)
     assert [c["row_id"] for c in doc["rows"]["changed"]] == [some["row_id"]]
@@ -129,10 +161,14 @@ def test_query_narrows_rows(base_dir: Path, changed: Path) -> None:
     assert doc["query"] == f"id:{some['row_id']} change:changed"
     assert doc["evidence"] == full["evidence"]  # evidence changes are not filtered
     removed = full["rows"]["removed"][0]
-    out = run(str(base_dir), str(changed), "--json", "--query",
-              f"type:{removed['data_type']} change:removed")
-    assert [r["row_id"] for r in json.loads(out.stdout)["rows"]["removed"]] == \
-        [removed["row_id"]]
+    out = run(
+        str(base_dir),
+        str(changed),
+        "--json",
+        "--query",
+        f"type:{removed['data_type']} change:removed",
+    )
+    assert [r["row_id"] for r in json.loads(out.stdout)["rows"]["removed"]] == [removed["row_id"]]
 
 
 def test_query_change_excludes(base_dir: Path, moved_only: Path) -> None:
@@ -167,13 +203,24 @@ def test_findings_in_json(base_dir: Path, changed: Path) -> None:
 def test_text_report_names_each_section(base_dir: Path, changed: Path) -> None:
     out = run(str(base_dir), str(changed))
     assert out.returncode == 1
-    for word in ("rows", "added", "removed", "changed", "moved", "evidence",
-                 "MOST SEVERE", "contracts", "counts", "result"):
+    for word in (
+        "rows",
+        "added",
+        "removed",
+        "changed",
+        "moved",
+        "evidence",
+        "MOST SEVERE",
+        "contracts",
+        "counts",
+        "result",
+    ):
         assert word in out.stdout
 
 
-def test_query_with_a_fingerprint_takes_change_terms_only(base_dir: Path, changed: Path,
-                                                          tmp_path: Path) -> None:
+def test_query_with_a_fingerprint_takes_change_terms_only(
+    base_dir: Path, changed: Path, tmp_path: Path
+) -> None:
     fp = tmp_path / "bound.npz"
     run(str(base_dir), str(base_dir), "--save-fingerprint", str(fp))
     ok = run(str(fp), str(changed), "--json", "--query", "change:added")

@@ -15,8 +15,11 @@ from aa_review.generator._derive_spec import parse_change
 
 
 def _tree(root: Path) -> dict[str, str]:
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_no_change_is_a_byte_identical_copy(base_dir: Path, tmp_path: Path) -> None:
@@ -28,9 +31,14 @@ def test_no_change_is_a_byte_identical_copy(base_dir: Path, tmp_path: Path) -> N
 def test_hard_links_never_write_through(base_dir: Path, tmp_path: Path) -> None:
     src = generate_package(tmp_path / "src", rows=40, seed=2).root
     before = _tree(src)
-    made = derive_package(src, tmp_path / "out", ChangeSpec(
-        rows_changed=2, rows_added=1, evidence_rehashed=1, contract_edits=("column_added",)),
-        link_unchanged=True)
+    made = derive_package(
+        src,
+        tmp_path / "out",
+        ChangeSpec(
+            rows_changed=2, rows_added=1, evidence_rehashed=1, contract_edits=("column_added",)
+        ),
+        link_unchanged=True,
+    )
     assert _tree(src) == before
     rel = "experience_compiler/compiler_report.json"
     assert rel not in made.rewritten
@@ -42,9 +50,14 @@ def test_hard_links_never_write_through(base_dir: Path, tmp_path: Path) -> None:
 def test_consistent_changes_audit_like_the_source(base_dir: Path, tmp_path: Path) -> None:
     # Rows edited and re-hashed, an evidence file changed and its citing rows updated,
     # rows moved in order: the derived package keeps every copy, link and hash in step.
-    made = derive_package(base_dir, tmp_path, ChangeSpec(
-        rows_changed=3, rows_moved=1, rows_reformatted=1, evidence_rehashed=1, propagate=True),
-        seed=9)
+    made = derive_package(
+        base_dir,
+        tmp_path,
+        ChangeSpec(
+            rows_changed=3, rows_moved=1, rows_reformatted=1, evidence_rehashed=1, propagate=True
+        ),
+        seed=9,
+    )
     d = diff(open_package(base_dir), open_package(made.root), audit=True)
     assert d.findings is not None and d.findings.new == () and d.findings.fixed == ()
     assert d.rows.changed

@@ -31,7 +31,7 @@ def test_every_contract_edit_against_the_record(base: Package, derive) -> None: 
     assert len(rec) == len(CONTRACT_EDITS) - 1 or len(rec) == len(CONTRACT_EDITS)
     want = {(e.document, e.item, e.kind, e.path, e.change, _h(e.old), _h(e.new)) for e in rec}
     got = _flat(diff(base, new))
-    assert got == want, (got ^ want)
+    assert got == want, got ^ want
 
 
 def test_added_and_removed_outputs_are_levels(base: Package, derive) -> None:  # type: ignore[no-untyped-def]
@@ -65,13 +65,17 @@ def test_document_missing_on_one_side(base_dir: Path, base_copy: Path) -> None:
 def test_reordered_columns_are_a_change() -> None:
     a = {"required_outputs": [{"path": "x.csv", "columns": ["a", "b"]}]}
     b = {"required_outputs": [{"path": "x.csv", "columns": ["b", "a"]}]}
-    (c,) = diff_contracts({"output_contract": ContractDoc("ok", "1", a)},
-                          {"output_contract": ContractDoc("ok", "2", b)})
+    (c,) = diff_contracts(
+        {"output_contract": ContractDoc("ok", "1", a)},
+        {"output_contract": ContractDoc("ok", "2", b)},
+    )
     (f,) = c.fields
     assert (f.path, f.kind, f.old, f.new) == ("columns", "changed", ["a", "b"], ["b", "a"])
 
 
 def test_large_document_compared_by_digest() -> None:
-    (c,) = diff_contracts({"prefinal_checklist": ContractDoc("ok", "sha256:a", None)},
-                          {"prefinal_checklist": ContractDoc("ok", "sha256:b", None)})
+    (c,) = diff_contracts(
+        {"prefinal_checklist": ContractDoc("ok", "sha256:a", None)},
+        {"prefinal_checklist": ContractDoc("ok", "sha256:b", None)},
+    )
     assert c.kind == "changed" and c.fields[0].old == "sha256:a"

@@ -14,8 +14,14 @@ def _by_id(d) -> dict[str, object]:  # type: ignore[no-untyped-def]
 
 
 def test_each_evidence_change_against_the_record(base: Package, derive) -> None:  # type: ignore[no-untyped-def]
-    made, new = derive(seed=11, evidence_rehashed=2, evidence_hidden=1, evidence_ref_rewritten=1,
-                       evidence_added=1, evidence_removed=1)
+    made, new = derive(
+        seed=11,
+        evidence_rehashed=2,
+        evidence_hidden=1,
+        evidence_ref_rewritten=1,
+        evidence_added=1,
+        evidence_removed=1,
+    )
     rec = made.changes
     d = diff(base, new)
     got = _by_id(d)
@@ -27,8 +33,11 @@ def test_each_evidence_change_against_the_record(base: Package, derive) -> None:
     (hid,) = rec.evidence_hidden
     assert got[hid].kind == "visibility" and got[hid].fields == ("visibility",)
     assert got[hid].new.visibility == "hidden_excluded"
-    (rid, (old_ref, new_ref)), = rec.evidence_ref_rewritten.items()
-    assert got[rid].fields == ("ref",) and (got[rid].old.ref, got[rid].new.ref) == (old_ref, new_ref)
+    ((rid, (old_ref, new_ref)),) = rec.evidence_ref_rewritten.items()
+    assert got[rid].fields == ("ref",) and (got[rid].old.ref, got[rid].new.ref) == (
+        old_ref,
+        new_ref,
+    )
     assert got[rec.evidence_added[0]].kind == "added"
     assert got[rec.evidence_removed[0]].kind == "removed"
     # Rows still cite everything but the added item, so rows are not changed here.
@@ -46,7 +55,8 @@ def test_hidden_while_cited_is_the_most_severe_change(base: Package, derive) -> 
 
 
 def test_hidden_but_uncited_is_a_visibility_change_not_the_severe_one(
-        base: Package, base_copy: Path, derive) -> None:  # type: ignore[no-untyped-def]
+    base: Package, base_copy: Path, derive
+) -> None:  # type: ignore[no-untyped-def]
     made, new = derive(seed=13, evidence_added=1)
     eid = made.changes.evidence_added[0]
     m = made.root / "experience_compiler/source_evidence_map.json"
@@ -76,7 +86,7 @@ def test_propagated_evidence_change_changes_the_citing_rows(base: Package, deriv
     rec = made.changes.rows_changed
     assert len(rec) == 60
     assert {c.row_id: set(c.fields) for c in d.rows.changed} == {k: set(v) for k, v in rec.items()}
-    (old_ref, new_ref), = made.changes.evidence_ref_rewritten.values()
+    ((old_ref, new_ref),) = made.changes.evidence_ref_rewritten.values()
     (rehashed,) = made.changes.evidence_rehashed
     ref = next(e.ref for e in base.catalog if e.evidence_id == rehashed)
     for c in d.rows.changed:
@@ -86,8 +96,10 @@ def test_propagated_evidence_change_changes_the_citing_rows(base: Package, deriv
         if ref in old_row["source_content_hashes"]:  # the first 24 hashed refs (format 4.1)
             assert f'source_content_hashes["{ref}"]' in c.fields
         if old_ref in old_row["source_content_hashes"]:
-            assert {f'source_content_hashes["{old_ref}"]',
-                    f'source_content_hashes["{new_ref}"]'} <= set(c.fields)
+            assert {
+                f'source_content_hashes["{old_ref}"]',
+                f'source_content_hashes["{new_ref}"]',
+            } <= set(c.fields)
 
 
 def test_id_rewritten_for_the_same_ref_is_matched_by_ref(base_dir: Path, base_copy: Path) -> None:

@@ -16,9 +16,11 @@ def _f(code: str, **loc: object) -> Finding:
 
 def test_key_is_code_and_location() -> None:
     a = [_f("x.a", file="f.jsonl", line=3, row_id="r1"), _f("x.b", file="f.jsonl", line=9)]
-    b = [_f("x.a", file="f.jsonl", line=5, row_id="r1"),  # same row, its line shifted
-         _f("x.b", file="f.jsonl", line=10),  # a line-only location moved: another place
-         _f("x.c", evidence_id="e1")]
+    b = [
+        _f("x.a", file="f.jsonl", line=5, row_id="r1"),  # same row, its line shifted
+        _f("x.b", file="f.jsonl", line=10),  # a line-only location moved: another place
+        _f("x.c", evidence_id="e1"),
+    ]
     d = diff_findings(a, b)
     assert [f["code"] for f in d.persisting] == ["x.a"]
     assert sorted(f["code"] for f in d.new) == ["x.b", "x.c"]
@@ -41,14 +43,14 @@ def test_a_list_of_locations_is_understood() -> None:
 
 def test_new_fixed_and_persisting_on_generated_pairs(tmp_path: Path) -> None:
     # A defect in both packages persists; hiding cited evidence adds findings.
-    src = generate_package(tmp_path / "a", rows=40, seed=8, package_id="pkg_f",
-                           defects=["private_path"]).root
+    src = generate_package(
+        tmp_path / "a", rows=40, seed=8, package_id="pkg_f", defects=["private_path"]
+    ).root
     made = derive_package(src, tmp_path / "b", ChangeSpec(evidence_hidden=1), seed=1)
     old, new = open_package(src), open_package(made.root)
     d = diff(old, new, audit=True)
     assert d.findings is not None
-    assert {f["code"] for f in d.findings.new} == {"link.hidden_cited",
-                                                   "evidence.field_mismatch"}
+    assert {f["code"] for f in d.findings.new} == {"link.hidden_cited", "evidence.field_mismatch"}
     assert any(f["code"].startswith("privacy") for f in d.findings.persisting)
     assert not d.findings.fixed
     back = diff(new, old, audit=True)

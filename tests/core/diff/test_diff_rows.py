@@ -48,16 +48,28 @@ def test_added_and_removed_rows(base: Package, derive) -> None:  # type: ignore[
 
 
 def test_changed_rows_name_their_fields_as_json_paths(base: Package, derive) -> None:  # type: ignore[no-untyped-def]
-    made, new = derive(seed=2, rows_changed=4,
-                       changed_fields=("quality_score", "task_lineage.task_title",
-                                       "training_use_cases", "task_lineage"))
+    made, new = derive(
+        seed=2,
+        rows_changed=4,
+        changed_fields=(
+            "quality_score",
+            "task_lineage.task_title",
+            "training_use_cases",
+            "task_lineage",
+        ),
+    )
     d = diff(base, new)
     rec = made.changes.rows_changed
     assert len(rec) == 4
     assert {k: set(v) for k, v in _changed(d).items()} == {k: set(v) for k, v in rec.items()}
     for fields in rec.values():
-        assert {"quality_score", "task_lineage.task_title", "training_use_cases",
-                "task_lineage.revised", "row_content_hash"} == set(fields)
+        assert {
+            "quality_score",
+            "task_lineage.task_title",
+            "training_use_cases",
+            "task_lineage.revised",
+            "row_content_hash",
+        } == set(fields)
     for c in d.rows.changed:
         assert c.content_hash_changed  # the hashed content changed under the same id
         assert c.id_recomputes == (None, None)  # no seed field changed: not checked again
@@ -121,7 +133,9 @@ def test_json_values_not_text(base_dir: Path, base_copy: Path) -> None:
     row = dict(reversed(list(row.items())))
     text = orjson.dumps(row).decode()
     assert '"quality_score":0.9099999999999999' in text
-    text = text.replace('"quality_score":0.9099999999999999', '"quality_score":9.099999999999999e-1')
+    text = text.replace(
+        '"quality_score":0.9099999999999999', '"quality_score":9.099999999999999e-1'
+    )
     lines[0] = text.encode()
     (base_copy / rel).write_bytes(b"\n".join(lines) + b"\n")
     d = diff(open_package(base_dir), open_package(base_copy))
@@ -167,8 +181,11 @@ def test_rows_of_an_empty_package(tmp_path: Path, n: int) -> None:
     assert len(diff(empty, full).rows.added) == len(full.index)
 
 
-def test_colliding_id_hashes_fall_back_to_exact_matching(base: Package, derive,  # type: ignore[no-untyped-def]
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_colliding_id_hashes_fall_back_to_exact_matching(
+    base: Package,
+    derive,  # type: ignore[no-untyped-def]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from aa_review.core.diff import _rows
 
     made, new = derive(seed=8, rows_added=2, rows_removed=2, rows_changed=2, rows_moved=1)
@@ -192,6 +209,7 @@ def test_change_masks_for_a_facet(base: Package, derive) -> None:  # type: ignor
     assert ids_new(m["added"]) == sorted(made.changes.rows_added)
     assert ids_new(m["changed"]) == sorted(made.changes.rows_changed)
     assert ids_new(m["moved"]) == sorted(made.changes.rows_moved)
-    assert sorted(base.index.row_id_str(i) for i in m["removed"].nonzero()[0]) == \
-        sorted(made.changes.rows_removed)
+    assert sorted(base.index.row_id_str(i) for i in m["removed"].nonzero()[0]) == sorted(
+        made.changes.rows_removed
+    )
     assert not m["linked"].any() and not m["reformatted"].any()

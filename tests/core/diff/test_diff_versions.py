@@ -26,8 +26,10 @@ def test_version_change_is_named_and_rows_are_not_matched(pair: tuple[Package, P
     assert d.version_change == ("v0.1", "v0.2")
     assert not d.rows.compared and "v0.1" in (d.rows.reason or "")
     assert not d.rows.added and not d.rows.removed and not d.rows.changed
-    assert d.identity_changes["schema_versions.row"] == ("aa-training-row-v0.1",
-                                                         "aa-training-row-v0.2")
+    assert d.identity_changes["schema_versions.row"] == (
+        "aa-training-row-v0.1",
+        "aa-training-row-v0.2",
+    )
     assert d.changed_at("changed")
 
 
@@ -43,8 +45,9 @@ def test_shared_level_evidence_by_ref_counts_contracts(pair: tuple[Package, Pack
     assert isinstance(d.contracts, tuple)
 
 
-def test_contract_change_across_versions_is_seen(pair: tuple[Package, Package],
-                                                 tmp_path: Path) -> None:
+def test_contract_change_across_versions_is_seen(
+    pair: tuple[Package, Package], tmp_path: Path
+) -> None:
     import shutil
 
     old, new = pair

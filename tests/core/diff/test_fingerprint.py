@@ -38,8 +38,15 @@ def test_no_row_content_inside(base: Package, tmp_path: Path) -> None:
 def test_diff_since_binding(base: Package, derive, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     fingerprint(base).save(tmp_path / "bound.npz")
     bound = Fingerprint.load(tmp_path / "bound.npz")
-    _made, new = derive(seed=31, rows_added=1, rows_removed=1, rows_changed=2, rows_moved=1,
-                       evidence_hidden=1, contract_edits=("column_added",))
+    _made, new = derive(
+        seed=31,
+        rows_added=1,
+        rows_removed=1,
+        rows_changed=2,
+        rows_moved=1,
+        evidence_hidden=1,
+        contract_edits=("column_added",),
+    )
     full = diff(base, new)
     since = diff(bound, new)
     assert since.old_is_fingerprint

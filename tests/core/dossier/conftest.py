@@ -32,8 +32,9 @@ def make_ws(tmp_path: Path, clock: Clock) -> Callable[..., Workspace]:
     """Build an in-memory workspace with the golden principals and archive."""
 
     def make(archive_tree: dict[str, Any] | None = None, **kw: Any) -> Workspace:
-        return Workspace(principals(), archive_tree or archive(), clock,
-                         tmp_path / "journal.jsonl", **kw)
+        return Workspace(
+            principals(), archive_tree or archive(), clock, tmp_path / "journal.jsonl", **kw
+        )
 
     return make
 

@@ -33,8 +33,18 @@ from aa_review.core.dossier._sample_seal import seal
 DATA = Path(__file__).resolve().parents[2] / "data" / "dossier"
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 DELETE = object()
-__all__ = ["AGENT", "AGENT_MAINTAINER", "DECIDER", "EVALUATOR", "EVALUATOR2", "LEAD", "LEAD2",
-           "REDUCER_ID", "SIGNER"]  # re-exported for the tests
+__all__ = [
+    "AGENT",
+    "AGENT_MAINTAINER",
+    "DECIDER",
+    "EVALUATOR",
+    "EVALUATOR2",
+    "LEAD",
+    "LEAD2",
+    "REDUCER_ID",
+    "SIGNER",
+]  # re-exported for the tests
+
 
 def load(name: str) -> Any:
     """A golden JSON file of tests/data/dossier."""
@@ -126,13 +136,23 @@ class Clock:
         self.now += timedelta(**delta)
 
 
-def run_gate(gid: str, tree: dict[str, Any], archive_tree: dict[str, Any] | None = None,
-             locator: Any = None, hook: Any = None) -> GateResult:
+def run_gate(
+    gid: str,
+    tree: dict[str, Any],
+    archive_tree: dict[str, Any] | None = None,
+    locator: Any = None,
+    hook: Any = None,
+) -> GateResult:
     """Evaluate a single gate of a dossier tree."""
     parsed = parse_dossier(tree)
     packages = inspect_packages(parsed.model.evidence.source_packages, locator)
-    ctx = GateContext(parsed, parse_archive(archive_tree or archive()),
-                      PrincipalRegistry(principals()), packages, hook)
+    ctx = GateContext(
+        parsed,
+        parse_archive(archive_tree or archive()),
+        PrincipalRegistry(principals()),
+        packages,
+        hook,
+    )
     return GATES[gid](ctx)
 
 

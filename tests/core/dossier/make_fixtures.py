@@ -38,15 +38,21 @@ if __name__ == "__main__":
     bound["state"] = "evidence_bound"
     bound["revision"] = 1
     bound["dossier_id"] = "dos-bound-2b71"
-    bound["binding"] = {"evidence_digest": json_digest(bound["evidence"]),
-                        "section_digests": section_digests(bound["evidence"]), "bound_by": LEAD2,
-                        "bound_at": "2026-02-22T00:00:00Z"}
+    bound["binding"] = {
+        "evidence_digest": json_digest(bound["evidence"]),
+        "section_digests": section_digests(bound["evidence"]),
+        "bound_by": LEAD2,
+        "bound_at": "2026-02-22T00:00:00Z",
+    }
     write("dossier_evidence_bound.json", bound)
 
     contaminated = copy.deepcopy(passing)
     contaminated["dossier_id"] = "dos-contam-51e0"
     contaminated["evidence"]["dataset_plan"]["training_source_items"] += [
-        "item-cal-1", "item-exploit", "item-leak"]
+        "item-cal-1",
+        "item-exploit",
+        "item-leak",
+    ]
     relink_all(contaminated)
     write("dossier_failing_contaminated.json", contaminated)
 

@@ -34,8 +34,7 @@ PID = "pkg_bound"
 
 @pytest.fixture(scope="module")
 def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return generate_package(tmp_path_factory.mktemp("src"), rows=40, seed=3,
-                            package_id=PID).root
+    return generate_package(tmp_path_factory.mktemp("src"), rows=40, seed=3, package_id=PID).root
 
 
 @pytest.fixture
@@ -50,8 +49,11 @@ def hashes(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     """Every package the dossier core hashes, from now on."""
     seen: list[Path] = []
     real = dz._packages.package_digest
-    monkeypatch.setattr(dz._packages, "package_digest",
-                        lambda root, *a, **k: seen.append(Path(root)) or real(root, *a, **k))
+    monkeypatch.setattr(
+        dz._packages,
+        "package_digest",
+        lambda root, *a, **k: seen.append(Path(root)) or real(root, *a, **k),
+    )
     return seen
 
 
@@ -62,8 +64,9 @@ def workspace(folder: Path, bound: Path, facts: Any = None, **kw: Any) -> dz.Wor
 
 
 # -- facts ------------------------------------------------------------------------------
-def test_a_known_digest_is_never_hashed_again(tmp_path: Path, bound: Path,
-                                              hashes: list[Path]) -> None:
+def test_a_known_digest_is_never_hashed_again(
+    tmp_path: Path, bound: Path, hashes: list[Path]
+) -> None:
     facts = dz.PackageFacts(PID, bound, package_digest(bound), ())
     hashes.clear()
     with workspace(tmp_path / "ws", bound, lambda pid: facts) as ws:
@@ -74,8 +77,9 @@ def test_a_known_digest_is_never_hashed_again(tmp_path: Path, bound: Path,
     assert hashes == []
 
 
-def test_an_unknown_digest_is_hashed_once_per_facts_value(tmp_path: Path, bound: Path,
-                                                          hashes: list[Path]) -> None:
+def test_an_unknown_digest_is_hashed_once_per_facts_value(
+    tmp_path: Path, bound: Path, hashes: list[Path]
+) -> None:
     held = {"facts": dz.PackageFacts(PID, bound, None, ())}
     with workspace(tmp_path / "ws", bound, lambda pid: held["facts"]) as ws:
         for _ in range(3):
@@ -97,8 +101,9 @@ def test_known_hidden_rows_spare_the_contamination_hook(tmp_path: Path, bound: P
         return []
 
     held = {"facts": dz.PackageFacts(PID, bound, package_digest(bound), ("row-x", "row-y"))}
-    with workspace(tmp_path / "ws", bound, lambda pid: held["facts"],
-                   package_contamination=hook) as ws:
+    with workspace(
+        tmp_path / "ws", bound, lambda pid: held["facts"], package_contamination=hook
+    ) as ws:
         _, record = ws.evaluate_now(READY, 1, "p-eval-cy")
         g9 = record.gates["G9"]
         assert "G9_CONTAMINATION_PACKAGE_HIDDEN_EVIDENCE" in g9.reason_codes
@@ -112,8 +117,9 @@ def test_known_hidden_rows_spare_the_contamination_hook(tmp_path: Path, bound: P
 
 
 def test_facts_from_an_audit_match_what_the_workspace_would_compute(tmp_path: Path) -> None:
-    root = generate_package(tmp_path, rows=50, seed=5, package_id="pkg_hidden",
-                            defects=["hidden_cited"]).root
+    root = generate_package(
+        tmp_path, rows=50, seed=5, package_id="pkg_hidden", defects=["hidden_cited"]
+    ).root
     pkg = open_package(root)
     facts = package_facts(pkg, audit_package(pkg))
     assert facts.digest == package_digest(root)
@@ -135,8 +141,9 @@ def _now_changed(folder: Path, root: Path) -> dz.Workspace:
     return workspace(folder, root, lambda pid: facts, fingerprint_hooks=DiffFingerprints())
 
 
-def test_binding_keeps_a_compact_fingerprint_named_by_its_digest(tmp_path: Path,
-                                                                bound: Path) -> None:
+def test_binding_keeps_a_compact_fingerprint_named_by_its_digest(
+    tmp_path: Path, bound: Path
+) -> None:
     rev = _bind(tmp_path / "ws", bound, DiffFingerprints())
     digest = rev["binding"]["package_fingerprints"][PID]
     hexd = digest.removeprefix("sha256:")
@@ -144,16 +151,21 @@ def test_binding_keeps_a_compact_fingerprint_named_by_its_digest(tmp_path: Path,
     assert dz.bytes_digest(kept.read_bytes()) == digest
     size = sum(p.stat().st_size for p in bound.rglob("*") if p.is_file())
     assert kept.stat().st_size < size / 10  # a fingerprint, never a copy
-    bind_entry = [e for e in json.loads("[" + ",".join(
-        (tmp_path / "ws" / "journal.jsonl").read_text().splitlines()) + "]")
-        if e["payload"].get("action") == "bind"][-1]
+    bind_entry = [
+        e
+        for e in json.loads(
+            "[" + ",".join((tmp_path / "ws" / "journal.jsonl").read_text().splitlines()) + "]"
+        )
+        if e["payload"].get("action") == "bind"
+    ][-1]
     assert bind_entry["payload"]["package_fingerprints"] == {PID: digest}  # signed with it
 
 
 def test_what_changed_since_binding_is_what_was_changed(tmp_path: Path, bound: Path) -> None:
     _bind(tmp_path / "ws", bound, DiffFingerprints())
-    made = derive_package(bound, tmp_path / "later", ChangeSpec(rows_changed=2,
-                                                                evidence_hidden=1), seed=9)
+    made = derive_package(
+        bound, tmp_path / "later", ChangeSpec(rows_changed=2, evidence_hidden=1), seed=9
+    )
     with _now_changed(tmp_path / "ws", made.root) as ws:
         assert ws.freshness(READY, 1).expiring == (f"DOSSIER_PACKAGE_CHANGED:{PID}",)
         (changes,) = ws.changes_since_binding(READY, 1)
@@ -170,7 +182,8 @@ def test_what_changed_since_binding_is_what_was_changed(tmp_path: Path, bound: P
         # The check expires it for the spec's reason, not a new one.
         result = ws.check(READY, 1, "p-eval-cy")
         assert result.outcome.value == "expired" and result.reason.startswith(
-            "DOSSIER_PACKAGE_CHANGED")
+            "DOSSIER_PACKAGE_CHANGED"
+        )
         assert ws.changes_since_binding(READY, 1) == (changes,)  # still said once expired
 
 
@@ -184,8 +197,14 @@ def test_a_swapped_fingerprint_file_is_detected(tmp_path: Path, bound: Path) -> 
     rev = _bind(tmp_path / "ws", bound, DiffFingerprints())
     digest = rev["binding"]["package_fingerprints"][PID]
     made = derive_package(bound, tmp_path / "later", ChangeSpec(rows_added=1), seed=2)
-    kept = tmp_path / "ws" / "dossiers" / READY / "fingerprints" / \
-        f"{digest.removeprefix('sha256:')}.npz"
+    kept = (
+        tmp_path
+        / "ws"
+        / "dossiers"
+        / READY
+        / "fingerprints"
+        / f"{digest.removeprefix('sha256:')}.npz"
+    )
     from aa_review.core.diff import fingerprint
 
     kept.write_bytes(fingerprint(open_package(made.root)).to_bytes())  # "nothing changed"
@@ -198,8 +217,9 @@ def test_a_swapped_fingerprint_file_is_detected(tmp_path: Path, bound: Path) -> 
         assert ws.changes_since_binding(READY, 1)[0].status == "fingerprint_missing"
 
 
-def test_without_hooks_nothing_is_kept_and_the_change_is_only_named(tmp_path: Path,
-                                                                   bound: Path) -> None:
+def test_without_hooks_nothing_is_kept_and_the_change_is_only_named(
+    tmp_path: Path, bound: Path
+) -> None:
     rev = _bind(tmp_path / "ws", bound, None)
     assert "package_fingerprints" not in rev["binding"]
     made = derive_package(bound, tmp_path / "later", ChangeSpec(rows_removed=1), seed=4)
@@ -224,9 +244,18 @@ def test_dossier_check_says_what_changed_since_binding(tmp_path: Path, bound: Pa
     _bind(tmp_path / "ws", bound, DiffFingerprints())
     made = derive_package(bound, tmp_path / "later", ChangeSpec(rows_changed=1), seed=5)
     rev_file = tmp_path / "ws" / "dossiers" / READY / "rev-1.json"
-    cmd = [sys.executable, "-m", "aa_review", "dossier", "check", str(rev_file),
-           "--archive", str(tmp_path / "ws" / "archive.json"),
-           "--package", f"{PID}={made.root}"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "aa_review",
+        "dossier",
+        "check",
+        str(rev_file),
+        "--archive",
+        str(tmp_path / "ws" / "archive.json"),
+        "--package",
+        f"{PID}={made.root}",
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1, proc.stderr
     assert "DOSSIER_PACKAGE_CHANGED" in proc.stdout
@@ -234,8 +263,9 @@ def test_dossier_check_says_what_changed_since_binding(tmp_path: Path, bound: Pa
     assert next(iter(made.changes.rows_changed)) in proc.stdout
     as_json = subprocess.run([*cmd, "--json"], capture_output=True, text=True, timeout=300)
     record = json.loads(as_json.stdout)  # the data stays the CheckRecord
-    assert as_json.returncode == 1 and "gates" in record and "changed since binding" \
-        in as_json.stderr
+    assert (
+        as_json.returncode == 1 and "gates" in record and "changed since binding" in as_json.stderr
+    )
 
 
 def test_dossier_check_refuses_a_swapped_fingerprint_file(tmp_path: Path, bound: Path) -> None:
@@ -248,11 +278,25 @@ def test_dossier_check_refuses_a_swapped_fingerprint_file(tmp_path: Path, bound:
     swapped = tmp_path / "swapped.npz"
     swapped.write_bytes(fingerprint(open_package(made.root)).to_bytes())
     rev_file = tmp_path / "ws" / "dossiers" / READY / "rev-1.json"
-    proc = subprocess.run([sys.executable, "-m", "aa_review", "dossier", "check", str(rev_file),
-                           "--archive", str(tmp_path / "ws" / "archive.json"),
-                           "--package", f"{PID}={made.root}",
-                           "--fingerprint", f"{PID}={swapped}"],
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "aa_review",
+            "dossier",
+            "check",
+            str(rev_file),
+            "--archive",
+            str(tmp_path / "ws" / "archive.json"),
+            "--package",
+            f"{PID}={made.root}",
+            "--fingerprint",
+            f"{PID}={swapped}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 1, proc.stderr
     assert "DOSSIER_PACKAGE_CHANGED" in proc.stdout and "swapped or damaged" in proc.stdout
     assert "rows: 1 changed" not in proc.stdout

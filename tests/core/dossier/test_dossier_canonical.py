@@ -22,7 +22,8 @@ def test_worked_example() -> None:
     value = {"b": [1, 2.5, "Ω"], "a": {"z": True, "y": None}}
     assert canonical_json(value) == '{"a":{"y":null,"z":true},"b":[1,2.5,"Ω"]}'.encode()
     assert json_digest(value) == (
-        "sha256:8af398e35586f6a2234e9340b497ddcdb5c77df41ff5d3903b677b3784f30c41")
+        "sha256:8af398e35586f6a2234e9340b497ddcdb5c77df41ff5d3903b677b3784f30c41"
+    )
 
 
 def test_non_finite_numbers_are_not_json() -> None:
@@ -30,9 +31,17 @@ def test_non_finite_numbers_are_not_json() -> None:
         canonical_json({"x": float("nan")})
 
 
-@pytest.mark.parametrize(("value", "ok"), [
-    ("sha256:" + "0" * 64, True), ("sha256:" + "A" * 64, False), ("sha256:" + "0" * 63, False),
-    ("sha512:" + "0" * 64, False), (None, False), (42, False)])
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [
+        ("sha256:" + "0" * 64, True),
+        ("sha256:" + "A" * 64, False),
+        ("sha256:" + "0" * 63, False),
+        ("sha512:" + "0" * 64, False),
+        (None, False),
+        (42, False),
+    ],
+)
 def test_well_formed_digest(value: object, ok: bool) -> None:
     assert is_digest(value) is ok
 
@@ -48,8 +57,10 @@ def test_digest_is_over_the_parsed_tree_not_the_model() -> None:
     dumped = parsed.model.evidence.model_dump(mode="json")
     assert json_digest(dumped) != parsed.evidence_digest
     assert parsed.raw == tree  # kept exactly, unknown fields included
-    assert parsed.model.evidence.model_extra == {"trajectory_count": 125000,
-                                                 "unknown_future_section": {"n": 1}}
+    assert parsed.model.evidence.model_extra == {
+        "trajectory_count": 125000,
+        "unknown_future_section": {"n": 1},
+    }
 
 
 def test_section_digests_cover_every_section_and_missing_is_null() -> None:

@@ -30,10 +30,10 @@ def test_deferred_operations_are_denied_and_journaled(ws: Workspace, op: str, ac
     assert result == {"decision": "denied", "reason_code": "OPERATION_DENIED_ACTIVATION_DEFERRED"}
     entry = ws.journal_entries()[-1]
     assert entry["kind"] == "operation_denied"
-    payload = {k: v for k, v in entry["payload"].items()
-               if k not in ("registry_digest", "journal_id")}
-    assert payload == {"op": op, "target": D,
-                       "reason_code": "OPERATION_DENIED_ACTIVATION_DEFERRED"}
+    payload = {
+        k: v for k, v in entry["payload"].items() if k not in ("registry_digest", "journal_id")
+    }
+    assert payload == {"op": op, "target": D, "reason_code": "OPERATION_DENIED_ACTIVATION_DEFERRED"}
     assert entry["payload"]["registry_digest"] == ws.principals.digest
     assert entry["actor"]["principal_id"] == actor
 
@@ -48,8 +48,12 @@ def test_unknown_operations_are_denied_as_unregistered(ws: Workspace, op: str) -
 def test_denied_in_every_lifecycle_state_including_eligible(ws: Workspace) -> None:
     ws.import_dossier(passing())
     ops = []
-    for step in (lambda: None, lambda: ws.bind(D, 1, LEAD), lambda: ws.check(D, 1, EVALUATOR),
-                 lambda: ws.decide_eligible(D, 1, DECIDER)):
+    for step in (
+        lambda: None,
+        lambda: ws.bind(D, 1, LEAD),
+        lambda: ws.check(D, 1, EVALUATOR),
+        lambda: ws.decide_eligible(D, 1, DECIDER),
+    ):
         step()
         ops.append(ws.attempt_operation("start_provider_job", DECIDER, D)["decision"])
     assert ws.revision(D, 1)["state"] == "eligible"
@@ -59,7 +63,8 @@ def test_denied_in_every_lifecycle_state_including_eligible(ws: Workspace) -> No
 
 
 def test_denial_stands_when_the_journal_cannot_be_written(
-        ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def disk_full(entry: dict) -> None:
         raise JournalWriteError("cannot append to journal: No space left on device")
 
@@ -89,17 +94,44 @@ def test_denial_stands_on_a_read_only_workspace(make_ws, tmp_path: Path) -> None
 
 # The stdlib socket module is imported by scipy and pydantic themselves; what is
 # forbidden are clients built on it (and our own code may not import it: see below).
-FORBIDDEN = ["openai", "anthropic", "boto3", "botocore", "google.cloud", "azure", "requests",
-             "httpx", "aiohttp", "urllib3", "http.client", "urllib.request", "ssl",
-             "keyring", "huggingface_hub", "torch", "transformers", "PySide6", "pyqtgraph",
-             "shiboken6", "aa_review.qt", "aa_review.core.audits"]
+FORBIDDEN = [
+    "openai",
+    "anthropic",
+    "boto3",
+    "botocore",
+    "google.cloud",
+    "azure",
+    "requests",
+    "httpx",
+    "aiohttp",
+    "urllib3",
+    "http.client",
+    "urllib.request",
+    "ssl",
+    "keyring",
+    "huggingface_hub",
+    "torch",
+    "transformers",
+    "PySide6",
+    "pyqtgraph",
+    "shiboken6",
+    "aa_review.qt",
+    "aa_review.core.audits",
+]
 
 
 def test_no_provider_sdk_credential_store_network_client_or_qt_is_imported() -> None:
-    code = ("import sys, json, aa_review.core.dossier, aa_review.core.stats, "
-            "aa_review.cli.dossier_cmd; print(json.dumps(sorted(sys.modules)))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=Path(__file__).resolve().parents[3])
+    code = (
+        "import sys, json, aa_review.core.dossier, aa_review.core.stats, "
+        "aa_review.cli.dossier_cmd; print(json.dumps(sorted(sys.modules)))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[3],
+    )
     loaded = set(json.loads(out.stdout))
     bad = sorted(m for m in loaded for f in FORBIDDEN if m == f or m.startswith(f + "."))
     assert bad == []
@@ -116,8 +148,10 @@ def test_no_implementation_behind_the_deferred_operation_names() -> None:
 def test_dossier_code_imports_no_network_or_credential_module() -> None:
     root = Path(__file__).resolve().parents[3] / "aa_review"
     core = [*(root / "core" / "dossier").glob("*.py"), *(root / "core" / "stats").glob("*.py")]
-    network = (r"^\s*(?:import|from)\s+(socket|ssl|http|urllib|requests|httpx|keyring|"
-               r"subprocess{})\b")
+    network = (
+        r"^\s*(?:import|from)\s+(socket|ssl|http|urllib|requests|httpx|keyring|"
+        r"subprocess{})\b"
+    )
     # The dossier core takes the audit only as an injected hook; the command line is
     # where the two are joined, so only it may import the audit engine.
     in_core = re.compile(network.format(r"|aa_review\.core\.audits"), re.M)

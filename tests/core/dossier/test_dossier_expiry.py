@@ -96,16 +96,22 @@ def test_every_rule_is_reported_without_short_circuit() -> None:
     tree["evidence"]["license"]["license_id"] = "MIT"
     arch = archive()
     arch["epochs"][0]["manifest_digest"] = "sha256:" + "e" * 64
-    fresh = assess_freshness(parse_dossier(tree), parse_archive(arch),
-                             NOW.replace(year=2027), ())
-    assert fresh.expiring == ("DOSSIER_EXPIRED_BY_TIME", "DOSSIER_EVIDENCE_DIGEST_MISMATCH",
-                              "DOSSIER_EPOCH_CHANGED")
+    fresh = assess_freshness(parse_dossier(tree), parse_archive(arch), NOW.replace(year=2027), ())
+    assert fresh.expiring == (
+        "DOSSIER_EXPIRED_BY_TIME",
+        "DOSSIER_EVIDENCE_DIGEST_MISMATCH",
+        "DOSSIER_EPOCH_CHANGED",
+    )
     assert fresh.changed_sections == ("license",)
 
 
 def test_missing_expiry_and_epochs_block_but_do_not_expire() -> None:
-    tree = DossierBuilder().delete("evidence.expiry").set("evidence.epochs.evaluation_epochs",
-                                                           []).build()
+    tree = (
+        DossierBuilder()
+        .delete("evidence.expiry")
+        .set("evidence.epochs.evaluation_epochs", [])
+        .build()
+    )
     fresh = assess_freshness(parse_dossier(tree), parse_archive(archive()), NOW, ())
     assert fresh.expiring == ()
     assert fresh.blocking == ("DOSSIER_EXPIRY_MISSING", "DOSSIER_EPOCHS_MISSING")
@@ -129,10 +135,15 @@ def package(tmp_path: Path) -> Path:
 
 
 def test_expiry_by_a_changed_bound_package(make_ws: Any, package: Path) -> None:
-    ws = make_ws(package_locator={"pkg-1": package}.get,
-                 package_contamination=lambda root: [])
-    tree = DossierBuilder().set("evidence.source_packages", [
-        {"package_id": "pkg-1", "package_digest": package_digest(package)}]).build()
+    ws = make_ws(package_locator={"pkg-1": package}.get, package_contamination=lambda root: [])
+    tree = (
+        DossierBuilder()
+        .set(
+            "evidence.source_packages",
+            [{"package_id": "pkg-1", "package_digest": package_digest(package)}],
+        )
+        .build()
+    )
     ws.import_dossier(tree)
     ws.bind(D, 1, LEAD)
     assert ws.freshness(D, 1).reasons == ()
@@ -144,8 +155,14 @@ def test_expiry_by_a_changed_bound_package(make_ws: Any, package: Path) -> None:
 def test_a_checked_package_that_vanishes_blocks_the_decision(make_ws: Any, package: Path) -> None:
     where = {"pkg-1": package}
     ws = make_ws(package_locator=where.get, package_contamination=lambda root: [])
-    ws.import_dossier(DossierBuilder().set("evidence.source_packages", [
-        {"package_id": "pkg-1", "package_digest": package_digest(package)}]).build())
+    ws.import_dossier(
+        DossierBuilder()
+        .set(
+            "evidence.source_packages",
+            [{"package_id": "pkg-1", "package_digest": package_digest(package)}],
+        )
+        .build()
+    )
     ws.bind(D, 1, LEAD)
     assert ws.check(D, 1, EVALUATOR).state_after == {"1": "independently_checked"}
     del where["pkg-1"]  # the package is no longer reachable here
@@ -156,15 +173,25 @@ def test_a_checked_package_that_vanishes_blocks_the_decision(make_ws: Any, packa
 
 
 def test_package_inspection_states(package: Path) -> None:
-    tree = DossierBuilder().set("evidence.source_packages", [
-        {"package_id": "pkg-1", "package_digest": package_digest(package)},
-        {"package_id": "pkg-2", "package_digest": "sha256:" + "0" * 64},
-        {"package_id": "pkg-3", "package_digest": "md5:abc"},
-    ]).build()
+    tree = (
+        DossierBuilder()
+        .set(
+            "evidence.source_packages",
+            [
+                {"package_id": "pkg-1", "package_digest": package_digest(package)},
+                {"package_id": "pkg-2", "package_digest": "sha256:" + "0" * 64},
+                {"package_id": "pkg-3", "package_digest": "md5:abc"},
+            ],
+        )
+        .build()
+    )
     bound = parse_dossier(tree).model.evidence.source_packages
     states = [s.state for s in inspect_packages(bound, {"pkg-1": package}.get)]
     assert states == [PackageState.UNCHANGED, PackageState.UNRESOLVED, PackageState.INVALID]
     assert {s.state for s in inspect_packages(bound[:2], None)} == {PackageState.UNVERIFIABLE}
     codes = [s.reason_code for s in inspect_packages(bound, {"pkg-1": package}.get)]
-    assert codes == [None, "DOSSIER_PACKAGE_UNRESOLVED:pkg-2",
-                     "DOSSIER_PACKAGE_BINDING_INVALID:pkg-3"]
+    assert codes == [
+        None,
+        "DOSSIER_PACKAGE_UNRESOLVED:pkg-2",
+        "DOSSIER_PACKAGE_BINDING_INVALID:pkg-3",
+    ]

@@ -23,25 +23,46 @@ def test_g2_passes() -> None:
     assert run_gate("G2", passing()).status is GateStatus.PASS
 
 
-@pytest.mark.parametrize(("path", "value", "status", "code"), [
-    ("feasibility", None, "unknown", "G2_REPORT_MISSING"),
-    ("feasibility.dataset_feasibility_report", None, "unknown", "G2_REPORT_MISSING"),
-    ("feasibility.materialized_dataset", None, "unknown", "G2_REPORT_MISSING"),
-    ("feasibility.source_corpus_report.topics.privacy", DELETE, "pass", None),
-    ("feasibility.human_review", None, "unknown", "G2_REVIEW_MISSING"),
-    ("feasibility.human_review.reviewer", "p-maint-bot", "fail",
-     "G2_REVIEWER_NOT_HUMAN_MAINTAINER"),
-    ("feasibility.human_review.reviewer", "p-lead-ada", "fail", "G2_REVIEWER_NOT_HUMAN_MAINTAINER"),
-    ("feasibility.human_review.decision", "changes_requested", "fail", "G2_REVIEW_NOT_APPROVED"),
-    ("feasibility.materialized_dataset", True, "fail", "G2_DATASET_MATERIALIZED"),
-    ("feasibility.dataset_manifest_refs", ["manifests/d1.json"], "fail",
-     "G2_DATASET_MATERIALIZED"),
-    ("decisions.consent", None, "unknown", "G2_DECISION_MISSING"),
-    ("decisions.privacy.status", None, "unknown", "G2_DECISION_MISSING"),
-    ("decisions.consent.status", "unsupported", "fail", "G2_CONSENT_UNSUPPORTED"),
-    ("decisions.privacy.status", "ineligible", "fail", "G2_PRIVACY_INELIGIBLE"),
-    ("decisions.privacy.decided_by", "p-agent-gus", "fail", "G2_DECIDER_NOT_HUMAN_MAINTAINER"),
-])
+@pytest.mark.parametrize(
+    ("path", "value", "status", "code"),
+    [
+        ("feasibility", None, "unknown", "G2_REPORT_MISSING"),
+        ("feasibility.dataset_feasibility_report", None, "unknown", "G2_REPORT_MISSING"),
+        ("feasibility.materialized_dataset", None, "unknown", "G2_REPORT_MISSING"),
+        ("feasibility.source_corpus_report.topics.privacy", DELETE, "pass", None),
+        ("feasibility.human_review", None, "unknown", "G2_REVIEW_MISSING"),
+        (
+            "feasibility.human_review.reviewer",
+            "p-maint-bot",
+            "fail",
+            "G2_REVIEWER_NOT_HUMAN_MAINTAINER",
+        ),
+        (
+            "feasibility.human_review.reviewer",
+            "p-lead-ada",
+            "fail",
+            "G2_REVIEWER_NOT_HUMAN_MAINTAINER",
+        ),
+        (
+            "feasibility.human_review.decision",
+            "changes_requested",
+            "fail",
+            "G2_REVIEW_NOT_APPROVED",
+        ),
+        ("feasibility.materialized_dataset", True, "fail", "G2_DATASET_MATERIALIZED"),
+        (
+            "feasibility.dataset_manifest_refs",
+            ["manifests/d1.json"],
+            "fail",
+            "G2_DATASET_MATERIALIZED",
+        ),
+        ("decisions.consent", None, "unknown", "G2_DECISION_MISSING"),
+        ("decisions.privacy.status", None, "unknown", "G2_DECISION_MISSING"),
+        ("decisions.consent.status", "unsupported", "fail", "G2_CONSENT_UNSUPPORTED"),
+        ("decisions.privacy.status", "ineligible", "fail", "G2_PRIVACY_INELIGIBLE"),
+        ("decisions.privacy.decided_by", "p-agent-gus", "fail", "G2_DECIDER_NOT_HUMAN_MAINTAINER"),
+    ],
+)
 def test_g2(path: str, value: Any, status: str, code: str | None) -> None:
     r = gate("G2", edit(path, value))
     assert r.status.value == status, r.reason_codes
@@ -60,8 +81,9 @@ def test_g2_topics_missing_from_both_reports_or_not_covered() -> None:
     assert r.detail["topics_missing"] == ["licensing"]
     assert r.detail["topics_not_covered"] == ["consent"]
     # Covered in one report is enough.
-    one = DossierBuilder().evidence("feasibility.source_corpus_report.topics.consent.covered",
-                                    False)
+    one = DossierBuilder().evidence(
+        "feasibility.source_corpus_report.topics.consent.covered", False
+    )
     assert gate("G2", one).status is GateStatus.PASS
 
 
@@ -78,21 +100,32 @@ def test_g3_passes_with_counts() -> None:
     assert r.metrics == {"families": 4, "epochs": 2, "configuration_classes": 2}
 
 
-@pytest.mark.parametrize(("path", "value", "status", "code"), [
-    ("recurrence", None, "unknown", "G3_RECURRENCE_MISSING"),
-    ("recurrence.observation_ids", [], "unknown", "G3_RECURRENCE_MISSING"),
-    ("recurrence.mechanism_id", None, "unknown", "G3_RECURRENCE_MISSING"),
-    ("recurrence.mechanism_id", "mech-other", "fail", "G3_MECHANISM_MISMATCH"),
-    ("recurrence.observation_ids", ["obs-1", "obs-2", "obs-3", "obs-4", "obs-999"], "fail",
-     "G3_OBSERVATION_UNRESOLVED"),
-    ("recurrence.observation_ids", ["obs-1", "obs-3", "obs-4"], "pass", None),
-    ("recurrence.observation_ids", ["obs-3", "obs-4", "obs-5"], "fail", "G3_EPOCHS_LT_2"),
-    ("recurrence.observation_ids", ["obs-1", "obs-2", "obs-3"], "pass", None),
-    ("recurrence.observation_ids", ["obs-1", "obs-3"], "fail", "G3_FAMILIES_LT_3"),
-    # obs-1 and obs-2 differ only in temperature: one configuration class, plus obs-4.
-    ("recurrence.observation_ids", ["obs-1", "obs-2", "obs-4", "obs-5"], "fail",
-     "G3_CONFIGURATIONS_LT_2"),
-])
+@pytest.mark.parametrize(
+    ("path", "value", "status", "code"),
+    [
+        ("recurrence", None, "unknown", "G3_RECURRENCE_MISSING"),
+        ("recurrence.observation_ids", [], "unknown", "G3_RECURRENCE_MISSING"),
+        ("recurrence.mechanism_id", None, "unknown", "G3_RECURRENCE_MISSING"),
+        ("recurrence.mechanism_id", "mech-other", "fail", "G3_MECHANISM_MISMATCH"),
+        (
+            "recurrence.observation_ids",
+            ["obs-1", "obs-2", "obs-3", "obs-4", "obs-999"],
+            "fail",
+            "G3_OBSERVATION_UNRESOLVED",
+        ),
+        ("recurrence.observation_ids", ["obs-1", "obs-3", "obs-4"], "pass", None),
+        ("recurrence.observation_ids", ["obs-3", "obs-4", "obs-5"], "fail", "G3_EPOCHS_LT_2"),
+        ("recurrence.observation_ids", ["obs-1", "obs-2", "obs-3"], "pass", None),
+        ("recurrence.observation_ids", ["obs-1", "obs-3"], "fail", "G3_FAMILIES_LT_3"),
+        # obs-1 and obs-2 differ only in temperature: one configuration class, plus obs-4.
+        (
+            "recurrence.observation_ids",
+            ["obs-1", "obs-2", "obs-4", "obs-5"],
+            "fail",
+            "G3_CONFIGURATIONS_LT_2",
+        ),
+    ],
+)
 def test_g3(path: str, value: Any, status: str, code: str | None) -> None:
     r = gate("G3", edit(path, value))
     assert r.status.value == status, r.reason_codes
@@ -135,36 +168,52 @@ def test_g4_passes_with_bonferroni_bounds() -> None:
     assert all(v < 0.7 for v in r.metrics["upper_bounds"].values())
 
 
-@pytest.mark.parametrize(("path", "value", "status", "code"), [
-    ("lower_rungs", None, "unknown", "G4_PLATEAU_MISSING"),
-    (R + "rungs", None, "unknown", "G4_PLATEAU_MISSING"),
-    (R + "family_alpha", None, "unknown", "G4_PLATEAU_MISSING"),
-    (R + "rungs.6", DELETE, "unknown", "G4_RUNGS_MISSING"),
-    (R + "rungs.3.rung", 2, "unknown", "G4_RUNGS_MISSING"),
-    (R + "rungs.3.applicable", None, "unknown", "G4_RUNGS_MISSING"),
-    (R + "rungs.0.experiment.claimed_upper_bound", None, "unknown", "G4_RESULT_MISSING"),
-    (R + "rungs.3.record.reason_ref", None, "unknown", "G4_RECORD_MISSING"),
-    (R + "rungs.4.record.projected_cost", None, "unknown", "G4_RECORD_MISSING"),
-    (R + "multiplicity_method", "sidak", "fail", "G4_MULTIPLICITY_INVALID"),
-    (R + "multiplicity_method", "none", "fail", "G4_MULTIPLICITY_INVALID"),
-    (R + "family_size", 3, "fail", "G4_FAMILY_SIZE_UNDERSTATED"),
-    (R + "rungs.0.experiment.experiment_id", "exp-404", "fail", "G4_EXPERIMENT_UNRESOLVED"),
-    (R + "rungs.1.experiment.experiment_id", "exp-r0", "fail", "G4_EXPERIMENT_UNRESOLVED"),
-    (R + "rungs.2.experiment.experiment_id", "exp-explore-2", "fail", "G4_EXPLORATORY_NOT_PLATEAU"),
-    (R + "rungs.2", {"rung": 2, "applicable": True, "basis": "exploratory_search"}, "fail",
-     "G4_EXPLORATORY_NOT_PLATEAU"),
-    (R + "useful_effect", 0.6, "fail", "G4_USEFUL_EFFECT_MISMATCH"),
-    (R + "rungs.0.experiment.claimed_upper_bound", 0.2, "fail", "G4_UCB_MISMATCH"),
-    (R + "rungs.3.record.status", "proposed", "fail", "G4_RECORD_NOT_ACCEPTED"),
-    (R + "rungs.3.record.accepted_by", "p-maint-bot", "fail", "G4_RECORD_NOT_ACCEPTED"),
-    (R + "rungs.4.record.projected_cost", 1500.0, "fail", "G4_COST_CEILING_NOT_EXCEEDED"),
-    (R + "rungs.5.not_applicable.accepted_by", "p-lead-ada", "fail",
-     "G4_NOT_APPLICABLE_UNACCEPTED"),
-    (R + "rungs.5.not_applicable.reason_ref", "", "fail", "G4_NOT_APPLICABLE_UNACCEPTED"),
-    (R + "rungs.5.basis", "infeasibility_record", "fail", "G4_NOT_APPLICABLE_UNACCEPTED"),
-    (R + "rungs.3.basis", "not_applicable", "fail", "G4_BASIS_INVALID"),
-    (R + "rungs.3.basis", "vibes", "fail", "G4_BASIS_INVALID"),
-])
+@pytest.mark.parametrize(
+    ("path", "value", "status", "code"),
+    [
+        ("lower_rungs", None, "unknown", "G4_PLATEAU_MISSING"),
+        (R + "rungs", None, "unknown", "G4_PLATEAU_MISSING"),
+        (R + "family_alpha", None, "unknown", "G4_PLATEAU_MISSING"),
+        (R + "rungs.6", DELETE, "unknown", "G4_RUNGS_MISSING"),
+        (R + "rungs.3.rung", 2, "unknown", "G4_RUNGS_MISSING"),
+        (R + "rungs.3.applicable", None, "unknown", "G4_RUNGS_MISSING"),
+        (R + "rungs.0.experiment.claimed_upper_bound", None, "unknown", "G4_RESULT_MISSING"),
+        (R + "rungs.3.record.reason_ref", None, "unknown", "G4_RECORD_MISSING"),
+        (R + "rungs.4.record.projected_cost", None, "unknown", "G4_RECORD_MISSING"),
+        (R + "multiplicity_method", "sidak", "fail", "G4_MULTIPLICITY_INVALID"),
+        (R + "multiplicity_method", "none", "fail", "G4_MULTIPLICITY_INVALID"),
+        (R + "family_size", 3, "fail", "G4_FAMILY_SIZE_UNDERSTATED"),
+        (R + "rungs.0.experiment.experiment_id", "exp-404", "fail", "G4_EXPERIMENT_UNRESOLVED"),
+        (R + "rungs.1.experiment.experiment_id", "exp-r0", "fail", "G4_EXPERIMENT_UNRESOLVED"),
+        (
+            R + "rungs.2.experiment.experiment_id",
+            "exp-explore-2",
+            "fail",
+            "G4_EXPLORATORY_NOT_PLATEAU",
+        ),
+        (
+            R + "rungs.2",
+            {"rung": 2, "applicable": True, "basis": "exploratory_search"},
+            "fail",
+            "G4_EXPLORATORY_NOT_PLATEAU",
+        ),
+        (R + "useful_effect", 0.6, "fail", "G4_USEFUL_EFFECT_MISMATCH"),
+        (R + "rungs.0.experiment.claimed_upper_bound", 0.2, "fail", "G4_UCB_MISMATCH"),
+        (R + "rungs.3.record.status", "proposed", "fail", "G4_RECORD_NOT_ACCEPTED"),
+        (R + "rungs.3.record.accepted_by", "p-maint-bot", "fail", "G4_RECORD_NOT_ACCEPTED"),
+        (R + "rungs.4.record.projected_cost", 1500.0, "fail", "G4_COST_CEILING_NOT_EXCEEDED"),
+        (
+            R + "rungs.5.not_applicable.accepted_by",
+            "p-lead-ada",
+            "fail",
+            "G4_NOT_APPLICABLE_UNACCEPTED",
+        ),
+        (R + "rungs.5.not_applicable.reason_ref", "", "fail", "G4_NOT_APPLICABLE_UNACCEPTED"),
+        (R + "rungs.5.basis", "infeasibility_record", "fail", "G4_NOT_APPLICABLE_UNACCEPTED"),
+        (R + "rungs.3.basis", "not_applicable", "fail", "G4_BASIS_INVALID"),
+        (R + "rungs.3.basis", "vibes", "fail", "G4_BASIS_INVALID"),
+    ],
+)
 def test_g4(path: str, value: Any, status: str, code: str) -> None:
     r = gate("G4", edit(path, value))
     assert r.status.value == status, r.reason_codes

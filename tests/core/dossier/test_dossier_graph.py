@@ -8,15 +8,20 @@ from aa_review.core.dossier import TaskGraph
 from aa_review.core.dossier._models_archive import ArchiveGroup
 
 
-def g(gid: str, src: list[str], tpl: list[str], split: str = "development",
-      label: str = "x") -> ArchiveGroup:
-    return ArchiveGroup(group_id=gid, split=split, family_label=label, source_ids=src,
-                        template_ids=tpl)
+def g(
+    gid: str, src: list[str], tpl: list[str], split: str = "development", label: str = "x"
+) -> ArchiveGroup:
+    return ArchiveGroup(
+        group_id=gid, split=split, family_label=label, source_ids=src, template_ids=tpl
+    )
 
 
 GROUPS = [
-    g("A", ["s1"], ["t1"]), g("B", ["s2"], ["t2"]), g("C", ["s3"], ["t2"]),
-    g("D", ["s4"], ["t4"], label="same"), g("E", ["s5"], ["t5"], label="same"),
+    g("A", ["s1"], ["t1"]),
+    g("B", ["s2"], ["t2"]),
+    g("C", ["s3"], ["t2"]),
+    g("D", ["s4"], ["t4"], label="same"),
+    g("E", ["s5"], ["t5"], label="same"),
     g("F", ["s3"], ["t6"], split="confirmatory_hidden"),
     g("H", ["s9"], ["t9"], split="calibration"),
 ]

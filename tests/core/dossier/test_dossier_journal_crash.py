@@ -32,13 +32,19 @@ PRELUDE = textwrap.dedent(f"""
 
 
 def run_child(body: str, journal: Path, **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", PRELUDE + textwrap.dedent(body), str(journal)],
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-c", PRELUDE + textwrap.dedent(body), str(journal)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **kw,
+    )
 
 
 def test_kill_in_the_middle_of_an_append(tmp_path: Path, clock) -> None:
     journal = tmp_path / "journal.jsonl"
-    child = run_child("""
+    child = run_child(
+        """
         for i in range(5):
             ws.attempt_operation("export_dataset", "p-agent-gus", f"target-{i}")
         # The sixth append: half of its bytes reach the file, then the process dies.
@@ -52,7 +58,9 @@ def test_kill_in_the_middle_of_an_append(tmp_path: Path, clock) -> None:
         fd = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND)
         os.write(fd, data[: len(data) // 2])
         os.kill(os.getpid(), signal.SIGKILL)
-    """, journal)
+    """,
+        journal,
+    )
     _, err = child.communicate(timeout=60)
     assert child.returncode == -signal.SIGKILL, err.decode()
     read = JournalFile(journal).read()
@@ -70,14 +78,17 @@ def test_kill_in_the_middle_of_an_append(tmp_path: Path, clock) -> None:
 
 def test_kill_at_a_random_moment_of_a_busy_writer(tmp_path: Path, clock) -> None:
     journal = tmp_path / "journal.jsonl"
-    child = run_child("""
+    child = run_child(
+        """
         big = "x" * 900_000  # large entries (a line stays under 1 MiB): kills land inside writes
         i = 0
         while True:
             ws.attempt_operation("export_dataset", "p-agent-gus", f"{i}:{big}")
             i += 1
             print(i, flush=True)
-    """, journal)
+    """,
+        journal,
+    )
     assert child.stdout is not None
     acknowledged = 0
     deadline = time.monotonic() + 30

@@ -10,8 +10,7 @@ import pytest
 
 from benchmarks.bench_journal_kills import campaign
 
-pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL"),
-              pytest.mark.slow]
+pytestmark = [pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL"), pytest.mark.slow]
 
 
 def test_ten_random_kills_of_a_journal_writer(tmp_path: Path) -> None:

@@ -61,7 +61,10 @@ def test_every_entry_names_its_registry_and_reducer_entries_their_cause(ws: Work
     bad = copy.deepcopy(es)
     bad[-1]["payload"]["caused_by"] = "p-ghost"
     assert verify_journal(rechain(bad), principals=principals()) == {
-        "valid": False, "first_bad_seq": len(es) - 1, "reason": "JOURNAL_ACTOR_UNKNOWN"}
+        "valid": False,
+        "first_bad_seq": len(es) - 1,
+        "reason": "JOURNAL_ACTOR_UNKNOWN",
+    }
     # Without the registry (spec 10, sections 4-10) the same journal is a legal chain.
     assert verify_journal(rechain(bad))["valid"]
 
@@ -73,7 +76,8 @@ def test_registry_checks_come_before_the_transition_table(ws: Workspace) -> None
     es[1]["actor"] = {"principal_id": "p-ghost", "role": "independent_evaluator"}
     # Illegal in the table (a bind by an evaluator) and unknown: unknown is reported.
     assert verify_journal(rechain(es), principals=principals())["reason"] == (
-        "JOURNAL_ACTOR_UNKNOWN")
+        "JOURNAL_ACTOR_UNKNOWN"
+    )
     assert verify_journal(rechain(es))["reason"] == "JOURNAL_ILLEGAL_TRANSITION"
 
 
@@ -82,11 +86,11 @@ def test_an_entry_naming_no_registry_is_untrusted(ws: Workspace) -> None:
     es = ws.journal_entries()
     del es[0]["payload"]["registry_digest"]
     assert verify_journal(rechain(es), principals=principals())["reason"] == (
-        "JOURNAL_REGISTRY_UNTRUSTED")
+        "JOURNAL_REGISTRY_UNTRUSTED"
+    )
 
 
-def test_an_oversized_entry_is_not_written_and_the_workspace_stays_writable(
-        ws: Workspace) -> None:
+def test_an_oversized_entry_is_not_written_and_the_workspace_stays_writable(ws: Workspace) -> None:
     result = ws.attempt_operation("export_dataset", DECIDER, "x" * (2 << 20))
     assert result["decision"] == "denied"
     assert result["not_journaled"].startswith("JOURNAL_ENTRY_MALFORMED")
@@ -122,8 +126,9 @@ HOSTILE_INPUTS = {
 
 @pytest.mark.parametrize("command", ["check", "project"])
 @pytest.mark.parametrize("case", sorted(HOSTILE_INPUTS))
-def test_dossier_commands_exit_2_on_unreadable_input(tmp_path: Path, capsys, command: str,
-                                                     case: str) -> None:
+def test_dossier_commands_exit_2_on_unreadable_input(
+    tmp_path: Path, capsys, command: str, case: str
+) -> None:
     path = tmp_path / "dossier.json"
     data = HOSTILE_INPUTS[case]
     path.write_bytes(data if isinstance(data, bytes) else data.encode())
@@ -135,8 +140,9 @@ def test_dossier_commands_exit_2_on_unreadable_input(tmp_path: Path, capsys, com
     out, err = capsys.readouterr()
     assert out == "" and "Traceback" not in err and str(path) in err
     # The archive is read the same way.
-    args = parser.parse_args(["dossier", command, str(DATA / "dossier_passing.json"),
-                              "--archive", str(path)])
+    args = parser.parse_args(
+        ["dossier", command, str(DATA / "dossier_passing.json"), "--archive", str(path)]
+    )
     assert args.func(args) == 2
 
 
@@ -160,9 +166,11 @@ def test_every_append_is_witnessed_outside_the_workspace(tmp_path: Path) -> None
         ws.import_dossier(passing(), LEAD)
         genesis = ws.journal_entries()[0]
         assert store.record(genesis["entry_hash"]) == {
-            "genesis_hash": genesis["entry_hash"], "head": ws.journal_head(),
+            "genesis_hash": genesis["entry_hash"],
+            "head": ws.journal_head(),
             # The first registry, trusted on first use, is witnessed with the genesis (10.2).
-            "registry_digest": genesis["payload"]["registry_digest"]}
+            "registry_digest": genesis["payload"]["registry_digest"],
+        }
         for op in ("export_dataset", "change_routing"):
             ws.attempt_operation(op, DECIDER, "x")
             assert store.record(genesis["entry_hash"])["head"] == ws.journal_head()

@@ -62,8 +62,10 @@ def entries(folder: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in lines(folder)]
 
 
-def rechain(es: list[dict[str, Any]], sign: Callable[[dict[str, Any]], str | None] | None = None,
-            ) -> list[bytes]:
+def rechain(
+    es: list[dict[str, Any]],
+    sign: Callable[[dict[str, Any]], str | None] | None = None,
+) -> list[bytes]:
     """Recompute seq, prev_hash and entry_hash -- what a forger with write access does."""
     prev, out = GENESIS_HASH, []
     for i, e in enumerate(es):
@@ -91,8 +93,7 @@ def forged(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
 def cli(folder: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, Any]:
     parser = argparse.ArgumentParser()
     dossier_cmd.register(parser.add_subparsers())
-    args = parser.parse_args(["dossier", "verify-journal", str(folder / "journal.jsonl"),
-                              *extra])
+    args = parser.parse_args(["dossier", "verify-journal", str(folder / "journal.jsonl"), *extra])
     code = args.func(args)
     out, _ = capsys.readouterr()
     return code, json.loads(out) if out.strip() else None
@@ -103,8 +104,9 @@ def opened(folder: Path) -> tuple[bool, str | None]:
         return ws.read_only, ws.journal_fault
 
 
-def assert_detected(folder: Path, capsys: pytest.CaptureFixture[str], reason: str,
-                    seq: int | None = None) -> None:
+def assert_detected(
+    folder: Path, capsys: pytest.CaptureFixture[str], reason: str, seq: int | None = None
+) -> None:
     """``verify-journal`` exits 1 naming ``reason`` and the workspace opens read-only."""
     before = (folder / "journal.jsonl").read_bytes()
     code, result = cli(folder, capsys)
@@ -121,11 +123,21 @@ def assert_detected(folder: Path, capsys: pytest.CaptureFixture[str], reason: st
 def test_appended_entry_with_recomputed_hash(tmp_path: Path, capsys) -> None:
     folder = build(tmp_path)
     es = entries(folder)
-    extra = forged(es[-1], kind="operation_denied", dossier_id=None, revision=None,
-                   actor={"principal_id": SIGNER, "role": "human_maintainer"},
-                   from_state=None, to_state=None,
-                   payload={"op": "export_dataset", "target": "x", "reason_code": "R",
-                            "registry_digest": es[-1]["payload"]["registry_digest"]})
+    extra = forged(
+        es[-1],
+        kind="operation_denied",
+        dossier_id=None,
+        revision=None,
+        actor={"principal_id": SIGNER, "role": "human_maintainer"},
+        from_state=None,
+        to_state=None,
+        payload={
+            "op": "export_dataset",
+            "target": "x",
+            "reason_code": "R",
+            "registry_digest": es[-1]["payload"]["registry_digest"],
+        },
+    )
     write_lines(folder, lines(folder) + rechain([*es, extra])[-1:])
     # Without the signer's key the chain can be extended but not signed.
     assert_detected(folder, capsys, "JOURNAL_SIGNATURE_INVALID", len(es))
@@ -133,8 +145,9 @@ def test_appended_entry_with_recomputed_hash(tmp_path: Path, capsys) -> None:
     assert code == 1 and result["reason"] == "JOURNAL_SIGNATURE_INVALID"
 
 
-def test_forged_check_and_decision_by_principals_not_in_the_registry(tmp_path: Path,
-                                                                      capsys) -> None:
+def test_forged_check_and_decision_by_principals_not_in_the_registry(
+    tmp_path: Path, capsys
+) -> None:
     folder = build(tmp_path, upto="evidence_bound")
     es = entries(folder)
     bind = es[-1]
@@ -143,13 +156,25 @@ def test_forged_check_and_decision_by_principals_not_in_the_registry(tmp_path: P
     rev = json.loads(rev_path.read_text())
     rev["state"] = "eligible"
     rev_path.write_text(json.dumps(rev, indent=2))
-    check = forged(bind, from_state="evidence_bound", to_state="independently_checked",
-                   actor={"principal_id": "p-eval-mallory", "role": "independent_evaluator"},
-                   payload={"action": "check", "actor_kind": "human", "registry_digest": digest})
-    decide = forged(bind, from_state="independently_checked", to_state="eligible",
-                    actor={"principal_id": "p-maint-mallory", "role": "human_maintainer"},
-                    payload={"action": "decide_eligible", "actor_kind": "human",
-                             "registry_digest": digest, "revision_digest": json_digest(rev)})
+    check = forged(
+        bind,
+        from_state="evidence_bound",
+        to_state="independently_checked",
+        actor={"principal_id": "p-eval-mallory", "role": "independent_evaluator"},
+        payload={"action": "check", "actor_kind": "human", "registry_digest": digest},
+    )
+    decide = forged(
+        bind,
+        from_state="independently_checked",
+        to_state="eligible",
+        actor={"principal_id": "p-maint-mallory", "role": "human_maintainer"},
+        payload={
+            "action": "decide_eligible",
+            "actor_kind": "human",
+            "registry_digest": digest,
+            "revision_digest": json_digest(rev),
+        },
+    )
     write_lines(folder, rechain([*es, check, decide]))
     assert_detected(folder, capsys, "JOURNAL_ACTOR_UNKNOWN", len(es))
     # Without the registry the forgery is a legal chain: the registry is what catches it.
@@ -165,10 +190,21 @@ def test_forged_entry_signed_with_a_key_not_in_the_registry(tmp_path: Path, caps
     folder = build(tmp_path, upto="evidence_bound")
     es = entries(folder)
     mallory = KeyStore(tmp_path / "mallory-keys").create(DECIDER)  # DECIDER's id, another key
-    deny = forged(es[-1], kind="operation_denied", dossier_id=None, revision=None,
-                  actor={"principal_id": DECIDER, "role": "human_maintainer"}, from_state=None,
-                  to_state=None, payload={"op": "x", "target": "y", "reason_code": "R",
-                                          "registry_digest": es[-1]["payload"]["registry_digest"]})
+    deny = forged(
+        es[-1],
+        kind="operation_denied",
+        dossier_id=None,
+        revision=None,
+        actor={"principal_id": DECIDER, "role": "human_maintainer"},
+        from_state=None,
+        to_state=None,
+        payload={
+            "op": "x",
+            "target": "y",
+            "reason_code": "R",
+            "registry_digest": es[-1]["payload"]["registry_digest"],
+        },
+    )
     signed = rechain([*es, deny], sign=lambda e: mallory.sign(e["entry_hash"]))
     write_lines(folder, lines(folder) + signed[-1:])
     assert_detected(folder, capsys, "JOURNAL_SIGNATURE_INVALID", len(es))
@@ -179,8 +215,12 @@ def test_role_not_held_and_agent_posing_as_human_maintainer(tmp_path: Path) -> N
     es = entries(folder)
     bad = copy.deepcopy(es)
     bad[1]["actor"]["role"] = "human_maintainer"  # the lead did bind, in its own role only
-    assert verify_journal([json.loads(x) for x in rechain(bad)], principals=keyed_principals(
-    ))["reason"] == "JOURNAL_ROLE_NOT_HELD"
+    assert (
+        verify_journal([json.loads(x) for x in rechain(bad)], principals=keyed_principals())[
+            "reason"
+        ]
+        == "JOURNAL_ROLE_NOT_HELD"
+    )
     agent = next(p for p in keyed_principals() if p["principal_id"] == "p-maint-bot")
     decide = next(i for i, e in enumerate(es) if e["to_state"] == "eligible")
     bad = copy.deepcopy(es)
@@ -193,7 +233,15 @@ def test_registry_swapped_without_a_signed_change(tmp_path: Path, capsys) -> Non
     folder = build(tmp_path, upto="evidence_bound")
     es = entries(folder)
     mallory = KeyStore(tmp_path / "mallory-keys").create("p-maint-mallory")
-    swapped = [*keyed_principals(), {"principal_id": "p-maint-mallory", "role": "human_maintainer", "kind": "human", "public_key": mallory.public_key}]
+    swapped = [
+        *keyed_principals(),
+        {
+            "principal_id": "p-maint-mallory",
+            "role": "human_maintainer",
+            "kind": "human",
+            "public_key": mallory.public_key,
+        },
+    ]
     (folder / "principals.json").write_text(json.dumps({"principals": swapped}))
     # principals.json alone: the workspace refuses a registry the journal never adopted.
     read_only, fault = opened(folder)
@@ -201,13 +249,25 @@ def test_registry_swapped_without_a_signed_change(tmp_path: Path, capsys) -> Non
     code, result = cli(folder, capsys)
     assert code == 1 and result["reason"] == "JOURNAL_REGISTRY_UNTRUSTED"
     # With entries naming the new registry, signed by its new member: untrusted as well.
-    deny = forged(es[-1], kind="operation_denied", dossier_id=None, revision=None,
-                  actor={"principal_id": "p-maint-mallory", "role": "human_maintainer"},
-                  from_state=None, to_state=None,
-                  payload={"op": "x", "target": "y", "reason_code": "R",
-                           "registry_digest": json_digest(swapped)})
-    write_lines(folder, lines(folder) + rechain([*es, deny], sign=lambda e: mallory.sign(
-        e["entry_hash"]))[-1:])
+    deny = forged(
+        es[-1],
+        kind="operation_denied",
+        dossier_id=None,
+        revision=None,
+        actor={"principal_id": "p-maint-mallory", "role": "human_maintainer"},
+        from_state=None,
+        to_state=None,
+        payload={
+            "op": "x",
+            "target": "y",
+            "reason_code": "R",
+            "registry_digest": json_digest(swapped),
+        },
+    )
+    write_lines(
+        folder,
+        lines(folder) + rechain([*es, deny], sign=lambda e: mallory.sign(e["entry_hash"]))[-1:],
+    )
     assert_detected(folder, capsys, "JOURNAL_REGISTRY_UNTRUSTED", len(es))
 
 
@@ -235,7 +295,8 @@ def test_last_line_cut_mid_way_within_the_witnessed_head(tmp_path: Path, capsys)
 
 
 def test_last_line_torn_beyond_the_witnessed_head_is_an_interrupted_append(
-        tmp_path: Path, capsys) -> None:
+    tmp_path: Path, capsys
+) -> None:
     folder = build(tmp_path)
     n = len(lines(folder))
     torn = b'{"actor":{"principal_id":"p-lead'  # a crash during an append
@@ -324,18 +385,21 @@ def _edit_line(folder: Path, i: int, edit: Callable[[bytes], bytes]) -> None:
 
 
 STRICT_CASES: dict[str, Callable[[bytes], bytes]] = {
-    "duplicate_key": lambda b: b.replace(b'"to_state":"evidence_bound"',
-                                         b'"to_state":"eligible","to_state":"evidence_bound"'),
+    "duplicate_key": lambda b: b.replace(
+        b'"to_state":"evidence_bound"', b'"to_state":"eligible","to_state":"evidence_bound"'
+    ),
     "non_canonical_space": lambda b: b.replace(b'"kind":', b'"kind": '),
     "non_canonical_escape": lambda b: b.replace(b'"transition"', b'"tr\\u0061nsition"'),
     "nan": lambda b: b.replace(b'"revision":1', b'"revision":NaN'),
     "infinity": lambda b: b.replace(b'"revision":1', b'"revision":Infinity'),
     "5000_digit_integer": lambda b: b.replace(b'"revision":1', b'"revision":' + b"9" * 5000),
     "integer_beyond_2_53": lambda b: b.replace(b'"revision":1', b'"revision":9007199254740993'),
-    "100000_deep": lambda b: b.replace(b'"payload":{', b'"payload":{"x":' + b"[" * 100_000
-                                       + b"]" * 100_000 + b","),
-    "over_1_mib": lambda b: b.replace(b'"payload":{', b'"payload":{"x":"' + b"a" * (1 << 20)
-                                      + b'",'),
+    "100000_deep": lambda b: b.replace(
+        b'"payload":{', b'"payload":{"x":' + b"[" * 100_000 + b"]" * 100_000 + b","
+    ),
+    "over_1_mib": lambda b: b.replace(
+        b'"payload":{', b'"payload":{"x":"' + b"a" * (1 << 20) + b'",'
+    ),
     "not_utf8": lambda b: b.replace(b'"kind"', b'"k\xffind"'),
 }
 
@@ -350,28 +414,46 @@ def test_strict_lines(tmp_path: Path, capsys, case: str) -> None:
 
 
 HOSTILE: dict[str, Callable[[], Any]] = {
-    "nan": lambda: float("nan"), "infinity": lambda: float("inf"),
-    "5000_digits": lambda: 10 ** 5000, "beyond_2_53": lambda: 2 ** 53 + 1,
-    "deep": lambda: "deep", "int_key": lambda: {1: "int key"}, "object": object}
+    "nan": lambda: float("nan"),
+    "infinity": lambda: float("inf"),
+    "5000_digits": lambda: 10**5000,
+    "beyond_2_53": lambda: 2**53 + 1,
+    "deep": lambda: "deep",
+    "int_key": lambda: {1: "int key"},
+    "object": object,
+}
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_verify_journal_never_raises_on_hostile_values(name: str) -> None:
     value = HOSTILE[name]()
-    entry = {"seq": 0, "prev_hash": GENESIS_HASH, "at": "2026-03-01T00:00:00Z",
-             "kind": "operation_denied", "dossier_id": None, "revision": None,
-             "actor": {"principal_id": "a", "role": "agent"}, "from_state": None,
-             "to_state": None, "payload": {}, "entry_hash": "sha256:" + "0" * 64}
+    entry = {
+        "seq": 0,
+        "prev_hash": GENESIS_HASH,
+        "at": "2026-03-01T00:00:00Z",
+        "kind": "operation_denied",
+        "dossier_id": None,
+        "revision": None,
+        "actor": {"principal_id": "a", "role": "agent"},
+        "from_state": None,
+        "to_state": None,
+        "payload": {},
+        "entry_hash": "sha256:" + "0" * 64,
+    }
     node: Any = []
     if value == "deep":
         for _ in range(100_000):
             node = [node]
         value = node
     entry["payload"] = {"v": value}
-    assert verify_journal([entry]) == {"valid": False, "first_bad_seq": 0,
-                                       "reason": "JOURNAL_ENTRY_MALFORMED"}
+    assert verify_journal([entry]) == {
+        "valid": False,
+        "first_bad_seq": 0,
+        "reason": "JOURNAL_ENTRY_MALFORMED",
+    }
     assert verify_journal([entry], principals=keyed_principals())["reason"] == (
-        "JOURNAL_ENTRY_MALFORMED")
+        "JOURNAL_ENTRY_MALFORMED"
+    )
 
 
 # -- crash and concurrency (10.5) -------------------------------------------------------------
@@ -386,8 +468,9 @@ def test_kill_between_revision_write_and_append_rolls_back(tmp_path: Path) -> No
     assert not (folder / "dossiers" / D / "rev-1.pending.json").exists()
 
 
-def test_kill_between_append_and_promotion_rolls_forward(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_kill_between_append_and_promotion_rolls_forward(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     folder = build(tmp_path, upto="evidence_bound")
     from aa_review.core.dossier._storage import FolderStore
 
@@ -399,7 +482,8 @@ def test_kill_between_append_and_promotion_rolls_forward(tmp_path: Path,
         ws.check(D, 1, EVALUATOR)  # acknowledged: the journal holds it
     monkeypatch.undo()
     assert json.loads((folder / "dossiers" / D / "rev-1.json").read_text())["state"] == (
-        "evidence_bound")
+        "evidence_bound"
+    )
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         assert not ws.read_only
         assert ws.revision(D, 1)["state"] in ("independently_checked", "deferred")
@@ -441,8 +525,11 @@ def test_half_written_action_is_cut_only_beyond_the_witness(tmp_path: Path) -> N
 
 def test_stray_temporary_files_are_removed_on_opening(tmp_path: Path) -> None:
     folder = build(tmp_path, upto="evidence_bound")
-    strays = [folder / "dossiers" / D / ".rev-1.json.x1y2.tmp",
-              folder / ".principals.json.ab.tmp", folder / "projections" / ".p.json.q.tmp"]
+    strays = [
+        folder / "dossiers" / D / ".rev-1.json.x1y2.tmp",
+        folder / ".principals.json.ab.tmp",
+        folder / "projections" / ".p.json.q.tmp",
+    ]
     (folder / "projections").mkdir(exist_ok=True)
     for p in strays:
         p.write_text("{half")
@@ -515,8 +602,7 @@ def test_a_principal_whose_key_is_not_here_cannot_act(tmp_path: Path) -> None:
     assert lines(folder) == before
 
 
-def test_forget_witness_is_how_a_human_accepts_a_restored_journal(tmp_path: Path,
-                                                                   capsys) -> None:
+def test_forget_witness_is_how_a_human_accepts_a_restored_journal(tmp_path: Path, capsys) -> None:
     import shutil
 
     folder = build(tmp_path, upto="evidence_bound")

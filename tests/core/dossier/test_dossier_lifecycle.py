@@ -39,8 +39,13 @@ LEGAL: dict[tuple[str, str], set[str]] = {
     ("eligible", "edit"): {LEAD, LEAD2},
     ("deferred", "edit"): {LEAD, LEAD2},
 }
-ROLE_FOR = {"bind": {LEAD, LEAD2}, "check": {EVALUATOR}, "decide_eligible": {DECIDER},
-            "decide_deferred": {DECIDER}, "edit": {LEAD, LEAD2}}
+ROLE_FOR = {
+    "bind": {LEAD, LEAD2},
+    "check": {EVALUATOR},
+    "decide_eligible": {DECIDER},
+    "decide_deferred": {DECIDER},
+    "edit": {LEAD, LEAD2},
+}
 
 
 def reach(ws: Workspace, state: str, tree: dict[str, Any] | None = None) -> None:
@@ -126,8 +131,10 @@ def test_check_then_automatic_deferral_of_a_failing_dossier(ws: Workspace) -> No
     stored = ws.revision(d, 1)
     assert stored["state"] == "deferred" and stored["check"]["gates"]["G9"]["status"] == "fail"
     *_, checked, deferred = ws.journal_entries()
-    assert (checked["from_state"], checked["to_state"]) == ("evidence_bound",
-                                                            "independently_checked")
+    assert (checked["from_state"], checked["to_state"]) == (
+        "evidence_bound",
+        "independently_checked",
+    )
     assert checked["actor"]["principal_id"] == EVALUATOR
     assert (deferred["from_state"], deferred["to_state"]) == ("independently_checked", "deferred")
     assert deferred["actor"]["role"] == "system_reducer"
@@ -151,16 +158,20 @@ def imported_bound(**changes: Any) -> dict[str, Any]:
         b.set(path.replace("__", "."), value)
     tree = b.build()
     from aa_review.core.dossier import json_digest
+
     tree["binding"]["evidence_digest"] = json_digest(tree["evidence"])
     return tree
 
 
-@pytest.mark.parametrize(("changes", "checker"), [
-    ({"created_by": EVALUATOR}, EVALUATOR),  # the author may not check
-    ({"binding__bound_by": EVALUATOR}, EVALUATOR),  # nor the binder
-    ({"evidence__independence_plan__training_identity": EVALUATOR2}, EVALUATOR2),
-    ({"evidence__independence_plan__search_controller_identity": EVALUATOR}, EVALUATOR),
-])
+@pytest.mark.parametrize(
+    ("changes", "checker"),
+    [
+        ({"created_by": EVALUATOR}, EVALUATOR),  # the author may not check
+        ({"binding__bound_by": EVALUATOR}, EVALUATOR),  # nor the binder
+        ({"evidence__independence_plan__training_identity": EVALUATOR2}, EVALUATOR2),
+        ({"evidence__independence_plan__search_controller_identity": EVALUATOR}, EVALUATOR),
+    ],
+)
 def test_checker_separation(ws: Workspace, changes: dict[str, Any], checker: str) -> None:
     ws.import_dossier(imported_bound(**changes))
     r = ws.check(D, 1, checker)
@@ -169,11 +180,14 @@ def test_checker_separation(ws: Workspace, changes: dict[str, Any], checker: str
     assert ws.check(D, 1, other).outcome.value == "applied"
 
 
-@pytest.mark.parametrize("changes", [
-    {"created_by": DECIDER},
-    {"binding__bound_by": DECIDER},
-    {"evidence__independence_plan__provider_identity": DECIDER},
-])
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"created_by": DECIDER},
+        {"binding__bound_by": DECIDER},
+        {"evidence__independence_plan__provider_identity": DECIDER},
+    ],
+)
 def test_deciding_maintainer_separation(ws: Workspace, changes: dict[str, Any]) -> None:
     ws.import_dossier(imported_bound(**changes))
     assert ws.check(D, 1, EVALUATOR).state_after == {"1": "independently_checked"}
@@ -189,8 +203,9 @@ def test_a_maintainer_may_always_defer_even_when_conflicted(ws: Workspace) -> No
 
 
 def test_binder_may_not_be_a_training_side_identity(ws: Workspace) -> None:
-    ws.import_dossier(DossierBuilder().set(
-        "evidence.independence_plan.training_identity", LEAD2).build())
+    ws.import_dossier(
+        DossierBuilder().set("evidence.independence_plan.training_identity", LEAD2).build()
+    )
     assert ws.bind(D, 1, LEAD2).reason == "SEPARATION_OF_DUTIES"
     assert ws.bind(D, 1, LEAD).outcome.value == "applied"
 
@@ -207,20 +222,23 @@ def test_refusal_precedence(ws: Workspace) -> None:
 
 # -- preconditions and freshness during attempts ------------------------------------------
 def test_eligibility_needs_the_freshness_rules_to_hold_at_decision_time(
-        ws: Workspace, clock: Clock) -> None:
+    ws: Workspace, clock: Clock
+) -> None:
     reach(ws, "independently_checked")
     clock.advance(days=120)  # past 2026-06-01
     r = ws.decide_eligible(D, 1, DECIDER)
     assert (r.outcome.value, r.reason) == ("expired", "DOSSIER_EXPIRED_BY_TIME")
     assert r.state_after == {"1": "expired"}
     assert {g.reason_codes for g in r.check_record.gates.values()} == {
-        ("GATE_NOT_EVALUATED_DOSSIER_EXPIRED",)}
+        ("GATE_NOT_EVALUATED_DOSSIER_EXPIRED",)
+    }
     assert ws.revision(D, 1)["check"] == r.check_record.to_json()
     assert ws.decide_deferred(D, 1, DECIDER).reason == "TRANSITION_ILLEGAL"
 
 
 def test_unauthorised_attempts_on_a_stale_revision_are_refused_not_applied(
-        ws: Workspace, clock: Clock) -> None:
+    ws: Workspace, clock: Clock
+) -> None:
     reach(ws, "evidence_bound")
     clock.advance(days=120)
     assert ws.check(D, 1, AGENT).reason == "ACTOR_ROLE_NOT_PERMITTED"
@@ -240,8 +258,11 @@ def test_expire_if_stale_is_the_reducer_alone(ws: Workspace, clock: Clock) -> No
 def test_state_enum_and_result_shape(ws: Workspace) -> None:
     ws.import_dossier(passing())
     r = ws.bind(D, 1, LEAD)
-    assert r.to_dict() == {"outcome": "applied", "reason": None,
-                           "state_after": {"1": "evidence_bound"}}
+    assert r.to_dict() == {
+        "outcome": "applied",
+        "reason": None,
+        "state_after": {"1": "evidence_bound"},
+    }
     assert r["state_after"] == {"1": "evidence_bound"}
     assert DossierState(ws.revision(D, 1)["state"]) is DossierState.EVIDENCE_BOUND
     binding = ws.revision(D, 1)["binding"]

@@ -33,22 +33,25 @@ def test_empty_evidence_is_representable() -> None:
     assert parse_dossier(tree).model.evidence.coverage is None
 
 
-@pytest.mark.parametrize(("path", "value"), [
-    ("activation", "active"),
-    ("kind", "SomethingElse"),
-    ("spec", "SPEC-025"),
-    ("revision", 0),
-    ("revision", "1"),
-    ("state", "approved"),
-    ("evidence.power_analysis.parameters.icc", "0.1"),
-    ("evidence.power_analysis.parameters.n_sim", 4000.0),
-    ("evidence.power_analysis.sealed", "true"),
-    ("evidence.effective_sample.groups.0.n_units", True),
-    ("evidence.expiry.expires_at", "2026-06-01"),
-    ("evidence.expiry.expires_at", "2026-06-01T00:00:00+00:00"),
-    ("evidence.coverage.stages", {"0": "sufficient"}),
-    ("evidence", []),
-])
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        ("activation", "active"),
+        ("kind", "SomethingElse"),
+        ("spec", "SPEC-025"),
+        ("revision", 0),
+        ("revision", "1"),
+        ("state", "approved"),
+        ("evidence.power_analysis.parameters.icc", "0.1"),
+        ("evidence.power_analysis.parameters.n_sim", 4000.0),
+        ("evidence.power_analysis.sealed", "true"),
+        ("evidence.effective_sample.groups.0.n_units", True),
+        ("evidence.expiry.expires_at", "2026-06-01"),
+        ("evidence.expiry.expires_at", "2026-06-01T00:00:00+00:00"),
+        ("evidence.coverage.stages", {"0": "sufficient"}),
+        ("evidence", []),
+    ],
+)
 def test_structurally_invalid_dossiers_are_refused(path: str, value: Any) -> None:
     tree = DossierBuilder().set(path, value).build(relink=False)
     with pytest.raises(DossierSchemaError) as info:
@@ -82,12 +85,15 @@ def test_archive_parses_and_indexes() -> None:
     assert a.graph.component("pool-01") == "pool-00"  # shared template
 
 
-@pytest.mark.parametrize("mutate", [
-    lambda a: a["groups"].append(dict(a["groups"][0])),
-    lambda a: a["items"].append({"group_id": "train-1"}),
-    lambda a: a["epochs"][0].update(sealed="yes"),
-    lambda a: a["exposure_ledger"].append({"epoch_id": "ep-2026"}),
-])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda a: a["groups"].append(dict(a["groups"][0])),
+        lambda a: a["items"].append({"group_id": "train-1"}),
+        lambda a: a["epochs"][0].update(sealed="yes"),
+        lambda a: a["exposure_ledger"].append({"epoch_id": "ep-2026"}),
+    ],
+)
 def test_untrustworthy_archive_is_refused(mutate: Any) -> None:
     a = archive()
     mutate(a)
@@ -96,7 +102,9 @@ def test_untrustworthy_archive_is_refused(mutate: Any) -> None:
 
 
 def test_principal_registry() -> None:
-    reg = PrincipalRegistry([*principals(), {"principal_id": "p-odd", "role": "chief_wizard", "kind": "wizard"}])
+    reg = PrincipalRegistry(
+        [*principals(), {"principal_id": "p-odd", "role": "chief_wizard", "kind": "wizard"}]
+    )
     assert reg.is_human_maintainer("p-maint-eve")
     assert not reg.is_human_maintainer("p-maint-bot")  # maintainer role, agent kind
     assert not reg.is_human_maintainer("p-lead-ada")

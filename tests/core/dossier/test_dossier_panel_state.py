@@ -19,14 +19,23 @@ from aa_review.core.dossier.sample import SAMPLE_DOSSIER_IDS, write_sample_works
 from aa_review.generator import generate_package
 
 READY, DIRTY = SAMPLE_DOSSIER_IDS
-PRINCIPALS = ("p-lead-ada", "p-lead-bo", "p-eval-cy", "p-eval-dee", "p-maint-eve",
-              "p-maint-fay", "p-maint-bot", "p-agent-gus")
+PRINCIPALS = (
+    "p-lead-ada",
+    "p-lead-bo",
+    "p-eval-cy",
+    "p-eval-dee",
+    "p-maint-eve",
+    "p-maint-fay",
+    "p-maint-bot",
+    "p-agent-gus",
+)
 
 
 @pytest.fixture(scope="module")
 def package(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return generate_package(tmp_path_factory.mktemp("pkg"), rows=30, seed=7,
-                            package_id="pkg_panel").root
+    return generate_package(
+        tmp_path_factory.mktemp("pkg"), rows=30, seed=7, package_id="pkg_panel"
+    ).root
 
 
 @pytest.fixture
@@ -38,8 +47,7 @@ def held(package: Path) -> dict[str, dz.PackageFacts]:
 @pytest.fixture
 def ws(tmp_path: Path, package: Path, held: dict[str, dz.PackageFacts]) -> Any:
     write_sample_workspace(tmp_path / "ws", package)
-    with dz.Workspace.open_folder(tmp_path / "ws",
-                                  package_facts=lambda pid: held["facts"]) as w:
+    with dz.Workspace.open_folder(tmp_path / "ws", package_facts=lambda pid: held["facts"]) as w:
         yield w
 
 
@@ -76,11 +84,19 @@ def test_private_detail_only_for_the_independent_evaluator(ws: Any) -> None:
 def test_every_gate_reason_the_validator_emits_has_words() -> None:
     """No reason is shown as a bare code: every code of section 5 and docs/decisions.md."""
     codes_file = Path(__file__).resolve().parents[2] / "data" / "spec_reason_codes.txt"
-    codes = [line.split()[0] for line in codes_file.read_text().splitlines()
-             if line.strip() and not line.startswith("#") and line.split()[1] in "FU"]
-    codes += ["G1_POWER_BEYOND_VALIDATOR_LIMIT", "G9_CONTAMINATION_PACKAGE_HIDDEN_EVIDENCE",
-              "G9_PACKAGE_CONTAMINATION_UNVERIFIED", "DOSSIER_PACKAGE_CHANGED:pkg-1",
-              "DOSSIER_EXPIRY_MISSING", "DOSSIER_EPOCH_CHANGED"]
+    codes = [
+        line.split()[0]
+        for line in codes_file.read_text().splitlines()
+        if line.strip() and not line.startswith("#") and line.split()[1] in "FU"
+    ]
+    codes += [
+        "G1_POWER_BEYOND_VALIDATOR_LIMIT",
+        "G9_CONTAMINATION_PACKAGE_HIDDEN_EVIDENCE",
+        "G9_PACKAGE_CONTAMINATION_UNVERIFIED",
+        "DOSSIER_PACKAGE_CHANGED:pkg-1",
+        "DOSSIER_EXPIRY_MISSING",
+        "DOSSIER_EPOCH_CHANGED",
+    ]
     assert len(codes) > 100
     for code in codes:
         text = dz.explain(code)
@@ -91,11 +107,13 @@ def test_every_gate_reason_the_validator_emits_has_words() -> None:
 def test_next_step_names_role_conditions_and_who(ws: Any) -> None:
     assert state(ws, READY, "p-lead-ada").next_step.startswith(
         "Next: binding the evidence by a principal with role training_research_lead who is "
-        "not on the training side: p-lead-ada or p-lead-bo")
+        "not on the training side: p-lead-ada or p-lead-bo"
+    )
     ws.bind(READY, 1, "p-lead-ada")
     assert state(ws, READY, "p-maint-eve").next_step == (
         "Next: an independent check by a principal with role independent_evaluator who is "
-        "not the author or on the training side: p-eval-cy or p-eval-dee.")
+        "not the author or on the training side: p-eval-cy or p-eval-dee."
+    )
     ws.check(READY, 1, "p-eval-cy")
     nxt = state(ws, READY, "p-eval-cy").next_step
     assert "human maintainer (role human_maintainer, kind human)" in nxt
@@ -103,16 +121,27 @@ def test_next_step_names_role_conditions_and_who(ws: Any) -> None:
     assert nxt.endswith("p-maint-eve or p-maint-fay.")  # never the agent-kind maintainer
 
 
-@pytest.mark.parametrize(("who", "step", "needs", "holds"), [
-    ("p-eval-cy", Action.BIND, "role training_research_lead",
-     "p-eval-cy holds role independent_evaluator"),
-    ("p-agent-gus", Action.EDIT, "role training_research_lead", "p-agent-gus holds role agent"),
-    ("p-lead-ada", AUTHORIZE, "role human_maintainer, kind human",
-     "p-lead-ada holds role training_research_lead"),
-])
-def test_a_disabled_step_says_the_role_it_needs_and_the_role_held(ws: Any, who: str,
-                                                                  step: Any, needs: str,
-                                                                  holds: str) -> None:
+@pytest.mark.parametrize(
+    ("who", "step", "needs", "holds"),
+    [
+        (
+            "p-eval-cy",
+            Action.BIND,
+            "role training_research_lead",
+            "p-eval-cy holds role independent_evaluator",
+        ),
+        ("p-agent-gus", Action.EDIT, "role training_research_lead", "p-agent-gus holds role agent"),
+        (
+            "p-lead-ada",
+            AUTHORIZE,
+            "role human_maintainer, kind human",
+            "p-lead-ada holds role training_research_lead",
+        ),
+    ],
+)
+def test_a_disabled_step_says_the_role_it_needs_and_the_role_held(
+    ws: Any, who: str, step: Any, needs: str, holds: str
+) -> None:
     view = state(ws, READY, who).steps[step]
     assert not view.enabled and view.refusal is Refusal.ACTOR_ROLE_NOT_PERMITTED
     assert needs in view.why_not and holds in view.why_not
@@ -129,8 +158,9 @@ def test_an_agent_maintainer_is_told_it_is_not_a_human(ws: Any) -> None:
 
 
 def test_separation_of_duties_names_the_capacity(ws: Any) -> None:
-    ws.edit_evidence(READY, 1, "p-lead-ada", ["independence_plan", "provider_identity"],
-                     "p-eval-dee")
+    ws.edit_evidence(
+        READY, 1, "p-lead-ada", ["independence_plan", "provider_identity"], "p-eval-dee"
+    )
     ws.bind(READY, 1, "p-lead-ada")
     view = state(ws, READY, "p-eval-dee").steps[Action.CHECK]
     assert view.refusal is Refusal.SEPARATION_OF_DUTIES
@@ -143,8 +173,12 @@ def test_the_panel_agrees_with_the_workspace_for_every_principal_and_step(ws: An
     """The refusal a disabled step shows is the one the workspace gives (spec 7.2)."""
     ws.bind(READY, 1, "p-lead-ada")
     snap = dz.take_snapshot(ws, READY, 1)
-    calls = {Action.BIND: ws.bind, Action.CHECK: ws.check, Action.DEFER: ws.decide_deferred,
-             Action.DECIDE_ELIGIBLE: ws.decide_eligible}
+    calls = {
+        Action.BIND: ws.bind,
+        Action.CHECK: ws.check,
+        Action.DEFER: ws.decide_deferred,
+        Action.DECIDE_ELIGIBLE: ws.decide_eligible,
+    }
     for who in PRINCIPALS:
         st = dz.panel_state(snap, who)
         for step, call in calls.items():
@@ -152,8 +186,10 @@ def test_the_panel_agrees_with_the_workspace_for_every_principal_and_step(ws: An
             if view.enabled:
                 continue
             result = call(READY, 1, who)
-            assert result.outcome.value == "refused" and result.reason == view.refusal.value, \
-                (who, step)
+            assert result.outcome.value == "refused" and result.reason == view.refusal.value, (
+                who,
+                step,
+            )
 
 
 def test_nobody_chosen_disables_every_step(ws: Any) -> None:
@@ -167,8 +203,7 @@ def test_changing_the_actor_reads_nothing(ws: Any, monkeypatch: pytest.MonkeyPat
     """The snapshot is taken once; wording it for another principal does no I/O at all."""
     snap = dz.take_snapshot(ws, READY, 1)
     touched: list[str] = []
-    monkeypatch.setattr(dz.Workspace, "journal_status",
-                        lambda *a: touched.append("journal") or {})
+    monkeypatch.setattr(dz.Workspace, "journal_status", lambda *a: touched.append("journal") or {})
     monkeypatch.setattr(dz._packages, "package_digest", lambda *a: touched.append("hash"))
     monkeypatch.setattr("builtins.open", lambda *a, **k: touched.append("open"))
     for who in (*PRINCIPALS, "", "p-unknown"):
@@ -195,8 +230,9 @@ def test_timeline_and_denials_are_the_dossiers_own(ws: Any) -> None:
     assert j.head_hash == ws.journal_head()["entry_hash"] and j.head_hash in j.summary
 
 
-def test_a_stale_revision_says_its_next_step_expires_it(ws: Any, package: Path,
-                                                        held: dict[str, Any]) -> None:
+def test_a_stale_revision_says_its_next_step_expires_it(
+    ws: Any, package: Path, held: dict[str, Any]
+) -> None:
     ws.bind(READY, 1, "p-lead-ada")
     # the window now holds a changed package
     held["facts"] = dz.PackageFacts(package.name, package, "sha256:" + "0" * 64, ())
@@ -215,8 +251,7 @@ def test_the_snapshot_is_taken_where_it_is_asked(ws: Any) -> None:
     assert out and dz.panel_state(out[0], "p-lead-ada").steps[Action.BIND].enabled
 
 
-def test_a_deferred_revision_names_the_edit_and_a_lone_g8_names_the_authorization(
-        ws: Any) -> None:
+def test_a_deferred_revision_names_the_edit_and_a_lone_g8_names_the_authorization(ws: Any) -> None:
     """After a deferral the way on is a new revision (7.3); a revision whose only unmet
     gate is G8 needs a maintainer's authorization (2.4), not an edit."""
     ws.bind(DIRTY, 1, "p-lead-ada")
@@ -224,11 +259,18 @@ def test_a_deferred_revision_names_the_edit_and_a_lone_g8_names_the_authorizatio
     st = state(ws, DIRTY, "p-lead-ada")
     assert "1 gate not passing: G9" in [e.outcome for e in st.timeline]
     nxt = st.next_step
-    assert nxt == ("Next: an edit of the evidence by a principal with role "
-                   "training_research_lead: p-lead-ada or p-lead-bo (you can take it). It "
-                   "creates revision 2 in draft, and this revision expires.")
-    ws.edit_evidence(DIRTY, 1, "p-lead-ada", ["dataset_plan", "training_source_items"],
-                     ["item-t1-a", "item-t1-b", "item-t2-a"])
+    assert nxt == (
+        "Next: an edit of the evidence by a principal with role "
+        "training_research_lead: p-lead-ada or p-lead-bo (you can take it). It "
+        "creates revision 2 in draft, and this revision expires."
+    )
+    ws.edit_evidence(
+        DIRTY,
+        1,
+        "p-lead-ada",
+        ["dataset_plan", "training_source_items"],
+        ["item-t1-a", "item-t1-b", "item-t2-a"],
+    )
     st = state(ws, DIRTY, "p-lead-ada")
     assert st.snapshot.revision == 2 and [g.gate_id for g in st.unmet] == ["G8"]
     assert st.next_step.startswith("Next: an authorization of the amendment proposal")

@@ -56,7 +56,8 @@ def same_as_uncached(cache: PreviewCache, viewer: str, revision: int = 1) -> Any
 
 
 def test_another_viewer_or_a_later_second_reuses_the_evaluation(
-        ws: Workspace, clock: Clock, g1_runs: list[str]) -> None:
+    ws: Workspace, clock: Clock, g1_runs: list[str]
+) -> None:
     ws.import_dossier(passing())
     cache = PreviewCache(ws)
     first = cache.preview(D, 1, LEAD)[1]
@@ -94,16 +95,19 @@ def _archive_epoch(ws: Workspace, **_: Any) -> None:
     ws.update_archive(newer)
 
 
-@pytest.mark.parametrize(("change", "verdict"), [
-    (_edit_draft, {"G6": "fail"}),
-    (_bind, {}),
-    (_refused, {}),
-    (_archive_observations, {"G3": "fail"}),
-    (_archive_epoch, {}),
-])
-def test_each_change_of_an_input_reevaluates(ws: Workspace, g1_runs: list[str],
-                                             change: Callable[..., None],
-                                             verdict: dict[str, str]) -> None:
+@pytest.mark.parametrize(
+    ("change", "verdict"),
+    [
+        (_edit_draft, {"G6": "fail"}),
+        (_bind, {}),
+        (_refused, {}),
+        (_archive_observations, {"G3": "fail"}),
+        (_archive_epoch, {}),
+    ],
+)
+def test_each_change_of_an_input_reevaluates(
+    ws: Workspace, g1_runs: list[str], change: Callable[..., None], verdict: dict[str, str]
+) -> None:
     ws.import_dossier(passing())
     cache = PreviewCache(ws)
     assert cache.preview(D, 1, LEAD)[1].eligible_if_decided
@@ -118,21 +122,24 @@ def test_each_change_of_an_input_reevaluates(ws: Workspace, g1_runs: list[str],
 
 
 def test_the_authorization_outside_the_evidence_is_part_of_the_key(
-        ws: Workspace, g1_runs: list[str]) -> None:
-    ws.import_dossier(DossierBuilder().set("authorization.principal_id", AGENT_MAINTAINER)
-                      .build())
+    ws: Workspace, g1_runs: list[str]
+) -> None:
+    ws.import_dossier(DossierBuilder().set("authorization.principal_id", AGENT_MAINTAINER).build())
     cache = PreviewCache(ws)
     assert cache.preview(D, 1, LEAD)[1].gates["G8"].status.value == "fail"
     digest, key = ws._get(D, 1).evidence_digest, cache.key(D, 1)
-    assert ws.authorize_amendment(D, 1, SIGNER, "a.md", "sha256:" + "1" * 64) \
-        .outcome.value == "applied"
+    assert (
+        ws.authorize_amendment(D, 1, SIGNER, "a.md", "sha256:" + "1" * 64).outcome.value
+        == "applied"
+    )
     assert ws._get(D, 1).evidence_digest == digest  # the evidence digest alone would miss it
     assert cache.key(D, 1).revision_digest != key.revision_digest  # journal head aside
     assert same_as_uncached(cache, LEAD).gates["G8"].status.value == "pass"
 
 
-def test_time_reaches_the_verdict_only_through_expiry(ws: Workspace, clock: Clock,
-                                                      g1_runs: list[str]) -> None:
+def test_time_reaches_the_verdict_only_through_expiry(
+    ws: Workspace, clock: Clock, g1_runs: list[str]
+) -> None:
     ws.import_dossier(passing())
     ws.bind(D, 1, LEAD)
     cache = PreviewCache(ws)
@@ -147,11 +154,18 @@ def test_time_reaches_the_verdict_only_through_expiry(ws: Workspace, clock: Cloc
 
 
 @pytest.mark.parametrize("bound", [False, True])
-def test_a_package_changed_on_disk_reevaluates(make_ws: Callable[..., Workspace], package: Path,
-                                               g1_runs: list[str], bound: bool) -> None:
+def test_a_package_changed_on_disk_reevaluates(
+    make_ws: Callable[..., Workspace], package: Path, g1_runs: list[str], bound: bool
+) -> None:
     ws = make_ws(package_locator={"pkg-1": package}.get, package_contamination=lambda root: [])
-    ws.import_dossier(DossierBuilder().set("evidence.source_packages", [
-        {"package_id": "pkg-1", "package_digest": package_digest(package)}]).build())
+    ws.import_dossier(
+        DossierBuilder()
+        .set(
+            "evidence.source_packages",
+            [{"package_id": "pkg-1", "package_digest": package_digest(package)}],
+        )
+        .build()
+    )
     if bound:
         ws.bind(D, 1, LEAD)
     cache = PreviewCache(ws)
@@ -167,7 +181,8 @@ def test_a_package_changed_on_disk_reevaluates(make_ws: Callable[..., Workspace]
 
 
 def test_revisions_are_kept_apart_and_the_curve_follows_the_evidence(
-        ws: Workspace, g1_runs: list[str]) -> None:
+    ws: Workspace, g1_runs: list[str]
+) -> None:
     ws.import_dossier(passing())
     ws.bind(D, 1, LEAD)
     cache = PreviewCache(ws)

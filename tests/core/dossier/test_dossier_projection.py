@@ -23,8 +23,18 @@ from aa_review.core.dossier import (
 from aa_review.core.dossier._projection import private_strings
 
 D = "dos-7f3a9c"
-ALLOWED_STRINGS = {"TrainingReadinessPublicProjection", "SPEC-026", "deferred", "eligible",
-                   "expired", "pass", "fail", "unknown", *PUBLIC_KEYS, *GATE_IDS}
+ALLOWED_STRINGS = {
+    "TrainingReadinessPublicProjection",
+    "SPEC-026",
+    "deferred",
+    "eligible",
+    "expired",
+    "pass",
+    "fail",
+    "unknown",
+    *PUBLIC_KEYS,
+    *GATE_IDS,
+}
 
 
 def every_string(*trees: Any) -> set[str]:
@@ -41,19 +51,23 @@ def every_string(*trees: Any) -> set[str]:
     return out
 
 
-def assert_no_private_value(projection: dict[str, Any], ws: Workspace, dossier_id: str,
-                            revision: int) -> None:
+def assert_no_private_value(
+    projection: dict[str, Any], ws: Workspace, dossier_id: str, revision: int
+) -> None:
     # journal_head names the journal entry that holds the decision (spec 10.3): the one
     # digest and number beyond the constants, and it must be an entry of this journal.
     head = projection["journal_head"]
-    assert head is not None and ws.journal_entries()[head["seq"]]["entry_hash"] == (
-        head["entry_hash"])
+    assert (
+        head is not None and ws.journal_entries()[head["seq"]]["entry_hash"] == (head["entry_hash"])
+    )
     projection = {k: v for k, v in projection.items() if k != "journal_head"}
     text = json.dumps(projection, ensure_ascii=False)
     # Every value of the revision (evidence, binding, check record with its reason codes,
     # metrics and private detail), of the archive and of the principal registry.
-    private = every_string(ws.revision(dossier_id, revision), archive(), principals(),
-                           [dossier_id]) - ALLOWED_STRINGS
+    private = (
+        every_string(ws.revision(dossier_id, revision), archive(), principals(), [dossier_id])
+        - ALLOWED_STRINGS
+    )
     assert len(private) > 300
     # Whole-token check for every private string, substring check for the longer ones.
     tokens = set(re.findall(r'"([^"]*)"', text))
@@ -91,7 +105,9 @@ def test_projection_of_an_eligible_revision(ws: Workspace) -> None:
     entry = ws.journal_entries()[-1]
     assert entry["kind"] == "projection_published"
     assert {k: entry["payload"][k] for k in ("projection_id", "outcome")} == {
-        "projection_id": p["projection_id"], "outcome": "eligible"}
+        "projection_id": p["projection_id"],
+        "outcome": "eligible",
+    }
 
 
 def test_projection_ids_are_fresh_and_unrelated_to_private_ids(ws: Workspace) -> None:
@@ -109,8 +125,19 @@ def test_failing_dossier_projects_conclusions_but_no_reason_codes(ws: Workspace)
     p = ws.project(d, 1)
     assert p["outcome"] == "deferred" and p["gates"]["G9"] == "fail"
     text = json.dumps({k: v for k, v in p.items() if k != "journal_head"})
-    for private in ("G9_CONTAMINATION_HIDDEN_ITEM", "item-cal-1", "cal-1", "sha256:", "pool-",
-                    "p-eval-cy", "obs-1", "exp-r0", "atom-1", "ep-2026", "id-trainer-svc"):
+    for private in (
+        "G9_CONTAMINATION_HIDDEN_ITEM",
+        "item-cal-1",
+        "cal-1",
+        "sha256:",
+        "pool-",
+        "p-eval-cy",
+        "obs-1",
+        "exp-r0",
+        "atom-1",
+        "ep-2026",
+        "id-trainer-svc",
+    ):
         assert private not in text
     assert_no_private_value(p, ws, d, 1)
 
@@ -151,10 +178,14 @@ def test_allowlist_violations_are_refused() -> None:
     good = build_projection(DossierState.DEFERRED, None, datetime_now())
     assert set(good["gates"].values()) == {"unknown"}
     check_projection(good, set())
-    for bad in ({**good, "dossier_id": "x"}, {**good, "projection_id": "dos-7f3a9c"},
-                {**good, "gates": {**good["gates"], "G1": "maybe"}},
-                {**good, "outcome": "approved"}, {**good, "schema_version": "1"},
-                {k: v for k, v in good.items() if k != "created_on"}):
+    for bad in (
+        {**good, "dossier_id": "x"},
+        {**good, "projection_id": "dos-7f3a9c"},
+        {**good, "gates": {**good["gates"], "G1": "maybe"}},
+        {**good, "outcome": "approved"},
+        {**good, "schema_version": "1"},
+        {k: v for k, v in good.items() if k != "created_on"},
+    ):
         with pytest.raises(ProjectionError) as info:
             check_projection(bad, set())
         assert info.value.reason_code == "PROJECTION_ALLOWLIST_VIOLATION"
@@ -182,9 +213,13 @@ def test_seeded_canary_blocks_the_write(ws: Workspace, tmp_path: Path, monkeypat
     assert not projections.exists() or list(projections.iterdir()) == []
     assert len(ws.journal_entries()) == before
     with pytest.raises(ProjectionError) as info:
-        check_projection({**real(DossierState.DEFERRED, None, datetime_now()),
-                          "projection_id": "8f1d2c34-5a6b-4c7d-8e9f-0a1b2c3d4e5f"},
-                         {"8f1d2c34"})
+        check_projection(
+            {
+                **real(DossierState.DEFERRED, None, datetime_now()),
+                "projection_id": "8f1d2c34-5a6b-4c7d-8e9f-0a1b2c3d4e5f",
+            },
+            {"8f1d2c34"},
+        )
     assert info.value.reason_code == "PROJECTION_PRIVATE_VALUE_LEAK"
 
 
@@ -226,8 +261,11 @@ def test_private_detail_is_shown_to_the_evaluator_only(ws: Workspace) -> None:
 def test_a_training_side_identity_never_publishes_or_authorizes(ws: Workspace) -> None:
     from dossier_builder import SIGNER, DossierBuilder
 
-    tree = DossierBuilder().set("evidence.independence_plan.search_controller_identity",
-                                SIGNER).build()
+    tree = (
+        DossierBuilder()
+        .set("evidence.independence_plan.search_controller_identity", SIGNER)
+        .build()
+    )
     ws.import_dossier(tree)
     r = ws.authorize_amendment(D, 1, SIGNER, "a.md", "sha256:" + "1" * 64)
     assert (r.outcome.value, r.reason) == ("refused", "SEPARATION_OF_DUTIES")

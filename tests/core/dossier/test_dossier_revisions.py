@@ -36,10 +36,17 @@ def test_editing_a_bound_revision_creates_the_next_and_expires_the_old(ws: Works
     assert v1["check"]["dossier_reason_codes"] == ["DOSSIER_EVIDENCE_CHANGED"]
     assert v1["check"]["gates"]["G1"]["detail"]["changed_sections"] == ["budgets"]
     assert v2["evidence"]["budgets"]["compute"]["amount"] == 1400
-    assert v2["supersedes"] == {"dossier_id": D, "revision": 1,
-                                "evidence_digest": json_digest(old["evidence"])}
+    assert v2["supersedes"] == {
+        "dossier_id": D,
+        "revision": 1,
+        "evidence_digest": json_digest(old["evidence"]),
+    }
     assert (v2["state"], v2["binding"], v2["check"], v2["authorization"]) == (
-        "draft", None, None, None)
+        "draft",
+        None,
+        None,
+        None,
+    )
     assert v2["created_by"] == LEAD2 and v2["created_at"] == "2026-03-01T00:00:00Z"
     assert ws.revisions(D) == [1, 2]
     # The old revision is frozen; the new one follows the lifecycle from draft.
@@ -48,7 +55,10 @@ def test_editing_a_bound_revision_creates_the_next_and_expires_the_old(ws: Works
     expire, create, refused, _bind = ws.journal_entries()[-4:]
     assert refused["kind"] == "transition_refused"
     assert (expire["revision"], expire["to_state"], expire["actor"]["role"]) == (
-        1, "expired", "system_reducer")
+        1,
+        "expired",
+        "system_reducer",
+    )
     assert expire["payload"]["reasons"][0] == "DOSSIER_EVIDENCE_CHANGED"
     assert (create["revision"], create["from_state"], create["to_state"]) == (2, None, "draft")
     assert create["payload"]["path"] == ["budgets", "compute", "amount"]
@@ -68,15 +78,18 @@ def test_a_draft_is_edited_in_place(ws: Workspace) -> None:
     assert ws.verify_journal()["valid"]
 
 
-@pytest.mark.parametrize(("path", "value", "reason"), [
-    (["power_analysis", "parameters", "icc"], "0.1", "DOSSIER_SCHEMA_INVALID"),
-    (["expiry", "expires_at"], "next year", "DOSSIER_SCHEMA_INVALID"),
-    (["budgets", "compute", "amount"], float("inf"), "DOSSIER_SCHEMA_INVALID"),
-    (["license", "license_id", "deeper"], "x", "EDIT_PATH_INVALID"),
-    (["dataset_plan", "training_source_items", "9"], "x", "EDIT_PATH_INVALID"),
-    (["dataset_plan", "training_source_items", "first"], "x", "EDIT_PATH_INVALID"),
-    ([], "x", "EDIT_PATH_INVALID"),
-])
+@pytest.mark.parametrize(
+    ("path", "value", "reason"),
+    [
+        (["power_analysis", "parameters", "icc"], "0.1", "DOSSIER_SCHEMA_INVALID"),
+        (["expiry", "expires_at"], "next year", "DOSSIER_SCHEMA_INVALID"),
+        (["budgets", "compute", "amount"], float("inf"), "DOSSIER_SCHEMA_INVALID"),
+        (["license", "license_id", "deeper"], "x", "EDIT_PATH_INVALID"),
+        (["dataset_plan", "training_source_items", "9"], "x", "EDIT_PATH_INVALID"),
+        (["dataset_plan", "training_source_items", "first"], "x", "EDIT_PATH_INVALID"),
+        ([], "x", "EDIT_PATH_INVALID"),
+    ],
+)
 def test_invalid_edits_are_refused_and_change_nothing(ws: Workspace, path, value, reason) -> None:
     bound(ws)
     before = ws.revision(D, 1)
@@ -99,9 +112,11 @@ def test_authorize_amendment_links_to_the_current_evidence(ws: Workspace) -> Non
     ws.import_dossier(tree)
     amendment = json_digest("amendment text")
     assert ws.authorize_amendment(D, 1, LEAD, "a.md", amendment).reason == (
-        "ACTOR_ROLE_NOT_PERMITTED")
+        "ACTOR_ROLE_NOT_PERMITTED"
+    )
     assert ws.authorize_amendment(D, 1, "p-maint-bot", "a.md", amendment).reason == (
-        "ACTOR_ROLE_NOT_PERMITTED")
+        "ACTOR_ROLE_NOT_PERMITTED"
+    )
     r = ws.authorize_amendment(D, 1, SIGNER, "a.md", amendment)
     assert r.outcome.value == "applied"
     auth = ws.revision(D, 1)["authorization"]
@@ -110,7 +125,9 @@ def test_authorize_amendment_links_to_the_current_evidence(ws: Workspace) -> Non
     signoff = ws.journal_entries()[-1]
     assert signoff["kind"] == "signoff"
     assert {k: signoff["payload"][k] for k in ("subject", "subject_digest")} == {
-        "subject": "amendment_authorization", "subject_digest": json_digest(auth)}
+        "subject": "amendment_authorization",
+        "subject_digest": json_digest(auth),
+    }
     ws.bind(D, 1, LEAD)
     assert ws.check(D, 1, EVALUATOR).check_record.gates["G8"].status.value == "pass"
     assert ws.authorize_amendment(D, 1, SIGNER, "a.md", amendment).reason == "TRANSITION_ILLEGAL"
@@ -125,9 +142,15 @@ def test_import_records_file_digest_and_embedded_signoffs(ws: Workspace) -> None
     assert entry["kind"] == "imported" and entry["to_state"] == "draft"
     assert entry["payload"]["file_digest"] == json_digest(tree)
     subjects = {s["subject"] for s in entry["payload"]["signoffs"]}
-    assert subjects == {"feasibility_review", "decision_consent", "decision_privacy",
-                        "budget_approval", "record_acceptance", "not_applicable_acceptance",
-                        "amendment_authorization"}
+    assert subjects == {
+        "feasibility_review",
+        "decision_consent",
+        "decision_privacy",
+        "budget_approval",
+        "record_acceptance",
+        "not_applicable_acceptance",
+        "amendment_authorization",
+    }
     assert sum(s["subject"] == "budget_approval" for s in entry["payload"]["signoffs"]) == 5
 
 
@@ -139,8 +162,7 @@ def test_import_of_a_later_state_is_evidence_bound_with_untrusted_history(ws: Wo
     assert ref.state is DossierState.EVIDENCE_BOUND
     stored = ws.revision(ref.dossier_id, 1)
     assert stored["state"] == "evidence_bound" and stored["check"] is None
-    assert stored["imported_untrusted"] == {"claimed_state": "eligible",
-                                            "check": tree["check"]}
+    assert stored["imported_untrusted"] == {"claimed_state": "eligible", "check": tree["check"]}
     assert ws.journal_entries()[0]["payload"]["claimed_state"] == "eligible"
     # The untrusted check never counts: the revision must be checked here.
     assert ws.decide_eligible(ref.dossier_id, 1, DECIDER).reason == "TRANSITION_ILLEGAL"
@@ -162,7 +184,8 @@ def test_import_refusals(ws: Workspace) -> None:
 
 
 def test_a_journaled_revision_cannot_be_imported_again_by_a_new_session(
-        ws: Workspace, make_ws) -> None:
+    ws: Workspace, make_ws
+) -> None:
     ws.import_dossier(passing())
     ws.close()  # one writer at a time (spec 10.5)
     again = make_ws()  # same journal, fresh memory

@@ -27,9 +27,12 @@ def test_demo_workspace_is_deterministic_and_steps_through(tmp_path: Path) -> No
     j1, j2 = ((tmp_path / w / "journal.jsonl").read_bytes().splitlines() for w in ("ws1", "ws2"))
     assert j1[0] != j2[0] and len(j1) == len(j2) == 2
     ready, dirty = SAMPLE_DOSSIER_IDS
-    with Workspace.open_folder(tmp_path / "ws1", clock=Clock(),
-                               package_locator={"pkg_demo": pkg}.get,
-                               package_contamination=lambda root: []) as ws:
+    with Workspace.open_folder(
+        tmp_path / "ws1",
+        clock=Clock(),
+        package_locator={"pkg_demo": pkg}.get,
+        package_contamination=lambda root: [],
+    ) as ws:
         assert not ws.read_only and ws.dossier_ids() == sorted(SAMPLE_DOSSIER_IDS)
         assert ws.revision(ready, 1)["evidence"]["source_packages"][0]["package_id"] == "pkg_demo"
         for d in (ready, dirty):
@@ -53,9 +56,12 @@ def test_the_varied_demo_package_keeps_the_demo_dossiers_outcomes(tmp_path: Path
     pkg = home / SAMPLE_PACKAGE_ID
     assert contamination_rows(pkg) == []  # hidden items are catalogued, never cited
     ready, dirty = SAMPLE_DOSSIER_IDS
-    with Workspace.open_folder(home / "dossier_workspace", clock=Clock(),
-                               package_locator={SAMPLE_PACKAGE_ID: pkg}.get,
-                               package_contamination=contamination_rows) as ws:
+    with Workspace.open_folder(
+        home / "dossier_workspace",
+        clock=Clock(),
+        package_locator={SAMPLE_PACKAGE_ID: pkg}.get,
+        package_contamination=contamination_rows,
+    ) as ws:
         for d in (ready, dirty):
             ws.bind(d, 1, "p-lead-ada")
             ws.check(d, 1, "p-eval-cy")

@@ -39,13 +39,25 @@ def test_layout_and_persistence(folder: Path, clock) -> None:
         ws.edit_evidence(D, 1, LEAD, ["license", "license_id"], "MIT")
     names = sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
     registry = "registry/" + json_digest(keyed_principals()).split(":")[1] + ".json"
-    assert names == sorted(["principals.json", "archive.json", "journal.jsonl",
-                            "dossiers", f"dossiers/{D}", f"dossiers/{D}/rev-1.json",
-                            f"dossiers/{D}/rev-2.json", "projections",
-                            f"projections/{p['projection_id']}.json", "registry", registry])
+    assert names == sorted(
+        [
+            "principals.json",
+            "archive.json",
+            "journal.jsonl",
+            "dossiers",
+            f"dossiers/{D}",
+            f"dossiers/{D}/rev-1.json",
+            f"dossiers/{D}/rev-2.json",
+            "projections",
+            f"projections/{p['projection_id']}.json",
+            "registry",
+            registry,
+        ]
+    )
     rev1 = json.loads((folder / "dossiers" / D / "rev-1.json").read_text())
     assert rev1["state"] == "expired" and rev1["check"]["dossier_reason_codes"] == [
-        "DOSSIER_EVIDENCE_CHANGED"]
+        "DOSSIER_EVIDENCE_CHANGED"
+    ]
     with Workspace.open_folder(folder, clock=clock) as again:
         assert not again.read_only
         assert again.revisions(D) == [1, 2]
@@ -77,11 +89,13 @@ def test_another_process_is_refused(folder: Path, clock) -> None:
         sys.exit(0)
     """)
     with Workspace.open_folder(folder, clock=clock):
-        out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
-                             text=True, timeout=60)
+        out = subprocess.run(
+            [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
+        )
         assert out.returncode == 3 and str(folder.resolve()) in out.stdout
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True,
-                         timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0
 
 
@@ -116,8 +130,7 @@ def test_tampered_journal_opens_read_only(folder: Path, clock) -> None:
         assert ws.revision(D, 1)["state"] == "evidence_bound"  # still readable
 
 
-def test_revision_files_that_disagree_with_the_journal_open_read_only(folder: Path,
-                                                                        clock) -> None:
+def test_revision_files_that_disagree_with_the_journal_open_read_only(folder: Path, clock) -> None:
     with Workspace.open_folder(folder, clock=clock) as ws:
         ws.import_dossier(passing())
         ws.bind(D, 1, LEAD)

@@ -12,8 +12,20 @@ from aa_review.generator import generate_package
 
 # Stored values cycled over the rows; None removes the field. 0.9299999999999999 is
 # shown as 0.930; 0.0625 and 0.3125 are binary ties that the table rounds to even.
-CONFIDENCES = [0.9299999999999999, 0.93, 0.7, 0.6999, 0.65, 0.5, 0.0625, 0.3125, 1.0, None,
-               0.123456, 0.85]
+CONFIDENCES = [
+    0.9299999999999999,
+    0.93,
+    0.7,
+    0.6999,
+    0.65,
+    0.5,
+    0.0625,
+    0.3125,
+    1.0,
+    None,
+    0.123456,
+    0.85,
+]
 QUALITIES = [0.91, 0.5, 0.75, 0.9099999999999999, None, 0.2]
 
 
@@ -37,8 +49,9 @@ def vary_rows(root: Path) -> None:
                     row.pop(key, None)
                 else:
                     row[key] = value
-            ids = [e for e in row.get("source_evidence_ref_ids") or []
-                   if e not in hidden or i % 3 == 0]
+            ids = [
+                e for e in row.get("source_evidence_ref_ids") or [] if e not in hidden or i % 3 == 0
+            ]
             row["source_evidence_ref_ids"] = ids[: len(ids) - i % 4]
             out.append(orjson.dumps(row))
             i += 1
@@ -47,8 +60,12 @@ def vary_rows(root: Path) -> None:
 
 @pytest.fixture(scope="session")
 def varied_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = generate_package(tmp_path_factory.mktemp("query"), rows=120, seed=3,
-                            defects=["hidden_cited", "private_path", "missing_lineage"]).root
+    root = generate_package(
+        tmp_path_factory.mktemp("query"),
+        rows=120,
+        seed=3,
+        defects=["hidden_cited", "private_path", "missing_lineage"],
+    ).root
     vary_rows(root)
     return root
 

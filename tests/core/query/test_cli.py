@@ -27,18 +27,19 @@ def cli(capsysbinary, *args: str) -> tuple[int, bytes, str]:
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "aa_review", *args], capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "aa_review", *args], capture_output=True, text=True, timeout=300
+    )
 
 
 def cli_positions(pkg, capsysbinary, root: Path, query: str) -> list[int]:
-    code, out, err = cli(capsysbinary, "rows", str(root), "--query", query, "--csv",
-                         "--columns", "file,line")
+    code, out, err = cli(
+        capsysbinary, "rows", str(root), "--query", query, "--csv", "--columns", "file,line"
+    )
     assert code in (0, 1), err
     ix = pkg.index
     where = {(ix.files[int(ix.file[i])], int(ix.line[i])): i for i in range(len(ix))}
-    return [where[(d["file"], int(d["line"]))]
-            for d in csv.DictReader(io.StringIO(out.decode()))]
+    return [where[(d["file"], int(d["line"]))] for d in csv.DictReader(io.StringIO(out.decode()))]
 
 
 @pytest.mark.parametrize("query", parity.ROWS)
@@ -57,8 +58,7 @@ def cli_findings(varied_root: Path, capsysbinary) -> list[Finding]:
 
 
 @pytest.mark.parametrize("query", parity.FINDINGS)
-def test_audit_query_parity(pkg, varied_root: Path, cli_findings, capsysbinary,
-                            query: str) -> None:
+def test_audit_query_parity(pkg, varied_root: Path, cli_findings, capsysbinary, query: str) -> None:
     want = [cli_findings[i] for i in filter_findings(cli_findings, query, pkg)]
     assert want, query  # every query of the table selects something
     code, out, err = cli(capsysbinary, "audit", str(varied_root), "--query", query, "--json")
@@ -73,8 +73,9 @@ def test_query_starting_with_a_dash(varied_root: Path, pkg) -> None:
     assert out.returncode in (0, 1), out.stderr
     findings = json.loads(out.stdout)["findings"]
     assert findings and not any(f["quirk"] for f in findings)
-    rows = run("rows", str(varied_root), "--query", "-type:*_event", "--csv",
-               "--columns", "data_type")
+    rows = run(
+        "rows", str(varied_root), "--query", "-type:*_event", "--csv", "--columns", "data_type"
+    )
     assert rows.returncode == 0, rows.stderr
     types = [d["data_type"] for d in csv.DictReader(io.StringIO(rows.stdout))]
     assert types and not any(t.endswith("_event") for t in types)
@@ -83,7 +84,10 @@ def test_query_starting_with_a_dash(varied_root: Path, pkg) -> None:
 
 def test_join_option_values() -> None:
     assert join_option_values(["p", "--query", "-x", "--csv"], ["--query"]) == [
-        "p", "--query=-x", "--csv"]
+        "p",
+        "--query=-x",
+        "--csv",
+    ]
     assert join_option_values(["--query=-x"], ["--query"]) == ["--query=-x"]
     assert join_option_values(["--", "--query", "-x"], ["--query"]) == ["--", "--query", "-x"]
     assert join_option_values(["--query"], ["--query"]) == ["--query"]
@@ -120,19 +124,30 @@ def test_rows_exit_codes_and_streams(varied_root: Path, tmp_path: Path, capsysbi
 
 def test_rows_formats(varied_root: Path, pkg, tmp_path: Path, capsysbinary) -> None:
     want = filter_rows(pkg, "type:failure_case").tolist()
-    code, out, _ = cli(capsysbinary, "rows", str(varied_root), "--query", "type:failure_case",
-                       "--jsonl")
+    code, out, _ = cli(
+        capsysbinary, "rows", str(varied_root), "--query", "type:failure_case", "--jsonl"
+    )
     assert code == 0 and [json.loads(x) for x in out.splitlines()] == [
-        pkg.read_row(i) for i in want]
-    code, out, _ = cli(capsysbinary, "rows", str(varied_root), "--query", "type:failure_case",
-                       "--json", "--columns", "row_id")
+        pkg.read_row(i) for i in want
+    ]
+    code, out, _ = cli(
+        capsysbinary,
+        "rows",
+        str(varied_root),
+        "--query",
+        "type:failure_case",
+        "--json",
+        "--columns",
+        "row_id",
+    )
     doc = json.loads(out)
     assert doc["meta"]["query"] == "type:failure_case"
     assert doc["meta"]["package_digest"].startswith("sha256:")
     assert doc["rows"] == [{"row_id": pkg.index.row_id_str(i)} for i in want]
     target = tmp_path / "rows.csv"
-    code, out, err = cli(capsysbinary, "rows", str(varied_root), "--query", "type:failure_case",
-                         "-o", str(target))
+    code, out, err = cli(
+        capsysbinary, "rows", str(varied_root), "--query", "type:failure_case", "-o", str(target)
+    )
     assert code == 0 and out == b"" and target.exists()
     meta = json.loads((tmp_path / "rows.csv.meta.json").read_text())
     assert meta["count"] == len(want) and meta["package_digest"].startswith("sha256:")
@@ -140,11 +155,21 @@ def test_rows_formats(varied_root: Path, pkg, tmp_path: Path, capsysbinary) -> N
     assert code == 2 and ".csv, .jsonl or .json" in err
 
 
-def test_rows_with_finding_terms_audits_first(varied_root: Path, pkg, audit_findings,
-                                              capsysbinary) -> None:
+def test_rows_with_finding_terms_audits_first(
+    varied_root: Path, pkg, audit_findings, capsysbinary
+) -> None:
     want = filter_rows(pkg, "finding:privacy", audit_findings).tolist()
-    code, out, err = cli(capsysbinary, "rows", str(varied_root), "--query", "finding:privacy",
-                         "--csv", "--columns", "row_id")
+    code, out, err = cli(
+        capsysbinary,
+        "rows",
+        str(varied_root),
+        "--query",
+        "finding:privacy",
+        "--csv",
+        "--columns",
+        "row_id",
+    )
     assert code == 0 and "auditing" in err
     assert [d["row_id"] for d in csv.DictReader(io.StringIO(out.decode()))] == [
-        pkg.index.row_id_str(i) for i in want]
+        pkg.index.row_id_str(i) for i in want
+    ]

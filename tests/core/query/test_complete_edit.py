@@ -21,14 +21,18 @@ def accept(query: str, cursor: int, scope, pick: str) -> str:
     """The query after choosing the suggestion labelled ``pick``."""
     c = complete(scope, query, cursor)
     item = next(s for s in c.items if s.label == pick)
-    return query[:c.start] + item.text + query[c.end:]
+    return query[: c.start] + item.text + query[c.end :]
 
 
 def test_field_names_from_a_prefix(pkg) -> None:
     rows = RowsScope(pkg)
     c = complete(rows, "type:x ev", 9)
-    assert [s.label for s in c.items] == ["evidence", "evidence.visibility", "evidence.type",
-                                          "evidence.ref"]
+    assert [s.label for s in c.items] == [
+        "evidence",
+        "evidence.visibility",
+        "evidence.type",
+        "evidence.ref",
+    ]
     assert (c.start, c.end) == (7, 9) and all(s.kind == "field" for s in c.items)
     assert accept("type:x ev", 9, rows, "evidence.visibility") == "type:x evidence.visibility:"
     # Nothing typed yet: every field of this table (row.* fields only when asked).
@@ -42,8 +46,14 @@ def test_numeric_fields_then_operators(pkg) -> None:
     rows = RowsScope(pkg)
     assert accept("conf", 4, rows, "confidence") == "confidence"
     ops = complete(rows, "confidence", 10)
-    assert [s.text for s in ops.items] == ["confidence<", "confidence<=", "confidence>",
-                                           "confidence>=", "confidence=", "confidence!="]
+    assert [s.text for s in ops.items] == [
+        "confidence<",
+        "confidence<=",
+        "confidence>",
+        "confidence>=",
+        "confidence=",
+        "confidence!=",
+    ]
     assert complete(rows, "confidence<", 11).items == ()
 
 
@@ -58,7 +68,8 @@ def test_values_come_from_the_package(pkg) -> None:
     assert labels and all("pair" in x for x in labels)
     assert {s.label for s in complete(rows, "type:", 5).items} == set(counts)
     assert [s.label for s in complete(rows, "evidence.visibility:h", 21).items] == [
-        "hidden_excluded"]
+        "hidden_excluded"
+    ]
     # In the middle of a word, the whole word is replaced.
     assert accept("type:fail OR x", 7, rows, "failure_case") == "type:failure_case OR x"
     # After a spaced operator, after '(' and '-'.
@@ -71,13 +82,19 @@ def test_values_of_findings_and_evidence(pkg, audit_findings) -> None:
     codes = [s.label for s in complete(findings, "code:pri", 8).items]
     assert codes == sorted({f.code for f in audit_findings if f.code.startswith("pri")})
     assert [s.label for s in complete(findings, "severity:", 9).items] == [
-        "info", "low", "warning", "error", "critical"]
+        "info",
+        "low",
+        "warning",
+        "error",
+        "critical",
+    ]
     assert [s.label for s in complete(findings, "quirk:", 6).items] == ["yes", "no"]
     assert "failure_case" in [s.label for s in complete(findings, "type:", 5).items]
     ev = EvidenceScope(pkg)
     assert [s.label for s in complete(ev, "visibility:", 11).items] == sorted(
         {e.visibility for e in pkg.catalog if e.visibility},
-        key=lambda v: -sum(e.visibility == v for e in pkg.catalog))
+        key=lambda v: -sum(e.visibility == v for e in pkg.catalog),
+    )
     # Quoted free text has no completion; keywords complete.
     assert complete(ev, '"abc', 4).items == ()
     assert [s.label for s in complete(ev, "type:a O", 8).items] == ["OR"]
@@ -89,16 +106,23 @@ def test_value_suggestions_are_quoted_when_needed() -> None:
     assert parse_query(f"task:{quote('a b')}").value == "a b"  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize(("query", "field", "value", "want"), [
-    ('confidence<0.5 "free text"', "type", "failure_case",
-     'confidence<0.5 "free text" type:failure_case'),
-    ("type:a confidence<0.5", "type", "b", "confidence<0.5 type:b"),
-    ("type:a confidence<0.5", "type", None, "confidence<0.5"),
-    ("-type:a x", "type", None, "x"),
-    ("type:a OR type:b", "type", "c", "(type:a OR type:b) type:c"),
-    ("(type:a OR type:b) x", "task", "t 1", '(type:a OR type:b) x task:"t 1"'),
-    ('"broken', "type", "x", "type:x"),
-])
+@pytest.mark.parametrize(
+    ("query", "field", "value", "want"),
+    [
+        (
+            'confidence<0.5 "free text"',
+            "type",
+            "failure_case",
+            'confidence<0.5 "free text" type:failure_case',
+        ),
+        ("type:a confidence<0.5", "type", "b", "confidence<0.5 type:b"),
+        ("type:a confidence<0.5", "type", None, "confidence<0.5"),
+        ("-type:a x", "type", None, "x"),
+        ("type:a OR type:b", "type", "c", "(type:a OR type:b) type:c"),
+        ("(type:a OR type:b) x", "task", "t 1", '(type:a OR type:b) x task:"t 1"'),
+        ('"broken', "type", "x", "type:x"),
+    ],
+)
 def test_set_term(query: str, field: str, value: str | None, want: str) -> None:
     out = set_term(query, field, value)
     assert out == want

@@ -58,29 +58,34 @@ def row_oracles(pkg, findings) -> dict[str, RowPred]:
     event = lambda r: r["data_type"].endswith("_event")
     return {
         "type:failure_case": lambda r, f, n: r["data_type"] == "failure_case",
-        "type:failure_case OR type:preference_pair":
-            lambda r, f, n: r["data_type"] in ("failure_case", "preference_pair"),
+        "type:failure_case OR type:preference_pair": lambda r, f, n: (
+            r["data_type"] in ("failure_case", "preference_pair")
+        ),
         "type:*_event": lambda r, f, n: event(r),
         "-type:*_event": lambda r, f, n: not event(r),
         "NOT type:*_event": lambda r, f, n: not event(r),
         "confidence < 0.7": lambda r, f, n: conf(r) is not None and conf(r) < 0.7,
         "confidence<0.7": lambda r, f, n: conf(r) is not None and conf(r) < 0.7,
         "confidence>=0.93": lambda r, f, n: conf(r) is not None and conf(r) >= 0.93,
-        "confidence=0.9299999999999999":
-            lambda r, f, n: r.get("confidence") == 0.9299999999999999,
+        "confidence=0.9299999999999999": lambda r, f, n: r.get("confidence") == 0.9299999999999999,
         "confidence:none": lambda r, f, n: "confidence" not in r,
-        "quality>=0.9 (type:failure_case OR type:*_pair)":
-            lambda r, f, n: (shown(r.get("quality_score")) or 0) >= 0.9
-            and (r["data_type"] == "failure_case" or r["data_type"].endswith("_pair")),
-        "evidence.visibility:hidden_excluded":
-            lambda r, f, n: any(vis.get(e) == "hidden_excluded" for e in cited_ids(r)),
+        "quality>=0.9 (type:failure_case OR type:*_pair)": lambda r, f, n: (
+            (shown(r.get("quality_score")) or 0) >= 0.9
+            and (r["data_type"] == "failure_case" or r["data_type"].endswith("_pair"))
+        ),
+        "evidence.visibility:hidden_excluded": lambda r, f, n: any(
+            vis.get(e) == "hidden_excluded" for e in cited_ids(r)
+        ),
         "evidence<32": lambda r, f, n: len(cited_ids(r)) < 32,
         "file:environment/ line<=2": lambda r, f, n: "environment/" in f and n <= 2,
-        '"failure_case"': lambda r, f, n: any("failure_case" in x for x in (
-            row_id(r), r["data_type"], f, str(r.get("source_task_id")))),
+        '"failure_case"': lambda r, f, n: any(
+            "failure_case" in x
+            for x in (row_id(r), r["data_type"], f, str(r.get("source_task_id")))
+        ),
         "finding:privacy": lambda r, f, n: row_id(r) in privacy,
-        "severity=warning -type:environment_response_pair":
-            lambda r, f, n: row_id(r) in warned and r["data_type"] != "environment_response_pair",
+        "severity=warning -type:environment_response_pair": lambda r, f, n: (
+            row_id(r) in warned and r["data_type"] != "environment_response_pair"
+        ),
     }
 
 
@@ -97,8 +102,9 @@ def test_row_examples(pkg, audit_findings) -> None:
         assert got_list == want, q
         assert 0 < len(want) < len(ix), f"{q}: an example that shows nothing"
     # Stated relations: "the same rows as", "including those stored as ...".
-    assert filter_rows(pkg, "confidence<0.7").tolist() == \
-        filter_rows(pkg, "confidence < 0.7").tolist()
+    assert (
+        filter_rows(pkg, "confidence<0.7").tolist() == filter_rows(pkg, "confidence < 0.7").tolist()
+    )
     noisy = {i for i, (r, _f, _n) in enumerate(rows) if r.get("confidence") == 0.9299999999999999}
     assert noisy and noisy <= set(filter_rows(pkg, "confidence>=0.93").tolist())
     exact93 = {i for i, (r, _f, _n) in enumerate(rows) if r.get("confidence") == 0.93}
@@ -113,13 +119,16 @@ def test_evidence_examples(pkg) -> None:
             cited[ix.evidence_pos[e]] += 1
     items = [(pkg.evidence_at(i), cited[i]) for i in range(len(ix.evidence_ids))]
     oracles: dict[str, Callable[[Any, int], bool]] = {
-        "visibility:hidden_excluded": lambda e, n: e is not None and
-        e.visibility == "hidden_excluded",
+        "visibility:hidden_excluded": lambda e, n: (
+            e is not None and e.visibility == "hidden_excluded"
+        ),
         "ref:*.csv": lambda e, n: e is not None and e.ref.endswith(".csv"),
-        "type:artifact OR type:trace": lambda e, n: e is not None and
-        e.evidence_type in ("artifact", "trace"),
-        "cited<100 -visibility:hidden_excluded": lambda e, n: n < 100 and
-        (e is None or e.visibility != "hidden_excluded"),
+        "type:artifact OR type:trace": lambda e, n: (
+            e is not None and e.evidence_type in ("artifact", "trace")
+        ),
+        "cited<100 -visibility:hidden_excluded": lambda e, n: (
+            n < 100 and (e is None or e.visibility != "hidden_excluded")
+        ),
     }
     listed = [code(cells[0]) for cells in examples()["Evidence"]]
     assert sorted(listed) == sorted(oracles)
@@ -156,11 +165,11 @@ def test_findings_examples(pkg, audit_findings) -> None:
         "severity=error": lambda f: f.severity is Severity.ERROR,
         "code:privacy OR code:link.bad": lambda f: f.code.startswith(("privacy", "link.bad")),
         "check:quirks": lambda f: f.code in CHECKS["quirks"].codes,
-        "type:failure_case": lambda f: any(r["data_type"] == "failure_case"
-                                           for r, _ in rows_of(f)),
+        "type:failure_case": lambda f: any(r["data_type"] == "failure_case" for r, _ in rows_of(f)),
         "row.file:environment/ quality<0.6": lambda f: any(
             "environment/" in file and (shown(r.get("quality_score")) or 1) < 0.6
-            for r, file in rows_of(f)),
+            for r, file in rows_of(f)
+        ),
     }
     listed = [code(cells[0]) for cells in examples()["Findings"]]
     assert sorted(listed) == sorted(oracles)
@@ -207,17 +216,30 @@ def test_change_examples(varied_root: Path, tmp_path: Path) -> None:
     from aa_review.core.session import prepare_comparison
     from aa_review.generator import ChangeSpec, derive_package
 
-    derived = derive_package(varied_root, tmp_path / "new", ChangeSpec(
-        rows_added=2, rows_removed=2, rows_changed=3, rows_moved=2, rows_reformatted=2,
-        evidence_removed=1), seed=13)  # seed 13: an item 70 of the 120 rows cite
+    derived = derive_package(
+        varied_root,
+        tmp_path / "new",
+        ChangeSpec(
+            rows_added=2,
+            rows_removed=2,
+            rows_changed=3,
+            rows_moved=2,
+            rows_reformatted=2,
+            evidence_removed=1,
+        ),
+        seed=13,
+    )  # seed 13: an item 70 of the 120 rows cite
     rec, base, new = derived.changes, open_package(varied_root), open_package(derived.root)
     scope = RowsScope(new)
     with pytest.raises(QueryError, match="'change' needs a baseline to compare with"):
         scope.filter("change:added")
     scope.changes = prepare_comparison(base, new).masks
     ids = [new.index.row_id_str(i) for i in range(len(new.index))]
-    cites_gone = {row_id(r) for r in map(new.read_row, range(len(ids)))
-                  if set(rec.evidence_removed) & set(cited_ids(r))}
+    cites_gone = {
+        row_id(r)
+        for r in map(new.read_row, range(len(ids)))
+        if set(rec.evidence_removed) & set(cited_ids(r))
+    }
     moved = set(rec.rows_moved) | set(rec.rows_reformatted)
     oracles: dict[str, Callable[[str], bool]] = {
         "change:added": lambda i: i in rec.rows_added,

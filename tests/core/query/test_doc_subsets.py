@@ -26,8 +26,9 @@ def test_subset_examples(pkg) -> None:
     assert len(rows) == 5
     for query_cell, keeps in rows:
         query = code(query_cell)
-        want = KEEPS.get(keeps, set(range(3, n)) if keeps == "every row but the first three"
-                         else None)
+        want = KEEPS.get(
+            keeps, set(range(3, n)) if keeps == "every row but the first three" else None
+        )
         assert want is not None, keeps
         assert set(scope.filter(query).tolist()) == want, query
 

@@ -31,8 +31,9 @@ def test_csv_has_no_preamble_and_a_sidecar(pkg, tmp_path: Path) -> None:
     # take them for data".
     rows = filter_rows(pkg, "type:failure_case OR type:preference_pair")
     out = tmp_path / "rows.csv"
-    assert export_rows(pkg, rows, out, query="type:failure_case OR type:preference_pair",
-                       digest="sha256:abc") == len(rows)
+    assert export_rows(
+        pkg, rows, out, query="type:failure_case OR type:preference_pair", digest="sha256:abc"
+    ) == len(rows)
     text = out.read_text(encoding="utf-8")
     assert not text.startswith("#")
     data = list(csv.DictReader(io.StringIO(text)))
@@ -52,8 +53,14 @@ def test_numbers_are_the_stored_values_without_added_noise(pkg, tmp_path: Path) 
     # reads back the same: a stored 0.93 is "0.93"; the package's own
     # 0.9299999999999999 is kept, being the value the row holds.
     out = tmp_path / "rows.csv"
-    export_rows(pkg, range(len(pkg.index)), out, query="", digest=None,
-                columns=["row_id", "confidence", "quality_score"])
+    export_rows(
+        pkg,
+        range(len(pkg.index)),
+        out,
+        query="",
+        digest=None,
+        columns=["row_id", "confidence", "quality_score"],
+    )
     data = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
     for i, d in enumerate(data):
         stored = pkg.read_row(i).get("confidence")
@@ -73,13 +80,16 @@ def test_jsonl_holds_every_field(pkg, tmp_path: Path) -> None:
 
 def test_json_document_holds_query_and_digest(pkg, tmp_path: Path) -> None:
     out = tmp_path / "rows.json"
-    n = export_rows(pkg, [2, 3], out, query="x", digest="sha256:e", columns=["row_id", "file",
-                                                                              "line"])
+    n = export_rows(
+        pkg, [2, 3], out, query="x", digest="sha256:e", columns=["row_id", "file", "line"]
+    )
     doc = json.loads(out.read_text())
     assert n == 2 and doc["meta"]["query"] == "x" and doc["meta"]["package_digest"] == "sha256:e"
     ix = pkg.index
-    assert doc["rows"] == [{"row_id": ix.row_id_str(i), "file": ix.files[int(ix.file[i])],
-                            "line": int(ix.line[i])} for i in (2, 3)]
+    assert doc["rows"] == [
+        {"row_id": ix.row_id_str(i), "file": ix.files[int(ix.file[i])], "line": int(ix.line[i])}
+        for i in (2, 3)
+    ]
     assert not meta_path(out).exists()
 
 
@@ -100,7 +110,8 @@ def test_evidence_export(pkg, tmp_path: Path) -> None:
     assert data[0]["ref"] == pkg.catalog[0].ref and data[0]["catalogued"] == "true"
     assert int(data[0]["cited_by_rows"]) == sum(
         pkg.index.evidence_ids[0] in (pkg.read_row(r).get("source_evidence_ref_ids") or [])
-        for r in range(len(pkg.index)))
+        for r in range(len(pkg.index))
+    )
     buf = io.BytesIO()
     write_export(buf, evidence_export(pkg, [0]), "jsonl")
     rec = json.loads(buf.getvalue())
@@ -111,8 +122,14 @@ def test_evidence_export(pkg, tmp_path: Path) -> None:
 def test_findings_export(pkg, audit_findings, tmp_path: Path) -> None:
     keep = filter_findings(audit_findings, "code:privacy OR code:quirk")
     out = tmp_path / "findings.csv"
-    assert export_findings(audit_findings, keep, out, query="code:privacy OR code:quirk",
-                           digest="sha256:f", package_id=pkg.package_id) == len(keep)
+    assert export_findings(
+        audit_findings,
+        keep,
+        out,
+        query="code:privacy OR code:quirk",
+        digest="sha256:f",
+        package_id=pkg.package_id,
+    ) == len(keep)
     data = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
     # One line per location: a finding about many rows has a line for each.
     lines = [i for i in keep for _ in audit_findings[i].locations]
@@ -133,8 +150,12 @@ def test_a_finding_with_many_locations_is_one_csv_line_per_location() -> None:
     class Many(Finding):
         locations: list[Location] = []  # noqa: RUF012 - pydantic copies field defaults
 
-    f = Many(code="row.dup", severity=Severity.ERROR, message="m",
-             locations=[Location(row_id="a"), Location(row_id="b")])
+    f = Many(
+        code="row.dup",
+        severity=Severity.ERROR,
+        message="m",
+        locations=[Location(row_id="a"), Location(row_id="b")],
+    )
     buf = io.BytesIO()
     write_export(buf, findings_export([f]), "csv")
     data = list(csv.DictReader(io.StringIO(buf.getvalue().decode())))

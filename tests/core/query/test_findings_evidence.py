@@ -19,8 +19,9 @@ from .oracles import row_id
 
 
 def _f(code: str, sev: Severity, quirk: bool = False, **loc: object) -> Finding:
-    return Finding(code=code, severity=sev, message=f"about {code}", quirk=quirk,
-                   location=Location(**loc))
+    return Finding(
+        code=code, severity=sev, message=f"about {code}", quirk=quirk, location=Location(**loc)
+    )
 
 
 FINDINGS = [
@@ -31,47 +32,56 @@ FINDINGS = [
 ]
 
 
-@pytest.mark.parametrize(("query", "want"), [
-    ("severity:error", [0, 2]),
-    ("severity>=error", [0, 2]),
-    ("severity=error", [0]),
-    ("severity<warning", [1]),
-    ("code:quirk", [1]),
-    ("finding:quirk", [1]),
-    ("code=hash", []),
-    ("code:*.secret", [2]),
-    ("-quirk:yes file:b.json", []),
-    ("quirk:yes OR row:row_1", [1, 2]),
-    ("-quirk:yes", [0, 2, 3]),
-    ("row:row_1", [2]),
-    ("line>=4", [2]),
-    ("evidence:00ff key:links", [3]),
-    ("check:hashes", [0]),
-    ('"recipe"', [1]),
-    ("message:secret", [2]),
-    ("code:hash OR code:link", [0, 3]),
-    ("NOT (code:hash OR code:link)", [1, 2]),
-])
+@pytest.mark.parametrize(
+    ("query", "want"),
+    [
+        ("severity:error", [0, 2]),
+        ("severity>=error", [0, 2]),
+        ("severity=error", [0]),
+        ("severity<warning", [1]),
+        ("code:quirk", [1]),
+        ("finding:quirk", [1]),
+        ("code=hash", []),
+        ("code:*.secret", [2]),
+        ("-quirk:yes file:b.json", []),
+        ("quirk:yes OR row:row_1", [1, 2]),
+        ("-quirk:yes", [0, 2, 3]),
+        ("row:row_1", [2]),
+        ("line>=4", [2]),
+        ("evidence:00ff key:links", [3]),
+        ("check:hashes", [0]),
+        ('"recipe"', [1]),
+        ("message:secret", [2]),
+        ("code:hash OR code:link", [0, 3]),
+        ("NOT (code:hash OR code:link)", [1, 2]),
+    ],
+)
 def test_finding_fields(query: str, want: list[int]) -> None:
     assert filter_findings(FINDINGS, query) == want
 
 
 def test_row_fields_on_findings_are_about_the_rows_located(pkg, audit_findings) -> None:
     index = FindingsIndex(audit_findings, pkg)
-    failure_ids = {row_id(pkg.read_row(i)) for i in range(len(pkg.index))
-                   if pkg.read_row(i)["data_type"] == "failure_case"}
+    failure_ids = {
+        row_id(pkg.read_row(i))
+        for i in range(len(pkg.index))
+        if pkg.read_row(i)["data_type"] == "failure_case"
+    }
     got = filter_findings(index, "type:failure_case")
     # A finding is kept when any row it locates is one (a finding may concern many).
-    assert got and all({loc.row_id for loc in audit_findings[i].locations} & failure_ids
-                       for i in got)
+    assert got and all(
+        {loc.row_id for loc in audit_findings[i].locations} & failure_ids for i in got
+    )
     # Every finding naming such a row is kept (by id, or by file and line).
-    want = [i for i, f in enumerate(audit_findings)
-            if {loc.row_id for loc in f.locations} & failure_ids]
+    want = [
+        i for i, f in enumerate(audit_findings) if {loc.row_id for loc in f.locations} & failure_ids
+    ]
     assert set(want) <= set(got)
     # row.<field> reaches every row field; unprefixed names only where unambiguous.
     assert filter_findings(index, "row.type:failure_case") == got
     assert filter_findings(index, "-type:failure_case") == sorted(
-        set(range(len(audit_findings))) - set(got))
+        set(range(len(audit_findings))) - set(got)
+    )
     low = filter_findings(index, "code:row.low_score (quality<0.6 OR confidence:none)")
     assert low and all(audit_findings[i].code == "row.low_score" for i in low)
     # Without the package, a row field cannot be answered.
@@ -85,8 +95,12 @@ def test_locations_are_read_in_one_place() -> None:
     f = FINDINGS[2]
     assert list(locations_of(f)) == [f.location]
 
-    many = Finding(code="row.dup", severity=Severity.ERROR, message="m",
-                   locations=[Location(row_id="row_9"), Location(row_id="row_1", line=2)])
+    many = Finding(
+        code="row.dup",
+        severity=Severity.ERROR,
+        message="m",
+        locations=[Location(row_id="row_9"), Location(row_id="row_1", line=2)],
+    )
     assert [loc.row_id for loc in locations_of(many)] == ["row_9", "row_1"]
     assert filter_findings([*FINDINGS, many], "row:row_1") == [2, 4]
     assert filter_findings([*FINDINGS, many], "row:row_9 line=2") == [4]
@@ -104,15 +118,25 @@ def test_evidence_fields(pkg, audit_findings) -> None:
     assert hidden and ev("visibility:hidden_excluded") == hidden
     assert ev("type:artifact") == [i for i, e in enumerate(cat) if e.evidence_type == "artifact"]
     assert ev("ref:*.csv") == [i for i, e in enumerate(cat) if e.ref.endswith(".csv")]
-    assert ev("-resolves:yes") == [i for i in range(len(ix.evidence_ids))
-                                   if i >= len(cat) or cat[i].resolves is not True]
-    cited = [sum(ix.evidence_ids[i] in (pkg.read_row(r).get("source_evidence_ref_ids") or [])
-                 for r in range(len(ix))) for i in range(len(ix.evidence_ids))]
+    assert ev("-resolves:yes") == [
+        i for i in range(len(ix.evidence_ids)) if i >= len(cat) or cat[i].resolves is not True
+    ]
+    cited = [
+        sum(
+            ix.evidence_ids[i] in (pkg.read_row(r).get("source_evidence_ref_ids") or [])
+            for r in range(len(ix))
+        )
+        for i in range(len(ix.evidence_ids))
+    ]
     assert ev("cited<60") == [i for i, n in enumerate(cited) if n < 60]
     assert ev("cited=0 OR visibility:hidden_excluded") == sorted(
-        {i for i, n in enumerate(cited) if n == 0} | set(hidden))
-    flagged = {f.location.evidence_id for f in audit_findings
-               if f.code.startswith("link") and f.location.evidence_id}
+        {i for i, n in enumerate(cited) if n == 0} | set(hidden)
+    )
+    flagged = {
+        f.location.evidence_id
+        for f in audit_findings
+        if f.code.startswith("link") and f.location.evidence_id
+    }
     assert flagged and {ix.evidence_ids[i] for i in ev("finding:link")} == flagged
 
 
@@ -129,8 +153,12 @@ def test_finding_filters_look_at_every_location(tmp_path) -> None:
     far = len(ix) - 1  # a row far from the first location
     locs = Locations.at_rows(RowTable.of_index(ix), [0, 1, far], evidence_id="evidence_x")
     many = Finding(code="link.orphan", severity=Severity.ERROR, message="m", locations=locs)
-    one = Finding(code="hash.changed", severity=Severity.ERROR, message="m",
-                  location=Location(file="a/b.json"))
+    one = Finding(
+        code="hash.changed",
+        severity=Severity.ERROR,
+        message="m",
+        location=Location(file="a/b.json"),
+    )
     last_id = ix.row_id_str(far)
     assert many.location.row_id == ix.row_id_str(0) != last_id
     for findings_pkg in (None, pkg):

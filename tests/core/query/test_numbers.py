@@ -13,22 +13,46 @@ import pytest
 from aa_review.core.query import DISPLAY_DECIMALS, format_number
 from aa_review.core.query._numbers import compare_rounded
 
-OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-       "=": operator.eq, ":": operator.eq}
+OPS = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "=": operator.eq,
+    ":": operator.eq,
+}
 
 
 def _values() -> list[float]:
     rnd = random.Random(7)
     vals = [0.9299999999999999, 0.93, 0.6999, 0.7, 0.0005, 0.0015, -0.0625, 1e-9, 123456.7895]
-    vals += [k / 16 for k in range(-20, 20)]          # binary ties: rounded to even
-    vals += [k / 2000 for k in range(-50, 2050)]      # every half-way decimal near the grid
+    vals += [k / 16 for k in range(-20, 20)]  # binary ties: rounded to even
+    vals += [k / 2000 for k in range(-50, 2050)]  # every half-way decimal near the grid
     vals += [rnd.random() for _ in range(500)] + [round(rnd.random(), 3) for _ in range(500)]
     return vals
 
 
-@pytest.mark.parametrize("literal", ["0.93", "0.7", "0.062", "0.063", "-0.062", "0.188", "1",
-                                     "0", "-0", "0.0005", "1e-3", "0.9299999999999999",
-                                     "0.12345", "0.31250", "123456.79", "123456.7895"])
+@pytest.mark.parametrize(
+    "literal",
+    [
+        "0.93",
+        "0.7",
+        "0.062",
+        "0.063",
+        "-0.062",
+        "0.188",
+        "1",
+        "0",
+        "-0",
+        "0.0005",
+        "1e-3",
+        "0.9299999999999999",
+        "0.12345",
+        "0.31250",
+        "123456.79",
+        "123456.7895",
+    ],
+)
 def test_matches_rounding_the_formatted_value(literal: str) -> None:
     vals = _values()
     col = np.array([*vals, float("nan")])
@@ -57,4 +81,5 @@ def test_the_rule_uses_the_table_format() -> None:
 def test_extreme_literals_compare_plainly(literal: str) -> None:
     col = np.array([0.0, 1.0, -1.0])
     assert compare_rounded(col, "<", Decimal(literal)).tolist() == [
-        v < float(literal) for v in col.tolist()]
+        v < float(literal) for v in col.tolist()
+    ]

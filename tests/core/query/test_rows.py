@@ -30,8 +30,10 @@ def test_or_of_two_types_is_their_union(pkg) -> None:
 
 def test_spaced_operator_means_the_same(pkg) -> None:
     # Issue: "confidence < 0.7 (spaces around the operator) ... return 0 rows with no error".
-    want = rows_where(pkg, lambda r, f: shown(r.get("confidence")) is not None
-                      and shown(r.get("confidence")) < 0.7)
+    want = rows_where(
+        pkg,
+        lambda r, f: shown(r.get("confidence")) is not None and shown(r.get("confidence")) < 0.7,
+    )
     assert want
     for q in ("confidence < 0.7", "confidence<0.7", "confidence <0.7", "confidence< 0.7"):
         assert got(pkg, q) == want, q
@@ -48,7 +50,8 @@ def test_comparison_at_the_precision_shown(pkg) -> None:
     # Writing more decimals compares more of the stored value.
     assert got(pkg, "confidence=0.9299999999999999") == noisy
     assert set(got(pkg, "confidence=0.93")) - set(noisy) == {
-        i for i, v in enumerate(stored) if v == 0.93}
+        i for i, v in enumerate(stored) if v == 0.93
+    }
     # 0.6999 is shown as 0.700: not below 0.7, but below 0.7000 written with 4 decimals.
     r6999 = [i for i, v in enumerate(stored) if v == 0.6999]
     assert r6999 and set(r6999).isdisjoint(got(pkg, "confidence<0.7"))
@@ -79,29 +82,35 @@ def test_parentheses_change_the_grouping(pkg) -> None:
     low = set(got(pkg, "quality<0.6"))
     assert set(got(pkg, "type:failure_case OR type:preference_pair quality<0.6")) == a | (b & low)
     assert set(got(pkg, "(type:failure_case OR type:preference_pair) quality<0.6")) == (a | b) & low
-    assert set(got(pkg, "(type:failure_case OR type:preference_pair) AND quality<0.6")) == \
-        (a | b) & low
+    assert (
+        set(got(pkg, "(type:failure_case OR type:preference_pair) AND quality<0.6"))
+        == (a | b) & low
+    )
 
 
 def test_text_fields(pkg) -> None:
     assert got(pkg, "file:environment/") == rows_where(pkg, lambda r, f: "environment/" in f)
     assert got(pkg, "file:*/training_time_package/*_pairs.jsonl") == rows_where(
-        pkg, lambda r, f: "/training_time_package/" in f and f.endswith("_pairs.jsonl"))
+        pkg, lambda r, f: "/training_time_package/" in f and f.endswith("_pairs.jsonl")
+    )
     some = row_id(pkg.read_row(7))
     assert got(pkg, f"id:{some[-12:].upper()}") == [7]
     assert got(pkg, f"id={some}") == [7]
     assert got(pkg, f"id:{some[:8]}*{some[-6:]}") == rows_where(
-        pkg, lambda r, f: row_id(r).startswith(some[:8]) and row_id(r).endswith(some[-6:]))
+        pkg, lambda r, f: row_id(r).startswith(some[:8]) and row_id(r).endswith(some[-6:])
+    )
     # Free text: id, type, file or task.
     assert got(pkg, '"failure_case"') == rows_where(
-        pkg, lambda r, f: "failure_case" in row_id(r) or "failure_case" in r["data_type"]
-        or "failure_case" in f)
+        pkg,
+        lambda r, f: (
+            "failure_case" in row_id(r) or "failure_case" in r["data_type"] or "failure_case" in f
+        ),
+    )
 
 
 def test_evidence_fields(pkg) -> None:
     vis = visibility_of(pkg)
-    want = rows_where(pkg, lambda r, f: any(vis.get(e) == "hidden_excluded"
-                                            for e in cited_ids(r)))
+    want = rows_where(pkg, lambda r, f: any(vis.get(e) == "hidden_excluded" for e in cited_ids(r)))
     assert want and got(pkg, "evidence.visibility:hidden_excluded") == want
     assert len(want) < len(pkg.index)
     assert got(pkg, "evidence<32") == rows_where(pkg, lambda r, f: len(cited_ids(r)) < 32)
@@ -137,8 +146,10 @@ def test_finding_and_severity_need_findings_and_use_locations(pkg) -> None:
 
 def test_real_audit_findings(pkg, audit_findings) -> None:
     ids = {f.location.row_id for f in audit_findings if f.code.startswith("privacy")}
-    assert ids and {row_id(pkg.read_row(i)) for i in got(pkg, "finding:privacy",
-                                                          audit_findings)} == ids
+    assert (
+        ids
+        and {row_id(pkg.read_row(i)) for i in got(pkg, "finding:privacy", audit_findings)} == ids
+    )
 
 
 def test_scope_mask_and_speed_shape(pkg) -> None:
@@ -148,8 +159,10 @@ def test_scope_mask_and_speed_shape(pkg) -> None:
     assert np.flatnonzero(m).tolist() == got(pkg, "type:failure_case OR confidence<0.5")
 
 
-@pytest.mark.parametrize("pattern", ["a*a", "*ab*", "ab*", "*b", "a*b*a", "**", "*a*b*c*",
-                                     "abc", "b?a", "*", "a*", "ba*ab"])
+@pytest.mark.parametrize(
+    "pattern",
+    ["a*a", "*ab*", "ab*", "*b", "a*b*a", "**", "*a*b*c*", "abc", "b?a", "*", "a*", "ba*ab"],
+)
 def test_id_wildcards_match_like_fnmatch(pattern: str) -> None:
     import fnmatch
     import random
@@ -158,7 +171,8 @@ def test_id_wildcards_match_like_fnmatch(pattern: str) -> None:
 
     rnd = random.Random(pattern)
     ids = ["", "a", "aa", "ab", "ba", "aba", "abba", "bab"] + [
-        "".join(rnd.choice("abc") for _ in range(rnd.randint(0, 7))) for _ in range(400)]
+        "".join(rnd.choice("abc") for _ in range(rnd.randint(0, 7))) for _ in range(400)
+    ]
     folded = np.array([x.encode() for x in ids])
     got = match_bytes(folded, pattern, ":").tolist()
     if "*" in pattern or "?" in pattern:

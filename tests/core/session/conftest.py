@@ -17,9 +17,13 @@ def defects(tmp_path_factory: pytest.TempPathFactory) -> Any:
     its contract (the generator names each defect's rows)."""
     from aa_review.generator import generate_package
 
-    return generate_package(tmp_path_factory.mktemp("defects"), rows=120, seed=5,
-                            defects=["hidden_cited", "private_path", "contract_drift"],
-                            defect_rows={"hidden_cited": 5, "private_path": 3})
+    return generate_package(
+        tmp_path_factory.mktemp("defects"),
+        rows=120,
+        seed=5,
+        defects=["hidden_cited", "private_path", "contract_drift"],
+        defect_rows={"hidden_cited": 5, "private_path": 3},
+    )
 
 
 @pytest.fixture(scope="module")

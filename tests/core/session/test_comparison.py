@@ -24,11 +24,23 @@ from aa_review.generator import ChangeSpec, derive_package, generate_package
 @pytest.fixture(scope="module")
 def pair(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     """(baseline root, derived package) with every kind of row change and two evidence ones."""
-    base = generate_package(tmp_path_factory.mktemp("cmp_base"), rows=60, seed=4,
-                            package_id="pkg_cmp").root
-    derived = derive_package(base, tmp_path_factory.mktemp("cmp_new"), ChangeSpec(
-        rows_added=2, rows_removed=2, rows_changed=3, rows_moved=1, rows_reformatted=1,
-        evidence_hidden=1, evidence_rehashed=1), seed=7)
+    base = generate_package(
+        tmp_path_factory.mktemp("cmp_base"), rows=60, seed=4, package_id="pkg_cmp"
+    ).root
+    derived = derive_package(
+        base,
+        tmp_path_factory.mktemp("cmp_new"),
+        ChangeSpec(
+            rows_added=2,
+            rows_removed=2,
+            rows_changed=3,
+            rows_moved=1,
+            rows_reformatted=1,
+            evidence_hidden=1,
+            evidence_rehashed=1,
+        ),
+        seed=7,
+    )
     return base, derived
 
 
@@ -55,8 +67,9 @@ def test_change_field_matches_what_the_generator_changed(pair) -> None:  # type:
     assert _ids(s, "change:moved") == set(rec.rows_moved)
     assert _ids(s, "change:reformatted") == set(rec.rows_reformatted)
     assert _ids(s, "change:removed") == set()  # removed rows are in the baseline ...
-    listed = s.comparison.prepared.listed(None, s.comparison.prepared.old_rows.filter(
-        "change:removed"))
+    listed = s.comparison.prepared.listed(
+        None, s.comparison.prepared.old_rows.filter("change:removed")
+    )
     assert {i.row_id for i in listed if i.kind == "removed"} == set(rec.rows_removed)  # ... here
     # The one query language: OR, negation, wildcards, other fields.
     either = _ids(s, "change:added OR change:changed")
@@ -64,8 +77,9 @@ def test_change_field_matches_what_the_generator_changed(pair) -> None:  # type:
     n = len(s.package.index)
     assert len(_ids(s, "-change:linked")) + len(_ids(s, "change:linked")) == n
     assert _ids(s, "change:re*") == set(rec.rows_reformatted)
-    assert _ids(s, "change!=added") == {s.package.index.row_id_str(i) for i in range(n)} \
-        - set(rec.rows_added)
+    assert _ids(s, "change!=added") == {s.package.index.row_id_str(i) for i in range(n)} - set(
+        rec.rows_added
+    )
 
 
 def test_change_values_are_completed_with_counts(pair) -> None:  # type: ignore[no-untyped-def]
@@ -109,8 +123,7 @@ def test_side_by_side_marks_the_changed_fields(pair) -> None:  # type: ignore[no
         marked = set(view.differing)
         for path in paths:  # each path the generator changed, or a field under it
             assert any(m == path or m.startswith((path + ".", path + "[")) for m in marked)
-        assert all(any(m == x or m.startswith((x + ".", x + "[")) for x in paths)
-                   for m in marked)
+        assert all(any(m == x or m.startswith((x + ".", x + "[")) for x in paths) for m in marked)
     removed = p.baseline.index.find_row(derived.changes.rows_removed[0])
     view = side_by_side(p, None, removed)
     assert view.kind == "removed" and view.new_where is None and view.lines
@@ -151,8 +164,9 @@ def test_baseline_root(pair) -> None:  # type: ignore[no-untyped-def]
 def test_a_v01_baseline_compares_at_the_shared_level(tmp_path: Path) -> None:
     """Rows of a v0.1 package are not matched with v0.2 rows (docs/diff.md): no row has a
     kind, change: keeps none, and the version change is named."""
-    old = generate_package(tmp_path / "old", rows=30, seed=2, version="v0.1",
-                           package_id="pkg_v").root
+    old = generate_package(
+        tmp_path / "old", rows=30, seed=2, version="v0.1", package_id="pkg_v"
+    ).root
     new = generate_package(tmp_path / "new", rows=30, seed=2, package_id="pkg_v").root
     s = ReviewSession()
     s.open(prepare_package(open_package(new)))
@@ -175,7 +189,8 @@ def test_the_same_package_as_baseline_changes_nothing(pair) -> None:  # type: ig
     s.start_comparison(baseline)
     assert s.set_comparison(prepare_comparison(baseline, s.package))
     assert s.comparison.prepared.counts() == dict.fromkeys(
-        ("added", "removed", "changed", "moved", "reformatted", "linked"), 0)
+        ("added", "removed", "changed", "moved", "reformatted", "linked"), 0
+    )
     view = side_by_side(s.comparison.prepared, 5, s.comparison.prepared.baseline_row_of(5))
     assert view.kind == "unchanged" and view.differing == () and view.lines
 
@@ -192,5 +207,6 @@ def test_findings_compared_in_a_process_of_their_own(pair) -> None:  # type: ign
     s, _ = _session(pair)
     assert s.set_comparison_findings(s.comparison.prepared, here)
     assert s.comparison.findings is here
-    assert not s.set_comparison_findings(prepare_comparison(s.comparison.baseline, s.package),
-                                         here)  # about a diff no longer shown
+    assert not s.set_comparison_findings(
+        prepare_comparison(s.comparison.baseline, s.package), here
+    )  # about a diff no longer shown

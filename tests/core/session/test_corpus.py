@@ -28,8 +28,11 @@ def _report(root: Path, out: Path) -> Path:
     import subprocess
     import sys
 
-    res = subprocess.run([sys.executable, "-m", "aa_review", "audit", str(root), "--json",
-                          "--workers", "1"], capture_output=True, check=False)
+    res = subprocess.run(
+        [sys.executable, "-m", "aa_review", "audit", str(root), "--json", "--workers", "1"],
+        capture_output=True,
+        check=False,
+    )
     assert res.returncode in (1, 2), res.stderr
     out.write_bytes(res.stdout)
     return out
@@ -55,13 +58,16 @@ def test_auditing_a_folder_gives_the_same_lines(corpus, tmp_path) -> None:
     seen: list[object] = []
     view = audit_folder(root, workers=1, progress=seen.append)
     from_file = read_corpus_report(_report(root, tmp_path / "c.json"))
-    assert [(x.package_id, x.findings, x.worst) for x in view.lines] == \
-        [(x.package_id, x.findings, x.worst) for x in from_file.lines]
+    assert [(x.package_id, x.findings, x.worst) for x in view.lines] == [
+        (x.package_id, x.findings, x.worst) for x in from_file.lines
+    ]
     assert len(seen) == 3
 
 
-@pytest.mark.parametrize("content", [b"", b"not json", b'{"kind": "corpus"}', b"[1, 2]",
-                                     b'{"kind": "package", "tool": 3}'])
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"not json", b'{"kind": "corpus"}', b"[1, 2]", b'{"kind": "package", "tool": 3}'],
+)
 def test_what_is_not_a_report_is_refused_with_its_name(tmp_path, content: bytes) -> None:
     bad = tmp_path / "bad.json"
     bad.write_bytes(content)

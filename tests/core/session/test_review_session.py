@@ -25,12 +25,17 @@ def _ids(session: ReviewSession, positions: Any) -> set[str]:
 
 def _rows_on_disk(root: Path) -> list[dict]:
     pkg = open_package(root)
-    return [json.loads(line) for rel in pkg.index.files
-            for line in (root / rel).read_text().splitlines() if line.strip()]
+    return [
+        json.loads(line)
+        for rel in pkg.index.files
+        for line in (root / rel).read_text().splitlines()
+        if line.strip()
+    ]
 
 
 def test_opening_another_package_replaces_everything_before_any_event(
-        generated_sample: Path, defects: Any) -> None:
+    generated_sample: Path, defects: Any
+) -> None:
     s = ReviewSession()
     open_in(s, defects.root)  # 120 rows
     s.set_query(Scope.ROWS, "type:environment_response_pair")
@@ -47,6 +52,7 @@ def test_opening_another_package_replaces_everything_before_any_event(
             shown = s.result(Scope.ROWS).positions
             assert shown is not None and shown.max() < 60
             seen.append((name, getattr(value, "version", None)))
+
         return slot
 
     s.events.package_changed.connect(check("package"))
@@ -59,19 +65,18 @@ def test_opening_another_package_replaces_everything_before_any_event(
     assert all(v in (None, old + 1) for _, v in seen)
     # the query kept its text and was evaluated on the new package
     rows = _rows_on_disk(generated_sample)
-    assert _ids(s, s.result(Scope.ROWS).positions) == \
-        {r["row_id"] for r in rows if r["data_type"] == "environment_response_pair"}
+    assert _ids(s, s.result(Scope.ROWS).positions) == {
+        r["row_id"] for r in rows if r["data_type"] == "environment_response_pair"
+    }
 
 
-def test_a_query_filters_and_a_bad_one_keeps_the_previous_result(
-        generated_sample: Path) -> None:
+def test_a_query_filters_and_a_bad_one_keeps_the_previous_result(generated_sample: Path) -> None:
     s = ReviewSession()
     open_in(s, generated_sample)
     with assert_emitted_once(s.events.query_changed):
         res = s.set_query(Scope.ROWS, "type:failure_case")
     rows = _rows_on_disk(generated_sample)
-    assert _ids(s, res.positions) == {r["row_id"] for r in rows
-                                      if r["data_type"] == "failure_case"}
+    assert _ids(s, res.positions) == {r["row_id"] for r in rows if r["data_type"] == "failure_case"}
     assert res.count == 3 and res.total == 60 and res.error is None
     with assert_not_emitted(s.events.query_changed), pytest.raises(QueryError):
         s.set_query(Scope.ROWS, "confidence<high")
@@ -83,25 +88,31 @@ def test_an_audit_replaces_the_findings_and_gives_the_digest(audited: Any) -> No
     s = ReviewSession()
     s.open(prepared)
     assert not s.findings.audited and s.digest is None
-    with assert_emitted_once(s.events.findings_changed), \
-            assert_emitted_once(s.events.facts_changed):
+    with (
+        assert_emitted_once(s.events.findings_changed),
+        assert_emitted_once(s.events.facts_changed),
+    ):
         assert s.set_audit(findings)
     assert s.report is findings.report and s.findings.audited
-    assert s.digest == findings.report.identity.package_digest == \
-        package_digest(prepared.package.root)
+    assert (
+        s.digest == findings.report.identity.package_digest == package_digest(prepared.package.root)
+    )
     assert s.findings.summary().startswith(f"Audit: {findings.report.summary_line()}")
 
 
-def test_results_for_a_package_no_longer_open_are_ignored(audited: Any,
-                                                          generated_sample: Path) -> None:
+def test_results_for_a_package_no_longer_open_are_ignored(
+    audited: Any, generated_sample: Path
+) -> None:
     prepared, findings = audited
     s = ReviewSession()
     s.open(prepared)
     version = s.version
     open_in(s, generated_sample)
-    with assert_not_emitted(s.events.findings_changed), \
-            assert_not_emitted(s.events.facts_changed), \
-            assert_not_emitted(s.events.hashes_changed):
+    with (
+        assert_not_emitted(s.events.findings_changed),
+        assert_not_emitted(s.events.facts_changed),
+        assert_not_emitted(s.events.hashes_changed),
+    ):
         assert not s.set_audit(findings)
         assert not s.set_digest(version, "sha256:" + "0" * 64)
         assert not s.set_hashes(version, ("ok",))
@@ -116,13 +127,13 @@ def _audited_session(audited: Any) -> ReviewSession:
     return s
 
 
-def test_a_finding_selects_its_rows_and_nothing_it_does_not_name(audited: Any,
-                                                                 defects: Any) -> None:
+def test_a_finding_selects_its_rows_and_nothing_it_does_not_name(
+    audited: Any, defects: Any
+) -> None:
     s = _audited_session(audited)
     fs = s.findings.findings
     hidden = next(i for i, f in enumerate(fs) if f.code == "link.hidden_cited")
-    want = {r["row_id"] for r in next(d for d in defects.defects
-                                      if d.name == "hidden_cited").rows}
+    want = {r["row_id"] for r in next(d for d in defects.defects if d.name == "hidden_cited").rows}
     s.select_row(0)
     s.select_finding(hidden)
     sel = s.selection.current
@@ -139,8 +150,11 @@ def test_a_finding_selects_its_rows_and_nothing_it_does_not_name(audited: Any,
     assert s.selection.current.location == 0
     # a finding about a file only: no row, no rows, and the earlier row is not kept
     s.select_row(3)
-    filed = next(i for i, f in enumerate(fs)
-                 if all(loc.row_id is None and loc.line is None for loc in f.locations))
+    filed = next(
+        i
+        for i, f in enumerate(fs)
+        if all(loc.row_id is None and loc.line is None for loc in f.locations)
+    )
     s.select_finding(filed)
     sel = s.selection.current
     assert sel.finding == filed and sel.row is None and sel.rows is None
@@ -165,8 +179,7 @@ def test_a_row_among_those_selected_together_keeps_them(audited: Any) -> None:
     assert np.array_equal(s.selection.current.rows, rows)
 
 
-def test_only_selected_rows_and_findings_about_the_selection(audited: Any,
-                                                             defects: Any) -> None:
+def test_only_selected_rows_and_findings_about_the_selection(audited: Any, defects: Any) -> None:
     s = _audited_session(audited)
     fs = s.findings.findings
     hidden = next(i for i, f in enumerate(fs) if f.code == "link.hidden_cited")
@@ -187,21 +200,25 @@ def test_only_selected_rows_and_findings_about_the_selection(audited: Any,
     res = s.set_only(Scope.FINDINGS, True)
     about = [fs[i] for i in res.positions]
     assert any(f.code == "privacy.private_path" for f in about)
-    assert all(any(loc.row_id == first["row_id"] or (loc.file, loc.line) == (first["file"],
-                                                                              first["line"])
-                   for loc in f.locations) for f in about)
+    assert all(
+        any(
+            loc.row_id == first["row_id"] or (loc.file, loc.line) == (first["file"], first["line"])
+            for loc in f.locations
+        )
+        for f in about
+    )
     assert len(about) < len(fs)
 
 
 def test_show_hidden_evidence_is_the_g9_view(audited: Any, defects: Any) -> None:
     s = _audited_session(audited)
     n = s.show_hidden_evidence()
-    want = {r["row_id"] for r in next(d for d in defects.defects
-                                      if d.name == "hidden_cited").rows}
+    want = {r["row_id"] for r in next(d for d in defects.defects if d.name == "hidden_cited").rows}
     assert n == 5 and _ids(s, s.result(Scope.ROWS).positions) == want
     assert set(s.facts.hidden_row_ids) == want
-    assert {s.findings.findings[i].code for i in s.result(Scope.FINDINGS).positions} == \
-        {"link.hidden_cited"}
+    assert {s.findings.findings[i].code for i in s.result(Scope.FINDINGS).positions} == {
+        "link.hidden_cited"
+    }
     ev = s.package.evidence_at(s.selection.current.evidence)
     assert ev.visibility == "hidden_excluded"
 
@@ -220,8 +237,9 @@ def test_palette_finds_rows_evidence_and_findings(generated_sample: Path) -> Non
     assert s.find("") == [] and s.find("no-such-thing-anywhere") == []
 
 
-def test_capture_and_restore_find_the_selection_again_by_id(generated_sample: Path,
-                                                            sample_copy: Path) -> None:
+def test_capture_and_restore_find_the_selection_again_by_id(
+    generated_sample: Path, sample_copy: Path
+) -> None:
     s = ReviewSession()
     open_in(s, generated_sample)
     s.set_query(Scope.ROWS, "type:*_event")
@@ -279,15 +297,15 @@ def test_prepare_package_counts_facets_from_the_rows(generated_sample: Path) -> 
     (vis,) = [g for g in prepared.facets if g.field == "evidence.visibility"]
     by_id = {e.evidence_id: e.visibility for e in pkg.catalog}
     for value, n in vis.counts:
-        assert n == sum(any(by_id.get(e) == value for e in r["source_evidence_ref_ids"])
-                        for r in rows)
+        assert n == sum(
+            any(by_id.get(e) == value for e in r["source_evidence_ref_ids"]) for r in rows
+        )
     assert prepared.small and not prepare_package(pkg, size_limit=1000).small
     view = prepared.contracts
     for i, e in enumerate(view.entries):
         assert view.entry_named(e.key) == i or view.entries[view.entry_named(e.key)].key == e.key
         if e.artifact_ref:
-            assert view.entries[view.entry_backed_by(e.artifact_ref)].artifact_ref == \
-                e.artifact_ref
+            assert view.entries[view.entry_backed_by(e.artifact_ref)].artifact_ref == e.artifact_ref
 
 
 def test_work_stops_when_cancelled(generated_sample: Path) -> None:

@@ -102,8 +102,7 @@ def test_subset_from_selection_and_query(generated_sample: Path) -> None:
     assert s.subsets.active.name == "picked"
 
 
-def test_subsets_saved_and_restored_in_a_session(generated_sample: Path,
-                                                 tmp_path: Path) -> None:
+def test_subsets_saved_and_restored_in_a_session(generated_sample: Path, tmp_path: Path) -> None:
     s = ReviewSession()
     open_in(s, generated_sample)
     s.make_subset(np.array([1, 7, 8]), "a")

@@ -20,17 +20,22 @@ def _f(code: str, sev: Severity, *locs: Location, message: str = "m") -> Finding
 def flat() -> list[Finding]:
     a = Location(file="a.json", key_path="x")
     b = Location(file="b.jsonl", line=3)
-    return [_f("link.hidden_cited", Severity.CRITICAL, b, b, message="Zeta"),
-            _f("privacy.path", Severity.WARNING, a, b, message="alpha"),
-            _f("privacy.path", Severity.ERROR, a, message="Beta"),
-            _f("input.malformed_line", Severity.ERROR, message="gamma")]
+    return [
+        _f("link.hidden_cited", Severity.CRITICAL, b, b, message="Zeta"),
+        _f("privacy.path", Severity.WARNING, a, b, message="alpha"),
+        _f("privacy.path", Severity.ERROR, a, message="Beta"),
+        _f("input.malformed_line", Severity.ERROR, message="gamma"),
+    ]
 
 
 def test_groups_count_findings_and_locations_most_first(flat: list[Finding]) -> None:
     groups = group_findings(FindingsIndex(flat), None, "code")
     got = [(g.value, g.count, g.locations) for g in groups]
     assert got == [
-        ("privacy.path", 2, 3), ("link.hidden_cited", 1, 2), ("input.malformed_line", 1, 1)]
+        ("privacy.path", 2, 3),
+        ("link.hidden_cited", 1, 2),
+        ("input.malformed_line", 1, 1),
+    ]
     assert groups[0].worst is Severity.ERROR
     # Opening a group shows exactly its findings through the findings query.
     scope = FindingsScope(FindingsIndex(flat))
@@ -40,8 +45,7 @@ def test_groups_count_findings_and_locations_most_first(flat: list[Finding]) -> 
 
 
 def test_groups_by_file_count_a_finding_in_each_of_its_files(flat: list[Finding]) -> None:
-    groups = {g.value: list(g.positions) for g in group_findings(FindingsIndex(flat), None,
-                                                                  "file")}
+    groups = {g.value: list(g.positions) for g in group_findings(FindingsIndex(flat), None, "file")}
     assert groups == {"b.jsonl": [0, 1], "a.json": [1, 2], "(no file)": [3]}
 
 

@@ -78,8 +78,13 @@ COMPONENT = {"g1": "g1", "g2": "g2", "g3": "g2", "g4": "g4", "g5": "g5"}
 
 
 def _obs(group: str, epoch: str, config: str, status: str = "confirmed", mech: str = "m") -> dict:
-    return {"mechanism_id": mech, "causal_status": status, "group_id": group,
-            "epoch_id": epoch, "config_id": config}
+    return {
+        "mechanism_id": mech,
+        "causal_status": status,
+        "group_id": group,
+        "epoch_id": epoch,
+        "config_id": config,
+    }
 
 
 def test_recurrence_counts_components_epochs_and_classes() -> None:
@@ -102,8 +107,11 @@ def test_recurrence_counts_components_epochs_and_classes() -> None:
 
 
 def test_recurrence_fails_without_distinct_configuration_classes() -> None:
-    obs = {"o1": _obs("g1", "ep1", "c1"), "o2": _obs("g2", "ep1", "c2"),
-           "o3": _obs("g4", "ep2", "c1")}
+    obs = {
+        "o1": _obs("g1", "ep1", "c1"),
+        "o2": _obs("g2", "ep1", "c2"),
+        "o3": _obs("g4", "ep2", "c1"),
+    }
     scope = recurrence_scope(obs, "m", obs, EPOCHS, CONFIGS, COMPONENT)
     assert (scope.families, scope.epochs, scope.configuration_classes) == (3, 2, 1)
     assert not scope.passes

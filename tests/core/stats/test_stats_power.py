@@ -26,8 +26,9 @@ def test_analytic_model_is_the_two_sample_t_test_of_statsmodels(
 ) -> None:
     live = TTestIndPower().power(effect_size=0.5, nobs1=n, alpha=0.05, alternative=alternative)
     assert live == pytest.approx(expected, abs=5e-5)
-    ours = analytic_power(0.5, n, 1, 0.0, 0.05,
-                          "greater" if alternative == "larger" else "two-sided")
+    ours = analytic_power(
+        0.5, n, 1, 0.0, 0.05, "greater" if alternative == "larger" else "two-sided"
+    )
     # statsmodels adds the (negligible) lower tail for two-sided tests.
     assert ours == pytest.approx(live, abs=1e-5)
 
