@@ -186,19 +186,9 @@ def _new_row(
         row["target"] = f"{target} (variant {k + 1})"
     else:
         row["source_step_ids"] = [100000 + k]
-    task = row.get("source_task_id") or task_id
-    if not isinstance(row.get("data_type"), str) or not isinstance(task, str):
+    rid = derive.row_id_of(row, task_id)
+    if rid is None:
         return None
-    rid = derive.row_id(
-        row["data_type"],
-        task,
-        row.get("source_trace_id"),
-        row.get("source_step_ids"),
-        row.get("source_attempt_ids"),
-        row.get("input"),
-        row.get("target"),
-        row.get("tdo_round"),
-    )
     old = _row_id(template)
     for key in _ID_FIELDS:
         if key in row:

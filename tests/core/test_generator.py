@@ -99,6 +99,8 @@ def row_problems(
     )
     if rid != derive.row_id(*seed):
         out.add(("row_id", f))
+    if derive.row_id_of(row) != derive.row_id(*seed):  # the helper seeds as format 7.5 does
+        out.add(("row_id_of", f))
     if derive.row_content_hash(row) != row["row_content_hash"]:
         out.add(("row_hash", f))
     if row["schema_version"] != schema:
@@ -617,3 +619,15 @@ def test_varied_package_audits_as_asked(tmp_path: Path) -> None:
 
     pkg = open_package(old.root)
     assert pkg.problems == [] and len(pkg.index.sets) > 10
+
+
+def test_row_id_of_needs_a_data_type_and_a_task() -> None:
+    row = {"data_type": "failure_case", "target": "t", "tdo_round": 1}
+    assert derive.row_id_of(row) is None  # no task: nothing to seed
+    assert derive.row_id_of(row, "task_a") == derive.row_id(
+        "failure_case", "task_a", None, None, None, None, "t", 1
+    )
+    assert derive.row_id_of({**row, "source_task_id": "task_b"}, "task_a") == derive.row_id(
+        "failure_case", "task_b", None, None, None, None, "t", 1
+    )
+    assert derive.row_id_of({"source_task_id": "task_b"}) is None  # no data type

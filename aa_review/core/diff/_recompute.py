@@ -24,23 +24,13 @@ SEED_FIELDS = (
 def id_recomputes(row: dict[str, Any], task_id: str | None) -> bool | None:
     """True/False: the stored id equals the one seeded from the row; None: cannot tell."""
     stored = row.get("row_id") or row.get("pair_id")
-    data_type, task = row.get("data_type"), row.get("source_task_id") or task_id
-    if not isinstance(stored, str) or not isinstance(data_type, str) or not isinstance(task, str):
+    if not isinstance(stored, str):
         return None
     try:
-        again = derive.row_id(
-            data_type,
-            task,
-            row.get("source_trace_id"),
-            row.get("source_step_ids"),
-            row.get("source_attempt_ids"),
-            row.get("input"),
-            row.get("target"),
-            row.get("tdo_round"),
-        )
+        again = derive.row_id_of(row, task_id)
     except (TypeError, ValueError):
         return None
-    return again == stored
+    return None if again is None else again == stored
 
 
 def content_hash_recomputes(row: dict[str, Any]) -> bool | None:

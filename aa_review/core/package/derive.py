@@ -75,6 +75,24 @@ def row_id(
     return f"{prefix}_{safe_id(source_task_id)}_{safe_id(data_type)}_{digest}"
 
 
+def row_id_of(row: dict[str, Any], task_id: str | None = None) -> str | None:
+    """:func:`row_id` seeded from a stored row's own fields (its ``source_task_id``, else
+    ``task_id``); None when the row lacks a data type or task to seed it."""
+    data_type, task = row.get("data_type"), row.get("source_task_id") or task_id
+    if not isinstance(data_type, str) or not isinstance(task, str):
+        return None
+    return row_id(
+        data_type,
+        task,
+        row.get("source_trace_id"),
+        row.get("source_step_ids"),
+        row.get("source_attempt_ids"),
+        row.get("input"),
+        row.get("target"),
+        row.get("tdo_round"),
+    )
+
+
 _HASH_DROPPED = frozenset({"row_content_hash", "created_at"})
 
 
