@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["bench_dir", "stress_package", "add_data_arguments"]
+__all__ = ["bench_dir", "stress_package", "changed_package", "add_data_arguments"]
 
 
 def bench_dir() -> Path:
@@ -48,6 +48,22 @@ def stress_package(rows: int, seed: int = 1, lean: bool = False, varied: bool = 
         )
         done.write_text("ok\n")
     return root
+
+
+def changed_package(src: Path, name: str, seed: int = 1, **changes: object) -> Path:
+    """A copy of the package ``src`` with ``changes`` (``ChangeSpec`` fields), made once
+    beside it as ``<src>_<name>``; the files it leaves alone are hard-linked, so it costs
+    only the files it rewrites. Returns the copy's root."""
+    from aa_review.generator import ChangeSpec, derive_package
+
+    out = bench_dir() / f"{src.name}_{name}"
+    done = bench_dir() / f".{src.name}_{name}.complete"
+    if not done.exists():
+        print(f"deriving {out.name} (first run only)…", flush=True)
+        spec = ChangeSpec(**changes)  # type: ignore[arg-type]  # the caller names the fields
+        derive_package(src, out, spec, seed=seed, link_unchanged=True)
+        done.write_text("ok\n")
+    return out / src.name
 
 
 def add_data_arguments(parser: object) -> None:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QApplication
 __all__ = ["WindowDriver"]
 
 QUERY = "type:environment_response_pair confidence<0.7"
+CHANGE_QUERY = "change:changed OR change:removed"
 KEY_INTERVAL_MS = 40
 
 
@@ -33,7 +34,10 @@ class WindowDriver:
         self._bound_digest = ""
         self._workspaces = 0
         self._typed_at: float | None = None
+        self._query = QUERY
         self._clicks = 0
+        self._baseline: Path | None = None
+        self._want_row: str | None = None
         self._new_window()
 
     # -- window ---------------------------------------------------------------
@@ -82,12 +86,13 @@ class WindowDriver:
     def audited(self) -> bool:
         return self.win.session.report is not None and not self.win.controller.busy("audit")
 
-    def type_query(self) -> None:
+    def type_query(self, query: str = QUERY) -> None:
         edit = self.win.rows.query.edit
         edit.setFocus()
         edit.clear()
         self._typed_at = None
-        keys = list(QUERY)
+        self._query = query
+        keys = list(query)
 
         # One key, then the next one a key interval later: timers set all at once may fire
         # out of order after a stall, and the query typed would not be QUERY.
@@ -105,9 +110,13 @@ class WindowDriver:
         return (
             self._typed_at is not None
             and time.perf_counter() - self._typed_at > 0.4
-            and self.win.rows.query.text() == QUERY
-            and self.win.session.query("rows") == QUERY
+            and self.win.rows.query.text() == self._query
+            and self.win.session.query("rows") == self._query
         )
+
+    def clear_query(self) -> None:
+        self.win.rows.query.set_text("")
+        self.app.processEvents()
 
     def _click_row(self, view: Any, row: int) -> None:
         model = view.model()
@@ -133,6 +142,72 @@ class WindowDriver:
     def select_finding(self) -> None:
         self._clicks += 1
         self._click_row(self.win.findings.view, self._clicks)
+
+    # -- compare mode -------------------------------------------------------------------
+    def compare(self, baseline: Path) -> None:
+        """File > Compare With… on ``baseline`` (the dialog's answer given)."""
+        self._baseline = baseline
+        self.win.compare.commands.open_baseline(baseline)
+
+    def compared(self) -> bool:
+        """The diff is shown: the Change columns, and the Compare dock listing the changes."""
+        from aa_review.qt.models.rows_table import ROW_COLUMNS
+
+        win = self.win
+        c = win.session.comparison
+        return (
+            c is not None
+            and c.prepared is not None
+            and c.version == win.session.version
+            and Path(c.baseline.root) == Path(self._baseline)
+            and not win.runner.is_running("baseline")
+            and win.rows.model.columnCount() > len(ROW_COLUMNS)
+            and "change" in win.evidence.model.columns
+            and win.docks["compare"].isVisible()
+            and win.compare.model.rowCount() > 0
+        )
+
+    def select_changed_row(self) -> None:
+        """A click on a changed row (not a removed one) in the Compare dock's list."""
+        self._clicks += 1
+        panel = self.win.compare
+        rows = [i for i, t in enumerate(panel._targets) if t[0] == "row" and t[1] is not None]
+        if not rows:
+            self._want_row = None
+            return
+        i = rows[(7 * self._clicks) % len(rows)]
+        self._want_row = panel._targets[i][3]
+        self._click_row(panel.view, i)
+
+    def changed_row_shown(self) -> bool:
+        """Both versions of the row are side by side."""
+        view = self.win.compare.shown_view
+        return (
+            self._want_row is not None
+            and view is not None
+            and view.title == self._want_row
+            and "reading" not in self.win.compare.title.text().lower()
+        )
+
+    def type_change_query(self) -> None:
+        self.type_query(CHANGE_QUERY)
+
+    def change_query_typed(self) -> bool:
+        return self.query_typed()
+
+    def close_baseline(self) -> None:
+        self.win.compare.commands.close_baseline()
+
+    def baseline_closed(self) -> bool:
+        from aa_review.qt.models.rows_table import ROW_COLUMNS
+
+        win = self.win
+        return (
+            win.session.comparison is None
+            and not win.docks["compare"].isVisible()
+            and win.rows.model.columnCount() == len(ROW_COLUMNS)
+            and "change" not in win.evidence.model.columns
+        )
 
     # -- dossier ------------------------------------------------------------------
     def prepare_workspace(self, root: Path) -> None:

@@ -14,7 +14,15 @@ under 100 ms (a frame or two) for every action:
 - typing a rows query, one key every 40 ms, then waiting for the filter;
 - selecting a row, an evidence item and a finding (each propagated to every view);
 - changing the acting principal in the Dossier tab;
-- binding and checking a dossier whose bound package is that stress package.
+- binding and checking a dossier whose bound package is that stress package;
+- compare mode: comparing the package with a baseline (a copy derived from it with
+  2 % of the rows changed, 0.5 % added, 0.5 % removed, some moved, re-serialized, and
+  5 evidence items changed), from the request until the Change columns and the
+  Compare dock are filled; selecting a changed row in the Compare dock until both
+  versions are shown side by side; typing a ``change:`` query; closing the baseline.
+
+``--only package,dossier,compare`` runs some groups of actions (the package is opened
+unmeasured first when ``package`` is left out).
 
 The yardstick is the tick interval itself: an idle window shows gaps of 10 to
 12 ms here, which the benchmark prints as "idle" first.
@@ -38,6 +46,31 @@ from PySide6.QtCore import QEventLoop, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 GOAL_MS = 100.0
+GROUPS = ("package", "dossier", "compare")
+
+# The baseline of the compare actions, derived once from the open package: per
+# ``--rows`` rows, so many changed, added... (the changes list shows 2,000 at most).
+BASELINE_CHANGES = {
+    "rows_changed": 1 / 50,
+    "rows_added": 1 / 200,
+    "rows_removed": 1 / 200,
+    "rows_moved": 1 / 500,
+    "rows_reformatted": 1 / 500,
+}
+BASELINE_EVIDENCE = {
+    "evidence_rehashed": 2,
+    "evidence_hidden": 1,
+    "evidence_ref_rewritten": 1,
+    "evidence_removed": 1,
+}
+
+
+def baseline_package(src: Path, rows: int) -> Path:
+    """The compare actions' baseline: ``src`` with changes (made once, hard links)."""
+    from benchmarks._data import changed_package
+
+    counts = {k: max(1, int(rows * f)) for k, f in BASELINE_CHANGES.items()}
+    return changed_package(src, "baseline", seed=7, **counts, **BASELINE_EVIDENCE)
 
 
 class StallMeter:
@@ -101,12 +134,21 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=100_000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds per action")
+    ap.add_argument(
+        "--only",
+        default=",".join(GROUPS),
+        help="the groups of actions to run, comma-separated: " + ", ".join(GROUPS),
+    )
     args = ap.parse_args()
+    groups = {g.strip() for g in args.only.split(",") if g.strip()}
+    if not groups or groups - set(GROUPS):
+        ap.error(f"--only takes some of {', '.join(GROUPS)}")
 
     from benchmarks._data import stress_package
     from benchmarks._window import WindowDriver
 
     root = stress_package(args.rows)
+    baseline = baseline_package(root, args.rows) if "compare" in groups else None
     app = QApplication.instance() or QApplication([])
     meter = StallMeter(app)
     scratch = Path(tempfile.mkdtemp(prefix="aa-review-stalls-"))
@@ -128,21 +170,32 @@ def main() -> None:
             print(f"  {name}: longest {r[0]:.1f} ms, p99 {r[1]:.1f} ms, {r[2]:.2f} s", flush=True)
             runs.setdefault(name, []).append(r)
 
-        print("preparing the dossier workspace bound to the stress package…", flush=True)
-        drv.prepare_workspace(root)
+        if "dossier" in groups:
+            print("preparing the dossier workspace bound to the stress package…", flush=True)
+            drv.prepare_workspace(root)
         for _ in range(args.repeat):
             drv.close_package()
-            run(f"open the {args.rows:,}-row package", lambda: drv.open(root), drv.opened)
-            run("audit it in the window", drv.audit, drv.audited)
-            run("type a rows query", drv.type_query, drv.query_typed)
-            run("select a row", drv.select_row, drv.row_shown)
-            run("select an evidence item", drv.select_evidence, drv.idle)
-            run("select a finding", drv.select_finding, drv.idle)
-            drv.reset_workspace()
-            run("show the Dossier tab", drv.show_dossier, drv.dossier_shown)
-            run("bind (as the research lead)", drv.bind, drv.bound)
-            run("change the acting principal", drv.change_actor, drv.dossier_idle)
-            run("run the independent check", drv.check, drv.checked)
+            if "package" in groups:
+                run(f"open the {args.rows:,}-row package", lambda: drv.open(root), drv.opened)
+                run("audit it in the window", drv.audit, drv.audited)
+                run("type a rows query", drv.type_query, drv.query_typed)
+                run("select a row", drv.select_row, drv.row_shown)
+                run("select an evidence item", drv.select_evidence, drv.idle)
+                run("select a finding", drv.select_finding, drv.idle)
+            else:  # unmeasured
+                meter.measure(lambda: drv.open(root), drv.opened, timeout=args.timeout)
+            if baseline is not None:
+                drv.clear_query()
+                run("compare with a baseline", lambda: drv.compare(baseline), drv.compared)
+                run("select a changed row", drv.select_changed_row, drv.changed_row_shown)
+                run("type a change: query", drv.type_change_query, drv.change_query_typed)
+                run("close the baseline", drv.close_baseline, drv.baseline_closed)
+            if "dossier" in groups:
+                drv.reset_workspace()
+                run("show the Dossier tab", drv.show_dossier, drv.dossier_shown)
+                run("bind (as the research lead)", drv.bind, drv.bound)
+                run("change the acting principal", drv.change_actor, drv.dossier_idle)
+                run("run the independent check", drv.check, drv.checked)
         print()
         for name, r in runs.items():
             report(name, r)

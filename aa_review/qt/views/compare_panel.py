@@ -281,6 +281,30 @@ def _places(old: str | None, new: str | None) -> str:
     return f"baseline: {a}; this package: {b}"
 
 
+def _places_of(pkg: Package, positions: list[int | None]) -> list[str]:
+    """``file.jsonl:line`` of each row position ('' for None), the index read once."""
+    ix = pkg.index
+    known = np.asarray([q for q in positions if q is not None], dtype=np.int64)
+    names = [f.rsplit("/", 1)[-1] for f in ix.files]
+    texts = iter(
+        [
+            f"{names[f]}:{line}"
+            for f, line in zip(ix.file[known].tolist(), ix.line[known].tolist(), strict=True)
+        ]
+    )
+    return ["" if q is None else next(texts) for q in positions]
+
+
+def _row_items(p: PreparedComparison, listed: list[CompareItem]) -> list[tuple[Any, ...]]:
+    """The changes list's lines for changed rows: kind, row, id, where in each package."""
+    old = _places_of(p.baseline, [it.old_pos for it in listed])
+    new = _places_of(p.package, [it.new_pos for it in listed])
+    return [
+        (it.kind, "row", it.row_id, a, b, ", ".join(it.fields) if it.fields else "")
+        for it, a, b in zip(listed, old, new, strict=True)
+    ]
+
+
 class ChangesModel(TupleTableModel):
     """The listed changes; the first column coloured by kind."""
 
@@ -394,6 +418,9 @@ class ComparePanel(Linked):
         split.setStretchFactor(1, 3)
         self.layout_.addWidget(split, 1)
         self._targets: list[tuple[str, int | None, int | None, str]] = []
+        # What the list was made from: a comparison change is followed by the rows
+        # result it was evaluated with, and the list is made once for both.
+        self._listed_from: tuple[Any, ...] = ()
         self._shown: tuple[Any, ...] | None = None
         self._last: Selection = Selection()
         self.shown_view: SideBySide | None = None
@@ -464,11 +491,21 @@ class ComparePanel(Linked):
         p = self.prepared
         if p is None:
             self._targets = []
+            self._listed_from = ()
             self.model.set_items([])
             self.note.setText("")
             return
+        c = self.session.comparison
+        fd = c.findings if c is not None else None
+        result = self.session.result(Scope.ROWS)
+        made_from = (p, result, fd)
+        if len(self._listed_from) == len(made_from) and all(
+            a is b for a, b in zip(self._listed_from, made_from, strict=True)
+        ):
+            self._follow_list(self.session.selection.current)
+            return
         query = self.session.query(Scope.ROWS)
-        new_positions = self.session.result(Scope.ROWS).positions
+        new_positions = result.positions
         note = ""
         try:
             old_positions = p.old_rows.filter(query)
@@ -482,13 +519,12 @@ class ComparePanel(Linked):
                 f"Removed rows are not listed: the query cannot be evaluated on the "
                 f"baseline ({exc.message})."
             )
-        if self.session.result(Scope.ROWS).error is not None:
+        if result.error is not None:
             note = "The rows query has an error: every change is listed."
-        items: list[tuple[Any, ...]] = []
-        targets: list[tuple[str, int | None, int | None, str]] = []
-        for it in listed:
-            items.append(self._row_item(p, it))
-            targets.append(("row", it.new_pos, it.old_pos, it.row_id))
+        items: list[tuple[Any, ...]] = _row_items(p, listed)
+        targets: list[tuple[str, int | None, int | None, str]] = [
+            ("row", it.new_pos, it.old_pos, it.row_id) for it in listed
+        ]
         for e in p.diff.evidence:
             fields = ", ".join(e.fields)
             items.append(
@@ -514,8 +550,6 @@ class ComparePanel(Linked):
                 )
             )
             targets.append(("contract", None, None, cc.item))
-        c = self.session.comparison
-        fd = c.findings if c is not None else None
         for kind, side in (("new", fd.new if fd else ()), ("fixed", fd.fixed if fd else ())):
             for f in side:
                 where = _finding_place(f)
@@ -538,26 +572,9 @@ class ComparePanel(Linked):
         self.note.setText(note)
         self.note.setVisible(bool(note))
         self._targets = targets
+        self._listed_from = made_from
         self.model.set_items(items)
         self._follow_list(self.session.selection.current)
-
-    @staticmethod
-    def _row_item(p: PreparedComparison, it: CompareItem) -> tuple[Any, ...]:
-        def where(pkg: Package, pos: int | None) -> str:
-            if pos is None:
-                return ""
-            ix = pkg.index
-            return f"{ix.files[int(ix.file[pos])].rsplit('/', 1)[-1]}:{int(ix.line[pos])}"
-
-        fields = ", ".join(it.fields) if it.fields else ""
-        return (
-            it.kind,
-            "row",
-            it.row_id,
-            where(p.baseline, it.old_pos),
-            where(p.package, it.new_pos),
-            fields,
-        )
 
     # -- picking in the list ------------------------------------------------------------
     def _pick(self, table_row: int) -> None:
