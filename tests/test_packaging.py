@@ -304,6 +304,20 @@ def test_every_benchmark_is_described_in_benchmarks_readme() -> None:
     assert not missing, f"benchmarks without a section in benchmarks/README.md: {missing}"
 
 
+def test_every_benchmark_module_imports() -> None:
+    """A benchmark that no longer imports is found by the suite, not by its next run."""
+    import importlib
+
+    names = sorted(p.stem for p in (ROOT / "benchmarks").glob("bench_*.py"))
+    broken = {}
+    for name in names:
+        try:
+            importlib.import_module(f"benchmarks.{name}")
+        except Exception as exc:  # noqa: BLE001 - every failure is reported
+            broken[name] = repr(exc)
+    assert not broken, broken
+
+
 def test_the_test_command_lints_and_type_checks_before_the_tests(tmp_path: Path) -> None:
     """CI runs `./dev test` (.ci/run): a lint or type error must fail it before pytest runs."""
     dev = (ROOT / "dev").read_text()
