@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from aa_review.core.dossier._gate_g2 import FEASIBILITY_TOPICS
 from aa_review.core.dossier._sample_archive import LEAD, POOL, SIGNER, h
 from aa_review.core.dossier._sample_seal import seal
 
@@ -12,16 +13,7 @@ __all__ = ["sample_dossier"]
 
 
 def _topics(covered: bool = True) -> dict[str, Any]:
-    names = [
-        "prospective_completeness",
-        "independence",
-        "contamination_controls",
-        "licensing",
-        "consent",
-        "privacy",
-        "statistical_power",
-    ]
-    return {t: {"covered": covered, "finding_ref": f"findings/{t}.md"} for t in names}
+    return {t: {"covered": covered, "finding_ref": f"findings/{t}.md"} for t in FEASIBILITY_TOPICS}
 
 
 def _budget(amount: float, unit: str) -> dict[str, Any]:

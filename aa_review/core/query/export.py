@@ -34,6 +34,7 @@ __all__ = [
     "FORMATS",
     "ROW_COLUMNS",
     "EXPORT_COLUMNS",
+    "EVIDENCE_FIELDS",
     "ALL",
     "Export",
     "rows_export",
@@ -78,7 +79,8 @@ FINDING_COLUMNS = (
     "key_path",
     "contract",
 )
-_EVIDENCE_FIXED = (
+# The catalog fields every evidence item has (the evidence table shows them too).
+EVIDENCE_FIELDS = (
     "evidence_id",
     "ref",
     "evidence_type",
@@ -182,7 +184,7 @@ def evidence_export(pkg: Package, positions: Iterable[int]) -> Export:
     extras: dict[str, None] = {}
     for e in pkg.catalog:
         extras.update(dict.fromkeys(e.extras()))
-    columns_all = [*_EVIDENCE_FIXED, *extras, "catalogued", "cited_by_rows"]
+    columns_all = [*EVIDENCE_FIELDS, *extras, "catalogued", "cited_by_rows"]
 
     def record(p: int) -> dict[str, Any]:
         e = pkg.evidence_at(p)

@@ -8,6 +8,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from aa_review.core.query.export import EVIDENCE_FIELDS
 from aa_review.qt.models._subset_mark import SubsetMark
 from aa_review.qt.models.findings_table import finding_mark
 from aa_review.qt.models.rows_table import CHANGE_COLORS
@@ -17,15 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["EvidenceTableModel"]
 
-_FIXED = (
-    "evidence_id",
-    "ref",
-    "evidence_type",
-    "visibility",
-    "resolves",
-    "content_hash",
-    "confidence",
-)
+_FIXED = EVIDENCE_FIELDS
 Index = QModelIndex | QPersistentModelIndex
 
 
