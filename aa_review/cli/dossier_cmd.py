@@ -554,6 +554,10 @@ def _read(path: str) -> Any:
 def _parse(fn: Any, tree: Any, what: str, error: type[Exception]) -> Any:
     try:
         return fn(tree)
+    except (DossierSchemaError, ArchiveSchemaError) as exc:
+        # Spec 15: a refusal names the JSON path, the rule and what would satisfy it.
+        lines = [p.explain() for p in exc.details]
+        raise _Unusable(f"{what} refused: {exc.reason}\n  " + "\n  ".join(lines)) from None
     except (error, RecursionError, ValueError) as exc:
         raise _Unusable(f"{what}: {exc}") from None
 

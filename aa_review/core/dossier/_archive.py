@@ -23,7 +23,7 @@ from aa_review.core.dossier._models_archive import (
     FailureObservation,
     FeedbackAtom,
 )
-from aa_review.core.dossier._models_strict import validation_problems
+from aa_review.core.dossier._models_strict import schema_problems
 
 __all__ = ["Archive", "parse_archive"]
 
@@ -77,7 +77,7 @@ def parse_archive(raw: object) -> Archive:
         canonical_json(raw)
         model = ArchiveMetadata.model_validate(raw)
     except ValidationError as exc:
-        raise ArchiveSchemaError(validation_problems(exc)) from None
+        raise ArchiveSchemaError(schema_problems(exc)) from None
     except (TypeError, ValueError) as exc:
         raise ArchiveSchemaError([f"<root>: not canonical JSON ({exc})"]) from None
     problems: list[str] = []

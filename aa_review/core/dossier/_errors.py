@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from aa_review.core.util.errors import AAReviewError
 
 __all__ = [
@@ -22,6 +25,16 @@ __all__ = [
 ]
 
 
+def _problem(p: object) -> Any:
+    """A :class:`SchemaProblem` for ``p`` (``"<path>: <message>"`` strings are split)."""
+    from aa_review.core.dossier._models_strict import SchemaProblem
+
+    if isinstance(p, SchemaProblem):
+        return p
+    path, _, message = str(p).partition(": ")
+    return SchemaProblem(path, message or "invalid")
+
+
 class DossierError(AAReviewError):
     """Base class of the readiness-dossier errors."""
 
@@ -37,19 +50,31 @@ class DossierSchemaError(DossierError):
 
     reason_code = "DOSSIER_SCHEMA_INVALID"
 
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        shown = "; ".join(problems[:5]) + (" …" if len(problems) > 5 else "")
-        super().__init__(f"{self.reason_code}: the dossier is not structurally valid: {shown}")
+    def __init__(self, problems: Sequence[object]) -> None:
+        self.details: list[Any] = [_problem(p) for p in problems]
+        self.problems = [str(p) for p in self.details]
+        shown = "; ".join(self.problems[:5]) + (" …" if len(self.problems) > 5 else "")
+        self.reason = f"{self.reason_code}: the dossier is not structurally valid"
+        super().__init__(f"{self.reason}: {shown}")
+
+    def explain(self) -> list[str]:
+        """Each problem with its JSON path, the contract's rule and what would satisfy it."""
+        return [p.explain() for p in self.details]
 
 
 class ArchiveSchemaError(DossierError):
     """The archive metadata cannot be used; gates cannot be evaluated against it."""
 
-    def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        shown = "; ".join(problems[:5]) + (" …" if len(problems) > 5 else "")
-        super().__init__(f"the archive metadata is not structurally valid: {shown}")
+    def __init__(self, problems: Sequence[object]) -> None:
+        self.details: list[Any] = [_problem(p) for p in problems]
+        self.problems = [str(p) for p in self.details]
+        shown = "; ".join(self.problems[:5]) + (" …" if len(self.problems) > 5 else "")
+        self.reason = "the archive metadata is not structurally valid"
+        super().__init__(f"{self.reason}: {shown}")
+
+    def explain(self) -> list[str]:
+        """Each problem with its JSON path, the contract's rule and what would satisfy it."""
+        return [p.explain() for p in self.details]
 
 
 class PrincipalRegistryError(DossierError):

@@ -86,9 +86,8 @@ def _effective_sample(ctx: GateContext, b: GateBuilder) -> EffectiveSample | Non
             b.unknown("G1_ESS_MISSING")
             complete = False
             continue
-        if g.n_units <= 0:  # outside the domain of 2.2 (n_units: int > 0); see docs/decisions.md
-            b.fail("G1_ESS_INVALID")
-            complete = False
+        # Spec 15: a group of 0 units counts for nothing, so the claims are judged against
+        # the smaller G and ESS of 6.1 (G1_ESS_INVALID is the ICC's alone).
         comp = ctx.archive.graph.component(g.group_id)
         if comp is None:
             b.fail("G1_ESS_GROUP_UNRESOLVED")
@@ -98,6 +97,14 @@ def _effective_sample(ctx: GateContext, b: GateBuilder) -> EffectiveSample | Non
         sizes[comp] = sizes.get(comp, 0) + max(g.n_units, 0)
     if not (complete and icc_ok and sizes):
         return None
+    g_claim, deff_claim, ess_claim = claims
+    if not any(sizes.values()):  # no component carries a unit: G = N = ESS = 0 (6.1)
+        b.metrics.update(independent_groups=0, observation_units=0, effective_sample_size=0.0)
+        if g_claim is not None and g_claim > 0:
+            b.fail("G1_ESS_GROUPS_OVERCLAIMED")
+        if ess_claim is not None and ess_claim > 0:
+            b.fail("G1_ESS_OVERCLAIMED")
+        return None
     sample = effective_sample(sizes.values(), es.icc or 0.0)
     b.metrics.update(
         independent_groups=sample.independent_groups,
@@ -106,7 +113,6 @@ def _effective_sample(ctx: GateContext, b: GateBuilder) -> EffectiveSample | Non
         effective_sample_size=sample.effective_sample_size,
     )
     b.note("pool_component_sizes", dict(sorted(sizes.items())))
-    g_claim, deff_claim, ess_claim = claims
     if g_claim is not None and g_claim > sample.independent_groups:
         b.fail("G1_ESS_GROUPS_OVERCLAIMED")
     if deff_claim is not None and deff_claim < sample.design_effect * (1 - _REL):

@@ -79,13 +79,12 @@ def check_power(ctx: GateContext, b: GateBuilder, sample: EffectiveSample | None
 def _supported(method_id: object, p: PowerParameters | None, b: GateBuilder) -> bool:
     ok = method_id == METHOD_ID
     if p is not None:
-        for value, want in (
-            (p.decision_rule, _DECISION_RULE),
-            (p.effect_scale, _EFFECT_SCALE),
-            (p.missingness.mechanism if p.missingness else None, "MCAR"),
-        ):
+        for value, want in ((p.decision_rule, _DECISION_RULE), (p.effect_scale, _EFFECT_SCALE)):
             if value is not None and value != want:
                 ok = False
+        # Spec 15: an absent mechanism is "not the supported value" (MISSING is reported too).
+        if (p.missingness.mechanism if p.missingness else None) != "MCAR":
+            ok = False
     if not ok:
         b.unknown("G1_POWER_METHOD_UNSUPPORTED")
     return ok
@@ -95,7 +94,9 @@ def _complete(p: PowerParameters | None, prereg_effect: float | None, b: GateBui
     missing: list[str] = [] if p is not None else ["parameters"]
     if p is not None:
         missing += [k for k in _KEYS if getattr(p, k) is None]
-        if p.comparison_family is not None and p.comparison_family.hypotheses is None:
+        if p.comparison_family is not None and not p.comparison_family.hypotheses:
+            # Spec 15: absent hypotheses are missing (K cannot be counted), and so is the
+            # empty list, which _valid also reports as K = 0 (G1's "or K = 0").
             missing.append("comparison_family.hypotheses")
         if p.missingness is not None:
             missing += [
@@ -119,7 +120,8 @@ def _complete(p: PowerParameters | None, prereg_effect: float | None, b: GateBui
 
 def _valid(p: PowerParameters, b: GateBuilder) -> bool:
     bad: list[str] = []
-    k_hyp = len(p.comparison_family.hypotheses or []) if p.comparison_family else None
+    hypotheses = p.comparison_family.hypotheses if p.comparison_family else None
+    k_hyp = len(hypotheses) if hypotheses is not None else None  # absent: MISSING alone
     checks: list[tuple[str, Any, bool]] = [
         ("alpha", p.alpha, p.alpha is not None and 0.0 < p.alpha < 1.0),
         ("alternative", p.alternative, p.alternative in ("greater", "two-sided")),
@@ -186,6 +188,8 @@ def _binding(ctx: GateContext, pa: Any, b: GateBuilder) -> None:
     the spec defines no unknown code for it, so it fails like a wrong one."""
     raw_pa = ctx.parsed.evidence_raw.get("power_analysis")
     raw_params = raw_pa.get("parameters") if isinstance(raw_pa, dict) else None
+    if pa.parameters is None:  # absent (spec 15: {} too): G1_POWER_PARAMETER_MISSING alone
+        raw_params = None
     sim, pre = pa.simulation, pa.preregistration
     binding = simulation_binding(
         json_digest(raw_params),

@@ -49,14 +49,18 @@ def gate_g2(ctx: GateContext) -> GateResult:
                 b.fail("G2_TOPIC_NOT_COVERED")
                 b.note("topics_not_covered", [topic])
     review = f.human_review if f else None
-    if review is None:
-        b.unknown("G2_REVIEW_MISSING")
-    else:
-        if not ctx.principals.is_human_maintainer(review.reviewer):
+    if review is None or None in (review.reviewer, review.decision, review.reviewed_digest):
+        b.unknown("G2_REVIEW_MISSING")  # 1.1/15: a review missing a field is not yet a review
+    if review is not None:
+        if review.reviewer is not None and not ctx.principals.is_human_maintainer(review.reviewer):
             b.fail("G2_REVIEWER_NOT_HUMAN_MAINTAINER")
-        if review.decision != "approved":
+        if review.decision is not None and review.decision != "approved":
             b.fail("G2_REVIEW_NOT_APPROVED")
-        if isinstance(raw, dict) and review.reviewed_digest != reviewed_digest(raw):
+        if (
+            review.reviewed_digest is not None
+            and isinstance(raw, dict)
+            and review.reviewed_digest != reviewed_digest(raw)
+        ):
             b.fail("G2_REVIEW_DIGEST_MISMATCH")
     if f is not None:
         if f.materialized_dataset is not None and f.materialized_dataset is not False:
@@ -73,6 +77,10 @@ def gate_g2(ctx: GateContext) -> GateResult:
     if privacy is not None and privacy.status is not None and privacy.status != "eligible":
         b.fail("G2_PRIVACY_INELIGIBLE")
     for decision in (consent, privacy):
-        if decision is not None and not ctx.principals.is_human_maintainer(decision.decided_by):
+        if decision is None:
+            continue
+        if decision.decided_by is None:
+            b.unknown("G2_DECISION_MISSING")  # 1.1/15: nobody decided yet; presumes no one
+        elif not ctx.principals.is_human_maintainer(decision.decided_by):
             b.fail("G2_DECIDER_NOT_HUMAN_MAINTAINER")
     return b.result()

@@ -71,6 +71,8 @@ def gate_g4(ctx: GateContext) -> GateResult:
     lr = ctx.ev.lower_rungs
     if lr is None or lr.rungs is None:
         b.unknown("G4_PLATEAU_MISSING")
+        if lr is not None:  # spec 15: absent rungs (``[]`` too) are not {0..6} either
+            b.unknown("G4_RUNGS_MISSING")
         return b.result()
     if None in (lr.family_alpha, lr.family_size, lr.multiplicity_method, lr.useful_effect):
         b.unknown("G4_PLATEAU_MISSING")

@@ -113,11 +113,12 @@ def gate_g8(ctx: GateContext) -> GateResult:
         b.unknown("G8_AUTHORIZATION_MISSING")
     if auth is None:
         return b.result()
-    if not ctx.principals.is_human_maintainer(auth.principal_id):
+    # Spec 1.1/15: an absent field is missing, never a fail that presumes its value.
+    if auth.principal_id is None or auth.action is None or auth.grants is None:
+        b.unknown("G8_AUTHORIZATION_MISSING")  # 15: "grants absent is G8_AUTHORIZATION_MISSING"
+    if auth.principal_id is not None and not ctx.principals.is_human_maintainer(auth.principal_id):
         b.fail("G8_AUTHORIZER_NOT_HUMAN_MAINTAINER")
-    if auth.grants is None:
-        b.unknown("G8_AUTHORIZATION_MISSING")  # "grants must be empty" cannot be verified
-    if auth.action != "propose_activation_amendment" or auth.grants:  # absent action: != too
+    if (auth.action is not None and auth.action != "propose_activation_amendment") or auth.grants:
         b.fail("G8_AUTHORIZATION_SCOPE_INVALID")
     if auth.amendment_digest is not None and not is_digest(auth.amendment_digest):
         b.fail("G8_AUTHORIZATION_NOT_DIGEST_LINKED")

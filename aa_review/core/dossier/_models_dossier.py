@@ -32,7 +32,14 @@ from aa_review.core.dossier._models_plans import (
     RollbackRequirements,
     SourcePackage,
 )
-from aa_review.core.dossier._models_strict import Strict, Timestamp, validation_problems
+from aa_review.core.dossier._models_strict import (
+    RULE_AUTHOR,
+    RULE_BINDING,
+    SchemaProblem,
+    Strict,
+    Timestamp,
+    schema_problems,
+)
 from aa_review.core.dossier._states import DossierState
 
 __all__ = [
@@ -46,6 +53,7 @@ __all__ = [
     "ParsedDossier",
     "Supersedes",
     "evidence_digest",
+    "import_refusals",
     "parse_dossier",
     "section_digests",
 ]
@@ -210,8 +218,40 @@ def parse_dossier(raw: object) -> ParsedDossier:
     try:
         model = Dossier.model_validate(tree)
     except ValidationError as exc:
-        raise DossierSchemaError(validation_problems(exc)) from None
+        raise DossierSchemaError(schema_problems(exc)) from None
     return ParsedDossier(tree, model)
+
+
+def import_refusals(
+    model: Dossier, claimed: DossierState, state: DossierState, registry: Any
+) -> list[SchemaProblem]:
+    """What, besides parsing, refuses a dossier file at import (spec 15).
+
+    ``state`` is the state the file would be imported as (a later claimed state is
+    imported as ``evidence_bound``); ``registry`` answers ``get(principal_id)``.
+    """
+    out: list[SchemaProblem] = []
+    if state is not DossierState.DRAFT and model.binding is None:
+        out.append(
+            SchemaProblem(
+                "binding",
+                f"a dossier in state {claimed.value} carries no binding",
+                RULE_BINDING,
+                "import it as a draft (state: draft) and bind it here, or include the "
+                "binding it was bound with",
+            )
+        )
+    if registry.get(model.created_by) is None:
+        out.append(
+            SchemaProblem(
+                "created_by",
+                f"the author {model.created_by!r} is not in this workspace's principal registry",
+                RULE_AUTHOR,
+                "name a registered training research lead as created_by, or have a human "
+                "maintainer add the author to the registry first",
+            )
+        )
+    return out
 
 
 def evidence_digest(evidence_raw: Any) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from aa_review.core.dossier._models_strict import Strict, Timestamp
+from typing import Annotated
+
+from aa_review.core.dossier._models_strict import NON_EMPTY, Strict, Timestamp
 
 __all__ = [
     "Claimed",
@@ -51,7 +53,7 @@ class Epochs(Strict):
     """The evaluation epochs the dossier relies on."""
 
     archive_snapshot_id: str | None = None
-    evaluation_epochs: list[EpochRef] | None = None
+    evaluation_epochs: Annotated[list[EpochRef] | None, NON_EMPTY] = None
 
 
 class CoverageStage(Strict):
@@ -75,7 +77,7 @@ class Coverage(Strict):
     """Evaluation coverage by stage."""
 
     target_behavior_id: str | None = None
-    stages: list[CoverageStage] | None = None
+    stages: Annotated[list[CoverageStage] | None, NON_EMPTY] = None
     stage6: Stage6 | None = None
 
 
@@ -83,7 +85,7 @@ class Recurrence(Strict):
     """The failure observations a recurrence claim rests on."""
 
     mechanism_id: str | None = None
-    observation_ids: list[str] | None = None
+    observation_ids: Annotated[list[str] | None, NON_EMPTY] = None
 
 
 class PoolGroup(Strict):
@@ -99,7 +101,7 @@ class EffectiveSampleSection(Strict):
     pool_epoch_id: str | None = None
     analysis_unit: str | None = None
     observation_unit: str | None = None
-    groups: list[PoolGroup] | None = None
+    groups: Annotated[list[PoolGroup] | None, NON_EMPTY] = None
     icc: float | None = None
     icc_source_ref: str | None = None
     claimed_independent_groups: int | None = None
@@ -111,7 +113,7 @@ class ComparisonFamily(Strict):
     """The hypotheses sharing the family-wise alpha."""
 
     family_id: str | None = None
-    hypotheses: list[str] | None = None
+    hypotheses: list[str] | None = None  # [] is K = 0: see the G1 gate
 
 
 class Missingness(Strict):
@@ -124,9 +126,9 @@ class Missingness(Strict):
 class SensitivityBox(Strict):
     """``[lo, hi]`` ranges of the nuisance parameters."""
 
-    icc: list[float] | None = None
-    cluster_attrition: list[float] | None = None
-    missing_rate: list[float] | None = None
+    icc: Annotated[list[float] | None, NON_EMPTY] = None
+    cluster_attrition: Annotated[list[float] | None, NON_EMPTY] = None
+    missing_rate: Annotated[list[float] | None, NON_EMPTY] = None
 
 
 class PowerParameters(Strict):
@@ -233,4 +235,4 @@ class LowerRungs(Strict):
     multiplicity_method: str | None = None
     useful_effect: float | None = None
     effect_scale: str | None = None
-    rungs: list[RungEntry] | None = None
+    rungs: Annotated[list[RungEntry] | None, NON_EMPTY] = None

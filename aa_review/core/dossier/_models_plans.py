@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from aa_review.core.dossier._models_strict import Strict, Timestamp
+from typing import Annotated
+
+from aa_review.core.dossier._models_strict import NON_EMPTY, Strict, Timestamp
 
 __all__ = [
     "Budget",
@@ -109,9 +111,9 @@ class DatasetPlan(Strict):
     """A prospective dataset plan; it creates nothing."""
 
     cutoff: Cutoff | None = None
-    grouping_rules: list[str] | None = None
+    grouping_rules: Annotated[list[str] | None, NON_EMPTY] = None
     leakage_controls: LeakageControls | None = None
-    training_source_items: list[str] | None = None
+    training_source_items: Annotated[list[str] | None, NON_EMPTY] = None
     private_feedback: PrivateFeedback | None = None
     creates_dataset: bool | None = None
 
@@ -129,13 +131,13 @@ class Reward(Strict):
     """A reward and its components."""
 
     reward_id: str | None = None
-    components: list[RewardComponent] | None = None
+    components: Annotated[list[RewardComponent] | None, NON_EMPTY] = None
 
 
 class RewardPlan(Strict):
     """Rewards and hard integrity constraints."""
 
-    rewards: list[Reward] | None = None
+    rewards: Annotated[list[Reward] | None, NON_EMPTY] = None
     hard_integrity_constraints: list[str] | None = None
 
 

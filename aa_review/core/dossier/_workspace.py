@@ -23,7 +23,7 @@ from aa_review.core.dossier._errors import (
 from aa_review.core.dossier._fingerprints import FingerprintHooks
 from aa_review.core.dossier._keys import KeyStore
 from aa_review.core.dossier._lifecycle import LifecycleWorkspace, _training_side
-from aa_review.core.dossier._models_dossier import parse_dossier
+from aa_review.core.dossier._models_dossier import import_refusals, parse_dossier
 from aa_review.core.dossier._packages import (
     ContaminationHook,
     PackageFactsProvider,
@@ -174,13 +174,9 @@ class Workspace(LifecycleWorkspace):
             raise RevisionConflictError(*key)
         claimed = m.state
         state = claimed if claimed in _IMPORT_AS_IS else DossierState.EVIDENCE_BOUND
-        if state is DossierState.EVIDENCE_BOUND and m.binding is None:
-            raise DossierSchemaError(
-                [
-                    f"binding: a dossier in state {claimed.value} must carry "
-                    "the binding it was bound with"
-                ]
-            )
+        refused = import_refusals(m, claimed, state, self._registry)
+        if refused:
+            raise DossierSchemaError(refused)
         raw = copy.deepcopy(parsed.raw)
         if claimed is not state or raw.get("check") is not None:
             raw["imported_untrusted"] = {"claimed_state": claimed.value, "check": raw.get("check")}

@@ -195,6 +195,13 @@ CASES: list[Case] = [
         F,
         ("ev", P + "comparison_family.hypotheses", []),
         clause="k-zero",
+        also=("G1_POWER_PARAMETER_MISSING",),  # 15: an empty list where one is required
+    ),
+    C(
+        "G1_POWER_BEYOND_VALIDATOR_LIMIT",
+        U,
+        ("ev", P + "n_sim", 10**8),  # 15: n_sim x 2k = 6 x 10^9 > 10^9
+        clause="n-sim-times-2k",
     ),
     C("G1_POWER_PARAMETER_INVALID", F, ("ev", P + "clusters_per_arm", 1), clause="k-below-2"),
     C(

@@ -94,7 +94,6 @@ def test_coverage(path: str, value: Any, status: str, code: str) -> None:
         ("effective_sample.groups.3.group_id", "pool-404", "fail", "G1_ESS_GROUP_UNRESOLVED"),
         ("effective_sample.icc", 1.0, "fail", "G1_ESS_INVALID"),
         ("effective_sample.icc", -0.1, "fail", "G1_ESS_INVALID"),
-        ("effective_sample.groups.0.n_units", 0, "fail", "G1_ESS_INVALID"),
         ("effective_sample.claimed_independent_groups", 28, "fail", "G1_ESS_GROUPS_OVERCLAIMED"),
         ("effective_sample.claimed_design_effect", 1.5, "fail", "G1_ESS_DESIGN_EFFECT_UNDERSTATED"),
         ("effective_sample.claimed_effective_sample_size", 150.0, "fail", "G1_ESS_OVERCLAIMED"),
@@ -104,6 +103,14 @@ def test_effective_sample(path: str, value: Any, status: str, code: str) -> None
     r = g1(DossierBuilder().evidence(path, value).build())
     assert r.status.value == status
     assert code in codes(r)
+
+
+def test_a_group_of_no_units_is_not_an_invalid_icc() -> None:
+    # Spec 15: G1_ESS_INVALID stays reserved for the ICC; a group of 0 units only shrinks
+    # G and ESS, against which the claims are judged (they may still hold).
+    r = g1(DossierBuilder().evidence("effective_sample.groups.0.n_units", 0).build())
+    assert "G1_ESS_INVALID" not in codes(r)
+    assert r.metrics["observation_units"] is not None
 
 
 def test_a_group_listed_twice_adds_its_units_to_its_component() -> None:
