@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -290,6 +291,16 @@ def _open(args: argparse.Namespace) -> Workspace:
         raise _Unusable(f"{args.workspace}: cannot be opened ({exc})") from None
 
 
+@contextmanager
+def _opened(args: argparse.Namespace) -> Iterator[Workspace]:
+    """The workspace for the length of a command; its journal lock released after."""
+    ws = _open(args)
+    try:
+        yield ws
+    finally:
+        ws.close()
+
+
 def _writable(ws: Workspace) -> None:
     if ws.read_only:
         raise _Unusable(
@@ -363,7 +374,7 @@ def _warn_one_machine(holdings: tuple[KeyHolding, ...]) -> None:
 def _run_add_principal(args: argparse.Namespace) -> int:
     """``dossier add-principal``: exit 0 added, 1 refused, 2 unreadable."""
     records = _records(args.record)
-    with _open(args) as ws:
+    with _opened(args) as ws:
         _writable(ws)
         current = ws.principals.raw
         taken = {p["principal_id"] for p in current} & {r["principal_id"] for r in records}
@@ -394,7 +405,7 @@ def _run_import(args: argparse.Namespace) -> int:
     tree = _read_json(args.dossier)
     if not isinstance(tree, dict):
         raise _Unusable(f"{args.dossier}: a dossier is a JSON object")
-    with _open(args) as ws:
+    with _opened(args) as ws:
         _writable(ws)
         try:
             ref = ws.import_dossier(tree, args.actor)
@@ -493,7 +504,7 @@ def _head(ws: Workspace) -> None:
 
 def _run_step(step: Action) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
-        with _open(args) as ws:
+        with _opened(args) as ws:
             return _attempt(args, step, ws)
 
     run.__name__ = f"run_{step.value}"
@@ -503,7 +514,7 @@ def _run_step(step: Action) -> Callable[[argparse.Namespace], int]:
 def _run_decide(args: argparse.Namespace) -> int:
     """``dossier decide eligible|deferred``."""
     step = Action.DECIDE_ELIGIBLE if args.decision == "eligible" else Action.DEFER
-    with _open(args) as ws:
+    with _opened(args) as ws:
         return _attempt(args, step, ws)
 
 
@@ -518,7 +529,7 @@ def run_workspace_check(args: argparse.Namespace) -> int:
 
 def _run_publish(args: argparse.Namespace) -> int:
     """``dossier publish``: exit 0 published, 1 refused, 2 unreadable."""
-    with _open(args) as ws:
+    with _opened(args) as ws:
         _writable(ws)
         rev = _revision(ws, args.dossier_id, args.revision)
         try:
@@ -538,7 +549,7 @@ def _run_publish(args: argparse.Namespace) -> int:
 # -- status ------------------------------------------------------------------------------------
 def _run_status(args: argparse.Namespace) -> int:
     """``dossier status``: read-only; exit 0 printed, 2 the folder cannot be opened."""
-    with _open(args) as ws:
+    with _opened(args) as ws:
         status = workspace_status(ws, args.dossier_id)
     if args.json:
         emit_json(status)
