@@ -15,7 +15,7 @@ from aa_review.core.dossier._errors import KeyStoreError
 from aa_review.core.dossier._keys import KeyStore
 from aa_review.core.dossier._principals import Principal, PrincipalRegistry, Role
 
-__all__ = ["KeyHolding", "KeyPlace", "key_holdings"]
+__all__ = ["KeyHolding", "KeyPlace", "holdings_line", "key_holdings"]
 
 
 class KeyPlace(StrEnum):
@@ -91,3 +91,24 @@ def _holding(p: Principal, keys: KeyStore) -> KeyHolding:
             "names; the registered one is held elsewhere",
         )
     return KeyHolding(p, KeyPlace.HERE, f"{pid}'s private key is on this machine")
+
+
+def holdings_line(holdings: tuple[KeyHolding, ...]) -> str:
+    """``You can act as p-lead-ada · held elsewhere: p-eval-cy, p-maint-fay`` (plain text)."""
+    here = [h.principal.principal_id for h in holdings if h.here]
+    elsewhere = [h.principal.principal_id for h in holdings if h.place is KeyPlace.ELSEWHERE]
+    other = [
+        h.principal.principal_id
+        for h in holdings
+        if not h.here and h.place is not KeyPlace.ELSEWHERE
+    ]
+    parts = [
+        f"You can act as {', '.join(here)}"
+        if here
+        else "No private key of this registry is on this machine: you can only read"
+    ]
+    if elsewhere:
+        parts.append(f"held elsewhere: {', '.join(elsewhere)}")
+    if other:
+        parts.append(f"no usable key: {', '.join(other)}")
+    return " · ".join(parts)
