@@ -41,6 +41,7 @@ from aa_review.core.dossier import (
     WorkspaceLockedError,
     init_workspace_folder,
     journal_view,
+    one_machine_note,
     refusal_text,
 )
 from aa_review.core.dossier._keys import parse_public_key
@@ -362,13 +363,9 @@ def _run_init(args: argparse.Namespace) -> int:
 
 def _warn_one_machine(holdings: tuple[KeyHolding, ...]) -> None:
     """Say so when this machine holds the keys of several duties (a demo, not separation)."""
-    duties = {h.principal.role for h in holdings if h.here and h.principal.role is not Role.AGENT}
-    if len(duties) > 1:
-        err(
-            "this user's key store holds the keys of several duties "
-            f"({', '.join(sorted(d.value for d in duties))}): one person could author, "
-            "check and decide alone here; keys are personal (spec 10.6)"
-        )
+    note = one_machine_note(holdings)
+    if note is not None:
+        err(note)
 
 
 def _run_add_principal(args: argparse.Namespace) -> int:
@@ -580,9 +577,11 @@ def workspace_status(ws: Workspace, only: str | None = None) -> dict[str, Any]:
                 }
             )
         dossiers.append({"dossier_id": d, "revisions": revisions})
+    holdings = ws.key_holdings()
     return {
         "read_only": ws.read_only,
         "read_only_reason": ws.journal_fault,
+        "one_machine": one_machine_note(holdings),
         "journal": {
             "valid": view.valid,
             "entries": view.count,
@@ -597,7 +596,7 @@ def workspace_status(ws: Workspace, only: str | None = None) -> dict[str, Any]:
                 "kind": h.principal.kind.value,
                 "key": h.place.value,
             }
-            for h in ws.key_holdings()
+            for h in holdings
         ],
         "dossiers": dossiers,
         "history": [
@@ -627,6 +626,8 @@ def _print_status(status: dict[str, Any]) -> None:
     elsewhere = [p["principal_id"] for p in status["principals"] if p["key"] != "here"]
     print(f"you can act as: {', '.join(here) or 'nobody (no key of this registry here)'}")
     print(f"held elsewhere: {', '.join(elsewhere) or 'nobody'}")
+    if status["one_machine"]:
+        print(status["one_machine"])
     for d in status["dossiers"]:
         for r in d["revisions"]:
             who = ", ".join(

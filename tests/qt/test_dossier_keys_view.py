@@ -81,3 +81,22 @@ def test_a_principal_held_elsewhere_cannot_take_a_step(panel) -> None:
     assert "private key is not on this machine" in panel.buttons[Action.BIND].toolTip()
     panel.set_actor(LEAD)
     assert panel.buttons[Action.BIND].isEnabled()
+
+
+def test_the_demo_says_it_is_several_people_on_one_machine(window, tmp_path: Path) -> None:
+    from aa_review.demo import ensure_sample
+
+    demo = ensure_sample(tmp_path / "demo")
+    assert window.open_workspace(demo / "dossier_workspace")
+    window.center.setCurrentWidget(window.dossier)
+    p = window.dossier
+    p.select_dossier("dos-demo-ready")
+    p.set_actor(LEAD)
+    assert "demo: every duty's key is here" in p.actor_label.text()
+    assert "a demo of several people on one machine" in p.actor_label.toolTip()
+    p.close_workspace()
+
+
+def test_a_team_workspace_is_not_called_a_demo(panel) -> None:
+    panel.set_actor(LEAD)
+    assert "demo" not in panel.actor_label.text()

@@ -15,7 +15,14 @@ from aa_review.core.dossier._errors import KeyStoreError
 from aa_review.core.dossier._keys import KeyStore
 from aa_review.core.dossier._principals import Principal, PrincipalRegistry, Role
 
-__all__ = ["KeyHolding", "KeyPlace", "holdings_line", "key_holdings"]
+__all__ = [
+    "KeyHolding",
+    "KeyPlace",
+    "holdings_line",
+    "key_holdings",
+    "one_machine_note",
+    "several_duties_here",
+]
 
 
 class KeyPlace(StrEnum):
@@ -112,3 +119,31 @@ def holdings_line(holdings: tuple[KeyHolding, ...]) -> str:
     if other:
         parts.append(f"no usable key: {', '.join(other)}")
     return " · ".join(parts)
+
+
+# The duties of spec 7.4 that belong to different people.
+_DUTIES = (Role.TRAINING_RESEARCH_LEAD, Role.INDEPENDENT_EVALUATOR, Role.HUMAN_MAINTAINER)
+
+
+def several_duties_here(holdings: tuple[KeyHolding, ...]) -> tuple[Role, ...]:
+    """The duties (author, evaluator, maintainer) whose keys are all on this machine.
+
+    More than one means one person here could author, check and decide alone: the
+    demo (several people on one machine), never a team's setup (spec 10.6).
+    """
+    here = {h.principal.role for h in holdings if h.here}
+    found = tuple(r for r in _DUTIES if r in here)
+    return found if len(found) > 1 else ()
+
+
+def one_machine_note(holdings: tuple[KeyHolding, ...]) -> str | None:
+    """Say so when this machine holds the keys of several duties (None otherwise)."""
+    duties = several_duties_here(holdings)
+    if not duties:
+        return None
+    return (
+        f"This machine holds the private keys of {len(duties)} duties "
+        f"({', '.join(d.value for d in duties)}): a demo of several people on one "
+        "machine. In a team each person holds only their own key (spec 10.6), so no "
+        "one can author, check and decide alone."
+    )

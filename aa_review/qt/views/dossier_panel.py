@@ -458,11 +458,17 @@ class DossierPanel(DossierActions, QWidget):
         snap = getattr(self, "snapshot", None)
         holdings = snap.holdings if snap is not None else ()
         elsewhere = sum(1 for h in holdings if not h.here)
+        demo = dz.one_machine_note(holdings)
         if elsewhere:
             text += f" · {elsewhere} held elsewhere"
+        if demo is not None:
+            text += " · <i>demo: every duty's key is here</i>"
         self.actor_label.setText(text)
         self.actor_label.setToolTip(
-            "\n".join([dz.holdings_line(holdings), *(h.detail for h in holdings)])
+            "\n".join(
+                [*([demo] if demo else []), dz.holdings_line(holdings)]
+                + [h.detail for h in holdings]
+            )
             if holdings
             else ""
         )

@@ -117,6 +117,7 @@ def test_three_people_take_a_dossier_from_import_to_eligible_and_published(
     assert code == 0, err
     status = json.loads(out)
     assert status["read_only"] is False and status["read_only_reason"] is None
+    assert status["one_machine"] is None  # a team: one key each
     assert status["journal"]["valid"] is True
     assert status["journal"]["head"]["seq"] == status["journal"]["entries"] - 1 == 5
     assert {p["principal_id"]: p["key"] for p in status["principals"]} == {
@@ -318,3 +319,17 @@ def test_keys_create_warns_when_a_store_would_hold_several_people(team: Run) -> 
     assert code == 0 and "also holds the keys of p-lead-ada" in err
     code, shown, _ = team("ada", "keys", "show", "p-eval-cy")
     assert code == 0 and json.loads(shown) == json.loads(out)
+
+
+def test_the_demo_workspace_says_it_is_several_people_on_one_machine(
+    team: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from aa_review.demo import ensure_sample
+
+    monkeypatch.setenv("AA_REVIEW_DATA_DIR", str(tmp_path / "people" / "solo"))
+    demo = ensure_sample(tmp_path / "demo")
+    code, out, _ = team("solo", "dossier", "status", demo / "dossier_workspace", "--json")
+    assert code == 0
+    note = json.loads(out)["one_machine"]
+    assert "a demo of several people on one machine" in note
+    assert "training_research_lead, independent_evaluator, human_maintainer" in note
