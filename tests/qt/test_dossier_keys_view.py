@@ -33,7 +33,9 @@ def team_workspace(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def panel(window, tmp_path: Path):
+def panel(window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    # This user's own data folder: only the lead's key is created in it.
+    monkeypatch.setenv("AA_REVIEW_DATA_DIR", str(tmp_path / "data"))
     folder = team_workspace(tmp_path)
     assert window.open_workspace(folder)
     window.center.setCurrentWidget(window.dossier)
