@@ -228,6 +228,9 @@ def run_check(args: argparse.Namespace) -> int:
     """``dossier check``: exit 0 eligible-if-decided, 1 blocked, 2 cannot evaluate."""
     if dossier_steps.is_workspace(args.dossier):
         return dossier_steps.run_workspace_check(args)
+    if args.dossier_id is not None or args.actor is not None or args.revision is not None:
+        err(f"{args.dossier}: not a workspace folder (DOSSIER_ID, --as and --revision are for one)")
+        return EXIT_UNUSABLE
     if not args.archive:
         err("checking a dossier file needs --archive ARCHIVE")
         return EXIT_UNUSABLE

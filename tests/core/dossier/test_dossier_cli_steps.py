@@ -284,13 +284,20 @@ def test_registry_refusals(team: Run, tmp_path: Path) -> None:
             '{"principal_id": "x"}',
         ],
         ["dossier", "check", "{ws}", D],
+        ["dossier", "check", "{dossier}", D, "--as", "p-eval-cy"],  # a file is no workspace
+        ["dossier", "check", "{dossier}"],  # a file needs --archive
         ["dossier", "status", "{missing}"],
     ],
 )
 def test_input_that_cannot_be_evaluated_exits_2(team: Run, tmp_path: Path, argv: list[str]) -> None:
     ws = _workspace(team, tmp_path)
     (tmp_path / "bad.json").write_text("{not json")
-    names = {"ws": ws, "missing": tmp_path / "missing", "bad": tmp_path / "bad.json"}
+    names = {
+        "ws": ws,
+        "missing": tmp_path / "missing",
+        "bad": tmp_path / "bad.json",
+        "dossier": tmp_path / "dossier.json",
+    }
     tokens = {"{" + k + "}": v for k, v in names.items()}
     code, out, err = team("fay", *[tokens.get(a, a) for a in argv])
     assert code == 2, (out, err)
