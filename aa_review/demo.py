@@ -3,6 +3,8 @@
 It is written to the user's data folder, not inside the installed program: the
 dossier workspace beside it is meant to be stepped through its states, which
 writes a journal. Generation is deterministic, so every user gets the same bytes.
+The demo workspace is several people on one machine: the keys of all its principals
+are in this user's key store (the window and ``aa-review dossier status`` say so).
 
 The demo is varied (rows cite subsets of a 64-item catalog, scores spread, a few
 rows under the compiler's score threshold) and carries a few defects, so that every

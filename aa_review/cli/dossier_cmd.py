@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from aa_review.cli import dossier_steps
 from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, err
 from aa_review.core.dossier import (
     GATE_IDS,
@@ -83,12 +84,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     c = dsub.add_parser(
         "check",
-        help="evaluate a dossier against archive metadata",
-        description="Print the CheckRecord. Exit 0: eligible if decided; "
-        "1: a gate is not pass or a dossier-level reason blocks; "
-        "2: the input cannot be evaluated.",
+        help="evaluate a dossier against archive metadata, or check it in a workspace",
+        description="DOSSIER a file: print the CheckRecord (needs --archive). Exit 0: "
+        "eligible if decided; 1: a gate is not pass or a dossier-level reason blocks; "
+        "2: the input cannot be evaluated. DOSSIER a workspace folder, with DOSSIER_ID "
+        "and --as: take the independent check (T2) there. Exit 0: checked (the reducer "
+        "may have deferred it); 1: refused or expired; 2: unreadable.",
     )
-    _inputs(c, archive_required=True)
+    _inputs(c, archive_required=False)
+    dossier_steps.add_workspace_check_arguments(c)
     c.add_argument("--json", action="store_true", help="print the CheckRecord JSON")
     c.add_argument(
         "--checker",
@@ -175,6 +179,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="a human maintainer of the registry in force, with a key on this machine",
     )
     r.set_defaults(func=run_change_registry)
+    dossier_steps.register(dsub)
 
 
 def _inputs(p: argparse.ArgumentParser, archive_required: bool) -> None:
@@ -221,6 +226,14 @@ def _guarded(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 @_guarded
 def run_check(args: argparse.Namespace) -> int:
     """``dossier check``: exit 0 eligible-if-decided, 1 blocked, 2 cannot evaluate."""
+    if dossier_steps.is_workspace(args.dossier):
+        return dossier_steps.run_workspace_check(args)
+    if args.dossier_id is not None or args.actor is not None or args.revision is not None:
+        err(f"{args.dossier}: not a workspace folder (DOSSIER_ID, --as and --revision are for one)")
+        return EXIT_UNUSABLE
+    if not args.archive:
+        err("checking a dossier file needs --archive ARCHIVE")
+        return EXIT_UNUSABLE
     try:
         parsed, archive, registry, now, locator = _load(args, need_archive=True)
         fingerprints = _pairs(args.fingerprint, "--fingerprint")

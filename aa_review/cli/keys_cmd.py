@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
-from aa_review.cli._common import EXIT_OK, EXIT_UNUSABLE, emit_json, err
-from aa_review.core.dossier import KeyStore, KeyStoreError
+from aa_review.cli._common import EXIT_OK, EXIT_UNUSABLE, err
+from aa_review.core.dossier import KeyStore, KeyStoreError, Role
+
+ROLES = tuple(r.value for r in Role if r is not Role.SYSTEM_REDUCER)
 
 __all__ = ["register", "run_create", "run_list", "run_show"]
 
@@ -30,13 +33,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=show_help)
     c = ksub.add_parser(
         "create",
-        help="create a key pair for a principal; print its public part",
-        description="Never replaces an existing key. Prints "
-        '{"principal_id", "public_key"} for principals.json.',
+        help="create your key pair for a principal; print the line to hand to a maintainer",
+        description="Keys are personal: create the key of the principal you are, in "
+        "your own data folder (never someone else's). Never replaces an existing key. "
+        'Prints {"principal_id", "role", "kind", "public_key"}: the record a human '
+        "maintainer adds with 'aa-review dossier add-principal' (role and kind "
+        "grant nothing until the maintainer's signed registry change).",
     )
     c.add_argument("principal", help="principal id")
+    c.add_argument("--role", choices=ROLES, help="the role you ask for (printed in the record)")
+    c.add_argument(
+        "--kind",
+        choices=("human", "agent"),
+        default="human",
+        help="human (default) or agent",
+    )
     c.set_defaults(func=run_create)
-    s = ksub.add_parser("show", help="print a principal's public key for principals.json")
+    s = ksub.add_parser(
+        "show", help="print a principal's public record again (the line for a maintainer)"
+    )
     s.add_argument("principal", help="principal id")
     s.set_defaults(func=run_show)
     ls = ksub.add_parser("list", help="list the principals whose private key is on this machine")
@@ -46,16 +61,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run_create(args: argparse.Namespace) -> int:
     """``keys create``: exit 0 created, 2 when a key exists or the store cannot be written."""
     store = KeyStore()
+    role = getattr(args, "role", None)
+    kind = getattr(args, "kind", None) if role else None
     try:
-        signer = store.create(args.principal)
+        others = [pid for pid, _ in store.principals() if pid != args.principal]
+        store.create(args.principal, role=role, kind=kind)
+        record = store.record(args.principal)
     except KeyStoreError as exc:
         err(str(exc))
         return EXIT_UNUSABLE
+    assert record is not None
     err(
         f"private key written to {store.path(args.principal)} (keep it; it never leaves "
-        "this machine)"
+        "this machine). Hand the line below to a human maintainer of the workspace."
     )
-    emit_json({"principal_id": signer.principal_id, "public_key": signer.public_key})
+    if role is None:
+        err("no --role given: the maintainer adds the role to the record")
+    if others:
+        err(
+            f"this key store also holds the keys of {', '.join(others)}: keys are "
+            "personal, so create another person's key in their own data folder"
+        )
+    _emit_line(record)
     return EXIT_OK
 
 
@@ -63,18 +90,23 @@ def run_show(args: argparse.Namespace) -> int:
     """``keys show``: exit 0 printed, 2 when this machine has no key for the principal."""
     store = KeyStore()
     try:
-        signer = store.signer(args.principal)
+        record = store.record(args.principal)
     except KeyStoreError as exc:
         err(str(exc))
         return EXIT_UNUSABLE
-    if signer is None:
+    if record is None:
         err(
             f"no key for {args.principal!r} on this machine (key store {store.folder}); "
             f"create one with: aa-review keys create {args.principal}"
         )
         return EXIT_UNUSABLE
-    emit_json({"principal_id": signer.principal_id, "public_key": signer.public_key})
+    _emit_line(record)
     return EXIT_OK
+
+
+def _emit_line(record: dict[str, str]) -> None:
+    """The public record on one line: what a person pastes to a maintainer."""
+    print(json.dumps(record, ensure_ascii=False))
 
 
 def run_list(args: argparse.Namespace) -> int:

@@ -52,6 +52,13 @@ from aa_review.core.dossier._gate_g2 import FEASIBILITY_TOPICS, reviewed_digest
 from aa_review.core.dossier._gates_common import GATE_IDS, GateContext, GateResult, GateStatus
 from aa_review.core.dossier._gates_g5_g8 import LICENSE_POLICY
 from aa_review.core.dossier._graph import HIDDEN_SPLITS, TaskGraph
+from aa_review.core.dossier._holdings import (
+    KeyHolding,
+    KeyPlace,
+    holdings_line,
+    key_holdings,
+    one_machine_note,
+)
 from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile, entry_hash, make_entry
 from aa_review.core.dossier._keys import KeyStore, Signer, user_data_dir, verify_signature
 from aa_review.core.dossier._models_dossier import (
@@ -176,6 +183,11 @@ __all__ = [
     "VALIDATOR_VERSION",
     "WITHHELD",
     "ZERO_DIGEST",
+    "KeyHolding",
+    "KeyPlace",
+    "key_holdings",
+    "holdings_line",
+    "one_machine_note",
     "Action",
     "ActorUnavailableError",
     "Archive",

@@ -174,7 +174,7 @@ class JournalFile:
         if self._fd is not None:
             return
         try:
-            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)  # less the umask
         except OSError as exc:
             raise WorkspaceError(str(self.path), f"cannot open the journal: {exc}") from None
         try:

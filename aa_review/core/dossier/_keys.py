@@ -159,8 +159,14 @@ class KeyStore:
         )
         return self.folder / f"{name}.key"
 
-    def create(self, principal_id: str) -> Signer:
+    def create(
+        self, principal_id: str, *, role: str | None = None, kind: str | None = None
+    ) -> Signer:
         """Generate a key pair for ``principal_id``; an existing key is never replaced.
+
+        ``role`` and ``kind``, when given, are kept beside the key (they grant nothing:
+        the registry decides) so that :meth:`record` can print the whole line a person
+        hands to a maintainer.
 
         Raises
         ------
@@ -181,6 +187,8 @@ class KeyStore:
             json.dumps(
                 {
                     "principal_id": principal_id,
+                    **({"role": role} if role else {}),
+                    **({"kind": kind} if kind else {}),
                     "public_key": signer.public_key,
                     "private_key": _PREFIX + _b64(private.private_bytes_raw()),
                 },
@@ -233,6 +241,31 @@ class KeyStore:
         except (OSError, ValueError, AttributeError) as exc:
             raise KeyStoreError(f"{path}: not a usable key file ({exc})") from None
         return _signer(principal_id, private)
+
+    def record(self, principal_id: str) -> dict[str, str] | None:
+        """The public record of a key here: ``{principal_id, role, kind, public_key}``.
+
+        What a person hands to a human maintainer to be added to a registry (role and
+        kind only when the key was created with them). None when there is no key.
+
+        Raises
+        ------
+        KeyStoreError
+            As :meth:`signer`.
+        """
+        signer = self.signer(principal_id)
+        if signer is None:
+            return None
+        try:
+            kept = json.loads(self.path(principal_id).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            kept = {}
+        out = {"principal_id": principal_id}
+        for name in ("role", "kind"):
+            if isinstance(kept.get(name), str):
+                out[name] = kept[name]
+        out["public_key"] = signer.public_key
+        return out
 
     def principals(self) -> list[tuple[str, str]]:
         """``(principal_id, public_key)`` of every key in the store, sorted by id."""

@@ -22,6 +22,7 @@ from aa_review.core.dossier._admission import (
 from aa_review.core.dossier._curves import PowerCurve, lower_rung_bounds
 from aa_review.core.dossier._freshness import Freshness
 from aa_review.core.dossier._gates_common import GATE_IDS, GateStatus
+from aa_review.core.dossier._holdings import KeyHolding
 from aa_review.core.dossier._principals import Principal, PrincipalRegistry, Role
 from aa_review.core.dossier._reasons import ReasonText, explain, gate_sentence
 from aa_review.core.dossier._states import Action, DossierState, Refusal
@@ -97,6 +98,10 @@ class Snapshot:
     changes : tuple
         What changed in each bound package since binding (see
         :meth:`Workspace.changes_since_binding`).
+    holdings : tuple of KeyHolding
+        Every principal (the reducer aside) and whether its private key is on this
+        machine: only those may be chosen to act as, the others are held elsewhere
+        (spec 10.6; :meth:`Workspace.key_holdings`).
     """
 
     dossier_id: str
@@ -116,6 +121,7 @@ class Snapshot:
     power: PowerCurve | None = field(default=None, repr=False)
     bounds: tuple[Any, ...] = ((), (), None)
     changes: tuple[Any, ...] = ()
+    holdings: tuple[KeyHolding, ...] = ()
 
     @property
     def state(self) -> DossierState:
@@ -185,6 +191,7 @@ def take_snapshot(
         power=cache.power_curve(dossier_id, revision),
         bounds=tuple(lower_rung_bounds(record, parsed)),
         changes=tuple(changes),
+        holdings=ws.key_holdings(),
     )
 
 

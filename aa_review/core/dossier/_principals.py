@@ -85,12 +85,15 @@ class PrincipalRegistry:
     Raises
     ------
     PrincipalRegistryError
-        A record is not an object, lacks a string id, repeats an id, or carries a
-        ``public_key`` that is not ``"ed25519:<base64 of 32 bytes>"``.
+        A record is not an object, lacks a string id, repeats an id, carries a
+        ``public_key`` that is not ``"ed25519:<base64 of 32 bytes>"``, or carries the
+        public key of another principal: keys are personal, one principal, one key
+        (spec 10.6).
     """
 
     def __init__(self, principals: Iterable[Mapping[str, Any]]) -> None:
         self._by_id: dict[str, Principal] = {}
+        key_owner: dict[bytes, str] = {}
         self.raw: list[dict[str, Any]] = []
         for i, rec in enumerate(principals):
             if not isinstance(rec, Mapping):
@@ -107,6 +110,15 @@ class PrincipalRegistry:
                     f"principals[{i}] ({pid!r}): public_key must be "
                     '"ed25519:<base64 of the 32-byte key>"'
                 )
+            raw_key = parse_public_key(key) if key is not None else None
+            if raw_key is not None:
+                other = key_owner.setdefault(raw_key, pid)
+                if other != pid:
+                    raise PrincipalRegistryError(
+                        f"principals {other!r} and {pid!r} share one public key; keys are "
+                        "personal (one principal, one key): each person creates their own "
+                        "with 'aa-review keys create'"
+                    )
             self._by_id[pid] = Principal(pid, Role.parse(rec.get("role")), kind, key)
             self.raw.append(dict(rec))
 

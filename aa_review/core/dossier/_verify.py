@@ -260,9 +260,13 @@ class JournalVerifier:
         if status in ("missing", "invalid"):
             return "JOURNAL_SIGNATURE_INVALID"
         if e["kind"] == "registry_changed":
-            if payload.get("old_registry_digest") != self.in_force or not is_digest(
-                payload.get("new_registry_digest")
+            if (
+                payload.get("old_registry_digest") != self.in_force
+                or not is_digest(payload.get("new_registry_digest"))
+                or payload["new_registry_digest"] not in self.registries
             ):
+                # a version that is unknown or no valid registry (two principals sharing
+                # one key, spec 10.6) is never put in force
                 return "JOURNAL_REGISTRY_UNTRUSTED"
             self.in_force = payload["new_registry_digest"]
             self.history.append(self.in_force)

@@ -21,6 +21,7 @@ from aa_review.core.dossier._errors import (
     WorkspaceError,
 )
 from aa_review.core.dossier._fingerprints import FingerprintHooks
+from aa_review.core.dossier._holdings import KeyHolding, key_holdings
 from aa_review.core.dossier._keys import KeyStore
 from aa_review.core.dossier._lifecycle import LifecycleWorkspace, _training_side
 from aa_review.core.dossier._models_dossier import import_refusals, parse_dossier
@@ -227,7 +228,15 @@ class Workspace(LifecycleWorkspace):
             )
         return (principal, None) if actor_id is not None else (REDUCER, principal)
 
-    # -- the registry (spec 10.2) ----------------------------------------------------------
+    # -- the registry (spec 10.2, 10.6) ------------------------------------------------------
+    def key_holdings(self) -> tuple[KeyHolding, ...]:
+        """Every principal of the registry in force and whether its private key is here.
+
+        Those :attr:`KeyHolding.here` can act on this machine; the others are held
+        elsewhere (keys are personal, spec 10.6). Reads this user's key store only.
+        """
+        return key_holdings(self._registry, self._keys)
+
     def change_registry(self, principals: list[dict[str, Any]], actor_id: str) -> str:
         """Put a new registry version in force through a signed ``registry_changed`` entry.
 
@@ -404,7 +413,15 @@ class Workspace(LifecycleWorkspace):
 def init_workspace_folder(
     path: str | Path, principals: list[dict[str, Any]], archive: dict[str, Any]
 ) -> Path:
-    """Create a workspace folder with ``principals.json`` and ``archive.json`` (atomic writes)."""
+    """Create a workspace folder with ``principals.json`` and ``archive.json`` (atomic writes).
+
+    Raises
+    ------
+    PrincipalRegistryError
+        The registry is malformed, or two principals share a public key (spec 10.6);
+        nothing is written then.
+    """
+    PrincipalRegistry(principals)
     folder = Path(path)
     folder.mkdir(parents=True, exist_ok=True)
     atomic_write_json(folder / "principals.json", {"principals": principals})

@@ -1,4 +1,12 @@
-"""The demo dossier workspace written beside the demo package (see ``aa_review.demo``)."""
+"""The demo dossier workspace written beside the demo package (see ``aa_review.demo``).
+
+The demo is several people on one machine: every demo principal's private key is
+created in this one user's key store, so that one person can step a dossier through
+author, evaluator and maintainer alone. The workspace says so (``one_machine_note``,
+shown by the window and by ``aa-review dossier status``). A team's workspace is made
+with ``aa-review dossier init`` from the records each person's ``aa-review keys
+create`` printed, and holds no one's private key.
+"""
 
 from __future__ import annotations
 
@@ -66,7 +74,8 @@ def write_sample_workspace(
         name is used as the package id.
     key_store : KeyStore, optional
         Where the demo principals' private keys are created or found (default: the
-        user's key store), so that the window can act as each of them.
+        user's key store), so that the window can act as each of them: a demo of
+        several people on one machine, never how a team shares a workspace.
     digest : str, optional
         ``package_digest(package)`` when already known (it is computed otherwise).
     """

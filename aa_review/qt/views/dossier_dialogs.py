@@ -165,14 +165,21 @@ def write_projection(path: Path, projection: dict[str, Any]) -> None:
 
 
 class ActorDialog(QDialog):
-    """Choose who you act as: every principal with its role, kind and whether it can sign here.
+    """Choose who you act as: only principals whose private key is on this machine.
 
-    Acting is a deliberate choice (the window remembers it per workspace); a principal
-    whose private key is not on this machine is listed but cannot be chosen.
+    Acting is a deliberate choice (the window remembers it per workspace). Keys are
+    personal (spec 10.6): the principals whose key is not here are listed below the
+    choices, as held elsewhere, and cannot be chosen.
+
+    ``rows``: ``(principal_id, role, kind, why it cannot sign here or None, key place)``;
+    the place is a :class:`KeyPlace` value, or None when not known yet.
     """
 
     def __init__(
-        self, parent: QWidget, rows: list[tuple[str, str, str, str | None]], current: str
+        self,
+        parent: QWidget,
+        rows: list[tuple[str, str, str, str | None, str | None]],
+        current: str,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Act as")
@@ -181,22 +188,34 @@ class ActorDialog(QDialog):
         note = QLabel(
             "Who are you in this workspace? Each step is allowed only to the role "
             "the readiness contract names (spec 7.2), and everything you do is "
-            "signed with that principal's key and journaled."
+            "signed with that principal's key and journaled. You can act only as a "
+            "principal whose private key is on this machine."
         )
         note.setWordWrap(True)
         lay.addWidget(note)
         self.list = QListWidget()
-        for pid, role, kind, unable in rows:
-            item = QListWidgetItem(
-                f"{pid} — {role} ({kind})" + ("" if unable is None else "  — cannot sign here")
-            )
+        here = [r for r in rows if r[3] is None]
+        elsewhere = [r for r in rows if r[3] is not None]
+        for pid, role, kind, _unable, _place in here:
+            item = QListWidgetItem(f"{pid} — {role} ({kind})")
             item.setData(Qt.ItemDataRole.UserRole, pid)
-            if unable is not None:
-                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
-                item.setToolTip(unable)
             self.list.addItem(item)
             if pid == current:
                 self.list.setCurrentItem(item)
+        if elsewhere:
+            header = QListWidgetItem("Held elsewhere (their keys are on their owners' machines):")
+            header.setFlags(Qt.ItemFlag.NoItemFlags)
+            font = header.font()
+            font.setBold(True)
+            header.setFont(font)
+            self.list.addItem(header)
+        for pid, role, kind, unable, place in elsewhere:
+            where = "held elsewhere" if place in (None, "held_elsewhere") else "no usable key here"
+            item = QListWidgetItem(f"    {pid} — {role} ({kind}) — {where}")
+            item.setData(Qt.ItemDataRole.UserRole, pid)
+            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
+            item.setToolTip(str(unable))
+            self.list.addItem(item)
         self.list.itemDoubleClicked.connect(lambda _i: self.accept())
         lay.addWidget(self.list, 1)
         buttons = QDialogButtonBox(
@@ -209,4 +228,7 @@ class ActorDialog(QDialog):
 
     def chosen(self) -> str | None:
         item = self.list.currentItem()
-        return None if item is None else str(item.data(Qt.ItemDataRole.UserRole))
+        if item is None or not item.flags() & Qt.ItemFlag.ItemIsEnabled:
+            return None
+        pid = item.data(Qt.ItemDataRole.UserRole)
+        return None if pid is None else str(pid)

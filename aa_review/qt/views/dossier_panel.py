@@ -411,12 +411,14 @@ class DossierPanel(DossierActions, QWidget):
         if self.ws is None:
             return None
         snap = self.snapshot
+        holdings = {h.principal.principal_id: h for h in snap.holdings} if snap else {}
         rows = [
             (
                 p.principal_id,
                 p.role.value,
                 p.kind.value,
                 snap.signable.get(p.principal_id) if snap is not None else None,
+                holdings[p.principal_id].place.value if p.principal_id in holdings else None,
             )
             for p in self.ws.principals
             if p.role is not dz.Role.SYSTEM_REDUCER
@@ -447,13 +449,29 @@ class DossierPanel(DossierActions, QWidget):
         p = self.ws.principals.get(self.actor_id) if self.ws and self.actor_id else None
         if p is None:
             note = getattr(self, "_actor_note", "")
-            self.actor_label.setText(
-                "Acting as: <b>nobody</b> — choose who you act as" + (f" ({note})" if note else "")
+            text = "Acting as: <b>nobody</b> — choose who you act as" + (
+                f" ({note})" if note else ""
             )
         else:
-            self.actor_label.setText(
-                f"Acting as: <b>{p.principal_id}</b> — {p.role.value} ({p.kind.value})"
+            text = f"Acting as: <b>{p.principal_id}</b> — {p.role.value} ({p.kind.value})"
+        # Keys are personal (spec 10.6): who can act from here, who is held elsewhere.
+        snap = getattr(self, "snapshot", None)
+        holdings = snap.holdings if snap is not None else ()
+        elsewhere = sum(1 for h in holdings if not h.here)
+        demo = dz.one_machine_note(holdings)
+        if elsewhere:
+            text += f" · {elsewhere} held elsewhere"
+        if demo is not None:
+            text += " · <i>demo: every duty's key is here</i>"
+        self.actor_label.setText(text)
+        self.actor_label.setToolTip(
+            "\n".join(
+                [*([demo] if demo else []), dz.holdings_line(holdings)]
+                + [h.detail for h in holdings]
             )
+            if holdings
+            else ""
+        )
 
     # -- what is shown ----------------------------------------------------------------
     @property
@@ -656,6 +674,7 @@ class DossierPanel(DossierActions, QWidget):
             return
         self.state = dz.panel_state(self.snapshot, self.actor_id)
         render(self, self.state)
+        self._show_actor()
         self._render_buttons()
         self._fit_verdict()
 
