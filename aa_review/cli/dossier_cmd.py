@@ -44,6 +44,7 @@ from aa_review.core.dossier._storage import FolderStore
 from aa_review.core.dossier._strict import nesting_depth
 from aa_review.core.dossier._verify import anchor_heads, registry_versions, verify_with
 from aa_review.core.dossier._witness import WitnessError, WitnessStore
+from aa_review.core.package.safepath import read_beneath
 
 __all__ = [
     "register",
@@ -323,7 +324,12 @@ def run_project(args: argparse.Namespace) -> int:
 
 @_guarded
 def run_verify_journal(args: argparse.Namespace) -> int:
-    """``dossier verify-journal``: exit 0 valid, 1 bad entry, 2 unreadable."""
+    """``dossier verify-journal``: exit 0 valid, 1 bad entry, 2 unreadable.
+
+    Without a readable registry (absent, not a regular file, unparsable) the
+    verification fails (``JOURNAL_REGISTRY_UNTRUSTED``, exit 1): nothing in the journal
+    can be attributed to anyone (spec 10.5).
+    """
     path = Path(args.journal)
     if not path.is_file():
         err(f"{path}: no such journal file")
@@ -334,21 +340,24 @@ def run_verify_journal(args: argparse.Namespace) -> int:
         err(f"{path}: cannot be read ({exc.strerror or exc})")
         return EXIT_UNUSABLE
     try:
-        registries = _registries(args.principals, path)
         anchors = _anchors(args, path, read.entries)
     except _Unusable as exc:
         err(str(exc))
         return EXIT_UNUSABLE
-    versions = registry_versions(registries) if registries is not None else None
-    result, verifier = verify_with(read.entries, anchors, versions)
+    try:
+        registries, named = _registries(args.principals, path)
+    except _Unusable as exc:
+        err(f"{exc}; without a readable principal registry no entry can be trusted")
+        result: dict[str, Any] = {
+            "valid": False,
+            "first_bad_seq": 0,
+            "reason": "JOURNAL_REGISTRY_UNTRUSTED",
+        }
+        emit_json(result)
+        return EXIT_FINDINGS
+    result, verifier = verify_with(read.entries, anchors, registry_versions(registries))
     in_force, beside = verifier.in_force, path.parent / "principals.json"
-    if (
-        result["valid"]
-        and args.principals is None
-        and in_force is not None
-        and beside.is_file()
-        and _digest_of(beside) != in_force
-    ):
+    if result["valid"] and named is not None and in_force is not None and named != in_force:
         err(
             f"{beside}: not the registry the journal has in force ({in_force}); a registry "
             "changes only through a registry_changed entry signed by a human maintainer"
@@ -358,11 +367,6 @@ def run_verify_journal(args: argparse.Namespace) -> int:
             "first_bad_seq": len(read.entries),
             "reason": "JOURNAL_REGISTRY_UNTRUSTED",
         }
-    if registries is None:
-        err(
-            f"{path}: no principal registry (principals.json) beside it and none given: "
-            "actors, registries and signatures are not checked"
-        )
     if read.torn_tail:
         result["torn_tail_bytes"] = len(read.torn_tail)
         if result["valid"]:
@@ -374,32 +378,56 @@ def run_verify_journal(args: argparse.Namespace) -> int:
     emit_json(result)
     if not result["valid"]:
         err(f"{path}: entry {result['first_bad_seq']} is bad: {result['reason']}")
+        if "anchor_refused" in result:
+            err(f"the anchor is refused: {result['anchor_refused']}")
     return EXIT_OK if result["valid"] else EXIT_FINDINGS
 
 
-def _registries(given: str | None, journal: Path) -> Any:
-    """The registry versions to verify against: given, or the workspace's own."""
+def _registries(given: str | None, journal: Path) -> tuple[Any, str | None]:
+    """The registry versions to verify against, and the digest ``principals.json`` names.
+
+    Given, the file is the registry; else the workspace's own: ``principals.json``
+    beside the journal and the kept versions in ``registry/``. Each file is opened as
+    package files are (regular files only, never a FIFO, bounded).
+
+    Raises
+    ------
+    _Unusable
+        The registry is absent, not a regular file, or not a valid registry.
+    """
     if given is not None:
-        return _read(given)
+        tree = _read_regular(Path(given), "the principal registry")
+        try:
+            PrincipalRegistry(_principal_list(tree, given))
+        except (PrincipalRegistryError, ValueError, TypeError) as exc:
+            raise _Unusable(f"{given}: {exc}") from None
+        return tree, None
     beside = journal.parent / "principals.json"
-    if not beside.is_file():
-        return None
-    versions: dict[str, Any] = dict(FolderStore(journal.parent).registries())
-    tree = _read(str(beside))
+    tree = _read_regular(beside, "the principal registry (principals.json)")
     try:
-        versions[PrincipalRegistry(_principal_list(tree, str(beside))).digest] = tree
+        digest = PrincipalRegistry(_principal_list(tree, str(beside))).digest
     except (PrincipalRegistryError, ValueError, TypeError) as exc:
         raise _Unusable(f"{beside}: {exc}") from None
-    return versions
+    versions: dict[str, Any] = dict(FolderStore(journal.parent).registries())
+    versions[digest] = tree
+    return versions, digest
 
 
-def _digest_of(principals_file: Path) -> str | None:
+def _read_regular(path: Path, what: str) -> Any:
+    """JSON of a regular file, read without following a symlink out of its folder or
+    blocking on a FIFO (the package reader's opener), at most ``MAX_INPUT_BYTES``."""
     try:
-        return PrincipalRegistry(
-            _principal_list(_read(str(principals_file)), str(principals_file))
-        ).digest
-    except (_Unusable, PrincipalRegistryError, ValueError, TypeError):
-        return None
+        data = read_beneath(str(path.parent), path.name, limit=MAX_INPUT_BYTES)
+    except FileNotFoundError:
+        raise _Unusable(f"{path}: {what} is missing") from None
+    except OSError as exc:
+        raise _Unusable(f"{path}: {what} cannot be read ({exc})") from None
+    if nesting_depth(data) > MAX_INPUT_DEPTH:
+        raise _Unusable(f"{path}: nested deeper than {MAX_INPUT_DEPTH}")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise _Unusable(f"{path}: {what} is not JSON ({exc})") from None
 
 
 def _anchors(args: argparse.Namespace, journal: Path, entries: list[Any]) -> list[Any]:
@@ -407,13 +435,13 @@ def _anchors(args: argparse.Namespace, journal: Path, entries: list[Any]) -> lis
     if args.anchor_seq is not None or args.anchor_hash is not None:
         anchors.append({"seq": args.anchor_seq, "entry_hash": args.anchor_hash})
     if args.anchor is not None:
-        heads = anchor_heads(args.anchor)
-        if not heads:
+        tree = _read_regular(Path(args.anchor), "the anchor")
+        if not anchor_heads(tree):
             raise _Unusable(
                 f"{args.anchor}: not a projection or head file carrying a "
                 "journal_head {seq, entry_hash}"
             )
-        anchors.extend(heads)
+        anchors.append(tree)  # a projection counts once its signature verifies (10.5)
     if not args.no_witness:
         first = entries[0] if entries else None
         genesis = first.get("entry_hash") if isinstance(first, dict) else None
