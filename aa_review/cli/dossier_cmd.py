@@ -38,6 +38,7 @@ from aa_review.core.dossier import (
     parse_archive,
     parse_dossier,
     parse_timestamp,
+    recorded_folders,
 )
 from aa_review.core.dossier._projection import private_strings
 from aa_review.core.dossier._storage import FolderStore
@@ -225,7 +226,7 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         parsed, archive, registry, now, locator = _load(args, need_archive=True)
         fingerprints = _pairs(args.fingerprint, "--fingerprint")
-        packages = inspect_packages(parsed.model.evidence.source_packages, locator)
+        packages = _bound_packages(parsed, locator)
         record = evaluate(
             parsed,
             archive,
@@ -239,19 +240,42 @@ def run_check(args: argparse.Namespace) -> int:
         err(str(exc))
         return EXIT_UNUSABLE
     changes = _bound_changes(args.dossier, parsed, packages, fingerprints)
+    others = _other_versions(packages)
     if args.json:
         emit_json(record.to_json())
         for c in changes:  # the CheckRecord is the data; what changed is said beside it
             err(c.message)
             for line in c.more:
                 err(f"  {line}")
+        for line in others:
+            err(line)
     else:
         _print_check(record)
         for c in changes:
             print(f"changed   {c.message}")
             for line in c.more:
                 print(f"          {line}")
+        for line in others:
+            print(f"package   {line}")
     return EXIT_OK if record.eligible_if_decided else EXIT_FINDINGS
+
+
+def _bound_packages(parsed: Any, locator: Any) -> Any:
+    """The bound packages as found now: the folder given for each id, and the folder
+    recorded at binding when the given one is not the bound content."""
+    return inspect_packages(
+        parsed.model.evidence.source_packages, locator, recorded=recorded_folders(parsed.raw)
+    )
+
+
+def _other_versions(packages: Any) -> list[str]:
+    """One line per bound package whose given folder holds another version."""
+    return [
+        f"{st.package_id}: {st.other_root} is another version ({st.other_digest}); "
+        f"the bound one is at {st.root}, unchanged since binding"
+        for st in packages
+        if st.other_root is not None
+    ]
 
 
 def _bound_changes(
@@ -299,7 +323,7 @@ def run_project(args: argparse.Namespace) -> int:
     )
     check: dict[str, Any] | None = None
     if archive is not None:
-        packages = inspect_packages(parsed.model.evidence.source_packages, locator)
+        packages = _bound_packages(parsed, locator)
         if assess_freshness(parsed, archive, now, packages).expires:
             state = DossierState.EXPIRED
         check = evaluate(

@@ -13,6 +13,7 @@ from aa_review.core.dossier._errors import DossierSchemaError
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
 from aa_review.core.dossier._gates_common import GATE_IDS
 from aa_review.core.dossier._models_dossier import ParsedDossier, parse_dossier, section_digests
+from aa_review.core.dossier._packages import bound_folders
 from aa_review.core.dossier._principals import REDUCER, Principal
 from aa_review.core.dossier._results import TransitionResult
 from aa_review.core.dossier._states import (
@@ -76,6 +77,9 @@ class LifecycleWorkspace(WorkspaceRecords):
         if kept:
             raw["binding"]["package_fingerprints"] = kept
             payload["package_fingerprints"] = dict(kept)
+        folders = bound_folders(packages)
+        if folders:  # where the bound content was found: looked up again by its digest
+            raw["binding"]["package_folders"] = folders
         return self._apply(now, parsed, parse_dossier(raw), Action.BIND, actor, payload)
 
     def check(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:

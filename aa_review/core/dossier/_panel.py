@@ -97,6 +97,9 @@ class Snapshot:
     changes : tuple
         What changed in each bound package since binding (see
         :meth:`Workspace.changes_since_binding`).
+    packages : tuple of PackageStatus
+        The bound packages as the gates saw them (the bound content, found by digest:
+        a status with ``other_root`` says another version is open there).
     """
 
     dossier_id: str
@@ -116,6 +119,12 @@ class Snapshot:
     power: PowerCurve | None = field(default=None, repr=False)
     bounds: tuple[Any, ...] = ((), (), None)
     changes: tuple[Any, ...] = ()
+    packages: tuple[Any, ...] = ()
+
+    @property
+    def other_versions(self) -> tuple[Any, ...]:
+        """Bound packages found at their bound folder while another version is open."""
+        return tuple(p for p in self.packages if getattr(p, "other_root", None) is not None)
 
     @property
     def state(self) -> DossierState:
@@ -185,6 +194,7 @@ def take_snapshot(
         power=cache.power_curve(dossier_id, revision),
         bounds=tuple(lower_rung_bounds(record, parsed)),
         changes=tuple(changes),
+        packages=cache.packages(dossier_id, revision),
     )
 
 
