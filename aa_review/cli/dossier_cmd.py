@@ -53,6 +53,7 @@ __all__ = [
     "run_check",
     "run_forget_witness",
     "run_project",
+    "run_revise",
     "run_verify_journal",
 ]
 
@@ -177,6 +178,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="a human maintainer of the registry in force, with a key on this machine",
     )
     r.set_defaults(func=run_change_registry)
+    _register_revise(dsub)
 
 
 def _inputs(p: argparse.ArgumentParser, archive_required: bool) -> None:
@@ -621,3 +623,58 @@ def _print_check(record: CheckRecord) -> None:
         gate = record.gates[gid]
         codes = ", ".join(gate.reason_codes)
         print(f"{gid:<4} {gate.status.value:<8} {codes}".rstrip())
+
+
+# -- dossier revise: a new revision from an expired one (spec 7.3) ----------------------------
+def _register_revise(dsub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    rv = dsub.add_parser(
+        "revise",
+        help="start a new revision from an expired one",
+        description="From an expired revision, start revision N+1 in draft with its "
+        "evidence copied and 'supersedes' naming it (spec 7.3); the expired revision "
+        "stays as it is. Exit 0: created; 1: refused (not expired, superseded, not a "
+        "training research lead, no key here); 2: the workspace cannot be opened.",
+    )
+    rv.add_argument("workspace", help="the workspace folder")
+    rv.add_argument("dossier_id", help="the dossier id")
+    rv.add_argument("revision", type=int, help="the expired revision")
+    rv.add_argument(
+        "--as",
+        dest="actor",
+        required=True,
+        metavar="PRINCIPAL",
+        help="a training research lead with a key on this machine",
+    )
+    rv.add_argument("--json", action="store_true", help="print the TransitionResult JSON")
+    rv.set_defaults(func=run_revise)
+
+
+@_guarded
+def run_revise(args: argparse.Namespace) -> int:
+    """``dossier revise``: exit 0 created, 1 refused, 2 the workspace cannot be opened."""
+    from aa_review.core.dossier import RevisionNotFoundError, Workspace
+
+    try:
+        ws = Workspace.open_folder(args.workspace)
+    except (DossierError, OSError) as exc:
+        err(str(exc))
+        return EXIT_UNUSABLE
+    try:
+        try:
+            result = ws.revise(args.dossier_id, args.revision, args.actor)
+        except RevisionNotFoundError as exc:
+            err(str(exc))
+            return EXIT_UNUSABLE
+    finally:
+        ws.close()
+    created = result.outcome.value == "applied_as_new_revision"
+    if args.json:
+        emit_json(result.to_dict())
+    elif created:
+        print(
+            f"{args.dossier_id} revision {args.revision + 1}: draft, from expired "
+            f"revision {args.revision}"
+        )
+    if not created:
+        err(f"{args.dossier_id} revision {args.revision}: refused ({result.reason})")
+    return EXIT_OK if created else EXIT_FINDINGS
