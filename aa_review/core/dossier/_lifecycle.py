@@ -313,7 +313,9 @@ class LifecycleWorkspace(WorkspaceRecords):
         if fault is not None:
             return self._write_failed(parsed, fault)
         return TransitionResult.of(
-            Outcome.APPLIED_AS_NEW_REVISION, {m.revision: state, m.revision + 1: _S.DRAFT}
+            Outcome.APPLIED_AS_NEW_REVISION,
+            {m.revision: state, m.revision + 1: _S.DRAFT},
+            new_revision=m.revision + 1,
         )
 
     def authorize_amendment(

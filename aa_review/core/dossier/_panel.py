@@ -321,6 +321,9 @@ class PanelState:
     denials : tuple of TimelineEntry
         Deferred operations requested against this dossier.
     may_project : ProjectView
+    may_revise : ProjectView
+        Whether the acting principal may start a new revision from this expired one
+        (spec 7.3; :meth:`Workspace.revise`).
     """
 
     snapshot: Snapshot
@@ -338,6 +341,7 @@ class PanelState:
     timeline: tuple[TimelineEntry, ...]
     denials: tuple[TimelineEntry, ...]
     may_project: ProjectView
+    may_revise: ProjectView = ProjectView(False, "", "")
 
     @property
     def private(self) -> bool:
@@ -396,7 +400,30 @@ def panel_state(snap: Snapshot, actor_id: str | None) -> PanelState:
         timeline=timeline,
         denials=snap.journal.denials(snap.dossier_id),
         may_project=_project_view(snap, actor, actor_id),
+        may_revise=_revise_view(snap, actor, actor_id),
     )
+
+
+def _revise_view(snap: Snapshot, actor: Principal | None, actor_id: str) -> ProjectView:
+    """Whether ``actor_id`` may start revision n+1 from this expired one (spec 7.3)."""
+    note = (
+        f"Start revision {snap.revisions[-1] + 1} in draft from this one: its evidence is "
+        "copied and nothing is bound, checked or decided; this revision stays expired."
+    )
+    why = ""
+    if snap.state is not DossierState.EXPIRED:
+        why = f"Only an expired revision is revised; this one is {snap.state.value}."
+    elif snap.standing.superseded:
+        why = f"Revision {snap.revisions[-1]} already supersedes this one."
+    elif snap.read_only_fault is not None:
+        why = f"The workspace is read-only ({snap.read_only_fault})."
+    elif not actor_id or actor is None:
+        why = "Choose who you act as first."
+    elif actor.role is not Role.TRAINING_RESEARCH_LEAD:
+        why = f"A new revision is a training research lead's; {actor_id} is {actor.role.value}."
+    elif snap.signable.get(actor_id) is not None:
+        why = f"{actor_id}'s private key is not on this machine: it cannot sign here."
+    return ProjectView(not why, why, note)
 
 
 def _gate_row(record: CheckRecord, gid: str, private: bool) -> GateRow:
@@ -501,9 +528,15 @@ def _next_step(
     if standing.superseded:
         return f"Next: work on revision {snap.revisions[-1]}; this one is superseded."
     if state is DossierState.EXPIRED:
+        who = ", ".join(
+            p.principal_id
+            for p in snap.principals
+            if p.role is Role.TRAINING_RESEARCH_LEAD and snap.signable.get(p.principal_id) is None
+        )
         return (
-            "This revision is expired, which is final. A new revision needs a new "
-            "dossier file imported by a training research lead."
+            "This revision is expired, which is final. Next: a new revision from this one "
+            "(its evidence copied into a draft) by a training research lead"
+            + (f": {who}." if who else "; none can sign here.")
         )
     if state is DossierState.ELIGIBLE:
         return (
