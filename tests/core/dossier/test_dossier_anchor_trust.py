@@ -329,3 +329,13 @@ def test_a_given_registry_or_anchor_that_is_no_regular_json_file(
     assert code == 1 and out["reason"] == "JOURNAL_REGISTRY_UNTRUSTED"
     code, out, err = cli(folder, capsys, "--no-witness", "--anchor", str(given))
     assert code == 2 and out is None and "anchor" in err
+
+
+def test_the_workspace_verifies_against_a_projection_the_same_way(tmp_path: Path) -> None:
+    folder = build(tmp_path)
+    (p,) = projections(folder)
+    with Workspace.open_folder(folder, clock=Clock()) as ws:
+        assert ws.verify_journal(anchor=p)["valid"]
+        forged = {**p, "outcome": "deferred"}
+        result = ws.verify_journal(anchor=forged)
+        assert result["reason"] == "JOURNAL_SIGNATURE_INVALID" and "anchor_refused" in result
