@@ -385,6 +385,9 @@ class LifecycleWorkspace(WorkspaceRecords):
         self, action: Action, dossier_id: str, revision: int, actor_id: str
     ) -> _Admitted | TransitionResult:
         """Apply refusal precedence: illegal, role, separation of duties (spec 7.2)."""
+        # A step hashes the folders recorded at binding again: nobody watches them, so a
+        # digest remembered for the previews must not decide a step.
+        self._facts_memo.forget_folders()
         now, parsed = self._now(), self._get(dossier_id, revision)
         actor = self._registry.get(actor_id)
         unable = self.can_act(actor_id) if actor is not None else None

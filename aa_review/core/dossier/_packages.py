@@ -125,6 +125,10 @@ class FactsMemo:
         self._folders[key] = (facts, digest)
         return digest
 
+    def forget_folders(self) -> None:
+        """Forget the digests of recorded folders (a step hashes them again)."""
+        self._folders.clear()
+
     def clear(self) -> None:
         """Forget every digest and contamination answer."""
         self._digests.clear()

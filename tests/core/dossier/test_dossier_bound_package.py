@@ -379,3 +379,14 @@ def test_dossier_check_names_the_other_version_and_where_the_bound_one_is(
     assert code == 0 and "eligible if decided" in out  # the bound content passes
     assert f"{other} is another version" in out
     assert f"the bound one is at {bound.resolve()}, unchanged since binding" in out
+
+
+def test_a_step_hashes_the_recorded_folder_again(tmp_path: Path, bound: Path) -> None:
+    _bind(tmp_path / "ws", bound)
+    with workspace(tmp_path / "ws", bound, None) as ws:  # nothing open: the recorded folder
+        assert ws.package_status(READY, 1)[0].state is dz.PackageState.UNCHANGED  # remembered
+        _changed_in_place(bound, _other_version(bound, tmp_path))
+        result = ws.check(READY, 1, "p-eval-cy")  # not decided by the remembered digest
+        assert result.outcome.value == "expired" and result.reason.startswith(
+            "DOSSIER_PACKAGE_CHANGED"
+        )
