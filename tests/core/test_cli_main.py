@@ -187,7 +187,14 @@ def test_bash_completion_of_commands_options_and_paths(tmp_path: Path) -> None:
     assert answers[3] == ["pkgs"]
     assert answers[4] == ["journal.jsonl"]  # a journal is a file
     assert answers[5] == ["v0.1", "v0.2"]
-    assert answers[6] == ["change-registry", "check", "forget-witness", "project", "verify-journal"]
+    assert answers[6] == [
+        "change-registry",
+        "check",
+        "forget-witness",
+        "project",
+        "revise",
+        "verify-journal",
+    ]
 
 
 def test_zsh_and_tcsh_scripts_name_the_commands(capsys) -> None:
