@@ -39,12 +39,14 @@ from aa_review.core.dossier import (
     parse_archive,
     parse_dossier,
     parse_timestamp,
+    recorded_folders,
 )
 from aa_review.core.dossier._projection import private_strings
 from aa_review.core.dossier._storage import FolderStore
 from aa_review.core.dossier._strict import nesting_depth
 from aa_review.core.dossier._verify import anchor_heads, registry_versions, verify_with
 from aa_review.core.dossier._witness import WitnessError, WitnessStore
+from aa_review.core.package.safepath import read_beneath
 
 __all__ = [
     "register",
@@ -52,6 +54,7 @@ __all__ = [
     "run_check",
     "run_forget_witness",
     "run_project",
+    "run_revise",
     "run_verify_journal",
 ]
 
@@ -180,6 +183,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     r.set_defaults(func=run_change_registry)
     dossier_steps.register(dsub)
+    _register_revise(dsub)
 
 
 def _inputs(p: argparse.ArgumentParser, archive_required: bool) -> None:
@@ -237,7 +241,7 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         parsed, archive, registry, now, locator = _load(args, need_archive=True)
         fingerprints = _pairs(args.fingerprint, "--fingerprint")
-        packages = inspect_packages(parsed.model.evidence.source_packages, locator)
+        packages = _bound_packages(parsed, locator)
         record = evaluate(
             parsed,
             archive,
@@ -251,19 +255,42 @@ def run_check(args: argparse.Namespace) -> int:
         err(str(exc))
         return EXIT_UNUSABLE
     changes = _bound_changes(args.dossier, parsed, packages, fingerprints)
+    others = _other_versions(packages)
     if args.json:
         emit_json(record.to_json())
         for c in changes:  # the CheckRecord is the data; what changed is said beside it
             err(c.message)
             for line in c.more:
                 err(f"  {line}")
+        for line in others:
+            err(line)
     else:
         _print_check(record)
         for c in changes:
             print(f"changed   {c.message}")
             for line in c.more:
                 print(f"          {line}")
+        for line in others:
+            print(f"package   {line}")
     return EXIT_OK if record.eligible_if_decided else EXIT_FINDINGS
+
+
+def _bound_packages(parsed: Any, locator: Any) -> Any:
+    """The bound packages as found now: the folder given for each id, and the folder
+    recorded at binding when the given one is not the bound content."""
+    return inspect_packages(
+        parsed.model.evidence.source_packages, locator, recorded=recorded_folders(parsed.raw)
+    )
+
+
+def _other_versions(packages: Any) -> list[str]:
+    """One line per bound package whose given folder holds another version."""
+    return [
+        f"{st.package_id}: {st.other_root} is another version ({st.other_digest}); "
+        f"the bound one is at {st.root}, unchanged since binding"
+        for st in packages
+        if st.other_root is not None
+    ]
 
 
 def _bound_changes(
@@ -311,7 +338,7 @@ def run_project(args: argparse.Namespace) -> int:
     )
     check: dict[str, Any] | None = None
     if archive is not None:
-        packages = inspect_packages(parsed.model.evidence.source_packages, locator)
+        packages = _bound_packages(parsed, locator)
         if assess_freshness(parsed, archive, now, packages).expires:
             state = DossierState.EXPIRED
         check = evaluate(
@@ -336,7 +363,12 @@ def run_project(args: argparse.Namespace) -> int:
 
 @_guarded
 def run_verify_journal(args: argparse.Namespace) -> int:
-    """``dossier verify-journal``: exit 0 valid, 1 bad entry, 2 unreadable."""
+    """``dossier verify-journal``: exit 0 valid, 1 bad entry, 2 unreadable.
+
+    Without a readable registry (absent, not a regular file, unparsable) the
+    verification fails (``JOURNAL_REGISTRY_UNTRUSTED``, exit 1): nothing in the journal
+    can be attributed to anyone (spec 10.5).
+    """
     path = Path(args.journal)
     if not path.is_file():
         err(f"{path}: no such journal file")
@@ -347,21 +379,24 @@ def run_verify_journal(args: argparse.Namespace) -> int:
         err(f"{path}: cannot be read ({exc.strerror or exc})")
         return EXIT_UNUSABLE
     try:
-        registries = _registries(args.principals, path)
         anchors = _anchors(args, path, read.entries)
     except _Unusable as exc:
         err(str(exc))
         return EXIT_UNUSABLE
-    versions = registry_versions(registries) if registries is not None else None
-    result, verifier = verify_with(read.entries, anchors, versions)
+    try:
+        registries, named = _registries(args.principals, path)
+    except _Unusable as exc:
+        err(f"{exc}; without a readable principal registry no entry can be trusted")
+        result: dict[str, Any] = {
+            "valid": False,
+            "first_bad_seq": 0,
+            "reason": "JOURNAL_REGISTRY_UNTRUSTED",
+        }
+        emit_json(result)
+        return EXIT_FINDINGS
+    result, verifier = verify_with(read.entries, anchors, registry_versions(registries))
     in_force, beside = verifier.in_force, path.parent / "principals.json"
-    if (
-        result["valid"]
-        and args.principals is None
-        and in_force is not None
-        and beside.is_file()
-        and _digest_of(beside) != in_force
-    ):
+    if result["valid"] and named is not None and in_force is not None and named != in_force:
         err(
             f"{beside}: not the registry the journal has in force ({in_force}); a registry "
             "changes only through a registry_changed entry signed by a human maintainer"
@@ -371,11 +406,6 @@ def run_verify_journal(args: argparse.Namespace) -> int:
             "first_bad_seq": len(read.entries),
             "reason": "JOURNAL_REGISTRY_UNTRUSTED",
         }
-    if registries is None:
-        err(
-            f"{path}: no principal registry (principals.json) beside it and none given: "
-            "actors, registries and signatures are not checked"
-        )
     if read.torn_tail:
         result["torn_tail_bytes"] = len(read.torn_tail)
         if result["valid"]:
@@ -387,32 +417,56 @@ def run_verify_journal(args: argparse.Namespace) -> int:
     emit_json(result)
     if not result["valid"]:
         err(f"{path}: entry {result['first_bad_seq']} is bad: {result['reason']}")
+        if "anchor_refused" in result:
+            err(f"the anchor is refused: {result['anchor_refused']}")
     return EXIT_OK if result["valid"] else EXIT_FINDINGS
 
 
-def _registries(given: str | None, journal: Path) -> Any:
-    """The registry versions to verify against: given, or the workspace's own."""
+def _registries(given: str | None, journal: Path) -> tuple[Any, str | None]:
+    """The registry versions to verify against, and the digest ``principals.json`` names.
+
+    Given, the file is the registry; else the workspace's own: ``principals.json``
+    beside the journal and the kept versions in ``registry/``. Each file is opened as
+    package files are (regular files only, never a FIFO, bounded).
+
+    Raises
+    ------
+    _Unusable
+        The registry is absent, not a regular file, or not a valid registry.
+    """
     if given is not None:
-        return _read(given)
+        tree = _read_regular(Path(given), "the principal registry")
+        try:
+            PrincipalRegistry(_principal_list(tree, given))
+        except (PrincipalRegistryError, ValueError, TypeError) as exc:
+            raise _Unusable(f"{given}: {exc}") from None
+        return tree, None
     beside = journal.parent / "principals.json"
-    if not beside.is_file():
-        return None
-    versions: dict[str, Any] = dict(FolderStore(journal.parent).registries())
-    tree = _read(str(beside))
+    tree = _read_regular(beside, "the principal registry (principals.json)")
     try:
-        versions[PrincipalRegistry(_principal_list(tree, str(beside))).digest] = tree
+        digest = PrincipalRegistry(_principal_list(tree, str(beside))).digest
     except (PrincipalRegistryError, ValueError, TypeError) as exc:
         raise _Unusable(f"{beside}: {exc}") from None
-    return versions
+    versions: dict[str, Any] = dict(FolderStore(journal.parent).registries())
+    versions[digest] = tree
+    return versions, digest
 
 
-def _digest_of(principals_file: Path) -> str | None:
+def _read_regular(path: Path, what: str) -> Any:
+    """JSON of a regular file, read without following a symlink out of its folder or
+    blocking on a FIFO (the package reader's opener), at most ``MAX_INPUT_BYTES``."""
     try:
-        return PrincipalRegistry(
-            _principal_list(_read(str(principals_file)), str(principals_file))
-        ).digest
-    except (_Unusable, PrincipalRegistryError, ValueError, TypeError):
-        return None
+        data = read_beneath(str(path.parent), path.name, limit=MAX_INPUT_BYTES)
+    except FileNotFoundError:
+        raise _Unusable(f"{path}: {what} is missing") from None
+    except OSError as exc:
+        raise _Unusable(f"{path}: {what} cannot be read ({exc})") from None
+    if nesting_depth(data) > MAX_INPUT_DEPTH:
+        raise _Unusable(f"{path}: nested deeper than {MAX_INPUT_DEPTH}")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise _Unusable(f"{path}: {what} is not JSON ({exc})") from None
 
 
 def _anchors(args: argparse.Namespace, journal: Path, entries: list[Any]) -> list[Any]:
@@ -420,13 +474,13 @@ def _anchors(args: argparse.Namespace, journal: Path, entries: list[Any]) -> lis
     if args.anchor_seq is not None or args.anchor_hash is not None:
         anchors.append({"seq": args.anchor_seq, "entry_hash": args.anchor_hash})
     if args.anchor is not None:
-        heads = anchor_heads(args.anchor)
-        if not heads:
+        tree = _read_regular(Path(args.anchor), "the anchor")
+        if not anchor_heads(tree):
             raise _Unusable(
                 f"{args.anchor}: not a projection or head file carrying a "
                 "journal_head {seq, entry_hash}"
             )
-        anchors.extend(heads)
+        anchors.append(tree)  # a projection counts once its signature verifies (10.5)
     if not args.no_witness:
         first = entries[0] if entries else None
         genesis = first.get("entry_hash") if isinstance(first, dict) else None
@@ -586,3 +640,58 @@ def _print_check(record: CheckRecord) -> None:
         gate = record.gates[gid]
         codes = ", ".join(gate.reason_codes)
         print(f"{gid:<4} {gate.status.value:<8} {codes}".rstrip())
+
+
+# -- dossier revise: a new revision from an expired one (spec 7.3) ----------------------------
+def _register_revise(dsub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    rv = dsub.add_parser(
+        "revise",
+        help="start a new revision from an expired one",
+        description="From an expired revision, start revision N+1 in draft with its "
+        "evidence copied and 'supersedes' naming it (spec 7.3); the expired revision "
+        "stays as it is. Exit 0: created; 1: refused (not expired, superseded, not a "
+        "training research lead, no key here); 2: the workspace cannot be opened.",
+    )
+    rv.add_argument("workspace", help="the workspace folder")
+    rv.add_argument("dossier_id", help="the dossier id")
+    rv.add_argument("revision", type=int, help="the expired revision")
+    rv.add_argument(
+        "--as",
+        dest="actor",
+        required=True,
+        metavar="PRINCIPAL",
+        help="a training research lead with a key on this machine",
+    )
+    rv.add_argument("--json", action="store_true", help="print the TransitionResult JSON")
+    rv.set_defaults(func=run_revise)
+
+
+@_guarded
+def run_revise(args: argparse.Namespace) -> int:
+    """``dossier revise``: exit 0 created, 1 refused, 2 the workspace cannot be opened."""
+    from aa_review.core.dossier import RevisionNotFoundError, Workspace
+
+    try:
+        ws = Workspace.open_folder(args.workspace)
+    except (DossierError, OSError) as exc:
+        err(str(exc))
+        return EXIT_UNUSABLE
+    try:
+        try:
+            result = ws.revise(args.dossier_id, args.revision, args.actor)
+        except RevisionNotFoundError as exc:
+            err(str(exc))
+            return EXIT_UNUSABLE
+    finally:
+        ws.close()
+    created = result.outcome.value == "applied_as_new_revision"
+    if args.json:
+        emit_json(result.to_dict())
+    elif created:
+        print(
+            f"{args.dossier_id} revision {args.revision + 1}: draft, from expired "
+            f"revision {args.revision}"
+        )
+    if not created:
+        err(f"{args.dossier_id} revision {args.revision}: refused ({result.reason})")
+    return EXIT_OK if created else EXIT_FINDINGS

@@ -198,6 +198,7 @@ def test_bash_completion_of_commands_options_and_paths(tmp_path: Path) -> None:
         "init",
         "project",
         "publish",
+        "revise",
         "status",
         "verify-journal",
     ]

@@ -535,12 +535,14 @@ def test_changing_the_actor_does_no_package_work_on_the_gui_thread(
     panel.close_workspace()
 
 
-def test_a_blocked_decision_says_why_and_can_be_journaled_as_refused(panel) -> None:
+def test_a_blocked_decision_says_why_and_can_be_journaled_as_refused(panel, demo: Path) -> None:
     """T5's precondition: with the bound package no longer verifiable here, deciding
     eligible is disabled (no dossier-level reason may block), deferring is not."""
     act(panel, "p-lead-ada", Action.BIND)
     act(panel, "p-eval-cy", Action.CHECK)
-    panel.set_package_facts(None)  # the window closed the package
+    # The window closed the package, and the folder it was bound from is gone too.
+    (demo / SAMPLE_PACKAGE_ID).rename(demo.parent / "moved-away")
+    panel.set_package_facts(None)
     panel.set_actor("p-maint-eve")
     eligible = panel.buttons[Action.DECIDE_ELIGIBLE]
     assert not eligible.isEnabled() and eligible.property("blocked") == "PRECONDITION_UNMET"

@@ -79,6 +79,7 @@ from aa_review.core.dossier._packages import (
     PackageState,
     PackageStatus,
     inspect_packages,
+    recorded_folders,
 )
 from aa_review.core.dossier._panel import (
     PANEL_STEPS,
@@ -247,6 +248,7 @@ __all__ = [
     "format_timestamp",
     "init_workspace_folder",
     "inspect_packages",
+    "recorded_folders",
     "is_digest",
     "json_digest",
     "make_entry",

@@ -13,7 +13,8 @@ from aa_review.core.dossier._errors import DossierSchemaError
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
 from aa_review.core.dossier._gates_common import GATE_IDS
 from aa_review.core.dossier._models_dossier import ParsedDossier, parse_dossier, section_digests
-from aa_review.core.dossier._principals import REDUCER, Principal
+from aa_review.core.dossier._packages import bound_folders
+from aa_review.core.dossier._principals import REDUCER, Principal, Role
 from aa_review.core.dossier._results import TransitionResult
 from aa_review.core.dossier._states import (
     TRANSITIONS,
@@ -76,6 +77,9 @@ class LifecycleWorkspace(WorkspaceRecords):
         if kept:
             raw["binding"]["package_fingerprints"] = kept
             payload["package_fingerprints"] = dict(kept)
+        folders = bound_folders(packages)
+        if folders:  # where the bound content was found: looked up again by its digest
+            raw["binding"]["package_folders"] = folders
         return self._apply(now, parsed, parse_dossier(raw), Action.BIND, actor, payload)
 
     def check(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
@@ -235,6 +239,85 @@ class LifecycleWorkspace(WorkspaceRecords):
             return self._apply(now, parsed, new, Action.EDIT_DRAFT, actor, edit)
         return self._new_revision(now, parsed, actor, evidence, edit)
 
+    def revise(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
+        """Start a new revision from an expired one (spec 7.3): no dead end after expiry.
+
+        Revision ``n + 1`` is created in ``draft`` (T0, by a ``training_research_lead``)
+        with the expired revision's evidence copied, ``supersedes`` naming it, and
+        nothing bound, checked or authorized; the expired revision stays as it is. Only
+        the latest revision, and only once expired (a bound revision that is not
+        expired is edited instead, T7, which expires it).
+
+        Returns
+        -------
+        TransitionResult
+            ``applied_as_new_revision`` with both revisions' states, or ``refused``:
+            ``TRANSITION_ILLEGAL`` (not expired, or superseded),
+            ``ACTOR_ROLE_NOT_PERMITTED``, ``ACTOR_KEY_UNAVAILABLE``,
+            ``WORKSPACE_READ_ONLY``, ``DOSSIER_SCHEMA_INVALID``.
+        """
+        now, parsed = self._now(), self._get(dossier_id, revision)
+        state = parsed.model.state
+        if self.read_only:
+            return TransitionResult.of(
+                Outcome.REFUSED, {revision: state}, Refusal.WORKSPACE_READ_ONLY.value
+            )
+        if state is not _S.EXPIRED or self._superseded(dossier_id, revision):
+            return self._refuse(
+                now, parsed, Action.CREATE, actor_id, Refusal.TRANSITION_ILLEGAL, label="revise"
+            )
+        actor = self._registry.get(actor_id)
+        if actor is None or actor.role is not Role.TRAINING_RESEARCH_LEAD:
+            return self._refuse(
+                now,
+                parsed,
+                Action.CREATE,
+                actor_id,
+                Refusal.ACTOR_ROLE_NOT_PERMITTED,
+                label="revise",
+            )
+        unable = self.can_act(actor_id)
+        if unable is not None:
+            return TransitionResult.of(Outcome.REFUSED, {revision: state}, _unable_reason(unable))
+        m = parsed.model
+        supersedes = {
+            "dossier_id": m.dossier_id,
+            "revision": m.revision,
+            "evidence_digest": parsed.evidence_digest,
+        }
+        raw = copy.deepcopy(parsed.raw)
+        raw.pop("imported_untrusted", None)
+        raw.update(
+            revision=m.revision + 1,
+            state=_S.DRAFT.value,
+            supersedes=supersedes,
+            created_by=actor.principal_id,
+            created_at=format_timestamp(now),
+            binding=None,
+            authorization=None,
+            check=None,
+        )
+        new = self._parse_or_none(raw)
+        if new is None:
+            return self._refuse(
+                now, parsed, Action.CREATE, actor_id, Refusal.DOSSIER_SCHEMA_INVALID, "revise"
+            )
+        create = self._transition(
+            new,
+            Action.CREATE,
+            actor,
+            {"supersedes": supersedes, "revised_from_expired": True},
+            revision=m.revision + 1,
+        )
+        fault = self._commit(now, [new], [create])
+        if fault is not None:
+            return self._write_failed(parsed, fault)
+        return TransitionResult.of(
+            Outcome.APPLIED_AS_NEW_REVISION,
+            {m.revision: state, m.revision + 1: _S.DRAFT},
+            new_revision=m.revision + 1,
+        )
+
     def authorize_amendment(
         self,
         dossier_id: str,
@@ -302,6 +385,9 @@ class LifecycleWorkspace(WorkspaceRecords):
         self, action: Action, dossier_id: str, revision: int, actor_id: str
     ) -> _Admitted | TransitionResult:
         """Apply refusal precedence: illegal, role, separation of duties (spec 7.2)."""
+        # A step hashes the folders recorded at binding again: nobody watches them, so a
+        # digest remembered for the previews must not decide a step.
+        self._facts_memo.forget_folders()
         now, parsed = self._now(), self._get(dossier_id, revision)
         actor = self._registry.get(actor_id)
         unable = self.can_act(actor_id) if actor is not None else None

@@ -5,12 +5,17 @@ package (the window) gives :class:`PackageFacts` through a provider: its folder,
 and its digest and the rows citing hidden evidence when an audit computed them, so
 nothing is hashed or read again. Otherwise a :data:`PackageLocator` names the folder
 and the package is hashed (the command line).
+
+The bound package is the bound *content*: when the folder the caller names holds
+another version, the folder recorded at binding (``binding.package_folders``) is
+tried too, and a folder whose digest is the bound one is the bound package; the
+status then names the other version as :attr:`PackageStatus.other_root`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -28,7 +33,9 @@ __all__ = [
     "PackageLocator",
     "PackageState",
     "PackageStatus",
+    "bound_folders",
     "inspect_packages",
+    "recorded_folders",
 ]
 
 log = logging.getLogger(__name__)
@@ -87,6 +94,7 @@ class FactsMemo:
     def __init__(self) -> None:
         self._digests: dict[str, tuple[PackageFacts, str]] = {}
         self._hidden: dict[str, tuple[PackageFacts, tuple[str, ...]]] = {}
+        self._folders: dict[str, tuple[PackageFacts | None, str]] = {}
 
     def digest(self, facts: PackageFacts) -> str:
         """``package_digest(facts.root)``, computed once for this facts value."""
@@ -106,10 +114,26 @@ class FactsMemo:
         self._hidden[facts.package_id] = (facts, rows)
         return rows
 
+    def folder_digest(self, root: Path, facts: PackageFacts | None) -> str:
+        """``package_digest(root)`` of a folder recorded at binding, computed once while
+        the caller's facts for that package stay the same value (``None``: no facts)."""
+        key = str(root)
+        held = self._folders.get(key)
+        if held is not None and held[0] is facts:
+            return held[1]
+        digest = package_digest(root)
+        self._folders[key] = (facts, digest)
+        return digest
+
+    def forget_folders(self) -> None:
+        """Forget the digests of recorded folders (a step hashes them again)."""
+        self._folders.clear()
+
     def clear(self) -> None:
         """Forget every digest and contamination answer."""
         self._digests.clear()
         self._hidden.clear()
+        self._folders.clear()
 
 
 class PackageState(StrEnum):
@@ -143,6 +167,12 @@ class PackageStatus:
         contamination hook asked once for those facts).
     facts : PackageFacts or None
         The caller's facts this status was made from; not compared.
+    other_root : Path or None
+        A folder the caller named for this package id that holds another version
+        (``other_digest``) while the bound content was found at ``root`` (the folder
+        recorded at binding); None otherwise.
+    other_digest : str or None
+        That other version's digest.
     """
 
     package_id: str | None
@@ -152,6 +182,8 @@ class PackageStatus:
     bound_digest: str | None = None
     hidden_rows: tuple[str, ...] | None = None
     facts: PackageFacts | None = field(default=None, compare=False, repr=False)
+    other_root: Path | None = None
+    other_digest: str | None = None
 
     @property
     def reason_code(self) -> str | None:
@@ -173,6 +205,7 @@ def inspect_packages(
     locator: PackageLocator | None,
     facts: PackageFactsProvider | None = None,
     memo: FactsMemo | None = None,
+    recorded: Mapping[str, Path] | None = None,
 ) -> tuple[PackageStatus, ...]:
     """Compare every bound package with what it is now.
 
@@ -187,12 +220,18 @@ def inspect_packages(
         known digest is taken as is, so nothing is hashed.
     memo : FactsMemo, optional
         Digests computed for facts without one (a new memo hashes again).
+    recorded : mapping, optional
+        package id -> the folder it was bound from (:func:`recorded_folders`). Tried
+        when the caller's folder is not the bound content (another version, none
+        named, none readable): if its digest is the bound one, the package is
+        unchanged there; if the recorded folder itself now differs, it changed.
 
     Returns
     -------
     tuple of PackageStatus
         One per bound entry, in order.
     """
+    memo = memo or FactsMemo()
     out: list[PackageStatus] = []
     for pkg in bound or ():
         pid = pkg.package_id
@@ -200,31 +239,104 @@ def inspect_packages(
             out.append(PackageStatus(pid, PackageState.INVALID))
             continue
         known = _facts_of(facts, pid)
-        if known is not None:
-            out.append(_from_facts(pkg, known, memo or FactsMemo()))
-            continue
-        if locator is None:
-            out.append(
-                PackageStatus(pid, PackageState.UNVERIFIABLE, bound_digest=pkg.package_digest)
-            )
-            continue
-        try:
-            root = locator(pid)
-            if root is None or not Path(root).is_dir():
-                out.append(
-                    PackageStatus(
-                        pid, PackageState.UNRESOLVED, root, bound_digest=pkg.package_digest
-                    )
-                )
-                continue
-            current = package_digest(Path(root))
-        except OSError as exc:
-            log.warning("package %s cannot be read: %s", pid, exc)
-            out.append(PackageStatus(pid, PackageState.UNRESOLVED, bound_digest=pkg.package_digest))
-            continue
-        state = PackageState.UNCHANGED if current == pkg.package_digest else PackageState.CHANGED
-        out.append(PackageStatus(pid, state, Path(root), current, pkg.package_digest))
+        status = _from_facts(pkg, known, memo) if known is not None else _from_locator(pkg, locator)
+        folder = (recorded or {}).get(pid)
+        if status.state is not PackageState.UNCHANGED and folder is not None:
+            status = _at_recorded(pkg, status, Path(folder), known, memo)
+        out.append(status)
     return tuple(out)
+
+
+def bound_folders(statuses: Sequence[PackageStatus]) -> dict[str, str]:
+    """``binding.package_folders`` to record: each package found unchanged, by its folder."""
+    out: dict[str, str] = {}
+    for st in statuses:
+        if st.state is PackageState.UNCHANGED and st.package_id and st.root is not None:
+            try:
+                out[st.package_id] = str(Path(st.root).resolve())
+            except OSError:
+                out[st.package_id] = str(Path(st.root).absolute())
+    return out
+
+
+def recorded_folders(raw: Mapping[str, Any] | None) -> dict[str, Path]:
+    """``binding.package_folders`` of a revision tree: package id -> the folder bound.
+
+    Only absolute paths given as strings count; anything else is ignored (never raises).
+    """
+    binding = raw.get("binding") if isinstance(raw, Mapping) else None
+    folders = binding.get("package_folders") if isinstance(binding, Mapping) else None
+    if not isinstance(folders, Mapping):
+        return {}
+    return {
+        pid: Path(path)
+        for pid, path in folders.items()
+        if isinstance(pid, str) and isinstance(path, str) and path and Path(path).is_absolute()
+    }
+
+
+def _from_locator(pkg: SourcePackage, locator: PackageLocator | None) -> PackageStatus:
+    pid = pkg.package_id
+    if locator is None:
+        return PackageStatus(pid, PackageState.UNVERIFIABLE, bound_digest=pkg.package_digest)
+    try:
+        root = locator(pid)  # type: ignore[arg-type]  # pid checked by the caller
+        if root is None or not Path(root).is_dir():
+            return PackageStatus(
+                pid, PackageState.UNRESOLVED, root, bound_digest=pkg.package_digest
+            )
+        current = package_digest(Path(root))
+    except OSError as exc:
+        log.warning("package %s cannot be read: %s", pid, exc)
+        return PackageStatus(pid, PackageState.UNRESOLVED, bound_digest=pkg.package_digest)
+    state = PackageState.UNCHANGED if current == pkg.package_digest else PackageState.CHANGED
+    return PackageStatus(pid, state, Path(root), current, pkg.package_digest)
+
+
+def _at_recorded(
+    pkg: SourcePackage,
+    status: PackageStatus,
+    folder: Path,
+    known: PackageFacts | None,
+    memo: FactsMemo,
+) -> PackageStatus:
+    """The status once the folder recorded at binding is looked at too.
+
+    Bound content there: unchanged, at that folder, naming the other version the
+    caller holds. The recorded folder itself changed: changed, when the caller's
+    folder did not already say so. Gone or unreadable: the caller's status stands.
+    """
+    same_folder = status.root is not None and _same(Path(status.root), folder)
+    if same_folder and status.current_digest is not None:
+        return status  # the caller's folder is the recorded one, already hashed
+    try:
+        if not folder.is_dir():
+            return status
+        digest = memo.folder_digest(folder, known)
+    except OSError as exc:
+        log.warning("package %s cannot be read at %s: %s", pkg.package_id, folder, exc)
+        return status
+    if digest == pkg.package_digest:
+        other = status.root if status.current_digest is not None and not same_folder else None
+        return PackageStatus(
+            pkg.package_id,
+            PackageState.UNCHANGED,
+            folder,
+            digest,
+            pkg.package_digest,
+            other_root=Path(other) if other is not None else None,
+            other_digest=status.current_digest if other is not None else None,
+        )
+    if status.state is PackageState.CHANGED:
+        return status
+    return PackageStatus(pkg.package_id, PackageState.CHANGED, folder, digest, pkg.package_digest)
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return a == b
 
 
 def _facts_of(facts: PackageFactsProvider | None, pid: str) -> PackageFacts | None:

@@ -102,6 +102,9 @@ class Snapshot:
         Every principal (the reducer aside) and whether its private key is on this
         machine: only those may be chosen to act as, the others are held elsewhere
         (spec 10.6; :meth:`Workspace.key_holdings`).
+    packages : tuple of PackageStatus
+        The bound packages as the gates saw them (the bound content, found by digest:
+        a status with ``other_root`` says another version is open there).
     """
 
     dossier_id: str
@@ -122,6 +125,12 @@ class Snapshot:
     bounds: tuple[Any, ...] = ((), (), None)
     changes: tuple[Any, ...] = ()
     holdings: tuple[KeyHolding, ...] = ()
+    packages: tuple[Any, ...] = ()
+
+    @property
+    def other_versions(self) -> tuple[Any, ...]:
+        """Bound packages found at their bound folder while another version is open."""
+        return tuple(p for p in self.packages if getattr(p, "other_root", None) is not None)
 
     @property
     def state(self) -> DossierState:
@@ -192,6 +201,7 @@ def take_snapshot(
         bounds=tuple(lower_rung_bounds(record, parsed)),
         changes=tuple(changes),
         holdings=ws.key_holdings(),
+        packages=cache.packages(dossier_id, revision),
     )
 
 
@@ -318,6 +328,9 @@ class PanelState:
     denials : tuple of TimelineEntry
         Deferred operations requested against this dossier.
     may_project : ProjectView
+    may_revise : ProjectView
+        Whether the acting principal may start a new revision from this expired one
+        (spec 7.3; :meth:`Workspace.revise`).
     """
 
     snapshot: Snapshot
@@ -335,6 +348,7 @@ class PanelState:
     timeline: tuple[TimelineEntry, ...]
     denials: tuple[TimelineEntry, ...]
     may_project: ProjectView
+    may_revise: ProjectView = ProjectView(False, "", "")
 
     @property
     def private(self) -> bool:
@@ -393,7 +407,30 @@ def panel_state(snap: Snapshot, actor_id: str | None) -> PanelState:
         timeline=timeline,
         denials=snap.journal.denials(snap.dossier_id),
         may_project=_project_view(snap, actor, actor_id),
+        may_revise=_revise_view(snap, actor, actor_id),
     )
+
+
+def _revise_view(snap: Snapshot, actor: Principal | None, actor_id: str) -> ProjectView:
+    """Whether ``actor_id`` may start revision n+1 from this expired one (spec 7.3)."""
+    note = (
+        f"Start revision {snap.revisions[-1] + 1} in draft from this one: its evidence is "
+        "copied and nothing is bound, checked or decided; this revision stays expired."
+    )
+    why = ""
+    if snap.state is not DossierState.EXPIRED:
+        why = f"Only an expired revision is revised; this one is {snap.state.value}."
+    elif snap.standing.superseded:
+        why = f"Revision {snap.revisions[-1]} already supersedes this one."
+    elif snap.read_only_fault is not None:
+        why = f"The workspace is read-only ({snap.read_only_fault})."
+    elif not actor_id or actor is None:
+        why = "Choose who you act as first."
+    elif actor.role is not Role.TRAINING_RESEARCH_LEAD:
+        why = f"A new revision is a training research lead's; {actor_id} is {actor.role.value}."
+    elif snap.signable.get(actor_id) is not None:
+        why = f"{actor_id}'s private key is not on this machine: it cannot sign here."
+    return ProjectView(not why, why, note)
 
 
 def _gate_row(record: CheckRecord, gid: str, private: bool) -> GateRow:
@@ -498,9 +535,15 @@ def _next_step(
     if standing.superseded:
         return f"Next: work on revision {snap.revisions[-1]}; this one is superseded."
     if state is DossierState.EXPIRED:
+        who = ", ".join(
+            p.principal_id
+            for p in snap.principals
+            if p.role is Role.TRAINING_RESEARCH_LEAD and snap.signable.get(p.principal_id) is None
+        )
         return (
-            "This revision is expired, which is final. A new revision needs a new "
-            "dossier file imported by a training research lead."
+            "This revision is expired, which is final. Next: a new revision from this one "
+            "(its evidence copied into a draft) by a training research lead"
+            + (f": {who}." if who else "; none can sign here.")
         )
     if state is DossierState.ELIGIBLE:
         return (

@@ -132,6 +132,11 @@ class PreviewCache:
         self._records[(dossier_id, revision)] = (key, record)
         return key.freshness, record
 
+    def packages(self, dossier_id: str, revision: int) -> tuple[Any, ...]:
+        """The bound packages as the last :meth:`preview` of the revision found them."""
+        held = self._records.get((dossier_id, revision))
+        return held[0].packages if held is not None else ()
+
     def power_curve(self, dossier_id: str, revision: int) -> PowerCurve | None:
         """:func:`power_curve` of the revision, keyed by the evidence digest (all it reads)."""
         parsed = self.ws.parsed(dossier_id, revision)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from aa_review.core.dossier._canonical import is_digest
+from aa_review.core.dossier._canonical import canonical_json, is_digest
 from aa_review.core.dossier._errors import ProjectionError
 from aa_review.core.dossier._gates_common import GATE_IDS
+from aa_review.core.dossier._keys import verify_signature
 from aa_review.core.dossier._states import DossierState
 
 __all__ = [
@@ -19,7 +20,11 @@ __all__ = [
     "PUBLIC_KEYS",
     "build_projection",
     "check_projection",
+    "is_projection",
     "private_strings",
+    "projection_signer",
+    "sign_projection",
+    "signed_text",
 ]
 
 PROJECTABLE_STATES = frozenset({DossierState.ELIGIBLE, DossierState.DEFERRED, DossierState.EXPIRED})
@@ -34,7 +39,10 @@ PUBLIC_KEYS = frozenset(
         "outcome",
         "gates",
         "created_on",
+        # The amendments of section 10: the head the projection was made under (10.3)
+        # and the publisher's signature over the rest (10.5); null outside a workspace.
         "journal_head",
+        "signature",
     }
 )
 _CONSTANTS: dict[str, Any] = {
@@ -55,6 +63,7 @@ _VOCABULARY = (
     | _STATUSES
     | frozenset(GATE_IDS)
 )
+_SIGNATURE = re.compile(r"^ed25519:[A-Za-z0-9+/]{85}[AEIMQUYcgkosw048]==$")  # 64 bytes, base64
 _UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 # Shorter private strings are compared to whole JSON tokens only (a substring test
@@ -103,7 +112,56 @@ def build_projection(
             if journal_head is not None
             else None
         ),
+        "signature": None,
     }
+
+
+def signed_text(projection: Mapping[str, Any]) -> str:
+    """What a projection's signature signs: its canonical form (1.3) without ``signature``."""
+    return canonical_json({k: v for k, v in projection.items() if k != "signature"}).decode("utf-8")
+
+
+def sign_projection(
+    projection: Mapping[str, Any], sign: Callable[[str], str] | None
+) -> dict[str, Any]:
+    """The projection with ``signature`` by ``sign`` (the publisher's key; spec 10.5).
+
+    ``sign(text) -> "ed25519:<base64>"`` signs the UTF-8 bytes of :func:`signed_text`.
+    Without a key (no workspace folder, a principal without a public key) the
+    projection stays unsigned (``signature: null``) and is never accepted as an anchor.
+    The signature names no principal: a verifier tries the registry's public keys.
+    """
+    out = dict(projection)
+    out["signature"] = sign(signed_text(out)) if sign is not None else None
+    return out
+
+
+def is_signature(value: object) -> bool:
+    """Whether ``value`` has the form of a signature: ``"ed25519:<base64 of 64 bytes>"``."""
+    return isinstance(value, str) and _SIGNATURE.fullmatch(value) is not None
+
+
+def is_projection(value: object) -> bool:
+    """Whether ``value`` is offered as a public projection (rather than a bare head)."""
+    return isinstance(value, Mapping) and value.get("kind") == _CONSTANTS["kind"]
+
+
+def projection_signer(projection: Mapping[str, Any], public_keys: Iterable[object]) -> str | None:
+    """The first of ``public_keys`` whose key made the projection's signature, else None.
+
+    Never raises: a missing, null or malformed signature verifies under no key.
+    """
+    signature = projection.get("signature")
+    if not is_signature(signature):
+        return None
+    try:
+        text = signed_text(projection)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    for key in public_keys:
+        if isinstance(key, str) and verify_signature(key, text, signature):
+            return key
+    return None
 
 
 def private_strings(*trees: Any) -> set[str]:
@@ -173,4 +231,7 @@ def _allowlist_problems(p: Mapping[str, Any]) -> list[str]:
         and is_digest(head["entry_hash"])
     ):
         problems.append("journal_head must be null or {seq, entry_hash}")
+    signature = p.get("signature")
+    if signature is not None and not is_signature(signature):
+        problems.append('signature must be null or "ed25519:<base64 of 64 bytes>"')
     return problems

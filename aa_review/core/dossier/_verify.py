@@ -9,6 +9,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from aa_review.core.dossier._canonical import is_digest
@@ -16,13 +17,16 @@ from aa_review.core.dossier._errors import PrincipalRegistryError
 from aa_review.core.dossier._journal import ENTRY_KINDS, GENESIS_HASH, entry_hash
 from aa_review.core.dossier._keys import verify_signature
 from aa_review.core.dossier._principals import Kind, Principal, PrincipalRegistry, Role
+from aa_review.core.dossier._projection import is_projection, projection_signer
 from aa_review.core.dossier._states import Action, DossierState, find_transition
 from aa_review.core.dossier._strict import value_problem
+from aa_review.core.package.safepath import read_beneath
 
 __all__ = [
     "JournalVerifier",
     "Replay",
     "anchor_heads",
+    "anchor_items",
     "registry_versions",
     "verify_journal",
     "verify_with",
@@ -44,6 +48,7 @@ _KEYS = frozenset(
     }
 )
 _SIGNED_KEYS = _KEYS | {"signature"}
+_ANCHOR_LIMIT = 1 << 20
 _IMPORTABLE = frozenset({DossierState.DRAFT, DossierState.EVIDENCE_BOUND})
 
 
@@ -196,6 +201,9 @@ class JournalVerifier:
         self.genesis_registry: str | None = None
         self.history: list[str] = []
         self.signatures: list[dict[str, Any]] = []
+        # The registry digest in force after each accepted entry (a projection anchored
+        # at head ``seq`` is checked against ``in_force_at[seq]``, spec 10.5).
+        self.in_force_at: list[str | None] = []
 
     def feed(self, e: Any) -> str | None:
         """Check the next entry; returns its reason code when it is bad (then stop feeding)."""
@@ -216,6 +224,7 @@ class JournalVerifier:
             return reason
         self.prev = e["entry_hash"]
         self.count += 1
+        self.in_force_at.append(self.in_force)
         return None
 
     def _registry_and_signature(self, e: dict[str, Any]) -> str | None:
@@ -285,7 +294,11 @@ def verify_journal(
     anchor : dict, list, str or PathLike, optional
         A head saved earlier (``{seq, entry_hash}``), a projection carrying
         ``journal_head``, a path to a projection or head JSON file, or a list of
-        these (e.g. the witnessed heads). Detects truncation and rewriting.
+        these (e.g. the witnessed heads). Detects truncation and rewriting. A
+        projection counts only when its ``signature`` verifies under a public key of
+        the registry in force at its ``journal_head``; an unsigned or forged one (or
+        any projection when no registry is given) is refused: the result is invalid
+        (``JOURNAL_SIGNATURE_INVALID``) and ``anchor_refused`` says why (spec 10.5).
     principals : list or dict, optional
         The registry (or every version of it, see :func:`registry_versions`). When
         given, each entry's registry, actor, role, kind and signature are checked.
@@ -315,11 +328,18 @@ def _verify(verifier: JournalVerifier, entries: Sequence[Any], anchor: Any) -> d
             reason = verifier.feed(e)
             if reason is not None:
                 return _bad(verifier.count, reason)
-        heads = anchor_heads(anchor)
-        if heads is None:
+        items = anchor_items(anchor)
+        if items is None:
             return _bad(0, "JOURNAL_HEAD_MISMATCH")
-        for head in sorted(heads, key=lambda h: h["seq"]):
+        for head, projection in sorted(items, key=lambda item: item[0]["seq"]):
             seq = head["seq"]
+            if projection is not None:
+                refused = _refused_projection(verifier, projection, seq, len(entries))
+                if refused is not None:  # never trusted as an anchor (spec 10.5)
+                    return {
+                        **_bad(min(seq, len(entries)), "JOURNAL_SIGNATURE_INVALID"),
+                        "anchor_refused": refused,
+                    }
             if seq >= len(entries):
                 return _bad(len(entries), "JOURNAL_HEAD_MISMATCH")
             if entries[seq]["entry_hash"] != head["entry_hash"]:
@@ -334,25 +354,66 @@ def _verify(verifier: JournalVerifier, entries: Sequence[Any], anchor: Any) -> d
     }
 
 
+def _refused_projection(
+    verifier: JournalVerifier, projection: Mapping[str, Any], seq: int, n: int
+) -> str | None:
+    """Why a projection is not an anchor: unsigned, or signed by no key of its registry.
+
+    The registry is the one in force at the projection's ``journal_head``. A head the
+    journal does not reach has no such registry here: its signature is tried against
+    every version given, and one that verifies is a genuine anchor of a truncated
+    journal (``JOURNAL_HEAD_MISMATCH`` follows), one that does not is refused.
+    """
+    if verifier.registries is None:
+        return "no principal registry to check the projection's signature against"
+    if projection.get("signature") is None:
+        return "the projection is unsigned"
+    if seq < n:
+        digest = verifier.in_force_at[seq]
+        registry = verifier.registries.get(digest) if digest is not None else None
+        registries = [registry] if registry is not None else []
+    else:
+        registries = list(verifier.registries.values())
+    keys = [p.public_key for reg in registries for p in reg if p.public_key is not None]
+    if projection_signer(projection, keys) is None:
+        return (
+            "the projection's signature verifies under no public key of the registry "
+            "in force at its journal_head"
+        )
+    return None
+
+
 def anchor_heads(anchor: Any) -> list[dict[str, Any]] | None:
     """The heads an anchor names, or None when it names none usably (never raises)."""
+    items = anchor_items(anchor)
+    return None if items is None else [head for head, _ in items]
+
+
+def anchor_items(anchor: Any) -> list[tuple[dict[str, Any], Mapping[str, Any] | None]] | None:
+    """``(head, projection or None)`` per head an anchor names; None when one is unusable.
+
+    A projection (``kind: TrainingReadinessPublicProjection``) is kept beside its head:
+    it counts as an anchor only once its signature verifies (spec 10.5). A path is read
+    as a regular file only (never a FIFO or device, at most 1 MiB). Never raises.
+    """
     if anchor is None:
         return []
     if isinstance(anchor, (str, os.PathLike)):
         try:
-            with open(anchor, "rb") as fh:
-                data = fh.read(1 << 20)
+            path = Path(anchor)
+            data = read_beneath(str(path.parent), path.name, limit=_ANCHOR_LIMIT)
             anchor = json.loads(data)
         except (OSError, ValueError, RecursionError):
             return None
     if isinstance(anchor, list):
-        out: list[dict[str, Any]] = []
+        out: list[tuple[dict[str, Any], Mapping[str, Any] | None]] = []
         for a in anchor:
-            heads = anchor_heads(a)
-            if heads is None:
+            items = anchor_items(a)
+            if items is None:
                 return None
-            out.extend(heads)
+            out.extend(items)
         return out
+    projection = anchor if is_projection(anchor) else None
     if isinstance(anchor, Mapping) and "journal_head" in anchor:
         anchor = anchor["journal_head"]
     if not isinstance(anchor, Mapping):
@@ -360,7 +421,7 @@ def anchor_heads(anchor: Any) -> list[dict[str, Any]] | None:
     seq = anchor.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
         return None
-    return [{"seq": seq, "entry_hash": anchor.get("entry_hash")}]
+    return [({"seq": seq, "entry_hash": anchor.get("entry_hash")}, projection)]
 
 
 def _well_formed(e: Any) -> bool:

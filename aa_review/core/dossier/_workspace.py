@@ -30,8 +30,13 @@ from aa_review.core.dossier._packages import (
     PackageFactsProvider,
     PackageLocator,
 )
-from aa_review.core.dossier._principals import REDUCER, Principal, PrincipalRegistry
-from aa_review.core.dossier._projection import build_projection, check_projection, private_strings
+from aa_review.core.dossier._principals import REDUCER, Principal, PrincipalRegistry, Role
+from aa_review.core.dossier._projection import (
+    build_projection,
+    check_projection,
+    private_strings,
+    sign_projection,
+)
 from aa_review.core.dossier._results import DossierRef
 from aa_review.core.dossier._signoffs import embedded_signoffs
 from aa_review.core.dossier._states import DossierState
@@ -360,9 +365,12 @@ class Workspace(LifecycleWorkspace):
         now = self._now()
         private = private_strings(parsed.raw, self._archive.raw, self._registry.raw, [dossier_id])
         head = self.journal_head()  # spec 10.3: every projection carries the journal head
+        # Spec 10.5: signed by the publisher (for the reducer, by whom it acts for).
+        signer = self._projection_signer(actor, cause)
         for attempt in range(3):
-            projection = build_projection(
-                parsed.model.state, parsed.model.check, now, journal_head=head
+            projection = sign_projection(
+                build_projection(parsed.model.state, parsed.model.check, now, journal_head=head),
+                signer,
             )
             try:
                 data = check_projection(projection, private)
@@ -400,6 +408,17 @@ class Workspace(LifecycleWorkspace):
             os.replace(pending, target)
             fsync_dir(target.parent)
         return projection
+
+    def _projection_signer(
+        self, actor: Principal, cause: Principal | None
+    ) -> Callable[[str], str] | None:
+        try:
+            signer = self.signer_for(
+                cause if actor.role is Role.SYSTEM_REDUCER and cause else actor
+            )
+        except ActorUnavailableError as exc:
+            raise ProjectionError("PROJECTION_ACTOR_NOT_PERMITTED", str(exc)) from None
+        return signer.sign if signer is not None else None
 
     def _publisher(
         self, actor_id: str | None, author: object

@@ -34,6 +34,7 @@ from aa_review.core.dossier._packages import (
     PackageLocator,
     PackageStatus,
     inspect_packages,
+    recorded_folders,
 )
 from aa_review.core.dossier._principals import PrincipalRegistry
 from aa_review.core.dossier._storage import FolderStore, MemoryStore
@@ -264,7 +265,11 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
 
     def _packages(self, parsed: ParsedDossier) -> tuple[PackageStatus, ...]:
         return inspect_packages(
-            parsed.model.evidence.source_packages, self._locator, self._facts, self._facts_memo
+            parsed.model.evidence.source_packages,
+            self._locator,
+            self._facts,
+            self._facts_memo,
+            recorded=recorded_folders(parsed.raw),  # the bound content, found by digest
         )
 
     def _require_writable(self) -> None:

@@ -60,7 +60,20 @@ class DossierActions:
             return self.authorize()
         if step is dz.Action.EDIT:
             return self._edit(st)
-        if step in (dz.Action.BIND, dz.Action.DECIDE_ELIGIBLE):
+        if step in (dz.Action.BIND, dz.Action.CHECK, dz.Action.DECIDE_ELIGIBLE) and (
+            snap.freshness.expires
+        ):
+            # The core says this step expires the revision instead: ask first, naming it.
+            why = "; ".join(dz.explain(c).sentence for c in snap.freshness.expiring)
+            if not self.confirm(
+                "This step expires the revision",
+                f"{dz.STEPS[step].label.rstrip('…')} now EXPIRES {d} revision {r} "
+                f"instead, for good: {why}\n\nAn expired revision can no longer be "
+                "checked or decided; a training research lead can then start a new "
+                f"revision from it. Expire revision {r} as {actor}?",
+            ):
+                return None
+        elif step in (dz.Action.BIND, dz.Action.DECIDE_ELIGIBLE):
             what = "Bind" if step is dz.Action.BIND else "Decide eligible for"
             if not self.confirm(
                 "Sign off",
@@ -139,6 +152,24 @@ class DossierActions:
             "Signing the authorization…",
             lambda: ws.authorize_amendment(d, r, actor, a_ref, a_digest),
         )
+
+    def request_revise(self) -> Any:
+        """From an expired revision, start the next one in draft (spec 7.3), confirmed
+        first; the panel then shows the new revision."""
+        st, ws = self.state, self.ws
+        if st is None or ws is None or self.worker.busy or not st.may_revise.enabled:
+            return None
+        snap, actor = st.snapshot, self.actor_id
+        d, r = snap.dossier_id, snap.revision
+        if not self.confirm(
+            "New revision",
+            f"Start {d} revision {snap.revisions[-1] + 1} from expired revision {r} as "
+            f"{actor}?\n\nIts evidence is copied into a draft that you then edit, bind "
+            f"and have checked again; revision {r} stays expired. The new revision is "
+            "signed into the journal.",
+        ):
+            return None
+        return self._run(("revise",), "Starting a new revision…", lambda: ws.revise(d, r, actor))
 
     # -- refusals and denials on request -------------------------------------------------
     def request_refusal(self, step: Any) -> Any:
@@ -290,6 +321,14 @@ class DossierActions:
         if isinstance(step, tuple) and step[0] == "export":
             if isinstance(outcome, Exception):
                 self.inform("Not exported", str(outcome))
+            return
+        if isinstance(step, tuple) and step[0] == "revise":
+            if outcome.outcome is dz.Outcome.REFUSED:
+                self.inform(
+                    "No new revision",
+                    f"{before.may_revise.why_not or 'The workspace refused it.'} "
+                    f"({outcome.reason})",
+                )
             return
         if outcome is None:
             self.inform(

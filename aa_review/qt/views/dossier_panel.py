@@ -203,6 +203,11 @@ class DossierPanel(DossierActions, QWidget):
         self.project_button = QPushButton("Public projection…")
         self.project_button.clicked.connect(lambda: self.show_projection())
         row.addWidget(self.project_button)
+        # From an expired revision, the next one (spec 7.3); shown only then.
+        self.revise_button = QPushButton("New revision from this one…")
+        self.revise_button.clicked.connect(lambda: self.request_revise())
+        self.revise_button.setVisible(False)
+        row.addWidget(self.revise_button)
         self.refusal_button = QToolButton()
         self.refusal_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.refusal_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -627,8 +632,9 @@ class DossierPanel(DossierActions, QWidget):
 
     def _show_nothing(self, message: str) -> None:
         self.verdict.setText(message)
-        for b in (*self.buttons.values(), self.project_button):
+        for b in (*self.buttons.values(), self.project_button, self.revise_button):
             b.setEnabled(False)
+        self.revise_button.setVisible(False)
         self.refusal_button.setEnabled(False)
         self.tabs.clear_all()
 
@@ -695,6 +701,11 @@ class DossierPanel(DossierActions, QWidget):
         self.project_button.setEnabled(st.may_project.enabled and not busy)
         self.project_button.setToolTip(
             st.may_project.note if st.may_project.enabled else f"Not now. {st.may_project.why_not}"
+        )
+        self.revise_button.setVisible(st.state is dz.DossierState.EXPIRED)
+        self.revise_button.setEnabled(st.may_revise.enabled and not busy)
+        self.revise_button.setToolTip(
+            st.may_revise.note if st.may_revise.enabled else f"Not now. {st.may_revise.why_not}"
         )
         self.refusal_menu.clear()
         for step in _BUTTON_ORDER:

@@ -77,6 +77,13 @@ def verdict_html(st: dz.PanelState) -> str:
         else escape(st.next_step)
     )
     items = []
+    # Another version open is not the bound package: say where the bound one is.
+    for pkg in snap.other_versions:
+        items.append(
+            f"<b>Another version is open</b>: {escape(str(pkg.package_id))} at "
+            f"{escape(str(pkg.other_root))} is not the bound package; the bound one is at "
+            f"{escape(str(pkg.root))}, unchanged since binding, and the gates check that one."
+        )
     # What changed in a bound package comes first: it is why the revision is stale.
     for c in snap.changes:
         lines = "".join(f"<br>&nbsp;&nbsp;– {escape(line)}" for line in c.more)

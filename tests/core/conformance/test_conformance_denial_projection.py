@@ -127,7 +127,8 @@ KEYS = {
     "outcome",
     "gates",
     "created_on",
-    "journal_head",
+    "journal_head",  # spec 9 with 10.3
+    "signature",  # spec 9 with 10.5: the publisher's, naming no principal
 }
 PUBLIC_WORDS = {
     "TrainingReadinessPublicProjection",
@@ -156,6 +157,7 @@ def assert_allowlisted(p: dict[str, Any], outcome: str) -> None:
     assert set(p["gates"]) == set(GATE_IDS)
     assert set(p["gates"].values()) <= {"pass", "fail", "unknown"}
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", p["created_on"])
+    assert p["signature"] is None or re.fullmatch(r"ed25519:[A-Za-z0-9+/]{86}==", p["signature"])
 
 
 def private_strings(*trees: Any) -> set[str]:

@@ -281,7 +281,8 @@ def test_t5_precondition_is_re_verified_at_decision_time(
     present = {"pkg-a": root}
     ws = make_ws(v, package_locator=present.get, package_contamination=lambda _root: [])
     to_state(ws, "independently_checked", v)
-    present.clear()
+    present.clear()  # not located any more, and gone from the folder it was bound from
+    root.rename(root.with_name("pkg-a-moved"))
     r = ws.decide_eligible(D, 1, DECIDER)
     assert (r.outcome.value, r.reason) == ("refused", "PRECONDITION_UNMET")
 

@@ -136,6 +136,13 @@ def _bind(folder: Path, bound: Path, hooks: Any = None) -> dict[str, Any]:
         return ws.revision(READY, 1)
 
 
+def _changed_in_place(bound: Path, later: Path) -> None:
+    """The bound folder itself now holds the later version (a copy elsewhere would be
+    another version, while the bound content is still where it was bound)."""
+    shutil.rmtree(bound)
+    shutil.copytree(later, bound, symlinks=True)
+
+
 def _now_changed(folder: Path, root: Path) -> dz.Workspace:
     facts = dz.PackageFacts(PID, root, None, (), open_package(root))
     return workspace(folder, root, lambda pid: facts, fingerprint_hooks=DiffFingerprints())
@@ -166,6 +173,7 @@ def test_what_changed_since_binding_is_what_was_changed(tmp_path: Path, bound: P
     made = derive_package(
         bound, tmp_path / "later", ChangeSpec(rows_changed=2, evidence_hidden=1), seed=9
     )
+    _changed_in_place(bound, made.root)
     with _now_changed(tmp_path / "ws", made.root) as ws:
         assert ws.freshness(READY, 1).expiring == (f"DOSSIER_PACKAGE_CHANGED:{PID}",)
         (changes,) = ws.changes_since_binding(READY, 1)
@@ -197,6 +205,7 @@ def test_a_swapped_fingerprint_file_is_detected(tmp_path: Path, bound: Path) -> 
     rev = _bind(tmp_path / "ws", bound, DiffFingerprints())
     digest = rev["binding"]["package_fingerprints"][PID]
     made = derive_package(bound, tmp_path / "later", ChangeSpec(rows_added=1), seed=2)
+    _changed_in_place(bound, made.root)
     kept = (
         tmp_path
         / "ws"
@@ -223,6 +232,7 @@ def test_without_hooks_nothing_is_kept_and_the_change_is_only_named(
     rev = _bind(tmp_path / "ws", bound, None)
     assert "package_fingerprints" not in rev["binding"]
     made = derive_package(bound, tmp_path / "later", ChangeSpec(rows_removed=1), seed=4)
+    _changed_in_place(bound, made.root)
     with _now_changed(tmp_path / "ws", made.root) as ws:
         (changes,) = ws.changes_since_binding(READY, 1)
         assert changes.status == "no_fingerprint" and "cannot be said" in changes.message
@@ -243,6 +253,7 @@ def test_a_failing_fingerprint_does_not_stop_binding(tmp_path: Path, bound: Path
 def test_dossier_check_says_what_changed_since_binding(tmp_path: Path, bound: Path) -> None:
     _bind(tmp_path / "ws", bound, DiffFingerprints())
     made = derive_package(bound, tmp_path / "later", ChangeSpec(rows_changed=1), seed=5)
+    _changed_in_place(bound, made.root)
     rev_file = tmp_path / "ws" / "dossiers" / READY / "rev-1.json"
     cmd = [
         sys.executable,
@@ -275,6 +286,7 @@ def test_dossier_check_refuses_a_swapped_fingerprint_file(tmp_path: Path, bound:
 
     _bind(tmp_path / "ws", bound, DiffFingerprints())
     made = derive_package(bound, tmp_path / "later", ChangeSpec(rows_changed=1), seed=5)
+    _changed_in_place(bound, made.root)
     swapped = tmp_path / "swapped.npz"
     swapped.write_bytes(fingerprint(open_package(made.root)).to_bytes())
     rev_file = tmp_path / "ws" / "dossiers" / READY / "rev-1.json"
@@ -300,3 +312,81 @@ def test_dossier_check_refuses_a_swapped_fingerprint_file(tmp_path: Path, bound:
     assert proc.returncode == 1, proc.stderr
     assert "DOSSIER_PACKAGE_CHANGED" in proc.stdout and "swapped or damaged" in proc.stdout
     assert "rows: 1 changed" not in proc.stdout
+
+
+# -- the bound package is the bound content (issue 23, item 4) ---------------------------
+def _other_version(bound: Path, tmp_path: Path, seed: int = 7) -> Path:
+    """A changed copy of the bound package in another folder (a compare target, say)."""
+    return derive_package(bound, tmp_path / "other", ChangeSpec(rows_changed=1), seed=seed).root
+
+
+def test_binding_records_the_folder_the_bound_content_was_found_in(
+    tmp_path: Path, bound: Path
+) -> None:
+    rev = _bind(tmp_path / "ws", bound)
+    assert rev["binding"]["package_folders"] == {PID: str(bound.resolve())}
+
+
+def test_another_version_open_is_not_the_bound_package(tmp_path: Path, bound: Path) -> None:
+    _bind(tmp_path / "ws", bound, DiffFingerprints())
+    other = _other_version(bound, tmp_path)
+    with _now_changed(tmp_path / "ws", other) as ws:
+        (status,) = ws.package_status(READY, 1)
+        assert status.state is dz.PackageState.UNCHANGED and status.root == bound.resolve()
+        assert status.other_root == other and status.other_digest == package_digest(other)
+        assert ws.freshness(READY, 1).expiring == ()  # never "changed since binding"
+        assert ws.changes_since_binding(READY, 1) == ()
+        snap = dz.take_snapshot(ws, READY, 1)
+        assert snap.other_versions == (status,)
+        # The check is of the bound content: it is not expired, and G9 reads that folder.
+        result = ws.check(READY, 1, "p-eval-cy")
+        assert result.outcome.value == "applied", result
+
+
+def test_a_byte_identical_copy_elsewhere_is_the_bound_package(tmp_path: Path, bound: Path) -> None:
+    _bind(tmp_path / "ws", bound)
+    moved = tmp_path / "moved" / PID
+    shutil.copytree(bound, moved, symlinks=True)
+    shutil.rmtree(bound)  # the folder recorded at binding is gone; its content is here
+    with _now_changed(tmp_path / "ws", moved) as ws:
+        (status,) = ws.package_status(READY, 1)
+        assert status.state is dz.PackageState.UNCHANGED and status.root == moved
+        assert status.other_root is None
+
+
+def test_with_no_package_open_the_recorded_folder_is_checked(tmp_path: Path, bound: Path) -> None:
+    _bind(tmp_path / "ws", bound)
+    with workspace(tmp_path / "ws", bound, None) as ws:  # no facts, no locator
+        assert ws.package_status(READY, 1)[0].state is dz.PackageState.UNCHANGED
+    _changed_in_place(bound, _other_version(bound, tmp_path))
+    with workspace(tmp_path / "ws", bound, None) as ws:
+        (status,) = ws.package_status(READY, 1)
+        assert status.state is dz.PackageState.CHANGED and status.root == bound.resolve()
+
+
+def test_dossier_check_names_the_other_version_and_where_the_bound_one_is(
+    tmp_path: Path, bound: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from aa_review.cli import main
+
+    _bind(tmp_path / "ws", bound)
+    other = _other_version(bound, tmp_path)
+    rev_file = tmp_path / "ws" / "dossiers" / READY / "rev-1.json"
+    args = ["dossier", "check", str(rev_file), "--archive", str(tmp_path / "ws" / "archive.json")]
+    code = main([*args, "--package", f"{PID}={other}"])
+    out = capsys.readouterr().out
+    assert "DOSSIER_PACKAGE_CHANGED" not in out and "\nchanged " not in out
+    assert code == 0 and "eligible if decided" in out  # the bound content passes
+    assert f"{other} is another version" in out
+    assert f"the bound one is at {bound.resolve()}, unchanged since binding" in out
+
+
+def test_a_step_hashes_the_recorded_folder_again(tmp_path: Path, bound: Path) -> None:
+    _bind(tmp_path / "ws", bound)
+    with workspace(tmp_path / "ws", bound, None) as ws:  # nothing open: the recorded folder
+        assert ws.package_status(READY, 1)[0].state is dz.PackageState.UNCHANGED  # remembered
+        _changed_in_place(bound, _other_version(bound, tmp_path))
+        result = ws.check(READY, 1, "p-eval-cy")  # not decided by the remembered digest
+        assert result.outcome.value == "expired" and result.reason.startswith(
+            "DOSSIER_PACKAGE_CHANGED"
+        )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -249,8 +250,11 @@ def test_verify_journal_exit_codes(tmp_path: Path, capsys, clock) -> None:
     ws.import_dossier(passing())
     ws.attempt_operation("export_dataset", "p-agent-gus", "x")
     ws.close()
+    # No registry beside the journal and none given: a failed verification (10.5).
     code, out, err = run(["dossier", "verify-journal", str(journal)], capsys)
-    assert code == 0 and json.loads(out)["valid"] and "signatures are not checked" in err
+    assert code == 1 and json.loads(out)["reason"] == "JOURNAL_REGISTRY_UNTRUSTED"
+    assert "principals.json" in err
+    shutil.copy(DATA / "principals.json", tmp_path / "principals.json")
     code, out, err = run(
         ["dossier", "verify-journal", str(journal), "--principals", str(DATA / "principals.json")],
         capsys,

@@ -165,9 +165,11 @@ def test_a_checked_package_that_vanishes_blocks_the_decision(make_ws: Any, packa
     )
     ws.bind(D, 1, LEAD)
     assert ws.check(D, 1, EVALUATOR).state_after == {"1": "independently_checked"}
-    del where["pkg-1"]  # the package is no longer reachable here
+    del where["pkg-1"]  # the package is no longer reachable here: not located, and
+    package.rename(package.with_name("moved"))  # not in the folder it was bound from
     r = ws.decide_eligible(D, 1, DECIDER)
     assert (r.outcome.value, r.reason) == ("refused", "PRECONDITION_UNMET")
+    package.with_name("moved").rename(package)
     where["pkg-1"] = package
     assert ws.decide_eligible(D, 1, DECIDER).outcome.value == "applied"
 

@@ -367,11 +367,14 @@ def test_a_projection_file_is_an_anchor(tmp_path: Path, capsys) -> None:
     assert entries(folder)[head["seq"]]["entry_hash"] == head["entry_hash"]
     code, result = cli(folder, capsys, "--no-witness", "--anchor", str(projection))
     assert code == 0 and result["valid"]
-    assert verify_journal(entries(folder), anchor=projection)["valid"]
+    registry = keyed_principals()
+    assert verify_journal(entries(folder), anchor=projection, principals=registry)["valid"]
     write_lines(folder, lines(folder)[: head["seq"]])
     code, result = cli(folder, capsys, "--no-witness", "--anchor", str(projection))
     assert (code, result["reason"]) == (1, "JOURNAL_HEAD_MISMATCH")
-    assert verify_journal(entries(folder), anchor=projection)["reason"] == "JOURNAL_HEAD_MISMATCH"
+    assert verify_journal(entries(folder), anchor=projection, principals=registry)["reason"] == (
+        "JOURNAL_HEAD_MISMATCH"
+    )
     (tmp_path / "junk.json").write_text("[1, 2")
     code, result = cli(folder, capsys, "--anchor", str(tmp_path / "junk.json"))
     assert code == 2 and result is None

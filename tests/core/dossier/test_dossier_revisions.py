@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from dossier_builder import DECIDER, EVALUATOR, LEAD, LEAD2, SIGNER, DossierBuilder, load, passing
+from dossier_builder import (
+    DECIDER,
+    EVALUATOR,
+    LEAD,
+    LEAD2,
+    SIGNER,
+    Clock,
+    DossierBuilder,
+    load,
+    passing,
+)
 
 from aa_review.core.dossier import (
     DELETE,
@@ -191,3 +201,60 @@ def test_a_journaled_revision_cannot_be_imported_again_by_a_new_session(
     again = make_ws()  # same journal, fresh memory
     with pytest.raises(RevisionConflictError):
         again.import_dossier(passing())
+
+
+# -- from an expired revision: start a new one (spec 7.3; issue 23, item 4) ---------------
+def expired(ws: Workspace, clock: Clock) -> None:
+    bound(ws)
+    clock.advance(days=400)  # past every expiry and freshness window of the dossier
+    assert ws.expire_if_stale(D, 1, LEAD).outcome.value == "expired"
+    clock.advance(days=-400)
+
+
+def test_a_new_revision_from_an_expired_one(ws: Workspace, clock: Clock) -> None:
+    expired(ws, clock)
+    old = ws.revision(D, 1)
+    r = ws.revise(D, 1, LEAD2)
+    assert r.outcome.value == "applied_as_new_revision"
+    assert r.state_after == {"1": "expired", "2": "draft"}
+    v1, v2 = ws.revision(D, 1), ws.revision(D, 2)
+    assert v1 == old  # the expired revision is left as it was
+    assert v2["evidence"] == old["evidence"]
+    assert v2["supersedes"] == {
+        "dossier_id": D,
+        "revision": 1,
+        "evidence_digest": json_digest(old["evidence"]),
+    }
+    assert (v2["state"], v2["binding"], v2["check"], v2["authorization"]) == (
+        "draft",
+        None,
+        None,
+        None,
+    )
+    assert v2["created_by"] == LEAD2
+    create = ws.journal_entries()[-1]
+    assert (create["kind"], create["revision"], create["from_state"], create["to_state"]) == (
+        "transition",
+        2,
+        None,
+        "draft",
+    )
+    assert create["payload"]["supersedes"] == v2["supersedes"]
+    assert ws.verify_journal()["valid"]
+    # The new revision follows the lifecycle from draft.
+    assert ws.bind(D, 2, LEAD).outcome.value == "applied"
+
+
+def test_only_the_latest_expired_revision_by_a_lead(ws: Workspace, clock: Clock) -> None:
+    bound(ws)
+    assert ws.revise(D, 1, LEAD).reason == "TRANSITION_ILLEGAL"  # not expired: edit it
+    clock.advance(days=400)
+    ws.expire_if_stale(D, 1, LEAD)
+    clock.advance(days=-400)
+    assert ws.revise(D, 1, EVALUATOR).reason == "ACTOR_ROLE_NOT_PERMITTED"
+    assert ws.revise(D, 1, DECIDER).reason == "ACTOR_ROLE_NOT_PERMITTED"
+    refused = ws.journal_entries()[-1]
+    assert refused["kind"] == "transition_refused" and refused["payload"]["action"] == "revise"
+    assert ws.revise(D, 1, LEAD).outcome.value == "applied_as_new_revision"
+    assert ws.revise(D, 1, LEAD).reason == "TRANSITION_ILLEGAL"  # superseded now
+    assert ws.revisions(D) == [1, 2] and ws.verify_journal()["valid"]
