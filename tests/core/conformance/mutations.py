@@ -63,6 +63,8 @@ __all__ = [
     "Outcome",
     "base_variant",
     "field_mutations",
+    "is_absent",
+    "need_of",
     "materialize",
     "random_mutation",
     "run_mutation",
@@ -115,6 +117,16 @@ class Change:
     def pattern(self) -> str:
         """The path with list indices as ``*``: the field's shape."""
         return ".".join("*" if isinstance(p, int) else p for p in self.path)
+
+    @property
+    def shape(self) -> str:
+        """The pattern with the keys of like-keyed objects as ``*`` too (one budget, one
+        dimension, one topic stands for the others in the representative walk)."""
+        out: list[str] = []
+        for p in self.path:
+            like = isinstance(p, str) and _matches(".".join(out), LIKE_KEYED)
+            out.append("*" if isinstance(p, int) or like else p)
+        return ".".join(out)
 
     def __str__(self) -> str:
         shown = "<deleted>" if self.value is DELETE else _short(self.value)
@@ -790,7 +802,7 @@ def need_of(c: Change) -> Need | None:
     return REQUIRED[min(hits, key=lambda p: p.count("*"))] if hits else None
 
 
-def _is_absent(m: Mutation, need: Need) -> bool:
+def is_absent(m: Mutation, need: Need) -> bool:
     c = m.changes[0]
     if m.kind in ("delete", "null", "nulls"):
         return True
@@ -816,6 +828,7 @@ class Outcome:
     projection: dict[str, Any] | None = None
     journal: dict[str, Any] | None = None
     journal_len: int = 0
+    projected: bool = True  # whether a projection was asked for
     error: str | None = None  # an exception that is no result
     stage: str = ""
 
@@ -838,8 +851,12 @@ class Outcome:
         )
 
 
-def run_mutation(m: Mutation, work: Path | None = None) -> Outcome:
-    """Import, (bind), check, decide, project and verify, through the headless API (11)."""
+def run_mutation(m: Mutation, work: Path | None = None, *, project: bool = True) -> Outcome:
+    """Import, (bind), check, decide, project and verify, through the headless API (11).
+
+    ``project=False`` leaves the projection out (the test run projects a share of the
+    walk, to keep its budget); the journal is verified either way.
+    """
     from aa_review.core.dossier import Workspace, verify_journal
     from aa_review.core.dossier._errors import (
         ActorUnavailableError,
@@ -889,7 +906,8 @@ def run_mutation(m: Mutation, work: Path | None = None) -> Outcome:
                 ws.decide_deferred(d, rev, MAINT)
             state = ws.revision(d, rev)["state"]
             out.states.append(state)
-        if state in ("eligible", "deferred", "expired"):
+        out.projected = project
+        if project and state in ("eligible", "deferred", "expired"):
             out.stage = "project"
             out.projection = ws.project(d, rev)
         out.stage = "verify"
@@ -957,9 +975,17 @@ def _names_path(problems: list[str], c: Change) -> bool:
     """A problem names the edited place, a place inside it, or its parent (a list, a record)."""
     want = _norm(c.dotted)
     parent = want.rsplit(".", 1)[0] if "." in want else ""
+    steps = want.split(".")
+    # The list the edit sits in: a duplicate id is named where its twin stands.
+    lists = [".".join(steps[:i]) for i, s in enumerate(steps) if s.isdigit() and i]
     for p in problems:
         got = _norm(p.split(": ", 1)[0].split(" ", 1)[0])
         if got == want or got.startswith(want + ".") or (parent and got == parent):
+            return True
+        if any(
+            got.startswith(lst + ".") and got[len(lst) + 1 :].split(".")[0].isdigit()
+            for lst in lists[-1:]
+        ):
             return True
     return False
 
@@ -970,7 +996,7 @@ def violations(m: Mutation, o: Outcome) -> list[tuple[str, str]]:
     marks, decided = _codes()
     single = m.changes[0] if len(m.changes) == 1 else None
     need = need_of(single) if single is not None else None
-    absent = need is not None and _is_absent(m, need)
+    absent = need is not None and is_absent(m, need)
 
     # I2 / I5: an exception is no result.
     if o.error:
@@ -1014,7 +1040,8 @@ def violations(m: Mutation, o: Outcome) -> list[tuple[str, str]]:
             out += _check_absent(need, rec, marks)
         if single is not None and m.kind == "retype":
             out.append(("I6_wrong_type_refused", "evaluated instead of refused"))
-    if o.projection is None and not o.refused and o.states[-1:] != ["independently_checked"]:
+    final = o.states[-1:] != ["independently_checked"]
+    if o.projected and o.projection is None and not o.refused and final:
         out.append(("I5_journal_and_projection", "no projection of a final revision"))
     if o.journal is not None and o.journal.get("valid") is not True:
         out.append(("I5_journal_and_projection", f"journal invalid: {o.journal}"))
