@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -111,6 +112,8 @@ def main(argv: list[str]) -> int:
     # Keys and witnessed journal heads of the mutants' workspaces: never the user's own.
     os.environ.setdefault("AA_REVIEW_DATA_DIR", tempfile.mkdtemp(prefix="data-", dir=work))
     mu = _import_mutations()
+    parent = mu.scratch_parent()
+    scratch = Path(tempfile.mkdtemp(prefix="aa-review-mutants-", dir=parent or work))
     mutants = plan(args.mutants, args.seed, args.random_share)
     kinds = Counter(m.kind for m in mutants)
     print(
@@ -127,7 +130,7 @@ def main(argv: list[str]) -> int:
             args.mutants,
             args.seed,
             args.random_share,
-            str(work),
+            str(scratch),
         )
         for k in range(0, len(mutants), step)
     ]
@@ -145,6 +148,7 @@ def main(argv: list[str]) -> int:
                 flush=True,
             )
     seconds = time.perf_counter() - t0
+    shutil.rmtree(scratch, ignore_errors=True)
     judged: Counter[str] = Counter(inv for r in rows for inv in r["judged"])
     bad: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:

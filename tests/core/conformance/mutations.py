@@ -28,6 +28,7 @@ campaign ``./dev fuzz dossier``.
 from __future__ import annotations
 
 import copy
+import os
 import random
 import re
 import shutil
@@ -68,6 +69,7 @@ __all__ = [
     "materialize",
     "random_mutation",
     "run_mutation",
+    "scratch_parent",
     "violations",
 ]
 
@@ -816,6 +818,14 @@ def is_absent(m: Mutation, need: Need) -> bool:
 
 
 # -- running a mutant -----------------------------------------------------------------------------
+def scratch_parent() -> Path | None:
+    """Where mutants' workspaces go: a memory-backed folder where the OS has one (each
+    mutant journals and witnesses a few entries, each fsynced), else the system's temp."""
+    shm = Path("/dev/shm")
+    return shm if shm.is_dir() and os.access(shm, os.W_OK) else None
+
+
+# -- the outcome of a mutant ---------------------------------------------------------------------
 @dataclass
 class Outcome:
     """What the workspace made of a mutant."""
@@ -857,7 +867,7 @@ def run_mutation(m: Mutation, work: Path | None = None, *, project: bool = True)
     ``project=False`` leaves the projection out (the test run projects a share of the
     walk, to keep its budget); the journal is verified either way.
     """
-    from aa_review.core.dossier import Workspace, verify_journal
+    from aa_review.core.dossier import WitnessStore, Workspace, verify_journal
     from aa_review.core.dossier._errors import (
         ActorUnavailableError,
         ArchiveSchemaError,
@@ -871,7 +881,13 @@ def run_mutation(m: Mutation, work: Path | None = None, *, project: bool = True)
     try:
         out.stage = "workspace"
         try:
-            ws = Workspace(v.principals, v.archive, lambda: NOW, folder / "journal.jsonl")
+            ws = Workspace(
+                v.principals,
+                v.archive,
+                lambda: NOW,
+                folder / "journal.jsonl",
+                witness_store=WitnessStore(folder / "witness"),
+            )
         except ArchiveSchemaError as exc:
             out.refused, out.problems, out.reason_code = "archive", list(exc.problems), None
             return out

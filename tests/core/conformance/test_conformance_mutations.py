@@ -11,6 +11,8 @@ mutant, the invariant and the result, one line each.
 from __future__ import annotations
 
 import random
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,7 @@ from mutations import (
     need_of,
     random_mutation,
     run_mutation,
+    scratch_parent,
     violations,
 )
 from spec_fixture import DELETE, spec_digest
@@ -49,8 +52,14 @@ def _area(m: Mutation) -> str:
 
 
 @pytest.fixture(scope="module")
-def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("mutants")
+def work(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    parent = scratch_parent()
+    if parent is None:
+        yield tmp_path_factory.mktemp("mutants")
+        return
+    folder = Path(tempfile.mkdtemp(prefix="aa-review-mutants-", dir=parent))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
