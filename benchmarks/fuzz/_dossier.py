@@ -88,7 +88,7 @@ def _run_batch(args: tuple[list[int], int, int, float, str]) -> list[dict[str, A
                 "i": i,
                 "kind": m.kind,
                 "mutation": str(m),
-                "pattern": ";".join(f"{c.place}:{c.pattern}" for c in m.changes),
+                "pattern": ";".join(f"{c.place}:{c.shape}" for c in m.changes),
                 "judged": sorted(_judged(mu, m, o)),
                 "violations": [{"invariant": inv, "what": msg} for inv, msg in found],
                 "result": o.summary(),

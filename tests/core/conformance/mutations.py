@@ -28,6 +28,7 @@ campaign ``./dev fuzz dossier``.
 from __future__ import annotations
 
 import copy
+import math
 import os
 import random
 import re
@@ -44,6 +45,7 @@ from spec_fixture import (
     DECIDER,
     DELETE,
     EVAL,
+    EVAL2,
     LEAD,
     LEAD2,
     MAINT,
@@ -58,6 +60,7 @@ from spec_fixture import (
 
 __all__ = [
     "INVARIANTS",
+    "Change",
     "KINDS",
     "REQUIRED",
     "Mutation",
@@ -235,6 +238,23 @@ def _reseal_power_absent(tree: dict[str, Any]) -> None:
                 pa[key][fld] = spec_digest(None)
 
 
+def _finite(node: Any) -> None:
+    """A derived value that came out infinite (a bound at ``family_alpha = 0``) cannot be
+    written in JSON (1.3): the author has nothing to write, so it is null."""
+    items = (
+        node.items()
+        if isinstance(node, dict)
+        else enumerate(node)
+        if isinstance(node, list)
+        else ()
+    )
+    for k, v in list(items):
+        if isinstance(v, float) and not math.isfinite(v):
+            node[k] = None
+        else:
+            _finite(v)
+
+
 def materialize(m: Mutation) -> Variant:
     """The base with ``m`` applied and every derived value re-sealed around the edits.
 
@@ -258,6 +278,7 @@ def materialize(m: Mutation) -> Variant:
         except (KeyError, TypeError, AttributeError, ValueError):
             pass  # a shape the fixture's seal cannot read keeps its values
         _reseal_power_absent(d)
+        _finite(d)
         again()
     auth = d.get("authorization")
     if isinstance(auth, dict) and "evidence_digest" in auth:  # 2.4 / G8
@@ -573,7 +594,20 @@ _E = "evidence."
 # Required fields (sections 2.1, 2.2, 4, 5): a field a predicate reads as a required input,
 # with the gate that owns it. A field of 2.2 that no rule of sections 4-5 reads (a
 # ``*_ref`` that is only displayed, ``sealed_at``, ``reviewed_at``, ``record_id``, a budget's
-# ``amount``...) is optional: its absence may pass.
+# ``amount``...) is optional: its absence may pass. So is one entry of a list whose rule
+# reads the whole list (one evaluation epoch, one observation id, one reward): deleting it
+# is a semantic change, judged by the other invariants.
+#
+# Absent (deleted, null, "", {}, [] where a non-empty list is required, an object of
+# nulls) is unknown with a U code of the owning gate (15, "Empty means absent"), also
+# where the only other sentence compares the field with a value ("decision != approved",
+# "is not a human maintainer", "action != propose_activation_amendment"): 15 settles
+# that such a comparison presumes a value. The exceptions, each a sentence that makes
+# the absence itself a fail and gives it no MISSING code, are listed with their F codes:
+# ``sealed`` ("is not true"), the simulation's four digests (6.3: an absent digest
+# differs), ``reviewed_digest`` (G2: differs from the digest of the reports), the
+# not-applicable acceptance (6.6: "otherwise" NOT_APPLICABLE_UNACCEPTED), and absent
+# hypotheses (15 G1: INVALID "may be reported too").
 REQUIRED: dict[str, Need] = {
     # 2.1 / 15: identity constants absent: the file is refused.
     **{
@@ -833,6 +867,7 @@ class Outcome:
     refused: str | None = None  # "archive" | "dossier" | "author"
     problems: list[str] = field(default_factory=list)
     reason_code: str | None = None
+    refusals: list[str] = field(default_factory=list)  # refused transitions (7.2)
     record: dict[str, Any] | None = None
     states: list[str] = field(default_factory=list)
     projection: dict[str, Any] | None = None
@@ -874,8 +909,12 @@ def run_mutation(m: Mutation, work: Path | None = None, *, project: bool = True)
         DossierSchemaError,
     )
 
-    v = materialize(m)
     out = Outcome()
+    try:
+        v = materialize(m)
+    except Exception:  # noqa: BLE001 - the generator's own fault, reported as such
+        out.error, out.stage = traceback.format_exc(), "materialize (the generator)"
+        return out
     folder = Path(tempfile.mkdtemp(prefix="mut-", dir=work))
     ws = None
     try:
@@ -911,7 +950,11 @@ def run_mutation(m: Mutation, work: Path | None = None, *, project: bool = True)
             out.stage = "bind"
             ws.bind(d, rev, LEAD)
         out.stage = "check"
-        ws.check(d, rev, EVAL)
+        for checker in (EVAL, EVAL2):  # 7.2 T2: a mutant may name the first as training-side
+            r = ws.check(d, rev, checker)
+            if r.outcome.value != "refused":
+                break
+            out.refusals.append(r.reason or "")
         out.record = ws.revision(d, rev).get("check")
         state = ws.revision(d, rev)["state"]
         out.states.append(state)
@@ -1034,8 +1077,13 @@ def violations(m: Mutation, o: Outcome) -> list[tuple[str, str]]:
             out.append(("I5_journal_and_projection", "a refused import journaled something"))
     else:
         rec = o.record
+        # 7.2: a refused transition is a result too; its reason is a spec code.
+        odd = sorted({r for r in o.refusals if r.split(":")[0] not in set(marks) | decided})
+        if odd:
+            out.append(("I4_codes_are_spec_codes", f"transition refusals {odd}"))
         if rec is None:
-            out.append(("I2_result_never_exception", "no check record"))
+            if not o.refusals:
+                out.append(("I2_result_never_exception", "no check record and no refusal"))
             return out
         gates = rec.get("gates") or {}
         if set(gates) != set(GATES) or any(
