@@ -68,6 +68,7 @@ __all__ = [
     "base_variant",
     "field_mutations",
     "is_absent",
+    "named_codes",
     "need_of",
     "materialize",
     "random_mutation",
@@ -388,7 +389,9 @@ def field_mutations(*, representative: bool = False) -> list[Mutation]:
     """Every field of the dossier and the archive, deleted, nulled, emptied and retyped.
 
     ``representative``: one mutation per (place, field shape, kind, value), a list's
-    first element standing for the others of its shape.
+    first element standing for the others of its shape, one key of a like-keyed object
+    for the others, one wrong type per field, and a key's null left to the full walk
+    (the contract reads a null key as a deleted one).
     """
     b = _base()
     out: list[Mutation] = []
@@ -411,6 +414,8 @@ def field_mutations(*, representative: bool = False) -> list[Mutation]:
                 wrong = _retypes(pat, value)
                 edits += [("retype", v) for v in (wrong[:1] if representative else wrong)]
             for kind, new in edits:
+                if representative and kind == "null" and isinstance(path[-1], str):
+                    continue  # a key set null reads as the key deleted (1.1); the walk has both
                 key = (place, owner, kind, repr(new))
                 if representative and key in seen:
                     continue
@@ -817,6 +822,67 @@ REQUIRED: dict[str, Need] = {
     _E + "cost_envelope.dimensions.*.worst_case": _n("G11", "G11 (without numeric worst_case)"),
     _E + "cost_envelope.dimensions.*.ceiling": _n("G11", "G11 (without numeric ceiling)"),
 }
+# The MISSING code the contract names for each required field (section 5's U lines and
+# 15); an absent field that is ``unknown`` must carry one of them.
+_NAMED: tuple[tuple[str, frozenset[str]], ...] = tuple(
+    (re.compile(rx), frozenset(codes.split()))
+    for rx, codes in (
+        (r"^(target_behavior\.behavior_id$|coverage)", "G1_COVERAGE_MISSING"),
+        (r"^target_behavior$", "G1_COVERAGE_MISSING G1_POWER_PARAMETER_MISSING"),
+        (r"^effective_sample", "G1_ESS_MISSING"),
+        (r"^power_analysis$", "G1_POWER_MISSING"),
+        (r"^power_analysis\.method_id$", "G1_POWER_METHOD_UNSUPPORTED"),
+        # 15 G1: an absent mechanism is "not the supported value" (MISSING may come too).
+        (r"^power_analysis\.parameters\.missingness(\.mechanism)?$", "G1_POWER_METHOD_UNSUPPORTED"),
+        # G1: both sentences speak of an absent decision_rule or effect_scale.
+        (
+            r"^power_analysis\.parameters\.(effect_scale|decision_rule)$",
+            "G1_POWER_METHOD_UNSUPPORTED G1_POWER_PARAMETER_MISSING",
+        ),
+        (
+            r"^(power_analysis\.parameters|target_behavior\.preregistered_minimum)",
+            "G1_POWER_PARAMETER_MISSING",
+        ),
+        (r"^power_analysis\.claimed", "G1_POWER_CLAIM_MISSING"),
+        (r"^feasibility(\.\w+_report|\.materialized_dataset)?$", "G2_REPORT_MISSING"),
+        (r"^feasibility\.human_review", "G2_REVIEW_MISSING"),
+        (r"^decisions", "G2_DECISION_MISSING"),
+        (r"^(recurrence|target_behavior\.mechanism_id)", "G3_RECURRENCE_MISSING"),
+        (
+            r"^lower_rungs(\.(family_alpha|family_size|multiplicity_method|useful_effect))?$",
+            "G4_PLATEAU_MISSING",
+        ),
+        (r"^lower_rungs\.rungs$", "G4_PLATEAU_MISSING G4_RUNGS_MISSING"),
+        (r"^lower_rungs\.rungs\.\*(\.(rung|applicable|basis))?$", "G4_RUNGS_MISSING"),
+        (r"^lower_rungs\.rungs\.\*\.experiment\.claimed_upper_bound$", "G4_RESULT_MISSING"),
+        (r"^lower_rungs\.rungs\.\*\.record", "G4_RECORD_MISSING"),
+        (r"^reward_plan", "G5_REWARD_PLAN_MISSING"),
+        (r"^license\.intended_use", "G6_INTENDED_USE_MISSING"),
+        (r"^license", "G6_LICENSE_MISSING"),
+        (r"^budgets", "G7_BUDGET_MISSING"),
+        (r"^rollback_requirements", "G7_ROLLBACK_REQUIREMENTS_MISSING"),
+        (r"^authorization", "G8_AUTHORIZATION_MISSING"),
+        (r"^dataset_plan\.leakage_controls", "G9_LEAKAGE_CONTROLS_MISSING"),
+        (r"^dataset_plan\.training_source_items", "G9_TRAINING_SOURCES_MISSING"),
+        (r"^dataset_plan\.private_feedback", "G9_PRIVATE_FEEDBACK_TERMS_MISSING"),
+        (r"^(dataset_plan|evidence_cutoff)", "G9_PLAN_MISSING"),
+        (r"^independence_plan\.final_evaluation", "G10_FINAL_EVALUATION_MISSING"),
+        (r"^independence_plan", "G10_IDENTITIES_MISSING"),
+        (r"^cost_envelope\.dimensions", "G11_DIMENSION_MISSING"),
+        (r"^cost_envelope", "G11_DRY_RUN_MISSING"),
+        (r"^experiments\.", "G4_RESULT_MISSING"),
+    )
+)
+
+
+def named_codes(key: str) -> frozenset[str]:
+    """The MISSING codes the contract names for a required field (empty: any U code)."""
+    for rx, codes in _NAMED:
+        if rx.search(key):
+            return codes
+    return frozenset()
+
+
 # Archive fields the gates read as required inputs of the rungs the base relies on (6.6):
 # an experiment lacking estimate/SE/df is G4_RESULT_MISSING (G4); rung 0, 1, 2 and 6.
 REQUIRED_ARCHIVE: dict[str, Need] = {
@@ -830,6 +896,10 @@ def need_of(c: Change) -> Need | None:
     """The entry of the required table for a changed place (most specific pattern first)."""
     if c.place == "arc":
         return REQUIRED_ARCHIVE.get(c.dotted)
+    return _need_of(c)
+
+
+def _need_of(c: Change) -> Need | None:
     for key in (c.dotted, c.pattern):  # an exact place first (rung 5), then its shape
         if key in REQUIRED:
             return REQUIRED[key]
@@ -1100,8 +1170,9 @@ def violations(m: Mutation, o: Outcome) -> list[tuple[str, str]]:
             out.append(("I1_required_absent_never_eligible", f"eligible ({need.clause})"))
         if absent and need is not None and need.gate == "refuse":
             out.append(("I3_absent_is_unknown_missing", f"not refused ({need.clause})"))
-        if absent and need is not None:
-            out += _check_absent(need, rec, marks)
+        if absent and need is not None and single is not None:
+            named = named_codes(single.pattern.removeprefix(_E))
+            out += _check_absent(need, rec, marks, named)
         if single is not None and m.kind == "retype":
             out.append(("I6_wrong_type_refused", "evaluated instead of refused"))
     final = o.states[-1:] != ["independently_checked"]
@@ -1112,7 +1183,9 @@ def violations(m: Mutation, o: Outcome) -> list[tuple[str, str]]:
     return out
 
 
-def _check_absent(need: Need, rec: dict[str, Any], marks: dict[str, str]) -> list[tuple[str, str]]:
+def _check_absent(
+    need: Need, rec: dict[str, Any], marks: dict[str, str], named: frozenset[str]
+) -> list[tuple[str, str]]:
     gates = rec.get("gates") or {}
     dossier_codes = set(rec.get("dossier_reason_codes") or [])
     inv = "I3_absent_is_unknown_missing"
@@ -1135,4 +1208,6 @@ def _check_absent(need: Need, rec: dict[str, Any], marks: dict[str, str]) -> lis
             out.append((inv, f"{g} {status} with {presumed} ({need.clause})"))
         elif status == "unknown" and not missing:
             out.append((inv, f"{g} unknown without a MISSING code: {codes} ({need.clause})"))
+        elif status == "unknown" and need.gate != "*" and named and not named & set(codes):
+            out.append((inv, f"{g} unknown without {sorted(named)}: {codes} ({need.clause})"))
     return out
