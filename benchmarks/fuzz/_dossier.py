@@ -176,7 +176,7 @@ def main(argv: list[str]) -> int:
         "seed": args.seed,
         "seconds": round(seconds, 1),
         "judged": dict(judged),
-        "violations": {inv: len(rs) for inv, rs in bad.items()},
+        "violations": {inv: len(rs) for inv, rs in bad.items() if rs},
         "classes": [
             {
                 "invariant": k[0],
@@ -190,7 +190,7 @@ def main(argv: list[str]) -> int:
         ],
     }
     (work / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-    return 1 if bad else 0
+    return 1 if any(bad.values()) else 0
 
 
 class _Inline:

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from mutations import (
+    INVARIANTS,
     REQUIRED,
     SECTIONS,
     Change,
@@ -262,3 +263,23 @@ def test_random_mutants_keep_the_invariants(work: Path, seed: int) -> None:
     o = run_mutation(m, work)
     found = violations(m, o)
     assert not found, _report([(m, inv, msg, o) for inv, msg in found])
+
+
+# -- the long campaign's command ---------------------------------------------------------------
+def test_the_campaign_reports_every_invariant_and_exits_on_its_violations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from benchmarks.fuzz import _dossier
+
+    code = _dossier.main(["--mutants", "12", "--seed", "3", "--work", str(tmp_path)])
+    out = capsys.readouterr().out
+    summary = json.loads((tmp_path / "summary.json").read_text(encoding="utf-8"))
+    assert summary["mutants"] == 12 and summary["kinds"]["random"] == 5
+    for inv in INVARIANTS:
+        assert f"{inv}: " in out
+    rows = [json.loads(line) for line in (tmp_path / "mutants.jsonl").read_text().splitlines()]
+    assert len(rows) == 12 and all(r["result"] for r in rows)
+    assert code == (1 if any(r["violations"] for r in rows) else 0)
+    assert [str(m) for m in _dossier.plan(12, 3, 0.4)] == [r["mutation"] for r in rows]
