@@ -13,6 +13,9 @@ Then the symlink-swap race: loads (and audits) of one package while a thread swa
 its files for symlinks to outside files and back; no outside content may be read.
 
     ./dev fuzz [--mutants 1000] [--race 10000] [--seed 1] [--jobs 2] [--timeout 180]
+
+``./dev fuzz dossier [--mutants N] [--seed S]`` runs the readiness-dossier mutation
+campaign instead (:mod:`benchmarks.fuzz._dossier`).
 """
 
 from __future__ import annotations
@@ -156,6 +159,10 @@ def _batch(
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["dossier"]:  # the readiness-dossier mutation campaign
+        from benchmarks.fuzz._dossier import main as dossier_main
+
+        sys.exit(dossier_main(sys.argv[2:]))
     ap = argparse.ArgumentParser(prog="./dev fuzz", description=__doc__.split("\n\n")[1])
     ap.add_argument("--mutants", type=int, default=1000)
     ap.add_argument("--race", type=int, default=10000, help="loads under the swapping race")
