@@ -139,7 +139,9 @@ def _experiment(
         b.unknown("G4_RESULT_MISSING")
         return
     exp = ctx.archive.experiments.get(ref.experiment_id)
-    if exp is None or exp.rung != entry.rung:
+    # An entry without its rung number is G4_RUNGS_MISSING; its experiment's rung is not
+    # compared with nothing (1.1/15: an absent input presumes no value).
+    if exp is None or (entry.rung is not None and exp.rung != entry.rung):
         b.fail("G4_EXPERIMENT_UNRESOLVED")
         b.note("unresolved_experiments", [ref.experiment_id])
         return

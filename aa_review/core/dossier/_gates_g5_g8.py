@@ -91,6 +91,9 @@ def gate_g7(ctx: GateContext) -> GateResult:
         elif budget.approved is not True:
             b.fail("G7_BUDGET_NOT_APPROVED")
             b.note("budgets_not_approved", [name])
+        elif budget.approved_by is None:  # 1.1/15: nobody named; presumes no approver
+            b.unknown("G7_BUDGET_MISSING")
+            b.note("budgets_missing", [name])
         elif not ctx.principals.is_human_maintainer(budget.approved_by):
             b.fail("G7_APPROVER_NOT_HUMAN_MAINTAINER")
             b.note("budgets_not_approved_by_human_maintainer", [name])

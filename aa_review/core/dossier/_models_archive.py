@@ -25,7 +25,7 @@ class ArchiveGroup(Strict):
 
     group_id: str | None = None
     epoch_id: str | None = None
-    split: str | None = None
+    split: Literal["development", "calibration", "confirmatory_hidden"] | None = None  # 15
     family_label: str | None = None
     source_ids: list[str] | None = None
     template_ids: list[str] | None = None
@@ -42,7 +42,7 @@ class ArchiveEpoch(Strict):
     """An evaluation epoch."""
 
     epoch_id: str | None = None
-    status: str | None = None
+    status: Literal["draft", "active", "closed"] | None = None  # 15: outside it, refused
     sealed: bool | None = None
     manifest_digest: str | None = None
     preregistered_configurations: list[str] | None = None
@@ -66,7 +66,7 @@ class FailureObservation(Strict):
     group_id: str | None = None
     epoch_id: str | None = None
     config_id: str | None = None
-    causal_status: str | None = None
+    causal_status: Literal["confirmed", "suspected"] | None = None  # 15
 
 
 class ArchiveExperiment(Strict):
@@ -74,7 +74,7 @@ class ArchiveExperiment(Strict):
 
     experiment_id: str | None = None
     rung: int | None = None
-    kind: str | None = None
+    kind: Literal["confirmatory", "exploratory"] | None = None  # 15
     preregistered: bool | None = None
     sealed: bool | None = None
     epoch_id: str | None = None

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import BeforeValidator, Field, ValidationError
 
 from aa_review.core.dossier._canonical import canonical_json, json_digest
 from aa_review.core.dossier._errors import DossierSchemaError
@@ -137,6 +137,17 @@ class Supersedes(Strict):
     evidence_digest: str | None = None
 
 
+def _integer(value: Any) -> Any:
+    """Spec 15: ``1.0`` where an integer is required is the wrong JSON type (a Literal
+    alone compares by equality and would take it)."""
+    if isinstance(value, (float, bool)):
+        raise ValueError("Input should be a valid integer, written without a decimal point")
+    return value
+
+
+IntLiteral1 = Annotated[Literal[1], BeforeValidator(_integer)]
+
+
 class Dossier(Strict):
     """A ``TrainingReadinessDossier`` revision (spec 2.1).
 
@@ -145,9 +156,9 @@ class Dossier(Strict):
     """
 
     kind: Literal["TrainingReadinessDossier"]
-    schema_version: Literal[1]
+    schema_version: IntLiteral1
     spec: Literal["SPEC-026"]
-    spec_revision: Literal[1]
+    spec_revision: IntLiteral1
     activation: Literal["deferred"]
     dossier_id: str = Field(min_length=1)
     revision: int = Field(ge=1)

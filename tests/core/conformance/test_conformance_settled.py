@@ -175,6 +175,8 @@ REFUSED: list[tuple[str, str, Any, str]] = [
     ("int-as-0.0", "evidence.power_analysis.parameters.n_sim", 20000.0, "n_sim"),
     ("int-as-1.5", "evidence.lower_rungs.family_size", 1.5, "family_size"),
     ("int-with-point", "evidence.effective_sample.claimed_independent_groups", 19.0, "claimed"),
+    ("literal-int-as-1.0", "spec_revision", 1.0, "spec_revision"),
+    ("literal-int-as-bool", "schema_version", True, "schema_version"),
     ("state-enum", "state", "Draft", "state"),
     ("spec-literal", "spec", "SPEC-027", "spec"),
     ("timestamp-nobody-reads", "evidence.budgets.compute.approved_at", "2026-12-01", "approved_at"),
@@ -252,12 +254,24 @@ def test_an_absent_evidence_field_stays_a_gate_matter_never_a_refusal(
     assert ws.dossier_ids() == [D]
 
 
-def test_an_archive_that_does_not_parse_is_refused_naming_the_path() -> None:
+@pytest.mark.parametrize(
+    ("where", "key", "value"),
+    [
+        ("experiments", "df", 40.0),  # a float where an integer (or "inf") is required
+        ("groups", "split", "holdout"),  # outside its enumeration (2.6)
+        ("epochs", "status", "sealed"),
+        ("failure_observations", "causal_status", "probable"),
+        ("experiments", "kind", "pilot"),
+    ],
+)
+def test_an_archive_that_does_not_parse_is_refused_naming_the_path(
+    where: str, key: str, value: Any
+) -> None:
     arc = build().archive
-    arc["experiments"][0]["df"] = 40.0
+    arc[where][0][key] = value
     with pytest.raises(ArchiveSchemaError) as err:
         parse_archive(arc)
-    assert any("experiments[0].df" in p for p in err.value.problems)
+    assert any(f"{where}[0].{key}" in p for p in err.value.problems), err.value.problems
 
 
 # -- Domains the tables left open -------------------------------------------------------------
