@@ -24,7 +24,7 @@ from aa_review.core.dossier._fingerprints import (
     FingerprintHooks,
 )
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
-from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile
+from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile, JournalFolder
 from aa_review.core.dossier._keys import KeyStore, Signer
 from aa_review.core.dossier._models_dossier import ParsedDossier
 from aa_review.core.dossier._packages import (
@@ -95,7 +95,14 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
         self._keys = key_store if key_store is not None else KeyStore()
         self._witness = witness_store if witness_store is not None else WitnessStore()
         self._signers: dict[str, Signer] = {}
-        self._journal = JournalFile(Path(journal_path))
+        path = Path(journal_path)
+        # A workspace folder's journal is a folder of action files; the plain
+        # constructor of spec 11 keeps a JSONL file.
+        self._journal = JournalFile(path) if path.suffix == ".jsonl" else JournalFolder(path)
+        self._not_applied: list[dict[str, Any]] = []
+        self._arrived: list[dict[str, Any]] = []
+        self._open_notes: list[str] = []
+        self._redoing: str | None = None
         self._revs: dict[str, dict[int, ParsedDossier]] = {}
         self._journaled: set[tuple[str, int]] = set()
         self._fault: str | None = None
@@ -165,8 +172,33 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
         return assess_freshness(parsed, self._archive, self._now(), self._packages(parsed))
 
     def journal_entries(self) -> list[Any]:
-        """Every complete journal entry, read from disk."""
+        """Every complete journal entry of the kept branch, read from disk (spec 10.6)."""
         return self._journal.read().entries
+
+    def not_applied(self) -> list[dict[str, Any]]:
+        """The actions of a concurrent branch that lost a fork (``JOURNAL_FORKED``, 10.6).
+
+        They stay in the workspace, never deleted, and are verified in their own place
+        on every opening. Each: ``{"entry_hash", "file", "seq", "at", "kind", "action",
+        "dossier_id", "revision", "author", "role", "signer", "public_key",
+        "signature", "entries", "status", "resolved_by"}``; ``status`` is
+        ``not_applied``, ``redone`` or ``withdrawn`` (by the entry ``resolved_by``).
+        """
+        return copy.deepcopy(self._not_applied)
+
+    def arrived(self) -> list[dict[str, Any]]:
+        """The entries beyond the head this user witnessed before this opening (10.6).
+
+        Each: ``{"seq", "entry_hash", "at", "kind", "action", "dossier_id",
+        "revision", "actor", "role", "signer", "public_key", "signature"}`` -- who
+        did it and from which key; all verified before anything they imply is shown.
+        """
+        return copy.deepcopy(self._arrived)
+
+    @property
+    def open_notes(self) -> list[str]:
+        """What opening discarded or repaired and why (e.g. a staged file not journaled)."""
+        return list(self._open_notes)
 
     def journal_head(self) -> dict[str, Any] | None:
         """``{seq, entry_hash}`` of the last entry (save it as an anchor), or None."""

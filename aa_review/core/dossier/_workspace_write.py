@@ -117,6 +117,8 @@ class WritingMixin(WorkspaceState):
             key = (f.get("dossier_id"), f.get("revision"))
             if key in digests and last_for[key] == i:
                 payload["revision_digest"] = digests[key]
+            if i == 0 and self._redoing is not None:
+                payload["redoes"] = self._redoing  # the not-applied action this redoes (10.6)
             if i < len(fields) - 1:
                 payload["continued"] = True  # the action's last line is still to come
             if seq == 0:
