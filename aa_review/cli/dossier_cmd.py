@@ -24,7 +24,6 @@ from aa_review.core.dossier import (
     DossierError,
     DossierSchemaError,
     DossierState,
-    JournalFile,
     PrincipalRegistry,
     PrincipalRegistryError,
     ProjectionError,
@@ -39,10 +38,11 @@ from aa_review.core.dossier import (
     parse_dossier,
     parse_timestamp,
 )
+from aa_review.core.dossier._journal import open_journal
 from aa_review.core.dossier._projection import private_strings
 from aa_review.core.dossier._storage import FolderStore
 from aa_review.core.dossier._strict import nesting_depth
-from aa_review.core.dossier._verify import anchor_heads, registry_versions, verify_with
+from aa_review.core.dossier._verify import anchor_heads, registry_versions, verify_read
 from aa_review.core.dossier._witness import WitnessError, WitnessStore
 
 __all__ = [
@@ -325,11 +325,11 @@ def run_project(args: argparse.Namespace) -> int:
 def run_verify_journal(args: argparse.Namespace) -> int:
     """``dossier verify-journal``: exit 0 valid, 1 bad entry, 2 unreadable."""
     path = Path(args.journal)
-    if not path.is_file():
-        err(f"{path}: no such journal file")
+    if not (path.is_file() or path.is_dir()):
+        err(f"{path}: no such journal file or folder")
         return EXIT_UNUSABLE
     try:
-        read = JournalFile(path).read()
+        read = open_journal(path).read()
     except OSError as exc:
         err(f"{path}: cannot be read ({exc.strerror or exc})")
         return EXIT_UNUSABLE
@@ -340,7 +340,9 @@ def run_verify_journal(args: argparse.Namespace) -> int:
         err(str(exc))
         return EXIT_UNUSABLE
     versions = registry_versions(registries) if registries is not None else None
-    result, verifier = verify_with(read.entries, anchors, versions)
+    result, verifier, _ = verify_read(read, anchors, versions)
+    for fault in read.faults:
+        err(fault)
     in_force, beside = verifier.in_force, path.parent / "principals.json"
     if (
         result["valid"]
@@ -461,7 +463,7 @@ def run_forget_witness(args: argparse.Namespace) -> int:
     store = WitnessStore()
     try:
         at_path = store.genesis_at(path)
-        read = JournalFile(path).read() if path.is_file() else None
+        read = open_journal(path).read() if path.exists() else None
     except (WitnessError, OSError) as exc:
         err(str(exc))
         return EXIT_UNUSABLE

@@ -52,7 +52,14 @@ from aa_review.core.dossier._gate_g2 import FEASIBILITY_TOPICS, reviewed_digest
 from aa_review.core.dossier._gates_common import GATE_IDS, GateContext, GateResult, GateStatus
 from aa_review.core.dossier._gates_g5_g8 import LICENSE_POLICY
 from aa_review.core.dossier._graph import HIDDEN_SPLITS, TaskGraph
-from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile, entry_hash, make_entry
+from aa_review.core.dossier._journal import (
+    GENESIS_HASH,
+    JournalFile,
+    JournalFolder,
+    entry_hash,
+    make_entry,
+    open_journal,
+)
 from aa_review.core.dossier._keys import KeyStore, Signer, user_data_dir, verify_signature
 from aa_review.core.dossier._models_dossier import (
     SECTION_NAMES,
@@ -115,6 +122,7 @@ from aa_review.core.dossier._verify import registry_versions, verify_journal
 from aa_review.core.dossier._views import WITHHELD, revision_view
 from aa_review.core.dossier._witness import WitnessError, WitnessStore
 from aa_review.core.dossier._workspace import Workspace, init_workspace_folder
+from aa_review.core.dossier._workspace_forks import ForkResolutionError
 
 __all__ = [
     "BoundChanges",
@@ -194,6 +202,7 @@ __all__ = [
     "GateStatus",
     "JournalConcurrentWriteError",
     "JournalFile",
+    "JournalFolder",
     "JournalWriteError",
     "KeyStore",
     "KeyStoreError",
@@ -217,6 +226,8 @@ __all__ = [
     "Transition",
     "TransitionResult",
     "Workspace",
+    "ForkResolutionError",
+    "open_journal",
     "WorkspaceError",
     "WorkspaceLockedError",
     "WorkspaceReadOnlyError",

@@ -27,7 +27,7 @@ __all__ = [
     "ACTION_FILE",
     "ENTRY_KINDS",
     "GENESIS_HASH",
-    "ActionFile",
+    "action_file_name",
     "JournalFile",
     "JournalFolder",
     "JournalRead",

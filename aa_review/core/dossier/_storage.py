@@ -206,9 +206,7 @@ class FolderStore:
     def fingerprint_path(self, dossier_id: str, digest: str) -> Path:
         """``dossiers/<id>/fingerprints/<hex of the digest>.npz``, beside the revisions."""
         return (
-            self.dossier_dir(dossier_id)
-            / "fingerprints"
-            / f"{digest.removeprefix('sha256:')}.npz"
+            self.dossier_dir(dossier_id) / "fingerprints" / f"{digest.removeprefix('sha256:')}.npz"
         )
 
     def save_fingerprint(self, dossier_id: str, data: bytes) -> str:

@@ -23,6 +23,7 @@ from aa_review.core.dossier._errors import (
 from aa_review.core.dossier._fingerprints import FingerprintHooks
 from aa_review.core.dossier._keys import KeyStore
 from aa_review.core.dossier._lifecycle import LifecycleWorkspace, _training_side
+from aa_review.core.dossier._migrate import migrate_legacy
 from aa_review.core.dossier._models_dossier import parse_dossier
 from aa_review.core.dossier._packages import (
     ContaminationHook,
@@ -34,7 +35,6 @@ from aa_review.core.dossier._projection import build_projection, check_projectio
 from aa_review.core.dossier._results import DossierRef
 from aa_review.core.dossier._signoffs import embedded_signoffs
 from aa_review.core.dossier._states import DossierState
-from aa_review.core.dossier._migrate import migrate_legacy
 from aa_review.core.dossier._storage import (
     FolderStore,
     WorkspaceFileError,

@@ -12,10 +12,10 @@ from typing import Any
 
 from aa_review.core.dossier._canonical import json_digest
 from aa_review.core.dossier._errors import DossierSchemaError
+from aa_review.core.dossier._forks import Settled
+from aa_review.core.dossier._journal import JournalFile, JournalRead
 from aa_review.core.dossier._models_dossier import parse_dossier
 from aa_review.core.dossier._principals import PrincipalRegistry
-from aa_review.core.dossier._forks import Settled
-from aa_review.core.dossier._journal import JournalFile
 from aa_review.core.dossier._storage import (
     FolderStore,
     WorkspaceFileError,
@@ -23,7 +23,7 @@ from aa_review.core.dossier._storage import (
     fsync_dir,
     read_json_file,
 )
-from aa_review.core.dossier._verify import JournalVerifier, verify_with
+from aa_review.core.dossier._verify import JournalVerifier, verify_read
 from aa_review.core.dossier._witness import WitnessError
 from aa_review.core.dossier._workspace_state import WorkspaceState
 
@@ -76,11 +76,10 @@ class OpeningMixin(WorkspaceState):
         prior = record["head"] if record else None
         if settled is None:  # a JSONL journal: an interrupted append may leave a tail
             entries = self._cut_unacknowledged(read, witnessed)
-        else:  # a witnessed head on a not-applied branch is reached (10.6)
-            off_branch = _not_applied_heads(settled)
-            anchors = [a for a in anchors if off_branch.get(a["entry_hash"]) != a["seq"]]
+            read = JournalRead(entries, b"", [])
         versions = self._versions()
-        result, verifier = verify_with(entries, anchors, versions)
+        # A witnessed head on a not-applied branch is reached; every branch verified (10.6).
+        result, verifier, branches = verify_read(read, anchors, versions)
         self._seq = len(entries)
         last = entries[-1] if entries else None
         if isinstance(last, dict) and isinstance(last.get("entry_hash"), str):
@@ -90,12 +89,13 @@ class OpeningMixin(WorkspaceState):
         if not result["valid"]:
             if result["reason"] == "JOURNAL_HEAD_MISMATCH":
                 self._witness_state["status"] = "mismatch"
-            self._set_fault(f"{result['reason']} at seq {result['first_bad_seq']}")
+            where = f" ({result['file']})" if result.get("file") else ""
+            self._set_fault(f"{result['reason']} at seq {result['first_bad_seq']}{where}")
             # Only what the verified prefix says is shown (10.5), read-only.
             self._load_revisions(verifier, _revision_digests(entries[: verifier.count]))
             return
         if settled is not None:
-            self._settle_forks(settled, versions)
+            self._settle_forks(settled, versions, branches)
         self._arrived = _arrivals(entries, prior, settled, verifier)
         self._adopt_registry(verifier)
         self._journaled = set(verifier.replay.states())
@@ -106,8 +106,13 @@ class OpeningMixin(WorkspaceState):
         if self._fault is None:
             self._settle_projections(entries)
 
-    def _settle_forks(self, settled: Settled, versions: dict[str, PrincipalRegistry]) -> None:
-        """Verify every not-applied action in its own place, and list it (spec 10.6)."""
+    def _settle_forks(
+        self,
+        settled: Settled,
+        versions: dict[str, PrincipalRegistry],
+        branches: dict[str, dict[str, Any]],
+    ) -> None:
+        """List every not-applied action (each verified in its own place, spec 10.6)."""
         resolved: dict[str, tuple[str, str, str | None]] = {}
         for e in settled.kept_entries():
             payload = e["payload"]
@@ -119,21 +124,15 @@ class OpeningMixin(WorkspaceState):
                     resolved[target] = (status, e["entry_hash"], _author(e))
         listed: list[dict[str, Any]] = []
         for na in settled.not_applied:
-            result, verifier = verify_with(na.entries(), None, versions)
             name = f"journal/{na.action.name}"
-            if not result["valid"]:
-                self._set_fault(
-                    f"{result['reason']} at seq {result['first_bad_seq']}: the not-applied "
-                    f"action {name} does not verify"
-                )
-                continue
+            signatures = branches.get(na.action.name, {}).get("signatures", [])
             first = na.action.first
             author = _author(first)
             status, by, resolver = resolved.get(first["entry_hash"], ("not_applied", None, None))
             if resolver != author:  # only its author redoes or withdraws an action
                 status, by = "not_applied", None
             sig = next(
-                (s for s in verifier.signatures if s["seq"] == first["seq"]),
+                (s for s in signatures if s["seq"] == first["seq"]),
                 {"signer": None, "status": "unchecked"},
             )
             listed.append(
@@ -238,7 +237,8 @@ class OpeningMixin(WorkspaceState):
             digest = expected.get((d, r))
             if digest is None:
                 self._set_fault(
-                    f"JOURNAL_STATE_MISMATCH: the journal names no content for revision {r} of {d!r}"
+                    f"JOURNAL_STATE_MISMATCH: the journal names no content for revision {r} "
+                    f"of {d!r}"
                 )
                 continue
             try:
@@ -296,16 +296,6 @@ class OpeningMixin(WorkspaceState):
                 )
                 self._open_notes.append(note)
                 log.error("workspace: %s", note)
-
-
-def _not_applied_heads(settled: Settled) -> dict[str, int]:
-    """``entry_hash -> seq`` of every entry on a not-applied branch."""
-    return {
-        e["entry_hash"]: e["seq"]
-        for na in settled.not_applied
-        for e in na.action.entries
-        if isinstance(e, dict) and isinstance(e.get("entry_hash"), str)
-    }
 
 
 def _author(e: dict[str, Any]) -> str | None:

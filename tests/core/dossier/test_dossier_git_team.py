@@ -85,8 +85,11 @@ def team(tmp_path: Path) -> dict[str, Person]:
     spare = KeyStore(tmp_path / "data-spare" / "keys")
     keys = {p.principal_id: p.public_key for p in people.values()}
     registry = [
-        {**rec, "public_key": keys.get(rec["principal_id"])
-         or spare.create(rec["principal_id"]).public_key}
+        {
+            **rec,
+            "public_key": keys.get(rec["principal_id"])
+            or spare.create(rec["principal_id"]).public_key,
+        }
         if rec["kind"] == "human" or rec["principal_id"] in keys
         else rec
         for rec in principals()
