@@ -337,10 +337,10 @@ def verify_read(
             anchor = [h for h in heads if off.get(h["entry_hash"]) != h["seq"]]
     result, verifier = verify_with(entries, anchor, registries)
     branches: dict[str, dict[str, Any]] = {}
-    faults = list(getattr(read, "faults", []) or [])
-    if result["valid"] and faults:
-        result = _bad(len(entries), faults[0].split(":", 1)[0])
-        result["file"] = faults[0].split(": ", 2)[1] if ": " in faults[0] else None
+    faults = sorted(_fault_at(f) for f in getattr(read, "faults", []) or [])
+    if faults and (result["valid"] or faults[0][0] <= result["first_bad_seq"]):
+        seq, reason, file = faults[0]
+        result = dict(_bad(seq, reason), file=file)
     if result["valid"] and settled is not None:
         for na in settled.not_applied:
             r, v = verify_with(na.entries(), None, registries)
@@ -348,6 +348,15 @@ def verify_read(
             if not r["valid"] and result["valid"]:
                 result = dict(r, file=f"journal/{na.action.name}")
     return result, verifier, branches
+
+
+def _fault_at(fault: str) -> tuple[int, str, str | None]:
+    """``(seq, reason, file)`` of a journal folder's fault ``"REASON: journal/<seq>-<hex>…"``."""
+    reason, _, rest = fault.partition(": ")
+    file = rest.split(" ", 1)[0].rstrip(":") if rest.startswith("journal/") else None
+    name = file.rsplit("/", 1)[-1] if file else ""
+    digits = name.split("-", 1)[0]
+    return (int(digits) if digits.isdigit() else 0, reason, file)
 
 
 def _verify(verifier: JournalVerifier, entries: Sequence[Any], anchor: Any) -> dict[str, Any]:

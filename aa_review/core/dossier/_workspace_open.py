@@ -51,7 +51,7 @@ class OpeningMixin(WorkspaceState):
             self._store.clean_stray()
         read = self._journal.read()
         for fault in read.faults:
-            self._set_fault(fault)
+            log.error("journal %s: %s", self._journal.path, fault)
         settled: Settled | None = read.settled
         entries = read.entries
         first = entries[0] if entries else None
