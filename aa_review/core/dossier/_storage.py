@@ -83,7 +83,7 @@ def read_json_file(folder: Path, rel: str, limit: int = MAX_JSON_BYTES) -> Any:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise WorkspaceFileError(
-            folder, f"WORKSPACE_FILE_UNREADABLE: {rel} is not JSON: {exc}"
+            folder, f"WORKSPACE_FILE_UNREADABLE: {rel} cannot be read: {exc}"
         ) from None
 
 
