@@ -38,7 +38,7 @@ from aa_review.core.dossier import (
     parse_dossier,
     parse_timestamp,
 )
-from aa_review.core.dossier._journal import open_journal
+from aa_review.core.dossier._journal import is_journal_folder, open_journal
 from aa_review.core.dossier._projection import private_strings
 from aa_review.core.dossier._storage import FolderStore
 from aa_review.core.dossier._strict import nesting_depth
@@ -259,13 +259,16 @@ def _bound_changes(
     """What changed since binding in each bound package whose digest changed.
 
     The fingerprint is the file given for the package, else the one the binding names
-    beside the revision file (a workspace keeps ``fingerprints/<hex>.npz`` next to it);
+    beside the revision file (a workspace keeps ``fingerprints/<hex>.npz`` next to its
+    ``revisions/`` folder);
     it is used only when its bytes still have the digest the binding records.
     """
     from aa_review.core.session.dossier_hooks import DiffFingerprints
 
     kept = kept_fingerprints(parsed.raw)
-    beside = Path(dossier_file).resolve().parent / "fingerprints"
+    here = Path(dossier_file).resolve().parent
+    # A workspace keeps revisions in ``revisions/``, fingerprints in ``fingerprints/`` beside it.
+    beside = (here.parent if here.name == "revisions" else here) / "fingerprints"
 
     def loader(pid: str) -> Callable[[str], bytes | None]:
         def load(digest: str) -> bytes | None:
@@ -325,7 +328,7 @@ def run_project(args: argparse.Namespace) -> int:
 def run_verify_journal(args: argparse.Namespace) -> int:
     """``dossier verify-journal``: exit 0 valid, 1 bad entry, 2 unreadable."""
     path = Path(args.journal)
-    if not (path.is_file() or path.is_dir()):
+    if not (path.is_file() or is_journal_folder(path)):
         err(f"{path}: no such journal file or folder")
         return EXIT_UNUSABLE
     try:

@@ -32,6 +32,7 @@ __all__ = [
     "JournalFolder",
     "JournalRead",
     "entry_hash",
+    "is_journal_folder",
     "make_entry",
     "open_journal",
 ]
@@ -482,6 +483,12 @@ class JournalFolder:
         except OSError as exc:
             raise JournalWriteError(f"cannot append to journal {self.path}: {exc}") from exc
         self._known.add(name)
+
+
+def is_journal_folder(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a journal folder: named ``journal`` or holding action files."""
+    p = Path(path)
+    return p.is_dir() and (p.name == "journal" or bool(JournalFolder(p)._names()))
 
 
 def open_journal(path: str | os.PathLike[str]) -> JournalFile | JournalFolder:
