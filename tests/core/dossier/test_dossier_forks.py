@@ -78,7 +78,7 @@ def fork(clones: tuple[Path, Path], at_a: Clock, at_b: Clock) -> tuple[str, str]
 def test_the_earlier_action_is_kept_in_every_clone(clones: tuple[Path, Path]) -> None:
     later = Clock()
     later.advance(minutes=5)
-    mine, theirs = fork(clones, Clock(), later)  # the bind came first
+    _, theirs = fork(clones, Clock(), later)  # the bind came first
     views = []
     for folder in clones:
         with open_clone(folder, Clock()) as ws:
