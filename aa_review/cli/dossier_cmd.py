@@ -126,7 +126,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "signatures, lifecycle replay and witnessed heads. Exit 0: valid; "
         "1: a bad entry (named in the output); 2: unreadable input.",
     )
-    v.add_argument("journal", help="journal.jsonl")
+    v.add_argument("journal", help="a workspace's journal/ folder, or a journal.jsonl")
     v.add_argument(
         "--principals",
         help="principal registry JSON (default: principals.json "
@@ -155,7 +155,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "kept for this journal (and this path), so the journal as it is now "
         "is trusted on its next opening. Exit 0: forgotten; 2: unreadable.",
     )
-    f.add_argument("journal", help="journal.jsonl")
+    f.add_argument("journal", help="a workspace's journal/ folder, or a journal.jsonl")
     f.set_defaults(func=run_forget_witness)
 
     r = dsub.add_parser(
