@@ -1,4 +1,4 @@
-"""Forks of a shared workspace (spec 10.6) and the move from the former layout.
+"""Forks of a shared workspace (`JOURNAL_FORKED`, spec 10.6) and the move from the former layout.
 
 Two copies of one workspace folder stand for two clones: an action file copied from
 one into the other is what a merge brings.
