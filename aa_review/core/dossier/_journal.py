@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import logging
 import os
 import re
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -349,6 +351,8 @@ class JournalFolder:
         self.path = Path(path)
         self._fd: int | None = None
         self._known: set[str] = set()
+        # Parsed action files by (inode, size, mtime, ctime): a changed file is read again.
+        self._cache: dict[str, tuple[tuple[int, int, int, int], list[Any]]] = {}
 
     # -- reading ------------------------------------------------------------------------
     def _names(self) -> list[str]:
@@ -368,7 +372,28 @@ class JournalFolder:
         faults: list[str] = []
         root = str(self.path)
         real = os.path.realpath(root)
+        seen: dict[str, tuple[int, int, int, int]] = {}
+        try:
+            with os.scandir(self.path) as it:
+                for e in it:
+                    if ACTION_FILE.fullmatch(e.name):
+                        st = e.stat(follow_symlinks=False)
+                        if stat.S_ISREG(st.st_mode):
+                            seen[e.name] = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        except OSError:
+            pass
+        cache: dict[str, tuple[tuple[int, int, int, int], list[Any]]] = {}
         for name in self._names():
+            hit = self._cache.get(name)
+            if hit is not None and name in seen and hit[0] == seen[name]:
+                # An action file is never rewritten: checked strictly once, then only
+                # decoded again (every reader gets entries of its own).
+                lines = hit[1]
+                actions.append(
+                    Action(name, [json.loads(x) if isinstance(x, bytes) else x for x in lines])
+                )
+                cache[name] = hit
+                continue
             try:
                 data = read_beneath(root, name, limit=_MAX_ACTION_BYTES, real_root=real)
             except OSError as exc:
@@ -377,7 +402,16 @@ class JournalFolder:
             if not data.endswith(b"\n"):
                 faults.append(f"JOURNAL_ENTRY_MALFORMED: journal/{name} is cut short")
                 continue
-            actions.append(Action(name, [parse_line(raw) for raw in data[:-1].split(b"\n")]))
+            raw_lines = data[:-1].split(b"\n")
+            parsed = [parse_line(raw) for raw in raw_lines]
+            actions.append(Action(name, parsed))
+            if name in seen:
+                kept = [
+                    raw if isinstance(e, dict) else e
+                    for raw, e in zip(raw_lines, parsed, strict=True)
+                ]
+                cache[name] = (seen[name], kept)
+        self._cache = cache
         return actions, faults
 
     def read(self) -> JournalRead:

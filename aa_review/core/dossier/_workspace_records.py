@@ -103,6 +103,7 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
         self._arrived: list[dict[str, Any]] = []
         self._open_notes: list[str] = []
         self._redoing: str | None = None
+        self._last_appended: list[dict[str, Any]] = []
         self._revs: dict[str, dict[int, ParsedDossier]] = {}
         self._journaled: set[tuple[str, int]] = set()
         self._fault: str | None = None

@@ -37,6 +37,7 @@ class WorkspaceState:
     _arrived: list[dict[str, Any]]
     _open_notes: list[str]
     _redoing: str | None
+    _last_appended: list[dict[str, Any]]
     _revs: dict[str, dict[int, ParsedDossier]]
     _journaled: set[tuple[str, int]]
     _fault: str | None

@@ -92,7 +92,7 @@ class WritingMixin(WorkspaceState):
         fault = self._commit(now, [], [{"kind": kind, **fields}])
         if fault is not None:
             raise JournalWriteError(fault)
-        entry: dict[str, Any] = self.journal_entries()[-1]
+        entry: dict[str, Any] = dict(self._last_appended[-1])
         return entry
 
     def _build(
@@ -192,6 +192,7 @@ class WritingMixin(WorkspaceState):
             self._genesis_registry = self._registry.digest
         self._seq += len(entries)
         self._head = entries[-1]["entry_hash"]
+        self._last_appended = entries
         self._witness_now()
         for p in revs:
             try:
