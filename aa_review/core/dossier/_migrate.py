@@ -31,7 +31,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from aa_review.core.dossier._canonical import json_digest
+from aa_review.core.dossier._canonical import canonical_json, json_digest
 from aa_review.core.dossier._journal import JournalFile, action_file_name
 from aa_review.core.dossier._storage import (
     MAX_REVISION_BYTES,
@@ -63,8 +63,6 @@ def _actions(entries: list[Any]) -> list[list[Any]]:
 
 
 def _raw_line(e: Any) -> bytes:
-    from aa_review.core.dossier._canonical import canonical_json
-
     return canonical_json(e) + b"\n"
 
 
@@ -107,16 +105,17 @@ def migrate_legacy(folder: Path, witness: WitnessStore) -> bool:
         staging = folder / "journal.migrating"
         shutil.rmtree(staging, ignore_errors=True)
         staging.mkdir()
-        for action in _actions(read.entries):
+        for i, action in enumerate(_actions(read.entries)):
             first = action[0]
+            fallback = f"{i:08d}-{i:064x}.jsonl"  # an action without a usable first entry
             if isinstance(first, dict) and all(isinstance(e, dict) for e in action):
                 try:
                     name = action_file_name(first)
                 except (KeyError, TypeError, ValueError):
-                    name = f"{len(os.listdir(staging)):08d}-{'0' * 64}.jsonl"
+                    name = fallback
                 data = b"".join(_raw_line(e) for e in action)
-            else:  # a malformed line is kept as it is: verification names it
-                name = f"{len(os.listdir(staging)):08d}-{'f' * 64}.jsonl"
+            else:  # a malformed line stays malformed: verification names it
+                name = fallback
                 data = b"".join(
                     _raw_line(e) if isinstance(e, dict) else b"<malformed>\n" for e in action
                 )
@@ -149,5 +148,5 @@ def _carry_witness(witness: WitnessStore, legacy: Path, target: Path) -> None:
         witness.witness(
             target, at["genesis_hash"], rec["registry_digest"] if rec else None, at["head"]
         )
-    except (OSError, WitnessError, Exception):  # noqa: BLE001 - the record stays at the old path
+    except Exception:  # noqa: BLE001 - the record stays at the old path
         log.warning("the witness of %s could not be carried to %s", legacy, target)

@@ -98,7 +98,8 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
         path = Path(journal_path)
         # A workspace folder's journal is a folder of action files; the plain
         # constructor of spec 11 keeps a JSONL file.
-        self._journal = JournalFile(path) if path.suffix == ".jsonl" else JournalFolder(path)
+        folder_journal = isinstance(self._store, FolderStore) or path.is_dir()
+        self._journal = JournalFolder(path) if folder_journal else JournalFile(path)
         self._not_applied: list[dict[str, Any]] = []
         self._arrived: list[dict[str, Any]] = []
         self._open_notes: list[str] = []
