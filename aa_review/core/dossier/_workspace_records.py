@@ -37,7 +37,7 @@ from aa_review.core.dossier._packages import (
 )
 from aa_review.core.dossier._principals import PrincipalRegistry
 from aa_review.core.dossier._storage import FolderStore, MemoryStore
-from aa_review.core.dossier._verify import verify_with
+from aa_review.core.dossier._verify import verify_read, verify_with
 from aa_review.core.dossier._views import revision_view
 from aa_review.core.dossier._witness import WitnessStore
 from aa_review.core.dossier._workspace_open import OpeningMixin
@@ -212,7 +212,7 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
         witnessed = self._witness_state.get("witnessed")
         if witnessed is not None:
             anchors.append(witnessed)
-        return verify_with(self.journal_entries(), anchors, self._versions())[0]
+        return verify_read(self._journal.read(), anchors, self._versions())[0]
 
     def entry_signatures(self) -> list[dict[str, Any]]:
         """Who signed each journal entry, and whether the signature holds (read-only).
@@ -234,16 +234,19 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
         -------
         dict
             ``{"entries": [...], "verdict": verify_journal's result, "signatures":
-            entry_signatures()'s list, "witness": witness_status()}``.
+            entry_signatures()'s list, "witness": witness_status(), "not_applied":
+            not_applied(), "arrived": arrived()}`` (the kept branch's entries; spec 10.6).
         """
-        entries = self.journal_entries()
+        read = self._journal.read()
         witnessed = self._witness_state.get("witnessed")
-        verdict, verifier = verify_with(entries, [witnessed] if witnessed else [], self._versions())
+        verdict, verifier, _ = verify_read(read, [witnessed] if witnessed else [], self._versions())
         return {
-            "entries": entries,
+            "entries": read.entries,
             "verdict": verdict,
             "signatures": verifier.signatures,
             "witness": self.witness_status(),
+            "not_applied": self.not_applied(),
+            "arrived": self.arrived(),
         }
 
     def witness_status(self) -> dict[str, Any]:

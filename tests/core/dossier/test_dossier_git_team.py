@@ -105,6 +105,18 @@ def team(tmp_path: Path) -> dict[str, Person]:
     return people
 
 
+def verify_journal_cli(journal: Path) -> int:
+    import argparse
+
+    from aa_review.cli import dossier_cmd
+
+    parser = argparse.ArgumentParser()
+    dossier_cmd.register(parser.add_subparsers())
+    args = parser.parse_args(["dossier", "verify-journal", str(journal)])
+    code: int = args.func(args)
+    return code
+
+
 def snapshot(ws: Workspace) -> dict[str, Any]:
     return {
         "entries": [e["entry_hash"] for e in ws.journal_entries()],
@@ -153,6 +165,8 @@ def test_bind_check_decide_in_three_clones_with_a_merged_fork(
         assert len(na) == 1 and na[0]["author"] == EVALUATOR and na[0]["action"] == "check"
         assert na[0]["status"] == "not_applied" and na[0]["public_key"] == cy.public_key
         assert ws.revision(D, 1)["state"] == "evidence_bound"  # Ada's branch is kept
+        status = ws.journal_status()
+        assert status["verdict"]["valid"] and status["not_applied"] == na
         ada_view = snapshot(ws)
         check_hash = na[0]["entry_hash"]
     assert git(ada.clone, "status", "--porcelain") == ""  # opening wrote nothing to share
@@ -160,6 +174,8 @@ def test_bind_check_decide_in_three_clones_with_a_merged_fork(
 
     # Cy pulls: the same branch is kept in Cy's clone, although Cy witnessed the other one.
     cy.pull()
+    monkeypatch.setenv("AA_REVIEW_DATA_DIR", str(cy.data))
+    assert verify_journal_cli(cy.ws_folder / "journal") == 0  # Cy's witnessed head is reached
     with cy.open(monkeypatch) as ws:
         assert not ws.read_only, ws.journal_fault  # a witnessed head on the lost branch
         assert snapshot(ws) == ada_view
