@@ -25,7 +25,6 @@ from aa_review.core.dossier import (
     DossierError,
     DossierSchemaError,
     DossierState,
-    JournalFile,
     PrincipalRegistry,
     PrincipalRegistryError,
     ProjectionError,
@@ -41,10 +40,11 @@ from aa_review.core.dossier import (
     parse_timestamp,
     recorded_folders,
 )
+from aa_review.core.dossier._journal import is_journal_folder, open_journal
 from aa_review.core.dossier._projection import private_strings
 from aa_review.core.dossier._storage import FolderStore
 from aa_review.core.dossier._strict import nesting_depth
-from aa_review.core.dossier._verify import anchor_heads, registry_versions, verify_with
+from aa_review.core.dossier._verify import anchor_heads, registry_versions, verify_read
 from aa_review.core.dossier._witness import WitnessError, WitnessStore
 from aa_review.core.package.safepath import read_beneath
 
@@ -133,7 +133,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "signatures, lifecycle replay and witnessed heads. Exit 0: valid; "
         "1: a bad entry (named in the output); 2: unreadable input.",
     )
-    v.add_argument("journal", help="journal.jsonl")
+    v.add_argument("journal", help="a workspace's journal/ folder, or a journal.jsonl")
     v.add_argument(
         "--principals",
         help="principal registry JSON (default: principals.json "
@@ -162,7 +162,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "kept for this journal (and this path), so the journal as it is now "
         "is trusted on its next opening. Exit 0: forgotten; 2: unreadable.",
     )
-    f.add_argument("journal", help="journal.jsonl")
+    f.add_argument("journal", help="a workspace's journal/ folder, or a journal.jsonl")
     f.set_defaults(func=run_forget_witness)
 
     r = dsub.add_parser(
@@ -299,13 +299,16 @@ def _bound_changes(
     """What changed since binding in each bound package whose digest changed.
 
     The fingerprint is the file given for the package, else the one the binding names
-    beside the revision file (a workspace keeps ``fingerprints/<hex>.npz`` next to it);
+    beside the revision file (a workspace keeps ``fingerprints/<hex>.npz`` next to its
+    ``revisions/`` folder);
     it is used only when its bytes still have the digest the binding records.
     """
     from aa_review.core.session.dossier_hooks import DiffFingerprints
 
     kept = kept_fingerprints(parsed.raw)
-    beside = Path(dossier_file).resolve().parent / "fingerprints"
+    here = Path(dossier_file).resolve().parent
+    # A workspace keeps revisions in ``revisions/``, fingerprints in ``fingerprints/`` beside it.
+    beside = (here.parent if here.name == "revisions" else here) / "fingerprints"
 
     def loader(pid: str) -> Callable[[str], bytes | None]:
         def load(digest: str) -> bytes | None:
@@ -370,11 +373,11 @@ def run_verify_journal(args: argparse.Namespace) -> int:
     can be attributed to anyone (spec 10.5).
     """
     path = Path(args.journal)
-    if not path.is_file():
-        err(f"{path}: no such journal file")
+    if not (path.is_file() or is_journal_folder(path)):
+        err(f"{path}: no such journal file or folder")
         return EXIT_UNUSABLE
     try:
-        read = JournalFile(path).read()
+        read = open_journal(path).read()
     except OSError as exc:
         err(f"{path}: cannot be read ({exc.strerror or exc})")
         return EXIT_UNUSABLE
@@ -394,7 +397,9 @@ def run_verify_journal(args: argparse.Namespace) -> int:
         }
         emit_json(result)
         return EXIT_FINDINGS
-    result, verifier = verify_with(read.entries, anchors, registry_versions(registries))
+    result, verifier, _ = verify_read(read, anchors, registry_versions(registries))
+    for fault in read.faults:
+        err(fault)
     in_force, beside = verifier.in_force, path.parent / "principals.json"
     if result["valid"] and named is not None and in_force is not None and named != in_force:
         err(
@@ -528,7 +533,7 @@ def run_forget_witness(args: argparse.Namespace) -> int:
     store = WitnessStore()
     try:
         at_path = store.genesis_at(path)
-        read = JournalFile(path).read() if path.is_file() else None
+        read = open_journal(path).read() if path.exists() else None
     except (WitnessError, OSError) as exc:
         err(str(exc))
         return EXIT_UNUSABLE

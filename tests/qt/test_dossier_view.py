@@ -95,18 +95,25 @@ def test_a_deferred_check_shows_its_unmet_gates_at_the_top(panel) -> None:
     assert "item-cal-1" not in panel.verdict.text()
 
 
+def _journal_bytes(folder: Path) -> bytes:
+    """The journal folder's action files, names and bytes (one file per action)."""
+    return b"".join(
+        p.name.encode() + p.read_bytes() for p in sorted((folder / "journal").iterdir())
+    )
+
+
 def test_a_disabled_step_writes_nothing(panel, qtbot) -> None:
     from PySide6.QtCore import Qt
 
     panel.set_actor("p-agent-gus")
-    before = (panel.folder / "journal.jsonl").read_bytes()
+    before = _journal_bytes(panel.folder)
     for step, button in panel.buttons.items():
         assert not button.isEnabled(), step
         assert button.toolTip().startswith("Not now.")
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
         assert panel.request(step) is None
     assert not panel.project_button.isEnabled()
-    assert (panel.folder / "journal.jsonl").read_bytes() == before
+    assert _journal_bytes(panel.folder) == before
     assert panel.confirms == [] and panel.infos == []
 
 
@@ -190,10 +197,11 @@ def test_acting_as_is_remembered_per_workspace_never_silently_wrong(
 
 
 def test_a_cut_journal_shows_the_witness_mismatch(window, demo: Path) -> None:
-    journal_file = demo / "dossier_workspace" / "journal.jsonl"
+    journal = demo / "dossier_workspace" / "journal"
     assert window.open_workspace(demo / "dossier_workspace")
     window.dossier.close_workspace()  # its head is now witnessed on this machine
-    journal_file.write_bytes(journal_file.read_bytes().splitlines(keepends=True)[0])
+    for action_file in sorted(journal.iterdir())[1:]:  # every action but the first removed
+        action_file.unlink()
     assert window.open_workspace(demo / "dossier_workspace")
     window.center.setCurrentWidget(window.dossier)
     text = window.dossier.journal_status.text()
@@ -290,12 +298,10 @@ def test_changed_bound_package_makes_dossier_stale(panel, demo: Path) -> None:
 
 
 def test_tampered_journal_is_shown(window, demo: Path) -> None:
-    journal_file = demo / "dossier_workspace" / "journal.jsonl"
-    lines = journal_file.read_text().splitlines()
-    entry = json.loads(lines[1])
+    journal_file = sorted((demo / "dossier_workspace" / "journal").iterdir())[1]
+    entry = json.loads(journal_file.read_text())
     entry["at"] = "2020-01-01T00:00:00Z"
-    lines[1] = json.dumps(entry, sort_keys=True, separators=(",", ":"))
-    journal_file.write_text("\n".join(lines) + "\n")
+    journal_file.write_text(json.dumps(entry, sort_keys=True, separators=(",", ":")) + "\n")
     assert window.open_workspace(demo / "dossier_workspace")
     window.center.setCurrentWidget(window.dossier)
     panel = window.dossier
@@ -617,7 +623,7 @@ def test_the_palette_names_each_step_once_in_full(panel) -> None:
         "Dossier: Authorize amendment proposal…",
         "Dossier: Public projection…",
     ]
-    before = (panel.folder / "journal.jsonl").read_bytes()
+    before = _journal_bytes(panel.folder)
     for entry in window.dossier_commands():
         entry.run()
-    assert (panel.folder / "journal.jsonl").read_bytes() == before
+    assert _journal_bytes(panel.folder) == before

@@ -59,7 +59,14 @@ from aa_review.core.dossier._holdings import (
     key_holdings,
     one_machine_note,
 )
-from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile, entry_hash, make_entry
+from aa_review.core.dossier._journal import (
+    GENESIS_HASH,
+    JournalFile,
+    JournalFolder,
+    entry_hash,
+    make_entry,
+    open_journal,
+)
 from aa_review.core.dossier._keys import KeyStore, Signer, user_data_dir, verify_signature
 from aa_review.core.dossier._models_dossier import (
     SECTION_NAMES,
@@ -123,6 +130,7 @@ from aa_review.core.dossier._verify import registry_versions, verify_journal
 from aa_review.core.dossier._views import WITHHELD, revision_view
 from aa_review.core.dossier._witness import WitnessError, WitnessStore
 from aa_review.core.dossier._workspace import Workspace, init_workspace_folder
+from aa_review.core.dossier._workspace_forks import ForkResolutionError
 
 __all__ = [
     "BoundChanges",
@@ -207,6 +215,7 @@ __all__ = [
     "GateStatus",
     "JournalConcurrentWriteError",
     "JournalFile",
+    "JournalFolder",
     "JournalWriteError",
     "KeyStore",
     "KeyStoreError",
@@ -230,6 +239,8 @@ __all__ = [
     "Transition",
     "TransitionResult",
     "Workspace",
+    "ForkResolutionError",
+    "open_journal",
     "WorkspaceError",
     "WorkspaceLockedError",
     "WorkspaceReadOnlyError",

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import logging
 import os
+import re
+import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,9 +20,24 @@ from aa_review.core.dossier._errors import (
     WorkspaceError,
     WorkspaceLockedError,
 )
-from aa_review.core.dossier._strict import parse_line
+from aa_review.core.dossier._forks import Action, settle
+from aa_review.core.dossier._strict import MAX_LINE_BYTES, parse_line
+from aa_review.core.package.safepath import read_beneath
+from aa_review.core.util.atomic import atomic_write
 
-__all__ = ["ENTRY_KINDS", "GENESIS_HASH", "JournalFile", "JournalRead", "entry_hash", "make_entry"]
+__all__ = [
+    "ACTION_FILE",
+    "ENTRY_KINDS",
+    "GENESIS_HASH",
+    "action_file_name",
+    "JournalFile",
+    "JournalFolder",
+    "JournalRead",
+    "entry_hash",
+    "is_journal_folder",
+    "make_entry",
+    "open_journal",
+]
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +51,14 @@ ENTRY_KINDS = frozenset(
         "operation_denied",
         "projection_published",
         "registry_changed",
+        "withdrawn",
     }
 )
 _UNHASHED = ("entry_hash", "signature")
+# One file per action in a journal folder: the first entry's seq and the hex of its hash.
+ACTION_FILE = re.compile(r"^([0-9]{8,16})-([0-9a-f]{64})\.jsonl$")
+_MAX_ACTION_BYTES = 16 * MAX_LINE_BYTES
+_DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 def entry_hash(entry: dict[str, Any]) -> str:
@@ -95,11 +118,19 @@ class JournalRead:
         line cut by someone (empty when the file ends cleanly).
     offsets : list of int
         Byte offset where each complete line starts, then the end of the last one.
+    faults : list of str
+        A journal folder's files that are not usable actions (unreadable, not a regular
+        file, torn, extending no entry), each naming the file; empty for a JSONL file.
+    settled : Settled or None
+        A journal folder's actions sorted into the kept branch and the not-applied
+        ones (spec 10.6); None for a JSONL file.
     """
 
     entries: list[Any]
     torn_tail: bytes
     offsets: list[int] = field(default_factory=list)
+    faults: list[str] = field(default_factory=list)
+    settled: Any = None
 
 
 def _split(data: bytes) -> JournalRead:
@@ -291,3 +322,212 @@ def _fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def action_file_name(first_entry: dict[str, Any]) -> str:
+    """``<seq, 8 digits>-<hex of entry_hash>.jsonl``: the file of the action it starts."""
+    return f"{first_entry['seq']:08d}-{str(first_entry['entry_hash']).split(':', 1)[-1]}.jsonl"
+
+
+class JournalFolder:
+    """A journal kept as one file per action (spec 10.5, 10.6): what git merges by itself.
+
+    Each action (all entries of one user step) is one file, written atomically
+    (temporary file, fsync, rename), never rewritten: an action lands whole or not
+    at all, and two clones that act on the same head add two files with different
+    names. :meth:`read` sorts the files into the kept branch and the not-applied
+    ones (:func:`~aa_review.core.dossier._forks.settle`). The writer holds an
+    exclusive ``flock`` on the folder's own descriptor, and before each append
+    checks that the folder still holds exactly the action files it knows
+    (:class:`JournalConcurrentWriteError` otherwise).
+
+    Parameters
+    ----------
+    path : Path
+        The ``journal/`` folder.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._fd: int | None = None
+        self._known: set[str] = set()
+        # Parsed action files by (inode, size, mtime, ctime): a changed file is read again.
+        self._cache: dict[str, tuple[tuple[int, int, int, int], list[Any]]] = {}
+
+    # -- reading ------------------------------------------------------------------------
+    def _names(self) -> list[str]:
+        try:
+            with os.scandir(self.path) as it:
+                return sorted(e.name for e in it if ACTION_FILE.fullmatch(e.name))
+        except FileNotFoundError:
+            return []
+
+    def actions(self) -> tuple[list[Action], list[str]]:
+        """Every action file, parsed strictly; and the files that could not be read.
+
+        Files are opened as package files are (no symlink out of the folder, no FIFO
+        or device, at most 16 MiB), so a planted special file never blocks a reader.
+        """
+        actions: list[Action] = []
+        faults: list[str] = []
+        root = str(self.path)
+        real = os.path.realpath(root)
+        seen: dict[str, tuple[int, int, int, int]] = {}
+        try:
+            with os.scandir(self.path) as it:
+                for e in it:
+                    if ACTION_FILE.fullmatch(e.name):
+                        st = e.stat(follow_symlinks=False)
+                        if stat.S_ISREG(st.st_mode):
+                            seen[e.name] = (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+        except OSError:
+            pass
+        cache: dict[str, tuple[tuple[int, int, int, int], list[Any]]] = {}
+        for name in self._names():
+            hit = self._cache.get(name)
+            if hit is not None and name in seen and hit[0] == seen[name]:
+                # An action file is never rewritten: checked strictly once, then only
+                # decoded again (every reader gets entries of its own).
+                lines = hit[1]
+                actions.append(
+                    Action(name, [json.loads(x) if isinstance(x, bytes) else x for x in lines])
+                )
+                cache[name] = hit
+                continue
+            try:
+                data = read_beneath(root, name, limit=_MAX_ACTION_BYTES, real_root=real)
+            except OSError as exc:
+                faults.append(f"WORKSPACE_FILE_UNSAFE: journal/{name}: {exc}")
+                continue
+            if not data.endswith(b"\n"):
+                faults.append(f"JOURNAL_ENTRY_MALFORMED: journal/{name} is cut short")
+                continue
+            raw_lines = data[:-1].split(b"\n")
+            parsed = [parse_line(raw) for raw in raw_lines]
+            actions.append(Action(name, parsed))
+            if name in seen:
+                kept = [
+                    raw if isinstance(e, dict) else e
+                    for raw, e in zip(raw_lines, parsed, strict=True)
+                ]
+                cache[name] = (seen[name], kept)
+        self._cache = cache
+        return actions, faults
+
+    def read(self) -> JournalRead:
+        """The kept branch's entries, the not-applied actions, and what is unusable."""
+        actions, faults = self.actions()
+        settled = settle(actions)
+        return JournalRead(settled.kept_entries(), b"", [], faults + settled.faults, settled)
+
+    # -- the writer's lock --------------------------------------------------------------
+    @property
+    def locked(self) -> bool:
+        """Whether this object holds the writer's lock."""
+        return self._fd is not None
+
+    def lock(self) -> None:
+        """Create the folder if needed and take the exclusive writer's lock on it.
+
+        Raises
+        ------
+        WorkspaceLockedError
+            Another writer holds the journal.
+        WorkspaceError
+            The folder cannot be opened or locked.
+        """
+        if self._fd is not None:
+            return
+        try:
+            self.path.mkdir(exist_ok=True)
+            fd = os.open(self.path, _DIR_FLAGS | getattr(os, "O_NOFOLLOW", 0))
+        except OSError as exc:
+            raise WorkspaceError(str(self.path), f"cannot open the journal: {exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise WorkspaceLockedError(str(self.path.parent)) from None
+        except OSError as exc:
+            os.close(fd)
+            raise WorkspaceError(str(self.path), f"cannot lock the journal: {exc}") from None
+        self._fd = fd
+        self.mark_end()
+
+    def release(self) -> None:
+        """Unlock and close; safe to call twice."""
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            finally:
+                os.close(fd)
+
+    def mark_end(self) -> None:
+        """Remember the action files there are now: the next append checks nothing came."""
+        self._known = set(self._names())
+
+    def _check_tail(self) -> None:
+        assert self._fd is not None
+        try:
+            here = os.fstat(self._fd)
+            named = os.stat(self.path, follow_symlinks=False)
+        except OSError as exc:
+            raise JournalConcurrentWriteError(f"the journal {self.path} is gone: {exc}") from None
+        same = (here.st_dev, here.st_ino) == (named.st_dev, named.st_ino)
+        if not same or set(self._names()) != self._known:
+            raise JournalConcurrentWriteError(
+                f"JOURNAL_CONCURRENT_WRITE: {self.path} no longer holds this writer's head "
+                "(another writer added an action, or the folder was replaced); nothing more "
+                "is written until it is opened again"
+            )
+
+    # -- appending ----------------------------------------------------------------------
+    def append(self, entries: dict[str, Any] | Sequence[dict[str, Any]]) -> None:
+        """Durably add the entries of one action as one new file.
+
+        Raises
+        ------
+        JournalConcurrentWriteError
+            The folder changed under this writer; nothing was written.
+        JournalWriteError
+            The file could not be written and synced; nothing was added.
+        """
+        batch = [entries] if isinstance(entries, dict) else list(entries)
+        data = b"".join(canonical_json(e) + b"\n" for e in batch)
+        if self._fd is None:
+            self.lock()
+            try:
+                self._write(batch[0], data)
+            finally:
+                self.release()
+            return
+        self._write(batch[0], data)
+
+    def _write(self, first: dict[str, Any], data: bytes) -> None:
+        self._check_tail()
+        name = action_file_name(first)
+        target = self.path / name
+        if name in self._known or os.path.lexists(target):
+            raise JournalConcurrentWriteError(
+                f"JOURNAL_CONCURRENT_WRITE: {target} exists already; nothing is written"
+            )
+        try:
+            atomic_write(target, lambda fh: fh.write(data), "wb")
+        except OSError as exc:
+            raise JournalWriteError(f"cannot append to journal {self.path}: {exc}") from exc
+        self._known.add(name)
+
+
+def is_journal_folder(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a journal folder: named ``journal`` or holding action files."""
+    p = Path(path)
+    return p.is_dir() and (p.name == "journal" or bool(JournalFolder(p)._names()))
+
+
+def open_journal(path: str | os.PathLike[str]) -> JournalFile | JournalFolder:
+    """The journal at ``path``: a journal folder (one file per action) or a JSONL file."""
+    p = Path(path)
+    if p.is_dir():
+        return JournalFolder(p)
+    return JournalFile(p)

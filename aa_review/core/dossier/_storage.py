@@ -12,9 +12,21 @@ from typing import Any
 
 from aa_review.core.dossier._canonical import is_digest, json_digest
 from aa_review.core.dossier._errors import WorkspaceError
+from aa_review.core.package.safepath import read_beneath
 from aa_review.core.util.atomic import atomic_write, fsync_dir
 
-__all__ = ["FolderStore", "MemoryStore", "atomic_write_json", "dossier_folder_name", "fsync_dir"]
+__all__ = [
+    "MAX_JSON_BYTES",
+    "MAX_REVISION_BYTES",
+    "FolderStore",
+    "MemoryStore",
+    "WorkspaceFileError",
+    "atomic_write_json",
+    "dossier_folder_name",
+    "fsync_dir",
+    "read_file",
+    "read_json_file",
+]
 
 log = logging.getLogger(__name__)
 
@@ -23,6 +35,56 @@ _REV_FILE = re.compile(r"^rev-([1-9][0-9]*)\.json$")
 _PENDING = re.compile(r"^rev-([1-9][0-9]*)\.pending\.json$")
 _STRAY_TMP = re.compile(r"^\..+\.tmp$")
 _REGISTRY_FILE = re.compile(r"^([0-9a-f]{64})\.json$")
+MAX_JSON_BYTES = 64 << 20  # principals.json, archive.json, a registry version, a projection
+MAX_REVISION_BYTES = 256 << 20  # a revision (the size ``dossier check`` accepts)
+MAX_FINGERPRINT_BYTES = 256 << 20
+
+
+def read_file(folder: Path, rel: str, limit: int) -> bytes:
+    """The bytes of ``rel`` under a workspace folder, opened as package files are.
+
+    Never follows a symlink out of the folder, never opens a FIFO, socket or device
+    (it cannot block), and refuses more than ``limit`` bytes (a link to ``/dev/zero``
+    is refused, never read).
+
+    Raises
+    ------
+    OSError
+        Missing (``FileNotFoundError``), unsafe (``PackageFileError``) or unreadable.
+    """
+    root = str(folder)
+    return read_beneath(root, rel, limit=limit, real_root=os.path.realpath(root))
+
+
+class WorkspaceFileError(WorkspaceError):
+    """A workspace file is missing, unsafe or not what it must be; ``fault`` says so in full."""
+
+    def __init__(self, folder: Path, fault: str) -> None:
+        self.fault = fault
+        super().__init__(str(folder), fault)
+
+
+def read_json_file(folder: Path, rel: str, limit: int = MAX_JSON_BYTES) -> Any:
+    """:func:`read_file` parsed as JSON.
+
+    Raises
+    ------
+    WorkspaceFileError
+        The file is missing, unsafe, too large, not UTF-8 or not JSON; its ``fault``
+        names the file.
+    """
+    try:
+        data = read_file(folder, rel, limit)
+    except FileNotFoundError:
+        raise WorkspaceFileError(folder, f"WORKSPACE_FILE_MISSING: {rel} is missing") from None
+    except OSError as exc:
+        raise WorkspaceFileError(folder, f"WORKSPACE_FILE_UNSAFE: {rel}: {exc}") from None
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise WorkspaceFileError(
+            folder, f"WORKSPACE_FILE_UNREADABLE: {rel} cannot be read: {exc}"
+        ) from None
 
 
 def atomic_write_json(path: Path, value: Any, *, indent: int | None = 2) -> None:
@@ -74,45 +136,77 @@ class MemoryStore:
 
 
 class FolderStore:
-    """``dossiers/<dossier_id>/rev-<n>.json`` under a workspace folder."""
+    """Revisions, registry versions and fingerprints of a workspace folder, by content.
+
+    A revision's content is ``dossiers/<dossier_id>/revisions/<hex>.json``, named by
+    its digest (1.3) and never rewritten; which content is revision N now is what the
+    verified journal's last ``revision_digest`` for it says (spec 10.5, 10.6). Every
+    file is read as package files are (:func:`read_file`).
+    """
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.projection_dir: Path | None = folder / "projections"
+        self._fresh: dict[tuple[str, int], Path] = {}
 
-    def path(self, dossier_id: str, revision: int) -> Path:
-        """Where a revision is stored."""
-        return self.folder / "dossiers" / dossier_folder_name(dossier_id) / f"rev-{revision}.json"
+    def dossier_dir(self, dossier_id: str) -> Path:
+        """``dossiers/<dossier_id>/``."""
+        return self.folder / "dossiers" / dossier_folder_name(dossier_id)
 
-    def pending_path(self, dossier_id: str, revision: int) -> Path:
-        """Where a revision waits while its journal entries are appended."""
-        return self.path(dossier_id, revision).with_name(f"rev-{revision}.pending.json")
+    def revision_file(self, dossier_id: str, digest: str) -> Path:
+        """Where the revision content with this digest is kept."""
+        return self.dossier_dir(dossier_id) / "revisions" / f"{digest.split(':', 1)[-1]}.json"
+
+    def rel(self, path: Path) -> str:
+        """``path`` relative to the workspace folder, for messages and safe reads."""
+        return path.relative_to(self.folder).as_posix()
 
     def save(self, dossier_id: str, revision: int, raw: dict[str, Any]) -> None:
-        """Atomically replace the revision file."""
-        atomic_write_json(self.path(dossier_id, revision), raw)
+        """Keep a revision's content (named by its digest)."""
+        self.stage(dossier_id, revision, raw)
 
     def stage(self, dossier_id: str, revision: int, raw: dict[str, Any]) -> None:
-        """Write the revision's next content beside it, before the journal says so."""
-        atomic_write_json(self.pending_path(dossier_id, revision), raw)
+        """Write the revision's next content, named by its digest, before the journal names it."""
+        target = self.revision_file(dossier_id, json_digest(raw))
+        if os.path.lexists(target):
+            return
+        atomic_write_json(target, raw)
+        self._fresh[(dossier_id, revision)] = target
 
     def promote(self, dossier_id: str, revision: int) -> None:
-        """The journal holds the change: the staged content becomes the revision file."""
-        target = self.path(dossier_id, revision)
-        os.replace(self.pending_path(dossier_id, revision), target)
-        fsync_dir(target.parent)
+        """The journal holds the change: nothing to move (the journal names the content)."""
+        self._fresh.pop((dossier_id, revision), None)
 
     def unstage(self, dossier_id: str, revision: int) -> None:
-        """The journal does not hold the change: drop the staged content."""
-        self.pending_path(dossier_id, revision).unlink(missing_ok=True)
+        """The journal does not hold the change: drop the content this attempt wrote."""
+        target = self._fresh.pop((dossier_id, revision), None)
+        if target is not None:
+            target.unlink(missing_ok=True)
+
+    def load_revision(self, dossier_id: str, digest: str) -> Any:
+        """The revision content the journal names, read safely and checked against ``digest``.
+
+        Raises
+        ------
+        WorkspaceFileError
+            The file is missing, not a regular file inside the workspace, too large,
+            not JSON, or does not have ``digest`` (a tampered revision file).
+        """
+        path = self.revision_file(dossier_id, digest)
+        raw = read_json_file(self.folder, self.rel(path), MAX_REVISION_BYTES)
+        if json_digest(raw) != digest:
+            raise WorkspaceFileError(
+                self.folder,
+                f"JOURNAL_STATE_MISMATCH: {self.rel(path)} was tampered with: its content "
+                f"is not the revision the journal records ({digest})",
+            )
+        return raw
 
     # -- fingerprints of bound packages -------------------------------------------------
     def fingerprint_path(self, dossier_id: str, digest: str) -> Path:
         """``dossiers/<id>/fingerprints/<hex of the digest>.npz``, beside the revisions."""
         return (
-            self.path(dossier_id, 1).parent
-            / "fingerprints"
-            / f"{digest.removeprefix('sha256:')}.npz"
+            self.dossier_dir(dossier_id) / "fingerprints" / f"{digest.removeprefix('sha256:')}.npz"
         )
 
     def save_fingerprint(self, dossier_id: str, data: bytes) -> str:
@@ -133,33 +227,26 @@ class FolderStore:
         if not is_digest(digest):
             return None
         path = self.fingerprint_path(dossier_id, digest)
-        if path.is_symlink() or not path.is_file():
+        try:
+            return read_file(self.folder, self.rel(path), MAX_FINGERPRINT_BYTES)
+        except OSError:
             return None
-        return path.read_bytes()
-
-    def pending(self) -> list[Path]:
-        """Staged revision files left by an interrupted commit."""
-        root = self.folder / "dossiers"
-        if not root.is_dir():
-            return []
-        return sorted(
-            p
-            for sub in root.iterdir()
-            if sub.is_dir()
-            for p in sub.iterdir()
-            if _PENDING.fullmatch(p.name)
-        )
 
     def clean_stray(self) -> int:
         """Remove temporary files an interrupted atomic write left (``.<name>.*.tmp``)."""
-        folders = [self.folder, self.folder / "projections", self.folder / "registry"]
+        folders = [
+            self.folder,
+            self.folder / "journal",
+            self.folder / "projections",
+            self.folder / "registry",
+        ]
         root = self.folder / "dossiers"
-        if root.is_dir():
-            folders += [p for p in root.iterdir() if p.is_dir() and not p.is_symlink()]
-            folders += [p / "fingerprints" for p in list(folders[3:])]
+        if root.is_dir() and not root.is_symlink():
+            subs = [p for p in root.iterdir() if p.is_dir() and not p.is_symlink()]
+            folders += subs + [p / n for p in subs for n in ("fingerprints", "revisions")]
         removed = 0
         for folder in folders:
-            if not folder.is_dir():
+            if folder.is_symlink() or not folder.is_dir():
                 continue
             for p in folder.iterdir():
                 if _STRAY_TMP.fullmatch(p.name) and p.is_file() and not p.is_symlink():
@@ -178,7 +265,7 @@ class FolderStore:
         """Keep a registry version as ``registry/<hex of its digest>.json``; returns the digest."""
         digest = json_digest(principals)
         target = self.folder / "registry" / f"{digest.split(':', 1)[1]}.json"
-        if not target.exists():
+        if not os.path.lexists(target):
             atomic_write_json(target, {"principals": principals})
         return digest
 
@@ -190,10 +277,10 @@ class FolderStore:
             return out
         for p in sorted(folder.iterdir()):
             m = _REGISTRY_FILE.fullmatch(p.name)
-            if not m or not p.is_file():
+            if not m:
                 continue
             try:
-                tree = json.loads(p.read_bytes()).get("principals")
+                tree = read_json_file(self.folder, self.rel(p), MAX_JSON_BYTES).get("principals")
                 digest = json_digest(tree)
             except (OSError, ValueError, AttributeError, TypeError, RecursionError):
                 continue
@@ -201,25 +288,19 @@ class FolderStore:
                 out[digest] = tree
         return out
 
-    def load_all(self) -> list[Any]:
-        """Every stored revision tree, in folder and revision order.
-
-        Raises
-        ------
-        WorkspaceError
-            A revision file is not readable JSON.
-        """
-        out: list[Any] = []
+    def legacy_revision_files(self) -> list[Path]:
+        """``rev-N.json`` and ``rev-N.pending.json`` of the former layout (migration only)."""
         root = self.folder / "dossiers"
         if not root.is_dir():
-            return out
-        for sub in sorted(p for p in root.iterdir() if p.is_dir()):
-            revs = sorted(
-                (int(m.group(1)), p) for p in sub.iterdir() if (m := _REV_FILE.fullmatch(p.name))
-            )
-            for _, p in revs:
-                try:
-                    out.append(json.loads(p.read_text(encoding="utf-8")))
-                except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-                    raise WorkspaceError(str(self.folder), f"cannot read {p}: {exc}") from exc
-        return out
+            return []
+        return sorted(
+            p
+            for sub in root.iterdir()
+            if sub.is_dir() and not sub.is_symlink()
+            for p in sub.iterdir()
+            if _REV_FILE.fullmatch(p.name) or _PENDING.fullmatch(p.name)
+        )
+
+    def load_all(self) -> list[Any]:
+        """Nothing: a folder's revisions are the ones its journal names (see load_revision)."""
+        return []

@@ -29,6 +29,7 @@ __all__ = [
     "anchor_items",
     "registry_versions",
     "verify_journal",
+    "verify_read",
     "verify_with",
 ]
 
@@ -320,6 +321,59 @@ def verify_with(
     """:func:`verify_journal` with registry versions ready, also returning the verifier."""
     verifier = JournalVerifier(registries)
     return _verify(verifier, entries, anchor), verifier
+
+
+def verify_read(
+    read: Any, anchor: Any, registries: Mapping[str, PrincipalRegistry] | None
+) -> tuple[dict[str, Any], JournalVerifier, dict[str, dict[str, Any]]]:
+    """Verify what a journal file or folder holds, forks included (spec 10.6).
+
+    For a journal folder (``read.settled``): the kept branch is verified as a
+    journal; an anchor that names an entry of a not-applied branch is reached; every
+    not-applied action is verified in its own place (the chain that leads to it);
+    and a file that is no usable action fails the verification, named by the fault.
+
+    Returns
+    -------
+    tuple
+        ``verify_journal``'s result (with ``"file"`` naming the journal file when a
+        file is to blame), the kept branch's verifier, and per not-applied action file
+        ``{"result", "signatures"}``.
+    """
+    settled = getattr(read, "settled", None)
+    entries = read.entries
+    if settled is not None:
+        heads = anchor_heads(anchor)
+        if heads is not None:
+            off = {
+                e["entry_hash"]: e["seq"]
+                for na in settled.not_applied
+                for e in na.action.entries
+                if isinstance(e, dict)
+            }
+            anchor = [h for h in heads if off.get(h["entry_hash"]) != h["seq"]]
+    result, verifier = verify_with(entries, anchor, registries)
+    branches: dict[str, dict[str, Any]] = {}
+    faults = sorted(_fault_at(f) for f in getattr(read, "faults", []) or [])
+    if faults and (result["valid"] or faults[0][0] <= result["first_bad_seq"]):
+        seq, reason, file = faults[0]
+        result = dict(_bad(seq, reason), file=file)
+    if result["valid"] and settled is not None:
+        for na in settled.not_applied:
+            r, v = verify_with(na.entries(), None, registries)
+            branches[na.action.name] = {"result": r, "signatures": v.signatures}
+            if not r["valid"] and result["valid"]:
+                result = dict(r, file=f"journal/{na.action.name}")
+    return result, verifier, branches
+
+
+def _fault_at(fault: str) -> tuple[int, str, str | None]:
+    """``(seq, reason, file)`` of a journal folder's fault ``"REASON: journal/<seq>-<hex>…"``."""
+    reason, _, rest = fault.partition(": ")
+    file = rest.split(" ", 1)[0].rstrip(":") if rest.startswith("journal/") else None
+    name = file.rsplit("/", 1)[-1] if file else ""
+    digits = name.split("-", 1)[0]
+    return (int(digits) if digits.isdigit() else 0, reason, file)
 
 
 def _verify(verifier: JournalVerifier, entries: Sequence[Any], anchor: Any) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from typing import Any
 
 from aa_review.core.dossier._canonical import is_digest
 from aa_review.core.dossier._keys import private_dir, user_data_dir
+from aa_review.core.package.safepath import read_beneath
 from aa_review.core.util.atomic import atomic_write
 
 __all__ = ["WitnessError", "WitnessStore"]
@@ -134,10 +135,12 @@ class WitnessStore:
         if genesis_hash and is_digest(genesis_hash):
             self._journal_file(genesis_hash).unlink(missing_ok=True)
 
-    @staticmethod
-    def _read(path: Path) -> dict[str, Any] | None:
+    def _read(self, path: Path) -> dict[str, Any] | None:
+        # Opened as package files are: a FIFO or a link to a device is refused, never read.
         try:
-            data = path.read_bytes()
+            rel = path.relative_to(self.folder).as_posix()
+            root = str(self.folder)
+            data = read_beneath(root, rel, limit=1 << 20, real_root=os.path.realpath(root))
         except FileNotFoundError:
             return None
         except OSError as exc:

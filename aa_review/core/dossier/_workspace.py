@@ -24,6 +24,7 @@ from aa_review.core.dossier._fingerprints import FingerprintHooks
 from aa_review.core.dossier._holdings import KeyHolding, key_holdings
 from aa_review.core.dossier._keys import KeyStore
 from aa_review.core.dossier._lifecycle import LifecycleWorkspace, _training_side
+from aa_review.core.dossier._migrate import migrate_legacy
 from aa_review.core.dossier._models_dossier import import_refusals, parse_dossier
 from aa_review.core.dossier._packages import (
     ContaminationHook,
@@ -40,8 +41,15 @@ from aa_review.core.dossier._projection import (
 from aa_review.core.dossier._results import DossierRef
 from aa_review.core.dossier._signoffs import embedded_signoffs
 from aa_review.core.dossier._states import DossierState
-from aa_review.core.dossier._storage import FolderStore, atomic_write_json, fsync_dir
+from aa_review.core.dossier._storage import (
+    FolderStore,
+    WorkspaceFileError,
+    atomic_write_json,
+    fsync_dir,
+    read_json_file,
+)
 from aa_review.core.dossier._witness import WitnessStore
+from aa_review.core.dossier._workspace_forks import redo_action, withdraw_action
 
 __all__ = ["Workspace", "init_workspace_folder"]
 
@@ -125,6 +133,11 @@ class Workspace(LifecycleWorkspace):
                 str(folder),
                 "is not a folder; create it with init_workspace_folder(path, principals, archive)",
             )
+        witness = witness_store if witness_store is not None else WitnessStore()
+        try:  # a workspace of the former layout moves to one file per action (10.6)
+            migrate_legacy(folder, witness)
+        except OSError as exc:
+            raise WorkspaceError(str(folder), f"cannot move to the journal folder: {exc}") from None
         principals = _read_json(folder, "principals.json")
         if isinstance(principals, dict):
             principals = principals.get("principals")
@@ -135,13 +148,13 @@ class Workspace(LifecycleWorkspace):
             principals,
             archive,
             clock,
-            folder / "journal.jsonl",
+            folder / "journal",
             package_locator=package_locator,
             package_contamination=package_contamination,
             package_facts=package_facts,
             fingerprint_hooks=fingerprint_hooks,
             key_store=key_store,
-            witness_store=witness_store,
+            witness_store=witness,
             _store=FolderStore(folder),
         )
 
@@ -385,6 +398,8 @@ class Workspace(LifecycleWorkspace):
             if target.exists():
                 raise ProjectionError("PROJECTION_ALLOWLIST_VIOLATION", "projection id reused")
             atomic_write_json(pending, json.loads(data))
+        # The entry names the projection's content: only that content is ever published (10.5).
+        projection_digest = json_digest(json.loads(data))
         try:
             self._append(
                 now,
@@ -398,6 +413,7 @@ class Workspace(LifecycleWorkspace):
                 payload={
                     "projection_id": projection["projection_id"],
                     "outcome": projection["outcome"],
+                    "projection_digest": projection_digest,
                 },
             )
         except JournalWriteError:
@@ -419,6 +435,20 @@ class Workspace(LifecycleWorkspace):
         except ActorUnavailableError as exc:
             raise ProjectionError("PROJECTION_ACTOR_NOT_PERMITTED", str(exc)) from None
         return signer.sign if signer is not None else None
+
+    # -- forks (spec 10.6) ------------------------------------------------------------
+    def redo(self, entry_hash: str, actor_id: str) -> Any:
+        """Redo a not-applied action (see :meth:`not_applied`) on the kept branch, as its author.
+
+        The step is validated against the kept state and signed again; its first entry
+        names the action it redoes. Returns what the step returns (a ``TransitionResult``
+        for a transition). Raises ``ForkResolutionError`` when it cannot be redone.
+        """
+        return redo_action(self, entry_hash, actor_id)
+
+    def withdraw(self, entry_hash: str, actor_id: str) -> dict[str, Any]:
+        """Withdraw a not-applied action, as its author, by a ``withdrawn`` entry."""
+        return withdraw_action(self, entry_hash, actor_id)
 
     def _publisher(
         self, actor_id: str | None, author: object
@@ -451,10 +481,8 @@ def init_workspace_folder(
 
 
 def _read_json(folder: Path, name: str) -> Any:
+    """A workspace file opened as package files are (no symlink out, no FIFO, bounded)."""
     try:
-        with open(folder / name, encoding="utf-8") as fh:
-            return json.load(fh)
-    except FileNotFoundError:
-        raise WorkspaceError(str(folder), f"{name} is missing") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise WorkspaceError(str(folder), f"{name} cannot be read: {exc}") from None
+        return read_json_file(folder, name)
+    except WorkspaceFileError as exc:
+        raise WorkspaceError(str(folder), exc.fault) from None

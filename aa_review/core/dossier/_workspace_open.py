@@ -6,17 +6,24 @@ fault and the workspace opens read-only.
 
 from __future__ import annotations
 
-import json
 import logging
-from pathlib import Path
+import os
 from typing import Any
 
 from aa_review.core.dossier._canonical import json_digest
 from aa_review.core.dossier._errors import DossierSchemaError
+from aa_review.core.dossier._forks import Settled
+from aa_review.core.dossier._journal import JournalFile, JournalRead
 from aa_review.core.dossier._models_dossier import parse_dossier
 from aa_review.core.dossier._principals import PrincipalRegistry
-from aa_review.core.dossier._storage import FolderStore, atomic_write_json
-from aa_review.core.dossier._verify import JournalVerifier, verify_with
+from aa_review.core.dossier._storage import (
+    FolderStore,
+    WorkspaceFileError,
+    atomic_write_json,
+    fsync_dir,
+    read_json_file,
+)
+from aa_review.core.dossier._verify import JournalVerifier, verify_read
 from aa_review.core.dossier._witness import WitnessError
 from aa_review.core.dossier._workspace_state import WorkspaceState
 
@@ -43,6 +50,9 @@ class OpeningMixin(WorkspaceState):
         if isinstance(self._store, FolderStore):
             self._store.clean_stray()
         read = self._journal.read()
+        for fault in read.faults:
+            log.error("journal %s: %s", self._journal.path, fault)
+        settled: Settled | None = read.settled
         entries = read.entries
         first = entries[0] if entries else None
         genesis = first.get("entry_hash") if isinstance(first, dict) else None
@@ -63,8 +73,13 @@ class OpeningMixin(WorkspaceState):
             "status": "not_witnessed" if not anchors else "witnessed",
             "witnessed": record["head"] if record else None,
         }
-        entries = self._cut_unacknowledged(read, witnessed)
-        result, verifier = verify_with(entries, anchors, self._versions())
+        prior = record["head"] if record else None
+        if settled is None:  # a JSONL journal: an interrupted append may leave a tail
+            entries = self._cut_unacknowledged(read, witnessed)
+            read = JournalRead(entries, b"", [])
+        versions = self._versions()
+        # A witnessed head on a not-applied branch is reached; every branch verified (10.6).
+        result, verifier, branches = verify_read(read, anchors, versions)
         self._seq = len(entries)
         last = entries[-1] if entries else None
         if isinstance(last, dict) and isinstance(last.get("entry_hash"), str):
@@ -74,9 +89,14 @@ class OpeningMixin(WorkspaceState):
         if not result["valid"]:
             if result["reason"] == "JOURNAL_HEAD_MISMATCH":
                 self._witness_state["status"] = "mismatch"
-            self._set_fault(f"{result['reason']} at seq {result['first_bad_seq']}")
-            self._load_revisions(None, {})
+            where = f" ({result['file']})" if result.get("file") else ""
+            self._set_fault(f"{result['reason']} at seq {result['first_bad_seq']}{where}")
+            # Only what the verified prefix says is shown (10.5), read-only.
+            self._load_revisions(verifier, _revision_digests(entries[: verifier.count]))
             return
+        if settled is not None:
+            self._settle_forks(settled, versions, branches)
+        self._arrived = _arrivals(entries, prior, settled, verifier)
         self._adopt_registry(verifier)
         self._journaled = set(verifier.replay.states())
         self._genesis_registry = verifier.genesis_registry
@@ -85,6 +105,63 @@ class OpeningMixin(WorkspaceState):
         self._load_revisions(verifier, _revision_digests(entries))
         if self._fault is None:
             self._settle_projections(entries)
+
+    def _settle_forks(
+        self,
+        settled: Settled,
+        versions: dict[str, PrincipalRegistry],
+        branches: dict[str, dict[str, Any]],
+    ) -> None:
+        """List every not-applied action (each verified in its own place, spec 10.6)."""
+        resolved: dict[str, tuple[str, str, str | None]] = {}
+        for e in settled.kept_entries():
+            payload = e["payload"]
+            for key, status in (("redoes", "redone"), ("withdraws", "withdrawn")):
+                target = payload.get(key)
+                if e["kind"] == "transition_refused":  # a redo the kept state refused
+                    continue
+                if isinstance(target, str) and target not in resolved:
+                    resolved[target] = (status, e["entry_hash"], _author(e))
+        listed: list[dict[str, Any]] = []
+        for na in settled.not_applied:
+            name = f"journal/{na.action.name}"
+            signatures = branches.get(na.action.name, {}).get("signatures", [])
+            first = na.action.first
+            author = _author(first)
+            status, by, resolver = resolved.get(first["entry_hash"], ("not_applied", None, None))
+            if resolver != author:  # only its author redoes or withdraws an action
+                status, by = "not_applied", None
+            sig = next(
+                (s for s in signatures if s["seq"] == first["seq"]),
+                {"signer": None, "status": "unchecked"},
+            )
+            listed.append(
+                {
+                    "entry_hash": first["entry_hash"],
+                    "file": name,
+                    "seq": first["seq"],
+                    "at": first["at"],
+                    "kind": first["kind"],
+                    "action": first["payload"].get("action"),
+                    "dossier_id": first["dossier_id"],
+                    "revision": first["revision"],
+                    "author": author,
+                    "role": first["actor"].get("role"),
+                    "signer": sig["signer"],
+                    "public_key": _public_key(versions, first, sig["signer"]),
+                    "signature": sig["status"],
+                    "entries": [dict(e) for e in na.action.entries],
+                    "status": status,
+                    "resolved_by": by,
+                }
+            )
+        self._not_applied = listed
+        if listed:
+            log.warning(
+                "journal %s: %d action(s) of a concurrent branch are not applied (JOURNAL_FORKED)",
+                self._journal.path,
+                len(listed),
+            )
 
     def _cut_unacknowledged(self, read: Any, witnessed: int) -> list[Any]:
         """Cut a torn last line, and the lines of an action whose last line never came.
@@ -110,6 +187,7 @@ class OpeningMixin(WorkspaceState):
             )
             self._witness_state["status"] = "mismatch"
             return entries
+        assert isinstance(self._journal, JournalFile)
         self._journal.truncate(read.offsets[keep])
         log.warning(
             "journal %s: cut %d bytes of an unacknowledged append",
@@ -151,76 +229,136 @@ class OpeningMixin(WorkspaceState):
     def _load_revisions(
         self, verifier: JournalVerifier | None, expected: dict[tuple[str, int], str]
     ) -> None:
+        """The revisions of the verified replay, each the content its journal entry names."""
         store = self._store
-        if isinstance(store, FolderStore) and verifier is not None and self._fault is None:
-            for path in store.pending():
-                self._settle_pending(store, path, expected)
-        for raw in store.load_all():
+        if verifier is None or not isinstance(store, FolderStore):
+            return
+        for (d, r), state in sorted(verifier.replay.states().items()):
+            digest = expected.get((d, r))
+            if digest is None:
+                self._set_fault(
+                    f"JOURNAL_STATE_MISMATCH: the journal names no content for revision {r} "
+                    f"of {d!r}"
+                )
+                continue
             try:
+                raw = store.load_revision(d, digest)
                 parsed = parse_dossier(raw)
+            except WorkspaceFileError as exc:
+                self._set_fault(exc.fault)
+                continue
             except DossierSchemaError as exc:
                 self._set_fault(f"WORKSPACE_REVISION_INVALID: {exc}")
                 continue
             m = parsed.model
-            self._revs.setdefault(m.dossier_id, {})[m.revision] = parsed
-        if verifier is None or not isinstance(store, FolderStore):
-            return
-        replayed = verifier.replay.states()
-        for d, revs in self._revs.items():
-            for r, p in revs.items():
-                want = expected.get((d, r))
-                if (
-                    (d, r) not in replayed
-                    or (want is not None and want != json_digest(p.raw))
-                    or p.model.state is not replayed[(d, r)]
-                ):
-                    self._set_fault(
-                        f"JOURNAL_STATE_MISMATCH: revision {r} of {d!r} on disk is "
-                        "not what the journal says"
-                    )
-        missing = set(replayed) - {(d, r) for d, revs in self._revs.items() for r in revs}
-        if missing:
-            self._set_fault(
-                f"JOURNAL_STATE_MISMATCH: {len(missing)} journaled revisions have no revision file"
-            )
-
-    def _settle_pending(
-        self, store: FolderStore, path: Path, expected: dict[tuple[str, int], str]
-    ) -> None:
-        """Roll a staged revision forward when the journal holds it, else back (10.5)."""
-        try:
-            raw = json.loads(path.read_bytes())
-            key = (raw["dossier_id"], raw["revision"])
-            forward = expected.get(key) == json_digest(raw) and path == store.pending_path(*key)
-        except Exception:  # noqa: BLE001 - an unreadable staged file is rolled back
-            forward, key = False, None
-        if forward and key is not None:
-            store.promote(*key)
-            log.warning("workspace %s: rolled %s forward from the journal", store.folder, path.name)
-        else:
-            path.unlink(missing_ok=True)
-            log.warning(
-                "workspace %s: rolled %s back (the journal does not hold it)",
-                store.folder,
-                path.name,
-            )
+            if (m.dossier_id, m.revision) != (d, r) or m.state is not state:
+                self._set_fault(
+                    f"JOURNAL_STATE_MISMATCH: {store.rel(store.revision_file(d, digest))} is "
+                    f"not revision {r} of {d!r} as the journal replays it"
+                )
+                continue
+            self._revs.setdefault(d, {})[r] = parsed
 
     def _settle_projections(self, entries: list[Any]) -> None:
-        """A projection staged but never journaled is dropped; a journaled one is published."""
+        """A staged projection is published only when it is the one its entry records (10.5).
+
+        Anything else staged -- never journaled, or not the content the journal's
+        ``projection_digest`` names -- is discarded and named in ``open_notes``.
+        """
         folder = self._projection_dir
-        if folder is None or not folder.is_dir():
+        if folder is None or folder.is_symlink() or not folder.is_dir():
             return
         journaled = {
-            e["payload"].get("projection_id")
+            e["payload"].get("projection_id"): e["payload"].get("projection_digest")
             for e in entries
             if e.get("kind") == "projection_published"
         }
-        for path in folder.glob("*.pending.json"):
+        for path in sorted(folder.glob("*.pending.json")):
             pid = path.name[: -len(".pending.json")]
+            target = path.with_name(f"{pid}.json")
+            want = journaled.get(pid)
+            publish = False
+            if isinstance(want, str) and not os.path.lexists(target):
+                try:
+                    publish = json_digest(read_json_file(folder, path.name)) == want
+                except WorkspaceFileError:
+                    publish = False
+            if publish:
+                path.replace(target)
+                fsync_dir(folder)
+                log.warning("workspace: published %s from the journal", target.name)
+                continue
+            path.unlink(missing_ok=True)
             if pid in journaled:
-                path.replace(path.with_name(f"{pid}.json"))
-            else:
-                path.unlink(missing_ok=True)
+                note = (
+                    f"JOURNAL_ENTRY_MALFORMED: projections/{path.name} is not the projection "
+                    "its journal entry records; discarded, not published"
+                )
+                self._open_notes.append(note)
+                log.error("workspace: %s", note)
+
+
+def _author(e: dict[str, Any]) -> str | None:
+    """Who acted: the actor, or for the reducer the principal who caused it."""
+    actor = e["actor"].get("principal_id")
+    if actor == "aa-review/system-reducer" or e["actor"].get("role") == "system_reducer":
+        cause = e["payload"].get("caused_by")
+        return cause if isinstance(cause, str) else actor
+    return actor if isinstance(actor, str) else None
+
+
+def _public_key(
+    versions: dict[str, PrincipalRegistry], e: dict[str, Any], signer: str | None
+) -> str | None:
+    registry = versions.get(e["payload"].get("registry_digest"))
+    principal = registry.get(signer) if registry is not None and signer else None
+    return principal.public_key if principal is not None else None
+
+
+def _arrivals(
+    entries: list[Any],
+    prior: dict[str, Any] | None,
+    settled: Settled | None,
+    verifier: JournalVerifier,
+) -> list[dict[str, Any]]:
+    """The kept entries beyond the head this user witnessed before this opening.
+
+    A witnessed head on a not-applied branch: what arrived starts where that branch
+    left the kept one. Never witnessed: every entry is new to this user.
+    """
+    start = 0
+    if prior is not None:
+        seq, digest = prior["seq"], prior["entry_hash"]
+        if seq < len(entries) and entries[seq].get("entry_hash") == digest:
+            start = seq + 1
+        elif settled is not None:
+            kept = {a.name for a in settled.kept}
+            for na in settled.not_applied:
+                if any(e.get("entry_hash") == digest for e in na.action.entries):
+                    start = next(a for a in na.ancestry if a.name not in kept).first["seq"]
+                    break
+    signers = {s["seq"]: s for s in verifier.signatures}
+    registries = verifier.registries or {}
+    out = []
+    for e in entries[start:]:
+        sig = signers.get(e["seq"], {"signer": None, "status": "unchecked"})
+        out.append(
+            {
+                "seq": e["seq"],
+                "entry_hash": e["entry_hash"],
+                "at": e["at"],
+                "kind": e["kind"],
+                "action": e["payload"].get("action"),
+                "dossier_id": e["dossier_id"],
+                "revision": e["revision"],
+                "actor": e["actor"].get("principal_id"),
+                "role": e["actor"].get("role"),
+                "signer": sig["signer"],
+                "public_key": _public_key(dict(registries), e, sig["signer"]),
+                "signature": sig["status"],
+            }
+        )
+    return out
 
 
 def _revision_digests(entries: list[Any]) -> dict[tuple[str, int], str]:

@@ -24,7 +24,7 @@ from aa_review.core.dossier._fingerprints import (
     FingerprintHooks,
 )
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
-from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile
+from aa_review.core.dossier._journal import GENESIS_HASH, JournalFile, JournalFolder
 from aa_review.core.dossier._keys import KeyStore, Signer
 from aa_review.core.dossier._models_dossier import ParsedDossier
 from aa_review.core.dossier._packages import (
@@ -38,7 +38,7 @@ from aa_review.core.dossier._packages import (
 )
 from aa_review.core.dossier._principals import PrincipalRegistry
 from aa_review.core.dossier._storage import FolderStore, MemoryStore
-from aa_review.core.dossier._verify import verify_with
+from aa_review.core.dossier._verify import verify_read, verify_with
 from aa_review.core.dossier._views import revision_view
 from aa_review.core.dossier._witness import WitnessStore
 from aa_review.core.dossier._workspace_open import OpeningMixin
@@ -96,7 +96,16 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
         self._keys = key_store if key_store is not None else KeyStore()
         self._witness = witness_store if witness_store is not None else WitnessStore()
         self._signers: dict[str, Signer] = {}
-        self._journal = JournalFile(Path(journal_path))
+        path = Path(journal_path)
+        # A workspace folder's journal is a folder of action files; the plain
+        # constructor of spec 11 keeps a JSONL file.
+        folder_journal = isinstance(self._store, FolderStore) or path.is_dir()
+        self._journal = JournalFolder(path) if folder_journal else JournalFile(path)
+        self._not_applied: list[dict[str, Any]] = []
+        self._arrived: list[dict[str, Any]] = []
+        self._open_notes: list[str] = []
+        self._redoing: str | None = None
+        self._last_appended: list[dict[str, Any]] = []
         self._revs: dict[str, dict[int, ParsedDossier]] = {}
         self._journaled: set[tuple[str, int]] = set()
         self._fault: str | None = None
@@ -166,8 +175,33 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
         return assess_freshness(parsed, self._archive, self._now(), self._packages(parsed))
 
     def journal_entries(self) -> list[Any]:
-        """Every complete journal entry, read from disk."""
+        """Every complete journal entry of the kept branch, read from disk (spec 10.6)."""
         return self._journal.read().entries
+
+    def not_applied(self) -> list[dict[str, Any]]:
+        """The actions of a concurrent branch that lost a fork (``JOURNAL_FORKED``, 10.6).
+
+        They stay in the workspace, never deleted, and are verified in their own place
+        on every opening. Each: ``{"entry_hash", "file", "seq", "at", "kind", "action",
+        "dossier_id", "revision", "author", "role", "signer", "public_key",
+        "signature", "entries", "status", "resolved_by"}``; ``status`` is
+        ``not_applied``, ``redone`` or ``withdrawn`` (by the entry ``resolved_by``).
+        """
+        return copy.deepcopy(self._not_applied)
+
+    def arrived(self) -> list[dict[str, Any]]:
+        """The entries beyond the head this user witnessed before this opening (10.6).
+
+        Each: ``{"seq", "entry_hash", "at", "kind", "action", "dossier_id",
+        "revision", "actor", "role", "signer", "public_key", "signature"}`` -- who
+        did it and from which key; all verified before anything they imply is shown.
+        """
+        return copy.deepcopy(self._arrived)
+
+    @property
+    def open_notes(self) -> list[str]:
+        """What opening discarded or repaired and why (e.g. a staged file not journaled)."""
+        return list(self._open_notes)
 
     def journal_head(self) -> dict[str, Any] | None:
         """``{seq, entry_hash}`` of the last entry (save it as an anchor), or None."""
@@ -179,7 +213,7 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
         witnessed = self._witness_state.get("witnessed")
         if witnessed is not None:
             anchors.append(witnessed)
-        return verify_with(self.journal_entries(), anchors, self._versions())[0]
+        return verify_read(self._journal.read(), anchors, self._versions())[0]
 
     def entry_signatures(self) -> list[dict[str, Any]]:
         """Who signed each journal entry, and whether the signature holds (read-only).
@@ -201,16 +235,19 @@ class WorkspaceRecords(OpeningMixin, WritingMixin, ViewsMixin):
         -------
         dict
             ``{"entries": [...], "verdict": verify_journal's result, "signatures":
-            entry_signatures()'s list, "witness": witness_status()}``.
+            entry_signatures()'s list, "witness": witness_status(), "not_applied":
+            not_applied(), "arrived": arrived()}`` (the kept branch's entries; spec 10.6).
         """
-        entries = self.journal_entries()
+        read = self._journal.read()
         witnessed = self._witness_state.get("witnessed")
-        verdict, verifier = verify_with(entries, [witnessed] if witnessed else [], self._versions())
+        verdict, verifier, _ = verify_read(read, [witnessed] if witnessed else [], self._versions())
         return {
-            "entries": entries,
+            "entries": read.entries,
             "verdict": verdict,
             "signatures": verifier.signatures,
             "witness": self.witness_status(),
+            "not_applied": self.not_applied(),
+            "arrived": self.arrived(),
         }
 
     def witness_status(self) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from aa_review.core.dossier._journal import JournalFile
+    from aa_review.core.dossier._journal import JournalFile, JournalFolder
     from aa_review.core.dossier._keys import KeyStore, Signer
     from aa_review.core.dossier._models_dossier import ParsedDossier
     from aa_review.core.dossier._principals import PrincipalRegistry
@@ -32,7 +32,12 @@ class WorkspaceState:
     _keys: KeyStore
     _witness: WitnessStore
     _signers: dict[str, Signer]
-    _journal: JournalFile
+    _journal: JournalFile | JournalFolder
+    _not_applied: list[dict[str, Any]]
+    _arrived: list[dict[str, Any]]
+    _open_notes: list[str]
+    _redoing: str | None
+    _last_appended: list[dict[str, Any]]
     _revs: dict[str, dict[int, ParsedDossier]]
     _journaled: set[tuple[str, int]]
     _fault: str | None

@@ -92,7 +92,7 @@ class WritingMixin(WorkspaceState):
         fault = self._commit(now, [], [{"kind": kind, **fields}])
         if fault is not None:
             raise JournalWriteError(fault)
-        entry: dict[str, Any] = self.journal_entries()[-1]
+        entry: dict[str, Any] = dict(self._last_appended[-1])
         return entry
 
     def _build(
@@ -117,6 +117,8 @@ class WritingMixin(WorkspaceState):
             key = (f.get("dossier_id"), f.get("revision"))
             if key in digests and last_for[key] == i:
                 payload["revision_digest"] = digests[key]
+            if i == 0 and self._redoing is not None:
+                payload["redoes"] = self._redoing  # the not-applied action this redoes (10.6)
             if i < len(fields) - 1:
                 payload["continued"] = True  # the action's last line is still to come
             if seq == 0:
@@ -190,6 +192,7 @@ class WritingMixin(WorkspaceState):
             self._genesis_registry = self._registry.digest
         self._seq += len(entries)
         self._head = entries[-1]["entry_hash"]
+        self._last_appended = entries
         self._witness_now()
         for p in revs:
             try:

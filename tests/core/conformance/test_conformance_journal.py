@@ -343,7 +343,7 @@ def test_10_a_failed_verification_at_start_up_opens_read_only(tmp_path: Path, cl
     with Workspace.open_folder(folder, clock=clock) as ws:
         ws.import_dossier(v.dossier)
         ws.attempt_operation("export_dataset", LEAD, "x")
-    path = folder / "journal.jsonl"
+    path = sorted((folder / "journal").iterdir())[1]  # the second action's file
     text = path.read_text(encoding="utf-8")
     assert '"target":"x"' in text
     path.write_text(text.replace('"target":"x"', '"target":"y"'), encoding="utf-8")

@@ -34,6 +34,7 @@ DATA = Path(__file__).resolve().parents[2] / "data" / "dossier"
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 DELETE = object()
 __all__ = [
+    "revision_file",
     "AGENT",
     "AGENT_MAINTAINER",
     "DECIDER",
@@ -158,3 +159,18 @@ def run_gate(
 
 def codes(result: GateResult) -> set[str]:
     return set(result.reason_codes)
+
+
+def revision_file(folder: Path, dossier_id: str, revision: int) -> Path:
+    """The file of a workspace folder holding a revision's content now: the one the last
+    journal entry for it names (``payload.revision_digest``), named by that digest."""
+    from aa_review.core.dossier._journal import JournalFolder
+    from aa_review.core.dossier._storage import FolderStore
+
+    digest = [
+        e["payload"]["revision_digest"]
+        for e in JournalFolder(folder / "journal").read().entries
+        if (e["dossier_id"], e["revision"]) == (dossier_id, revision)
+        and "revision_digest" in e["payload"]
+    ][-1]
+    return FolderStore(folder).revision_file(dossier_id, digest)

@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dossier_builder import revision_file
 
 from aa_review.core import dossier as dz
 from aa_review.core.audits import audit_package, contamination_rows
+from aa_review.core.dossier import JournalFolder
 from aa_review.core.dossier.sample import SAMPLE_DOSSIER_IDS, write_sample_workspace
 from aa_review.core.package import open_package
 from aa_review.core.package.digest import package_digest
@@ -160,9 +162,7 @@ def test_binding_keeps_a_compact_fingerprint_named_by_its_digest(
     assert kept.stat().st_size < size / 10  # a fingerprint, never a copy
     bind_entry = [
         e
-        for e in json.loads(
-            "[" + ",".join((tmp_path / "ws" / "journal.jsonl").read_text().splitlines()) + "]"
-        )
+        for e in JournalFolder(tmp_path / "ws" / "journal").read().entries
         if e["payload"].get("action") == "bind"
     ][-1]
     assert bind_entry["payload"]["package_fingerprints"] == {PID: digest}  # signed with it
@@ -254,7 +254,7 @@ def test_dossier_check_says_what_changed_since_binding(tmp_path: Path, bound: Pa
     _bind(tmp_path / "ws", bound, DiffFingerprints())
     made = derive_package(bound, tmp_path / "later", ChangeSpec(rows_changed=1), seed=5)
     _changed_in_place(bound, made.root)
-    rev_file = tmp_path / "ws" / "dossiers" / READY / "rev-1.json"
+    rev_file = revision_file(tmp_path / "ws", READY, 1)
     cmd = [
         sys.executable,
         "-m",
@@ -289,7 +289,7 @@ def test_dossier_check_refuses_a_swapped_fingerprint_file(tmp_path: Path, bound:
     _changed_in_place(bound, made.root)
     swapped = tmp_path / "swapped.npz"
     swapped.write_bytes(fingerprint(open_package(made.root)).to_bytes())
-    rev_file = tmp_path / "ws" / "dossiers" / READY / "rev-1.json"
+    rev_file = revision_file(tmp_path / "ws", READY, 1)
     proc = subprocess.run(
         [
             sys.executable,

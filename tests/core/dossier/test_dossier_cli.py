@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dossier_builder import DATA, NOW, DossierBuilder, archive, passing, principals
+from dossier_builder import DATA, NOW, DossierBuilder, archive, passing, principals, revision_file
 
 from aa_review.cli import dossier_cmd
 from aa_review.core.dossier import (
@@ -314,7 +314,7 @@ def test_check_uses_the_audit_for_bound_package_contamination(tmp_path) -> None:
 
     home = ensure_sample(tmp_path / "demo")
     ws = home / "dossier_workspace"
-    dossier = ws / "dossiers" / SAMPLE_DOSSIER_IDS[0] / "rev-1.json"
+    dossier = revision_file(ws, SAMPLE_DOSSIER_IDS[0], 1)
     clean = subprocess.run(
         [
             sys.executable,

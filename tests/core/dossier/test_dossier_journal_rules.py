@@ -20,6 +20,7 @@ from dossier_builder import (
     load,
     passing,
     principals,
+    revision_file,
 )
 
 from aa_review.cli import dossier_cmd
@@ -102,9 +103,10 @@ def test_a_hostile_revision_file_opens_read_only_without_raising(tmp_path: Path)
     folder = init_workspace_folder(tmp_path / "ws", keyed_principals(), archive())
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         ws.import_dossier(passing(), LEAD)
-    (folder / "dossiers" / D / "rev-1.json").write_text("[" * 100_000 + "]" * 100_000)
+    revision_file(folder, D, 1).write_text("[" * 100_000 + "]" * 100_000)
     with Workspace.open_folder(folder, clock=Clock()) as ws:
-        assert ws.read_only and ws.journal_fault.startswith("WORKSPACE_UNREADABLE")
+        assert ws.read_only and ws.journal_fault.startswith("WORKSPACE_FILE_UNREADABLE")
+        assert f"dossiers/{D}/revisions/" in ws.journal_fault
 
 
 def test_entry_hash_leaves_out_the_signature(tmp_path: Path) -> None:

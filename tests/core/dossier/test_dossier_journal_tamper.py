@@ -33,6 +33,7 @@ from aa_review.core.dossier import (
     json_digest,
     verify_journal,
 )
+from aa_review.core.dossier._storage import FolderStore
 
 D = "dos-7f3a9c"
 
@@ -50,12 +51,52 @@ def build(tmp_path: Path, upto: str = "eligible") -> Path:
     return folder
 
 
+def action_files(folder: Path) -> list[Path]:
+    """The journal folder's files, one per action, in seq order (these tests make no fork)."""
+    return sorted(p for p in (folder / "journal").iterdir() if p.name.endswith(".jsonl"))
+
+
 def lines(folder: Path) -> list[bytes]:
-    return (folder / "journal.jsonl").read_bytes().splitlines()
+    return [line for p in action_files(folder) for line in p.read_bytes().splitlines()]
 
 
 def write_lines(folder: Path, raw: list[bytes]) -> None:
-    (folder / "journal.jsonl").write_bytes(b"".join(line + b"\n" for line in raw))
+    """Replace the journal by these lines, one file per action, as a forger would."""
+    for p in action_files(folder):
+        p.unlink()
+    group: list[bytes] = []
+    for i, line in enumerate(raw):
+        group.append(line)
+        try:
+            e = json.loads(line)
+            more = e["payload"].get("continued") is True
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            e, more = None, False
+        if more:
+            continue
+        try:
+            first = json.loads(group[0])
+            name = f"{first['seq']:08d}-{first['entry_hash'].split(':')[1]}.jsonl"
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError):
+            name = f"{i:08d}-{'0' * 64}.jsonl"
+        (folder / "journal" / name).write_bytes(b"".join(g + b"\n" for g in group))
+        group = []
+
+
+def rev_file(folder: Path, dossier_id: str, revision: int) -> Path:
+    """The file holding a revision's content now: the one its last journal entry names."""
+    digest = [
+        e["payload"]["revision_digest"]
+        for e in entries(folder)
+        if (e["dossier_id"], e["revision"]) == (dossier_id, revision)
+        and "revision_digest" in e["payload"]
+    ][-1]
+    return FolderStore(folder).revision_file(dossier_id, digest)
+
+
+def journal_bytes(folder: Path) -> bytes:
+    """Every action file's name and bytes: what opening must leave as found."""
+    return b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in action_files(folder))
 
 
 def entries(folder: Path) -> list[dict[str, Any]]:
@@ -93,7 +134,7 @@ def forged(base: dict[str, Any], **changes: Any) -> dict[str, Any]:
 def cli(folder: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, Any]:
     parser = argparse.ArgumentParser()
     dossier_cmd.register(parser.add_subparsers())
-    args = parser.parse_args(["dossier", "verify-journal", str(folder / "journal.jsonl"), *extra])
+    args = parser.parse_args(["dossier", "verify-journal", str(folder / "journal"), *extra])
     code = args.func(args)
     out, _ = capsys.readouterr()
     return code, json.loads(out) if out.strip() else None
@@ -108,7 +149,7 @@ def assert_detected(
     folder: Path, capsys: pytest.CaptureFixture[str], reason: str, seq: int | None = None
 ) -> None:
     """``verify-journal`` exits 1 naming ``reason`` and the workspace opens read-only."""
-    before = (folder / "journal.jsonl").read_bytes()
+    before = journal_bytes(folder)
     code, result = cli(folder, capsys)
     assert code == 1 and result["valid"] is False and result["reason"] == reason, result
     if seq is not None:
@@ -116,7 +157,7 @@ def assert_detected(
     read_only, fault = opened(folder)
     assert read_only and fault is not None and fault.startswith(reason), fault
     # Opening a tampered workspace repairs nothing: the evidence stays as found.
-    assert (folder / "journal.jsonl").read_bytes() == before
+    assert journal_bytes(folder) == before
 
 
 # -- forged and appended entries (10.1, 10.2) ---------------------------------------------
@@ -152,10 +193,9 @@ def test_forged_check_and_decision_by_principals_not_in_the_registry(
     es = entries(folder)
     bind = es[-1]
     digest = bind["payload"]["registry_digest"]
-    rev_path = folder / "dossiers" / D / "rev-1.json"
-    rev = json.loads(rev_path.read_text())
-    rev["state"] = "eligible"
-    rev_path.write_text(json.dumps(rev, indent=2))
+    rev = json.loads(rev_file(folder, D, 1).read_text())
+    rev["state"] = "eligible"  # written where the forged entry will name it, by its digest
+    FolderStore(folder).revision_file(D, json_digest(rev)).write_text(json.dumps(rev))
     check = forged(
         bind,
         from_state="evidence_bound",
@@ -288,24 +328,25 @@ def test_a_signed_registry_change_is_trusted(tmp_path: Path, capsys) -> None:
 
 # -- truncation and rewriting (10.3) -------------------------------------------------------
 def test_last_line_cut_mid_way_within_the_witnessed_head(tmp_path: Path, capsys) -> None:
+    # An action file is written whole and renamed: a file cut short is damage, never a crash.
     folder = build(tmp_path)
-    raw = (folder / "journal.jsonl").read_bytes()
-    (folder / "journal.jsonl").write_bytes(raw[: len(raw) - 40])  # the head, witnessed
-    assert_detected(folder, capsys, "JOURNAL_HEAD_MISMATCH", len(lines(folder)) - 1)
+    last = action_files(folder)[-1]
+    n = len(lines(folder))
+    last.write_bytes(last.read_bytes()[:-40])  # the head, witnessed
+    assert_detected(folder, capsys, "JOURNAL_ENTRY_MALFORMED", n - 1)
 
 
-def test_last_line_torn_beyond_the_witnessed_head_is_an_interrupted_append(
+def test_an_append_killed_before_its_rename_leaves_only_a_temporary_file(
     tmp_path: Path, capsys
 ) -> None:
     folder = build(tmp_path)
     n = len(lines(folder))
-    torn = b'{"actor":{"principal_id":"p-lead'  # a crash during an append
-    with open(folder / "journal.jsonl", "ab") as fh:
-        fh.write(torn)
+    torn = folder / "journal" / f".{n:08d}-{'a' * 64}.jsonl.x1y2.tmp"  # a crash mid-append
+    torn.write_bytes(b'{"actor":{"principal_id":"p-lead')
     code, result = cli(folder, capsys)
-    assert code == 0 and result["valid"] and result["torn_tail_bytes"] == len(torn)
-    assert opened(folder) == (False, None)  # cut on opening: it was never acknowledged
-    assert len(lines(folder)) == n and (folder / "journal.jsonl").read_bytes().endswith(b"\n")
+    assert code == 0 and result["valid"] and result["entries"] == n
+    assert opened(folder) == (False, None)  # removed on opening: it was never acknowledged
+    assert not torn.exists() and len(lines(folder)) == n
 
 
 @pytest.mark.parametrize("keep", [-1, -3])
@@ -320,10 +361,13 @@ def test_deleted_last_lines(tmp_path: Path, capsys, keep: int) -> None:
 def test_emptied_or_deleted_journal(tmp_path: Path, capsys, how: str) -> None:
     folder = build(tmp_path)
     if how == "emptied":
-        (folder / "journal.jsonl").write_bytes(b"")
+        for p in action_files(folder):
+            p.unlink()
         assert_detected(folder, capsys, "JOURNAL_HEAD_MISMATCH", 0)
     else:
-        (folder / "journal.jsonl").unlink()
+        import shutil
+
+        shutil.rmtree(folder / "journal")
         read_only, fault = opened(folder)
         assert read_only and fault.startswith("JOURNAL_HEAD_MISMATCH at seq 0")
 
@@ -461,14 +505,17 @@ def test_verify_journal_never_raises_on_hostile_values(name: str) -> None:
 
 # -- crash and concurrency (10.5) -------------------------------------------------------------
 def test_kill_between_revision_write_and_append_rolls_back(tmp_path: Path) -> None:
+    # The new content is written (named by its digest) before the journal names it: a
+    # kill before the append leaves a file no entry names, which is never used.
     folder = build(tmp_path, upto="evidence_bound")
-    rev = json.loads((folder / "dossiers" / D / "rev-1.json").read_text())
+    rev = json.loads(rev_file(folder, D, 1).read_text())
     staged = dict(rev, state="independently_checked")
-    (folder / "dossiers" / D / "rev-1.pending.json").write_text(json.dumps(staged))
+    unnamed = FolderStore(folder).revision_file(D, json_digest(staged))
+    unnamed.write_text(json.dumps(staged))
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         assert not ws.read_only and ws.revision(D, 1)["state"] == "evidence_bound"
         assert ws.check(D, 1, EVALUATOR).outcome.value == "applied"
-    assert not (folder / "dossiers" / D / "rev-1.pending.json").exists()
+    assert rev_file(folder, D, 1) != unnamed
 
 
 def test_kill_between_append_and_promotion_rolls_forward(
@@ -484,52 +531,33 @@ def test_kill_between_append_and_promotion_rolls_forward(
         monkeypatch.setattr(FolderStore, "promote", killed)
         ws.check(D, 1, EVALUATOR)  # acknowledged: the journal holds it
     monkeypatch.undo()
-    assert json.loads((folder / "dossiers" / D / "rev-1.json").read_text())["state"] == (
-        "evidence_bound"
-    )
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         assert not ws.read_only
         assert ws.revision(D, 1)["state"] in ("independently_checked", "deferred")
         assert ws.decide_eligible(D, 1, DECIDER).outcome.value == "applied"
 
 
-def test_half_written_action_is_cut_only_beyond_the_witness(tmp_path: Path) -> None:
-    # A bound edit is one action of two lines (expire revision 1, create revision 2). A kill
-    # after the first line leaves an action that was never acknowledged: it is cut, and the
-    # staged revision files are rolled back -- unless the witness saw it (then: tampering).
-    from aa_review.core.dossier import WitnessStore
-
+def test_an_action_is_one_file_that_lands_whole(tmp_path: Path) -> None:
+    # A bound edit is one action of two lines (expire revision 1, create revision 2): one
+    # file, renamed into place whole. Removing it after the witness saw it is tampering.
     folder = build(tmp_path, upto="evidence_bound")
-    before = (folder / "journal.jsonl").read_bytes()
-    genesis = entries(folder)[0]["entry_hash"]
-    witnessed_before = WitnessStore().record(genesis)
-    rev_dir = folder / "dossiers" / D
-    rev1_before = (rev_dir / "rev-1.json").read_bytes()
+    before = action_files(folder)
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         ws.edit_evidence(D, 1, LEAD, ["license", "license_id"], "MIT")
-    raw = lines(folder)
-    assert json.loads(raw[-2])["payload"]["continued"] is True
-    assert "continued" not in json.loads(raw[-1])["payload"]
-    write_lines(folder, raw[:-1])  # the kill came before the action's second line
-    os.replace(rev_dir / "rev-1.json", rev_dir / "rev-1.pending.json")
-    os.replace(rev_dir / "rev-2.json", rev_dir / "rev-2.pending.json")
-    (rev_dir / "rev-1.json").write_bytes(rev1_before)
-    half = (folder / "journal.jsonl").read_bytes()
-    read_only, fault = opened(folder)  # the witness already holds the whole action
+    added = [p for p in action_files(folder) if p not in before]
+    assert len(added) == 1
+    raw = added[0].read_bytes().splitlines()
+    assert len(raw) == 2 and json.loads(raw[0])["payload"]["continued"] is True
+    added[0].unlink()
+    read_only, fault = opened(folder)
     assert read_only and fault.startswith("JOURNAL_HEAD_MISMATCH")
-    assert (folder / "journal.jsonl").read_bytes() == half
-    assert witnessed_before is not None  # the kill came before the witness was written
-    WitnessStore().witness(folder / "journal.jsonl", genesis, None, witnessed_before["head"])
-    assert opened(folder) == (False, None)
-    assert (folder / "journal.jsonl").read_bytes() == before
-    assert sorted(p.name for p in rev_dir.iterdir()) == ["rev-1.json"]
-    assert (rev_dir / "rev-1.json").read_bytes() == rev1_before
 
 
 def test_stray_temporary_files_are_removed_on_opening(tmp_path: Path) -> None:
     folder = build(tmp_path, upto="evidence_bound")
     strays = [
-        folder / "dossiers" / D / ".rev-1.json.x1y2.tmp",
+        folder / "dossiers" / D / "revisions" / ".ab.json.x1y2.tmp",
+        folder / "journal" / ".00000009-ab.jsonl.x1y2.tmp",
         folder / ".principals.json.ab.tmp",
         folder / "projections" / ".p.json.q.tmp",
     ]
@@ -542,7 +570,7 @@ def test_stray_temporary_files_are_removed_on_opening(tmp_path: Path) -> None:
 
 def test_two_writers_through_the_plain_constructor(tmp_path: Path) -> None:
     folder = build(tmp_path, upto="evidence_bound")
-    journal = folder / "journal.jsonl"
+    journal = folder / "journal"
     with Workspace.open_folder(folder, clock=Clock()), pytest.raises(WorkspaceLockedError):
         Workspace(keyed_principals(), archive(), Clock(), journal)
     first = Workspace(keyed_principals(), archive(), Clock(), tmp_path / "plain.jsonl")
@@ -566,22 +594,26 @@ def test_deleting_a_lock_file_lets_no_second_writer_in(tmp_path: Path) -> None:
 def test_a_writer_that_ignores_the_lock_is_caught_before_the_next_append(tmp_path: Path) -> None:
     folder = build(tmp_path, upto="evidence_bound")
     with Workspace.open_folder(folder, clock=Clock()) as ws:
-        with open(folder / "journal.jsonl", "ab") as fh:  # a rogue writer, no lock
-            fh.write(lines(folder)[-1] + b"\n")
+        rogue = action_files(folder)[-1]  # a rogue writer, no lock, adds an action file
+        (folder / "journal" / f"{len(lines(folder)):08d}-{'b' * 64}.jsonl").write_bytes(
+            rogue.read_bytes()
+        )
         r = ws.check(D, 1, EVALUATOR)
         assert r.outcome.value == "refused" and r.reason == "JOURNAL_WRITE_FAILED"
         assert ws.read_only and ws.journal_fault.startswith("JOURNAL_CONCURRENT_WRITE")
         assert ws.revision(D, 1)["state"] == "evidence_bound"
-    assert not (folder / "dossiers" / D / "rev-1.pending.json").exists()
+    assert len(list((folder / "dossiers" / D / "revisions").iterdir())) == 2  # import, bind
 
 
 def test_a_replaced_journal_file_is_caught_before_the_next_append(tmp_path: Path) -> None:
     folder = build(tmp_path, upto="evidence_bound")
     with Workspace.open_folder(folder, clock=Clock()) as ws:
-        journal = folder / "journal.jsonl"
-        copy_of = journal.read_bytes()
-        journal.unlink()
-        journal.write_bytes(copy_of)  # same bytes, another file: a second writer's
+        import shutil
+
+        journal = folder / "journal"
+        shutil.copytree(journal, folder / "journal.copy")
+        shutil.rmtree(journal)
+        os.replace(folder / "journal.copy", journal)  # same files, another folder
         r = ws.attempt_operation("export_dataset", DECIDER, "x")
         assert r["decision"] == "denied" and "JOURNAL_CONCURRENT_WRITE" in r["journal_fault"]
 
@@ -618,7 +650,7 @@ def test_forget_witness_is_how_a_human_accepts_a_restored_journal(tmp_path: Path
     assert read_only and fault.startswith("JOURNAL_HEAD_MISMATCH")
     parser = argparse.ArgumentParser()
     dossier_cmd.register(parser.add_subparsers())
-    args = parser.parse_args(["dossier", "forget-witness", str(folder / "journal.jsonl")])
+    args = parser.parse_args(["dossier", "forget-witness", str(folder / "journal")])
     assert args.func(args) == 0
     assert opened(folder) == (False, None)
 

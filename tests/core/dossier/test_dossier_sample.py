@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dossier_builder import DECIDER, EVALUATOR, LEAD, Clock
+from dossier_builder import DECIDER, EVALUATOR, LEAD, Clock, revision_file
 
 from aa_review.core.dossier import Workspace
 from aa_review.core.dossier.sample import SAMPLE_DOSSIER_IDS, write_sample_workspace
@@ -22,10 +22,12 @@ def test_demo_workspace_is_deterministic_and_steps_through(tmp_path: Path) -> No
     write_sample_workspace(tmp_path / "ws2", pkg)
     # The same keys of the user's key store sign both; only the journal's own id differs,
     # so that each journal has a genesis hash of its own (witnessed apart, spec 10.3).
-    for name in ("archive.json", "principals.json", f"dossiers/{SAMPLE_DOSSIER_IDS[0]}/rev-1.json"):
+    for name in ("archive.json", "principals.json"):
         assert (tmp_path / "ws1" / name).read_bytes() == (tmp_path / "ws2" / name).read_bytes()
-    j1, j2 = ((tmp_path / w / "journal.jsonl").read_bytes().splitlines() for w in ("ws1", "ws2"))
-    assert j1[0] != j2[0] and len(j1) == len(j2) == 2
+    r1, r2 = (revision_file(tmp_path / w, SAMPLE_DOSSIER_IDS[0], 1) for w in ("ws1", "ws2"))
+    assert r1.read_bytes() == r2.read_bytes()
+    j1, j2 = (sorted((tmp_path / w / "journal").iterdir()) for w in ("ws1", "ws2"))
+    assert j1[0].read_bytes() != j2[0].read_bytes() and len(j1) == len(j2) == 2
     ready, dirty = SAMPLE_DOSSIER_IDS
     with Workspace.open_folder(
         tmp_path / "ws1",

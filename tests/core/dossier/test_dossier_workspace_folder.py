@@ -9,9 +9,19 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from dossier_builder import AGENT, DECIDER, EVALUATOR, LEAD, archive, keyed_principals, passing
+from dossier_builder import (
+    AGENT,
+    DECIDER,
+    EVALUATOR,
+    LEAD,
+    archive,
+    keyed_principals,
+    passing,
+    revision_file,
+)
 
 from aa_review.core.dossier import (
+    JournalFolder,
     Workspace,
     WorkspaceError,
     WorkspaceLockedError,
@@ -39,22 +49,37 @@ def test_layout_and_persistence(folder: Path, clock) -> None:
         ws.edit_evidence(D, 1, LEAD, ["license", "license_id"], "MIT")
     names = sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
     registry = "registry/" + json_digest(keyed_principals()).split(":")[1] + ".json"
+    actions = sorted(p.name for p in (folder / "journal").iterdir())
+    # One file per action (import, bind, check, decide, project, the two-line bound edit),
+    # each named by its first entry's seq and hash.
+    assert len(actions) == 6 and all(n.endswith(".jsonl") for n in actions)
+    assert [int(n.split("-")[0]) for n in actions] == [0, 1, 2, 3, 4, 5]
+    contents = sorted(p.name for p in (folder / "dossiers" / D / "revisions").iterdir())
+    # Every content a revision had, named by its digest, never rewritten.
+    assert contents == sorted(
+        {
+            e["payload"]["revision_digest"].split(":")[1] + ".json"
+            for e in JournalFolder(folder / "journal").read().entries
+            if "revision_digest" in e["payload"]
+        }
+    )
     assert names == sorted(
         [
             "principals.json",
             "archive.json",
-            "journal.jsonl",
+            "journal",
+            *(f"journal/{n}" for n in actions),
             "dossiers",
             f"dossiers/{D}",
-            f"dossiers/{D}/rev-1.json",
-            f"dossiers/{D}/rev-2.json",
+            f"dossiers/{D}/revisions",
+            *(f"dossiers/{D}/revisions/{n}" for n in contents),
             "projections",
             f"projections/{p['projection_id']}.json",
             "registry",
             registry,
         ]
     )
-    rev1 = json.loads((folder / "dossiers" / D / "rev-1.json").read_text())
+    rev1 = json.loads(revision_file(folder, D, 1).read_text())
     assert rev1["state"] == "expired" and rev1["check"]["dossier_reason_codes"] == [
         "DOSSIER_EVIDENCE_CHANGED"
     ]
@@ -117,29 +142,31 @@ def test_tampered_journal_opens_read_only(folder: Path, clock) -> None:
     with Workspace.open_folder(folder, clock=clock) as ws:
         ws.import_dossier(passing())
         ws.bind(D, 1, LEAD)
-    journal = folder / "journal.jsonl"
+    journal = sorted((folder / "journal").iterdir())[0]
     journal.write_text(journal.read_text().replace(LEAD, "p-lead-bo", 1))
     with Workspace.open_folder(folder, clock=clock) as ws:
         # The first occurrence is the author named in the import entry.
         assert ws.read_only and ws.journal_fault == "JOURNAL_ENTRY_HASH_MISMATCH at seq 0"
-        r = ws.check(D, 1, EVALUATOR)
-        assert (r.outcome.value, r.reason) == ("refused", "WORKSPACE_READ_ONLY")
         with pytest.raises(WorkspaceReadOnlyError):
             ws.import_dossier(dict(passing(), revision=2))
         assert ws.attempt_operation("export_dataset", AGENT, "x")["decision"] == "denied"
-        assert ws.revision(D, 1)["state"] == "evidence_bound"  # still readable
+        # Nothing the journal does not verify is shown as a state (10.5): none here.
+        assert ws.dossier_ids() == []
 
 
 def test_revision_files_that_disagree_with_the_journal_open_read_only(folder: Path, clock) -> None:
     with Workspace.open_folder(folder, clock=clock) as ws:
         ws.import_dossier(passing())
         ws.bind(D, 1, LEAD)
-    path = folder / "dossiers" / D / "rev-1.json"
+    path = revision_file(folder, D, 1)
     tree = json.loads(path.read_text())
     tree["state"] = "eligible"  # edited behind the app's back
     path.write_text(json.dumps(tree))
     with Workspace.open_folder(folder, clock=clock) as ws:
         assert ws.read_only and ws.journal_fault.startswith("JOURNAL_STATE_MISMATCH")
+        assert path.name in ws.journal_fault and "tampered" in ws.journal_fault
+        # Never shown as the verdict: the edited file is not the revision.
+        assert D not in ws.dossier_ids()
 
 
 def test_no_temporary_files_are_left_behind(folder: Path, clock) -> None:
