@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks._data import changed_package, scratch, stress_package
-from benchmarks._measure import in_turns
+from benchmarks._measure import in_turns, load_average
 
 SPEC = {
     "evidence_rehashed": 2,
@@ -148,10 +148,12 @@ def measure(args: argparse.Namespace, a: Path, b: Path) -> None:
         result["diff"] = diff(old, new)
 
     # Interleaved, so that both see the same share of a machine others use too.
-    index, both = float("inf"), float("inf")
-    for _ in range(args.repeat):
-        index = min(index, best_of(1, lambda: open_package(a)))
-        both = min(both, best_of(1, run_diff))
+    t = in_turns(args.repeat, {"index": lambda: open_package(a), "both": run_diff}, warmup=False)
+    index, both = t["index"].best, t["both"].best
+    print(
+        f"runs: index build {t['index'].spread()}; open both + diff {t['both'].spread()} "
+        f"(load {load_average():.1f})"
+    )
     serial = best_of(1, lambda: diff(open_package(a), open_package(b)))
     pkg = open_package(a)
     fp = best_of(max(args.repeat, 5), lambda: fingerprint(pkg))
