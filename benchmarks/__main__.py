@@ -1,6 +1,9 @@
 """``python -m benchmarks NAME [ARGS]`` (or ``./dev bench NAME``): run one benchmark.
 
-Without NAME, list them.
+Without NAME, list them. Each benchmark must leave ``bench-data/`` as it found it (the
+names, sizes, modification times and link counts of its files, compared before and
+after; new cached data sets may be added) and must measure every figure it reports: a
+benchmark that changed the data, or that could not measure a figure, exits with 1.
 """
 
 from __future__ import annotations
@@ -8,7 +11,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
+
+from benchmarks._data import data_changes, data_listing
+from benchmarks._measure import Unmeasured
 
 
 def main() -> int:
@@ -28,8 +35,27 @@ def main() -> int:
         return 2
     name = sys.argv.pop(1)
     sys.argv[0] = f"benchmarks.bench_{name}"
-    importlib.import_module(f"benchmarks.bench_{name}").main()
-    return 0
+    return run(name, importlib.import_module(f"benchmarks.bench_{name}").main)
+
+
+def run(name: str, bench: Callable[[], object]) -> int:
+    """Run one benchmark's ``main``, checking ``bench-data/`` before and after (also when
+    it raised: the error then follows the data check)."""
+    before = data_listing()
+    failed: str | None = None
+    try:
+        bench()
+    except Unmeasured as exc:
+        failed = f"a figure could not be measured: {exc}"
+    finally:
+        changes = data_changes(before, data_listing())
+        if changes:
+            shown = "\n  ".join(changes[:20])
+            more = f"\n  ... and {len(changes) - 20} more" if len(changes) > 20 else ""
+            print(f"bench {name} FAILED: it changed bench-data/:\n  {shown}{more}", file=sys.stderr)
+    if failed:
+        print(f"bench {name} FAILED, no verdict: {failed}", file=sys.stderr)
+    return 1 if changes or failed else 0
 
 
 if __name__ == "__main__":

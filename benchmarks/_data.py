@@ -2,10 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["bench_dir", "stress_package", "changed_package", "add_data_arguments"]
+__all__ = [
+    "bench_dir",
+    "stress_package",
+    "changed_package",
+    "scratch",
+    "add_data_arguments",
+    "Listing",
+    "data_listing",
+    "data_changes",
+]
+
+# rel path -> (kind, size, mtime_ns, link count); kind "d" for a folder (no size or time:
+# a folder's time moves when a file is made and removed in it, which changes no data).
+Listing = dict[str, tuple[str, int, int, int]]
 
 
 def bench_dir() -> Path:
@@ -35,8 +52,6 @@ def stress_package(rows: int, seed: int = 1, lean: bool = False, varied: bool = 
     if not done.exists():
         print(f"generating {pid} (first run only)…", flush=True)
         if root.exists():
-            import shutil
-
             shutil.rmtree(root)
         generate_package(
             bench_dir(),
@@ -50,20 +65,29 @@ def stress_package(rows: int, seed: int = 1, lean: bool = False, varied: bool = 
     return root
 
 
-def changed_package(src: Path, name: str, seed: int = 1, **changes: object) -> Path:
-    """A copy of the package ``src`` with ``changes`` (``ChangeSpec`` fields), made once
-    beside it as ``<src>_<name>``; the files it leaves alone are hard-linked, so it costs
-    only the files it rewrites. Returns the copy's root."""
+def changed_package(src: Path, into: Path, seed: int = 1, **changes: object) -> Path:
+    """A copy of the package ``src`` with ``changes`` (``ChangeSpec`` fields), made in the
+    folder ``into`` (see :func:`scratch`: removed when the benchmark ends). Its files are
+    copied, not hard-linked: a hard link would change the source's files (their link
+    count, which the audit reports as ``file.hard_link``) for every later benchmark.
+    Returns the copy's root."""
     from aa_review.generator import ChangeSpec, derive_package
 
-    out = bench_dir() / f"{src.name}_{name}"
-    done = bench_dir() / f".{src.name}_{name}.complete"
-    if not done.exists():
-        print(f"deriving {out.name} (first run only)…", flush=True)
-        spec = ChangeSpec(**changes)  # type: ignore[arg-type]  # the caller names the fields
-        derive_package(src, out, spec, seed=seed, link_unchanged=True)
-        done.write_text("ok\n")
-    return out / src.name
+    print(f"deriving a changed copy of {src.name}…", flush=True)
+    spec = ChangeSpec(**changes)  # type: ignore[arg-type]  # the caller names the fields
+    derive_package(src, into, spec, seed=seed, link_unchanged=False)
+    return into / src.name
+
+
+@contextlib.contextmanager
+def scratch(prefix: str) -> Iterator[Path]:
+    """A folder for one run's derived data, inside ``bench-data/`` (the same disk as the
+    packages, not a memory-backed temporary folder), removed when the run ends."""
+    d = Path(tempfile.mkdtemp(prefix=f".scratch-{prefix}-", dir=bench_dir()))
+    try:
+        yield d
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def add_data_arguments(parser: object) -> None:
@@ -74,3 +98,42 @@ def add_data_arguments(parser: object) -> None:
         help="use the degenerate package compiler 0.2.1 writes (every row cites the same 33 "
         "items with the same scores) instead of the varied one; a labelled extra case",
     )
+
+
+def data_listing(root: Path | None = None) -> Listing:
+    """Every entry under ``root`` (``bench-data/``): names, sizes, modification times and
+    link counts, without following symlinks. Cheap enough to take around every run, and
+    enough to see a file rewritten, removed, or hard-linked from elsewhere."""
+    base = root or bench_dir()
+    out: Listing = {}
+    for dirpath, dirnames, filenames in os.walk(base):
+        for name in dirnames + filenames:
+            full = os.path.join(dirpath, name)
+            rel = os.path.relpath(full, base)
+            try:
+                st = os.lstat(full)
+            except OSError:
+                continue
+            if name in dirnames and not os.path.islink(full):
+                out[rel] = ("d", 0, 0, 0)
+            else:
+                out[rel] = ("f", st.st_size, st.st_mtime_ns, st.st_nlink)
+    return out
+
+
+def data_changes(before: Listing, after: Listing) -> list[str]:
+    """What a benchmark changed in ``bench-data/``: every entry found before must be there
+    after, unchanged. A new top-level entry is a data set made once and cached (a stress
+    package and its ``.complete`` marker): adding one changes nothing that was found; a
+    new entry inside one found before does."""
+    changes = [f"removed {rel}" for rel in before if rel not in after]
+    changes += [
+        f"changed {rel} ({before[rel]} -> {after[rel]})"
+        for rel in before
+        if rel in after and before[rel] != after[rel]
+    ]
+    tops = {rel.split(os.sep, 1)[0] for rel in before}
+    changes += [
+        f"added {rel}" for rel in after if rel not in before and rel.split(os.sep, 1)[0] in tops
+    ]
+    return sorted(changes)

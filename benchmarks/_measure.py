@@ -5,12 +5,20 @@ same number of times, taking turns (A B A B ...), and the best of each is compar
 on a machine others use too, the best run is the one least disturbed, and turns give
 both the same share of the disturbance. Memory is resident memory (RSS) of the whole
 process tree (a process and its worker processes), beside the Python heap.
+
+A figure that could not be measured (NaN, infinite, or no ratio at all) is an error,
+not a result: :meth:`Report.add` raises :class:`Unmeasured`, the benchmark stops with a
+non-zero exit and prints no verdict. Verdicts are printed only in the final table, once
+every figure was measured; each figure carries its spread over the runs (min / median /
+max) and the load average when it was taken.
 """
 
 from __future__ import annotations
 
 import gc
+import math
 import os
+import re
 import statistics
 import subprocess
 import threading
@@ -21,6 +29,7 @@ from dataclasses import dataclass, field
 import psutil
 
 __all__ = [
+    "Unmeasured",
     "Timing",
     "in_turns",
     "commands_in_turns",
@@ -30,7 +39,15 @@ __all__ = [
     "trim",
     "Row",
     "Report",
+    "spread",
+    "measured",
+    "finite",
+    "load_average",
 ]
+
+
+class Unmeasured(Exception):
+    """A figure could not be measured: the benchmark fails (exit 1) and judges nothing."""
 
 
 @dataclass
@@ -46,6 +63,36 @@ class Timing:
     @property
     def median(self) -> float:
         return statistics.median(self.runs)
+
+    def spread(self, scale: float = 1.0, unit: str = "s", digits: int = 2) -> str:
+        """``min / median / max`` of the runs (times ``scale``, in ``unit``) and how many."""
+        return spread(self.runs, scale, unit, digits)
+
+
+def spread(runs: Sequence[float], scale: float = 1.0, unit: str = "s", digits: int = 2) -> str:
+    """``min a / median b / max c unit, n runs`` of ``runs``; Unmeasured if there is none
+    or one is not a finite number."""
+    values = [float(r) * scale for r in runs]
+    if not values or not all(math.isfinite(v) for v in values):
+        raise Unmeasured(f"runs {list(runs)!r} hold no measured figure")
+    if len(values) == 1:
+        return f"one run: {values[0]:.{digits}f} {unit}"
+    lo, mid, hi = min(values), statistics.median(values), max(values)
+    d = digits
+    return f"min {lo:.{d}f} / median {mid:.{d}f} / max {hi:.{d}f} {unit}, {len(values)} runs"
+
+
+def finite(value: float | None, figure: str) -> float:
+    """``value`` when it is a finite number; else :class:`Unmeasured` (for benchmarks that
+    print their own lines instead of a :class:`Report`)."""
+    if value is None or not math.isfinite(value):
+        raise Unmeasured(f"{figure}: not measured ({value!r})")
+    return value
+
+
+def load_average() -> float:
+    """The 1-minute load average of the machine, now."""
+    return os.getloadavg()[0]
 
 
 def in_turns(
@@ -148,7 +195,9 @@ def verdict(
 
 @dataclass
 class Row:
-    """One printed figure: what, its value, its yardstick, the ratio, the goal, the verdict."""
+    """One printed figure: what, its value, its yardstick, the ratio, the goal, the verdict,
+    the spread of the value over the runs (see :func:`spread`; empty: a single measurement)
+    and the load average when it was added (filled by :meth:`Report.add`)."""
 
     figure: str
     value: str
@@ -156,25 +205,43 @@ class Row:
     ratio: float | None = None
     goal: str = ""
     verdict: str = ""
+    spread: str = ""
+    load: float | None = None
+
+
+_NOT_A_NUMBER = re.compile(r"\b(nan|inf)\b", re.IGNORECASE)
+
+
+def measured(row: Row) -> None:
+    """Raise :class:`Unmeasured` unless ``row`` holds a measured figure: a finite ratio,
+    and no NaN or infinity in its value or yardstick."""
+    if row.ratio is None or not math.isfinite(row.ratio):
+        raise Unmeasured(f"{row.figure}: no measured ratio ({row.ratio!r}; value {row.value})")
+    for text in (row.value, row.yardstick, row.spread):
+        if _NOT_A_NUMBER.search(text):
+            raise Unmeasured(f"{row.figure}: not measured ({text})")
 
 
 class Report:
-    """Prints figures as they come, and as a Markdown table at the end (for the README)."""
+    """Prints figures as they come (without verdicts), and at the end a Markdown table
+    with the verdicts; a figure that was not measured stops it (:class:`Unmeasured`)."""
 
     def __init__(self, title: str) -> None:
         self.title = title
         self.rows: list[Row] = []
         print(
-            f"== {title}  (machine: {os.cpu_count()} logical CPUs, load {os.getloadavg()[0]:.1f})",
+            f"== {title}  (machine: {os.cpu_count()} logical CPUs, load {load_average():.1f})",
             flush=True,
         )
 
     def add(self, row: Row) -> None:
+        measured(row)
+        row.load = load_average()
         self.rows.append(row)
-        ratio = f"{row.ratio:.2f}" if row.ratio is not None else ""
         print(
-            f"  {row.figure}: {row.value}  |  yardstick: {row.yardstick}  |  ratio {ratio}"
-            f"  goal {row.goal or '-'}  {row.verdict}",
+            f"  {row.figure}: {row.value} ({row.spread or 'one measurement'})  |  yardstick: "
+            f"{row.yardstick}  |  ratio {row.ratio:.2f}  goal {row.goal or '-'}"
+            f"  (load {row.load:.1f})",
             flush=True,
         )
 
@@ -182,10 +249,15 @@ class Report:
         print(f"  note: {text}", flush=True)
 
     def table(self) -> None:
-        print(f"\n{self.title} (load average at the end {os.getloadavg()[0]:.1f})\n")
-        print("| figure | value | yardstick (same run) | ratio | goal | verdict |")
-        print("|---|---|---|---|---|---|")
+        print(f"\n{self.title} (load average at the end {load_average():.1f})\n")
+        print(
+            "| figure | value | spread over runs | yardstick (same run) | ratio | goal | load "
+            "| verdict |"
+        )
+        print("|---|---|---|---|---|---|---|---|")
         for r in self.rows:
-            ratio = f"{r.ratio:.2f}" if r.ratio is not None else ""
-            print(f"| {r.figure} | {r.value} | {r.yardstick} | {ratio} | {r.goal} | {r.verdict} |")
+            print(
+                f"| {r.figure} | {r.value} | {r.spread or 'one measurement'} | {r.yardstick} "
+                f"| {r.ratio:.2f} | {r.goal} | {r.load:.1f} | {r.verdict} |"
+            )
         print(flush=True)

@@ -175,6 +175,7 @@ def bench_hash(args: argparse.Namespace, rep: Report) -> None:
             check_mbs / raw_mbs,
             ">= 0.70",
             verdict(check_mbs / raw_mbs, 0.70, higher_is_better=True),
+            spread=f"{t['check'].spread()}; hashlib {t['raw'].spread()}",
         )
     )
 
@@ -241,6 +242,7 @@ def bench_audit(args: argparse.Namespace, rep: Report) -> None:
             r,
             "<= 2x",
             verdict(r, 2.0),
+            spread=f"{t['path'].spread()}; floor {t['floor'].spread()}",
         )
     )
     r = t["opened"].best / floor
@@ -252,6 +254,7 @@ def bench_audit(args: argparse.Namespace, rep: Report) -> None:
             r,
             "<= 2x",
             verdict(r, 2.0),
+            spread=f"{t['opened'].spread()}; floor {t['floor'].spread()}",
         )
     )
     rep.add(
@@ -260,6 +263,7 @@ def bench_audit(args: argparse.Namespace, rep: Report) -> None:
             f"{t['open'].best:.2f} s",
             f"audit floor {floor:.2f} s",
             t["open"].best / floor,
+            spread=t["open"].spread(),
         )
     )
     trim()
@@ -354,6 +358,7 @@ def bench_corpus(args: argparse.Namespace, rep: Report) -> None:
             audit_speedup / cpu_speedup,
             ">= 0.80",
             verdict(audit_speedup / cpu_speedup, 0.80, higher_is_better=True, yardstick_ok=scales),
+            spread=f"1 worker {t['audit1'].spread()}; {n} workers {t['auditN'].spread()}",
         )
     )
     if not scales:

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import argparse
 import ast
+import atexit
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from benchmarks._data import bench_dir
@@ -133,7 +136,10 @@ def main() -> None:
     maps = _maps(args.mb)
     readers = {"current": "current"}
     if args.before:
-        old = bench_dir() / f"jsonstream_{args.before}.py"
+        # The old reader in a folder of this run, not in bench-data/ (left as found).
+        here = tempfile.mkdtemp(prefix="aa-review-jsonstream-")
+        atexit.register(shutil.rmtree, here, True)
+        old = Path(here) / f"jsonstream_{args.before}.py"
         src = subprocess.run(
             ["git", "show", f"{args.before}:aa_review/core/package/jsonstream.py"],
             capture_output=True,

@@ -132,6 +132,7 @@ def main() -> None:
                     r,
                     "< 1 (ahead)",
                     verdict(r, 1.0),
+                    spread=f"{t['info'].spread()}; {peer} {t[peer].spread()}",
                 )
             )
 
@@ -159,6 +160,7 @@ def main() -> None:
                     r,
                     "< 1 (ahead)",
                     verdict(r, 1.0),
+                    spread=f"{t[mine].spread()}; {peer} {t[peer].spread()}",
                 )
             )
     rep.table()

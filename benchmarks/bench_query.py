@@ -13,6 +13,7 @@ import argparse
 import statistics
 import time
 
+from benchmarks._measure import load_average, spread
 from benchmarks._synthetic import FakePackage, synthetic_index
 
 QUERIES = [
@@ -47,7 +48,8 @@ def main() -> None:
         ratio = ms / GOAL_MS
         print(
             f"{q[:56]:<58}{ms:>9.2f} ms  goal {GOAL_MS:g} ms  ratio {ratio:6.3f} "
-            f"{'ok' if ratio <= 1 else 'MISSED'}"
+            f"{'ok' if ratio <= 1 else 'MISSED'}  ({spread(samples, 1000, 'ms')}; "
+            f"load {load_average():.1f})"
         )
 
 

@@ -65,12 +65,14 @@ BASELINE_EVIDENCE = {
 }
 
 
-def baseline_package(src: Path, rows: int) -> Path:
-    """The compare actions' baseline: ``src`` with changes (made once, hard links)."""
+def baseline_package(src: Path, rows: int, into: Path) -> Path:
+    """The compare actions' baseline: ``src`` with changes, made for this run in ``into``
+    (copied, not hard-linked: a hard link would make every file of ``src`` a
+    ``file.hard_link`` finding of the audit measured here and in later benchmarks)."""
     from benchmarks._data import changed_package
 
     counts = {k: max(1, int(rows * f)) for k, f in BASELINE_CHANGES.items()}
-    return changed_package(src, "baseline", seed=7, **counts, **BASELINE_EVIDENCE)
+    return changed_package(src, into, seed=7, **counts, **BASELINE_EVIDENCE)
 
 
 class StallMeter:
@@ -117,13 +119,19 @@ class StallMeter:
         return float(gaps.max()), float(np.percentile(gaps, 99)), wall
 
 
-def report(name: str, runs: list[tuple[float, float, float]]) -> None:
+def report(name: str, runs: list[tuple[float, float, float]], loads: list[float]) -> None:
+    """One action's line: the longest gap (best of the runs, judged), its spread over the
+    runs, the median p99 and wall time, and the load average while it ran."""
+    from benchmarks._measure import spread
+
     worst = min(r[0] for r in runs)
     p99 = statistics.median(r[1] for r in runs)
     wall = statistics.median(r[2] for r in runs)
     ratio = worst / GOAL_MS
+    longest = spread([r[0] for r in runs], unit="ms", digits=1)
     print(
-        f"{name:<44} longest {worst:8.1f} ms  p99 {p99:7.1f} ms  (took {wall:6.2f} s)  "
+        f"{name:<44} longest {worst:8.1f} ms ({longest})  p99 {p99:7.1f} ms  "
+        f"(took {wall:6.2f} s)  load {min(loads):.1f}-{max(loads):.1f}  "
         f"goal < {GOAL_MS:g} ms  ratio {ratio:5.2f} {'ok' if ratio < 1 else 'MISSED'}",
         flush=True,
     )
@@ -144,11 +152,19 @@ def main() -> None:
     if not groups or groups - set(GROUPS):
         ap.error(f"--only takes some of {', '.join(GROUPS)}")
 
+    from benchmarks._data import scratch as data_scratch
     from benchmarks._data import stress_package
-    from benchmarks._window import WindowDriver
 
     root = stress_package(args.rows)
-    baseline = baseline_package(root, args.rows) if "compare" in groups else None
+    with data_scratch("stalls") as into:
+        baseline = baseline_package(root, args.rows, into) if "compare" in groups else None
+        measure(args, groups, root, baseline)
+
+
+def measure(args: argparse.Namespace, groups: set[str], root: Path, baseline: Path | None) -> None:
+    from benchmarks._measure import Unmeasured, load_average
+    from benchmarks._window import WindowDriver
+
     app = QApplication.instance() or QApplication([])
     meter = StallMeter(app)
     scratch = Path(tempfile.mkdtemp(prefix="aa-review-stalls-"))
@@ -158,17 +174,19 @@ def main() -> None:
         settings = QSettings(str(scratch / "settings.ini"), QSettings.Format.IniFormat)
         settings.setValue("audit/auto", "false")
         drv = WindowDriver(app, settings, scratch)
-        report("idle window", [meter.measure(lambda: None, lambda: True, settle=1.0)])
+        idle = meter.measure(lambda: None, lambda: True, settle=1.0)
+        report("idle window", [idle], [load_average()])
         runs: dict[str, list[tuple[float, float, float]]] = {}
+        loads: dict[str, list[float]] = {}
 
         def run(name: str, start: Callable[[], None], done: Callable[[], bool]) -> None:
             try:
                 r = meter.measure(start, done, timeout=args.timeout)
             except TimeoutError:
-                print(f"{name}: did not finish within {args.timeout:g} s", flush=True)
-                return
+                raise Unmeasured(f"{name}: did not finish within {args.timeout:g} s") from None
             print(f"  {name}: longest {r[0]:.1f} ms, p99 {r[1]:.1f} ms, {r[2]:.2f} s", flush=True)
             runs.setdefault(name, []).append(r)
+            loads.setdefault(name, []).append(load_average())
 
         if "dossier" in groups:
             print("preparing the dossier workspace bound to the stress package…", flush=True)
@@ -198,7 +216,7 @@ def main() -> None:
                 run("run the independent check", drv.check, drv.checked)
         print()
         for name, r in runs.items():
-            report(name, r)
+            report(name, r, loads[name])
         drv.close()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

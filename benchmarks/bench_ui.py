@@ -15,8 +15,12 @@ updated against the paint floor (goal: within one 60 Hz frame).
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
+import shutil
+import tempfile
 import time
+from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -24,26 +28,36 @@ import numpy as np
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
+from benchmarks._measure import Timing
 from benchmarks._synthetic import FakePackage, synthetic_index
 
 FRAME = 1 / 60
 
 
-def timed(fn, repeat: int = 7) -> float:  # type: ignore[no-untyped-def]
-    """Best of ``repeat`` (a figure and its yardstick are each timed as often)."""
+def timing(fn, repeat: int = 7) -> Timing:  # type: ignore[no-untyped-def]
+    """Every run's seconds of ``repeat`` runs of ``fn``."""
     samples = []
     for _ in range(repeat):
         t = time.perf_counter()
         fn()
         samples.append(time.perf_counter() - t)
-    return min(samples)
+    return Timing(samples)
 
 
-def report(name: str, value: float, goal: float, unit: str) -> None:
-    ratio = value / goal
+def timed(fn, repeat: int = 7) -> float:  # type: ignore[no-untyped-def]
+    """Best of ``repeat`` (a figure and its yardstick are each timed as often)."""
+    return timing(fn, repeat).best
+
+
+def report(name: str, value: float, goal: float, unit: str, runs: Timing | None = None) -> None:
+    """One figure's line, with the spread of ``runs`` (in ms) and the load average."""
+    from benchmarks._measure import finite, load_average
+
+    ratio = finite(value, name) / goal  # a figure not measured fails the benchmark
+    spread = runs.spread(1000, "ms") if runs is not None else "derived from the best runs"
     print(
         f"{name:<58}{value:>10.4g} {unit:<3} goal {goal:g} {unit:<3} ratio {ratio:6.3f} "
-        f"{'ok' if ratio <= 1 else 'MISSED'}"
+        f"{'ok' if ratio <= 1 else 'MISSED'}  ({spread}; load {load_average():.1f})"
     )
 
 
@@ -73,11 +87,13 @@ def bench_filter_and_scroll(app: QApplication, rows: int) -> None:
         view.viewport().repaint()
 
     for q in queries:
+        t = timing(lambda q=q: apply(q))
         report(
             f"query over {rows:,} rows + repaint: {q or '(cleared)'}"[:58],
-            timed(lambda q=q: apply(q)) * 1000,
+            t.best * 1000,
             100,
             "ms",
+            t,
         )
     bench_subsets(app, pkg, model, view, rows)
 
@@ -125,11 +141,13 @@ def bench_subsets(app: QApplication, pkg: FakePackage, model, view, rows: int) -
         model.set_positions(scope.filter("subset:picked OR confidence<0.2"))
         view.viewport().repaint()
 
+    t = timing(query)
     report(
         f"subset:picked OR confidence<0.2 over {rows:,} rows + repaint"[:58],
-        timed(query) * 1000,
+        t.best * 1000,
         100,
         "ms",
+        t,
     )
     model.set_positions(None)
     store = SubsetStore()
@@ -142,11 +160,13 @@ def bench_subsets(app: QApplication, pkg: FakePackage, model, view, rows: int) -
         model.set_subset(sub.rows, sub.color)
         view.viewport().repaint()
 
+    t = timing(pick)
     report(
         f"{rows // 2:,} rows picked -> subset made, marked, repainted"[:58],
-        timed(pick) * 1000,
+        t.best * 1000,
         100,
         "ms",
+        t,
     )
     view.selectionModel().clear()
     model.set_subset(None)
@@ -158,7 +178,10 @@ def bench_selection(app: QApplication, package_rows: int) -> None:
 
     os.environ["AA_REVIEW_SYNCHRONOUS"] = "1"
     root = stress_package(package_rows)
-    settings = QSettings(str(root.parent / "bench-ui.ini"), QSettings.Format.IniFormat)
+    # The window's settings in a folder of this run, not in bench-data/ (left as found).
+    here = tempfile.mkdtemp(prefix="aa-review-ui-")
+    atexit.register(shutil.rmtree, here, True)
+    settings = QSettings(str(Path(here) / "settings.ini"), QSettings.Format.IniFormat)
     settings.setValue("audit/auto", "false")
     w = create_window(settings)
     w.resize(1500, 950)

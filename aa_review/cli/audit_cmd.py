@@ -19,7 +19,7 @@ from aa_review.core.audits import (
     audit_package,
     resolve_selection,
 )
-from aa_review.core.findings import Finding, Locations, Severity
+from aa_review.core.findings import Finding, Locations, Severity, worst_first
 from aa_review.core.package import find_root, open_package
 from aa_review.core.query import (
     QueryError,
@@ -207,8 +207,8 @@ def _print_report(r: AuditReport, fail_on: str) -> None:
     print(f"checks    {', '.join(r.checks)}")
     if r.query is not None:
         print(f"query     {r.query}")
-    for f in sorted(r.findings, key=lambda f: -f.severity.rank):  # worst first, stable
-        _print_finding(f)
+    for i in worst_first(r.findings):  # severity, then locations; ties in check order
+        _print_finding(r.findings[i])
     print(f"summary   {r.summary_line()}  ({r.seconds:.2f} s)")
 
 

@@ -7,7 +7,8 @@ import logging
 import sys
 
 from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, err
-from aa_review.core.query import QueryError, parse_query
+from aa_review.cli._query_arg import add_query_argument
+from aa_review.core.query import QueryError, check_query, fields_used
 from aa_review.core.util.errors import AAReviewError
 
 __all__ = ["register", "run"]
@@ -30,14 +31,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("old", metavar="OLD", help="the earlier package folder, or a fingerprint file")
     p.add_argument("new", metavar="NEW", help="the later package folder")
     p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
-    p.add_argument(
+    add_query_argument(
+        p,
         "--query",
         metavar="QUERY",
         default="",
-        help="list only the rows matching QUERY (the window's row filter syntax, "
-        "e.g. 'type:training_example', plus change:added|removed|changed|moved|"
-        "reformatted|linked); evidence and contract changes are not filtered; the "
-        "exit code follows what is listed",
+        help="list only the rows matching QUERY (the window's rows query, docs/query.md, "
+        "e.g. 'change:added OR change:moved', 'change:re*', 'type:training_example "
+        "-change:linked'; change: takes added|removed|changed|moved|reformatted|linked); "
+        "evidence and contract changes are not filtered; the exit code follows what is "
+        "listed; QUERY may start with '-'",
     )
     p.add_argument(
         "--fail-on",
@@ -63,7 +66,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        parse_query(args.query)  # a wrong query is reported before any work
+        check_query(args.query, "rows")  # a wrong query is reported before any work
         return _run(args)
     except QueryError as exc:
         err(str(exc))
@@ -93,15 +96,23 @@ def _run(args: argparse.Namespace) -> int:
 
     old, new = open_pair(args.old, args.new)
     old_pkg = None if isinstance(old, Fingerprint) else old
-    new_findings = audit_findings(new) if args.findings else None
-    old_findings = audit_findings(old_pkg) if args.findings and old_pkg is not None else None
-    d = diff(old, new, old_findings=old_findings, new_findings=new_findings)
+    # A query on findings (finding:, severity:) audits both packages first, as `rows` does.
+    asks = bool(args.query) and bool(fields_used(args.query, "rows") & {"finding", "severity"})
+    audit = args.findings or asks
+    new_findings = audit_findings(new) if audit else None
+    old_findings = audit_findings(old_pkg) if audit and old_pkg is not None else None
+    if args.findings:
+        d = diff(old, new, old_findings=old_findings, new_findings=new_findings)
+    else:
+        d = diff(old, new)
     if args.findings and d.findings is None:
         err("findings not compared: the fingerprint OLD was saved without findings")
     if args.query:
-        d = filter_diff(d, args.query, old_pkg, new)
+        d = filter_diff(d, args.query, old_pkg, new, findings=(old_findings, new_findings))
     if args.save_fingerprint:
-        fingerprint(new, findings=new_findings).save(args.save_fingerprint)
+        fingerprint(new, findings=new_findings if args.findings else None).save(
+            args.save_fingerprint
+        )
     doc = to_json(
         d,
         fail_on=args.fail_on,

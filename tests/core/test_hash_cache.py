@@ -172,3 +172,27 @@ def test_broken_links_are_a_located_problem(sample_copy: Path) -> None:
     found = summary(open_package(sample_copy))["problems"]
     assert [p["code"] for p in found] == ["input.bad_json"]
     assert found[0]["location"]["line"] == data[:at].count(b"\n") + 1
+
+
+def test_a_file_name_that_is_not_utf8_is_hashed_each_time_not_a_traceback(
+    sample_copy: Path, no_racy_window: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A package may hold a file whose name is not UTF-8 (POSIX names are bytes). The cache
+    file is JSON, which cannot hold such a name; so that file is not remembered (it is hashed
+    every time), the others still are, and ``info --json`` answers."""
+    from aa_review.cli import main as cli_main
+
+    odd = os.path.join(os.fsencode(sample_copy), b"input", b"\xff.txt")
+    with open(odd, "wb") as fh:
+        fh.write(b"not utf-8 by name\n")
+    old = os.stat(odd).st_mtime - 10
+    os.utime(odd, (old, old))  # long settled: outside any racy window
+    full = package_digest(sample_copy)
+    first = HashCache(sample_copy)
+    assert cached_digest(sample_copy, first) == full
+    second = HashCache(sample_copy)
+    assert cached_digest(sample_copy, second) == full
+    assert second.misses == 1 and second.hits == first.misses - 1  # only the odd name
+    assert cli_main(["info", str(sample_copy), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["identity"]["package_digest"] == full

@@ -367,7 +367,9 @@ def varied(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 def test_the_window_filters_answer_the_parity_table_as_the_core(window, varied) -> None:
     """Each query of the parity table, typed in the window's bars, shows what the core's
-    filter (and so the command line) keeps, in the same order."""
+    filter (and so the command line) keeps, in the same order (findings worst first, as
+    ``audit --query`` lists them)."""
+    from aa_review.core.findings import worst_first
     from aa_review.core.query import filter_findings, filter_rows
     from tests.core.query import parity
 
@@ -384,7 +386,7 @@ def test_the_window_filters_answer_the_parity_table_as_the_core(window, varied) 
     for query in parity.FINDINGS:
         window.findings.query.set_text(query)
         assert not window.findings.query.error.isVisibleTo(window), query
-        want = list(filter_findings(findings, query, pkg))
+        want = worst_first(findings, filter_findings(findings, query, pkg))
         m = window.findings.model
         assert want and [m.position(r) for r in range(m.rowCount())] == want, query
 

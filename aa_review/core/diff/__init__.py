@@ -108,6 +108,9 @@ if TYPE_CHECKING:
     from aa_review.core.diff._query import (
         filter_diff as filter_diff,
     )
+    from aa_review.core.diff._query import (
+        side_masks as side_masks,
+    )
     from aa_review.core.diff._report import (
         DIFF_SCHEMA_ID as DIFF_SCHEMA_ID,
     )
@@ -155,6 +158,7 @@ _WHERE = {
     "CHANGE_VALUES": "_query",
     "filter_diff": "_query",
     "change_masks": "_query",
+    "side_masks": "_query",
     "DIFF_SCHEMA_ID": "_report",
     "to_json": "_report",
     "to_text": "_report",

@@ -1,94 +1,67 @@
-"""``--query`` over a diff's rows: the project's query language, plus ``change:``."""
+"""``--query`` over a diff's rows: the project's query language, ``change:`` included.
+
+One parser and one evaluator: the rows scope that serves the window's rows filter and
+``aa-review rows --query`` (:class:`aa_review.core.query.RowsScope`), its ``change:``
+field served by the diff's masks, exactly as in the window's compare mode.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from aa_review.core.diff._model import LinksDiff, PackageDiff, RowsDiff
-from aa_review.core.query import And, Not, QueryError, Term, filter_rows, parse_query, set_term
-from aa_review.core.query._fields import CHANGE_VALUES
+from aa_review.core.query import QueryError, RowsScope, Term, check_query
+from aa_review.core.query._fields import CHANGE_VALUES, FieldSpec, resolve
 from aa_review.core.query._scope import terms_of
 
 if TYPE_CHECKING:
+    from aa_review.core.findings import Finding
     from aa_review.core.package import Package
 
-__all__ = ["filter_diff", "change_masks", "CHANGE_VALUES"]
+__all__ = ["filter_diff", "change_masks", "side_masks", "CHANGE_VALUES"]
 
 
 def filter_diff(
-    d: PackageDiff, query: str, old_pkg: Package | None, new_pkg: Package | None
+    d: PackageDiff,
+    query: str,
+    old_pkg: Package | None,
+    new_pkg: Package | None,
+    findings: tuple[Sequence[Finding] | None, Sequence[Finding] | None] = (None, None),
 ) -> PackageDiff:
     """The diff with its row lists (and linked rows) narrowed to the rows matching ``query``.
 
-    Row terms (``type:``, ``file:``, ``id:``, ``line<``...) are evaluated in the package
-    where the row is: the new one, the old one for removed rows. ``change:VALUE`` keeps
-    rows of that kind (see :data:`CHANGE_VALUES`); terms are ANDed, ``-change:moved``
-    excludes. Evidence, contract and finding changes are not filtered. Raises
-    :class:`QueryError` for a query that cannot be understood.
+    The query is the rows filter's, whole (``OR``, parentheses, wildcards, ``-term``):
+    added, changed, moved, re-serialized and linked rows are matched in the new package,
+    removed rows in the old one, each with ``change:`` as the window's compare mode
+    answers it (a removed row's only change is ``removed``). ``findings`` (old, new:
+    the audits', when made) serve ``finding:`` and ``severity:``. With a fingerprint
+    as the old package, only ``change:`` terms can be used. Evidence, contract and
+    finding changes are not filtered. Raises :class:`QueryError` for a query that
+    cannot be understood or answered.
     """
-    wanted: list[tuple[str, bool]] = []
-    tree = parse_query(query)
-    top = (
-        list(tree.nodes)
-        if isinstance(tree, And) and not tree.grouped
-        else ([] if tree is None else [tree])
-    )
-    for node in top:
-        negated = isinstance(node, Not)
-        t = node.node if isinstance(node, Not) else node
-        if isinstance(t, Term) and t.field == "change":
-            if t.op != ":" or t.value.lower() not in CHANGE_VALUES:
-                raise QueryError(
-                    query, t.column, "'change:' takes one of " + ", ".join(CHANGE_VALUES)
-                )
-            wanted.append((t.value.lower(), negated))
-    inner = [t for t in terms_of(tree) if t.field == "change"]
-    if len(inner) > len(wanted):  # under OR or parentheses: say so, never guess
-        raise QueryError(
-            query,
-            inner[0].column,
-            "'change:' terms are ANDed with the rest of "
-            "the query (change:added type:x, -change:moved); not inside OR or "
-            "parentheses",
-        )
-    rest = set_term(query, "change", None) if wanted else query
+    tree = check_query(query, "rows")
+    if tree is None:
+        return replace(d, query=query)
     r = d.rows
-    linked_rows = d.links.rows
-    linked = set(linked_rows.pos.tolist())
-    kind_of = {int(p): "added" for p in r.added.pos.tolist()}
-    kind_of.update({c.new_pos: "changed" for c in r.changed})
-    kind_of.update({int(p): "moved" for p in r.moved.new.pos.tolist()})
-    kind_of.update({int(p): "reformatted" for p in r.reformatted.pos.tolist()})
-
-    def by_query(pos: np.ndarray, side: str) -> np.ndarray:
-        if not rest.strip():
-            return np.ones(len(pos), dtype=bool)
-        pkg = new_pkg if side == "new" else old_pkg
-        if pkg is None:
-            raise QueryError(
-                query, 1, f"filtering rows needs the {side} package, not a fingerprint"
-            )
-        hits = filter_rows(pkg, rest)
-        return np.ones(len(pos), dtype=bool) if hits is None else np.isin(pos, hits)
+    n_new = len(new_pkg.index) if new_pkg is not None else _span(d, "new")
+    n_old = len(old_pkg.index) if old_pkg is not None else _span(d, "old")
+    new_masks, old_masks = side_masks(d, n_old, n_new)
+    new_scope = _scope(new_pkg, findings[1], new_masks, n_new, query, "new")
+    old_scope = _scope(old_pkg, findings[0], old_masks, n_old, query, "old")
+    new_keep = new_scope.mask(query)
+    old_keep = old_scope.mask(query)
+    assert new_keep is not None and old_keep is not None  # a query with terms
 
     def keep(pos: np.ndarray, side: str) -> np.ndarray:
-        mask = by_query(pos, side)
-        if wanted:
-            kinds = [
-                {"removed"}
-                if side == "old"
-                else {kind_of.get(p, ""), "linked" if p in linked else ""}
-                for p in pos.tolist()
-            ]
-            for value, negated in wanted:
-                hit = np.array([value in k for k in kinds], dtype=bool)
-                mask &= ~hit if negated else hit
-        return mask
+        m = new_keep if side == "new" else old_keep
+        return m[pos] if len(pos) else np.zeros(0, dtype=bool)
 
     changed_pos = np.array([c.new_pos for c in r.changed], dtype=np.int64)
+    linked_rows = d.links.rows
     rows = RowsDiff(
         compared=r.compared,
         reason=r.reason,
@@ -104,6 +77,65 @@ def filter_diff(
     )
     links = LinksDiff(d.links.by_evidence, listed=linked_rows.where(keep(linked_rows.pos, "new")))
     return replace(d, rows=rows, links=links, query=query)
+
+
+def side_masks(
+    d: PackageDiff, n_old: int, n_new: int
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The ``change:`` masks of each side: over the new package's rows (no row of it is
+    ``removed``) and over the old package's (``removed`` is all their change)."""
+    masks = change_masks(d, n_old, n_new)
+    new = {k: (np.zeros(n_new, dtype=bool) if k == "removed" else m) for k, m in masks.items()}
+    old = {k: (m if k == "removed" else np.zeros(n_old, dtype=bool)) for k, m in masks.items()}
+    return new, old
+
+
+def _span(d: PackageDiff, side: str) -> int:
+    """How many rows a side without its package must cover: past its last listed row."""
+    r = d.rows
+    if side == "old":
+        pos = [r.removed.pos]
+    else:
+        pos = [r.added.pos, r.moved.new.pos, r.reformatted.pos, d.links.rows.pos]
+        pos.append(np.array([c.new_pos for c in r.changed], dtype=np.int64))
+    top = [int(p.max()) + 1 for p in pos if len(p)]
+    return max(top, default=0)
+
+
+class _Unread(RowsScope):
+    """The rows of a side known by its fingerprint only: ``change:`` terms alone."""
+
+    def __init__(self, n: int, changes: dict[str, np.ndarray]) -> None:
+        self.n = n
+        self.changes = changes
+        self.subsets = None
+        self.findings = None
+
+    def __len__(self) -> int:
+        return self.n
+
+    def field_mask(self, spec: FieldSpec, term: Term, query: str) -> np.ndarray:
+        return self.change_mask(spec, term, query)  # _scope let change: terms alone in
+
+
+def _scope(
+    pkg: Package | None,
+    findings: Sequence[Finding] | None,
+    changes: dict[str, np.ndarray],
+    n: int,
+    query: str,
+    side: str,
+) -> RowsScope:
+    if pkg is not None:
+        scope = RowsScope(pkg, findings)
+        scope.changes = changes
+        return scope
+    for t in terms_of(check_query(query, "rows")):
+        if t.field is None or resolve(t, RowsScope.specs, query).name != "change":
+            raise QueryError(
+                query, t.column, f"filtering rows needs the {side} package, not a fingerprint"
+            )
+    return _Unread(n, changes)
 
 
 def change_masks(d: PackageDiff, n_old: int, n_new: int) -> dict[str, np.ndarray]:

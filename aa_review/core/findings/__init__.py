@@ -6,7 +6,7 @@ language share; it sits below all of them and imports only the small utilities.
 
 from __future__ import annotations
 
-from aa_review.core.findings._finding import Finding, Severity
+from aa_review.core.findings._finding import Finding, Severity, worst_first, worst_first_key
 from aa_review.core.findings._locations import (
     LOCATION_FIELDS,
     Location,
@@ -23,4 +23,6 @@ __all__ = [
     "Finding",
     "LOCATION_FIELDS",
     "distinct_sorted",
+    "worst_first",
+    "worst_first_key",
 ]

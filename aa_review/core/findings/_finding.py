@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
 
 from aa_review.core.findings._locations import Location, Locations
 
-__all__ = ["Severity", "Finding"]
+__all__ = ["Severity", "Finding", "worst_first_key", "worst_first"]
 
 
 class Severity(str, enum.Enum):  # noqa: UP042 - str() and format() of a member unchanged
@@ -83,3 +84,23 @@ class Finding(BaseModel):
     @property
     def location_count(self) -> int:
         return len(self.locations)
+
+
+def worst_first_key(severity: Severity, count: int) -> tuple[int, int]:
+    """The key of the default order of findings, of their groups and of their exports:
+    the worse severity first (critical, error, warning, low, info: :attr:`Severity.rank`),
+    then the larger count (a finding's locations, a group's findings)."""
+    return (-severity.rank, -count)
+
+
+def worst_first(findings: Sequence[Finding], positions: Iterable[int] | None = None) -> list[int]:
+    """``positions`` into ``findings`` (None: all) worst first (:func:`worst_first_key`,
+    the count being each finding's locations); equal keys in the audit's check order
+    (their position)."""
+    pos = range(len(findings)) if positions is None else [int(p) for p in positions]
+
+    def key(i: int) -> tuple[int, int, int]:
+        f = findings[i]
+        return (*worst_first_key(f.severity, len(f.locations)), i)
+
+    return sorted(pos, key=key)

@@ -13,8 +13,10 @@ package folder (named by a hash of its real path), written atomically (a tempora
 file renamed over it). It is bounded: at most :data:`MAX_PACKAGES` package files (the
 least recently used go) and :data:`MAX_ENTRIES` files per package. A file changed less
 than :data:`RACY_NS` before it was hashed is not remembered (git's "racily clean"
-case: a write in the same clock tick would leave its times unchanged). A cache that
-cannot be read or written is ignored: the digest is then computed from the bytes.
+case: a write in the same clock tick would leave its times unchanged). A file whose
+name is not UTF-8 (POSIX names are bytes) is not remembered either, as JSON cannot hold
+its name; nor is a package whose real path is not UTF-8. A cache that cannot be read or
+written is ignored: the digest is then computed from the bytes.
 """
 
 from __future__ import annotations
@@ -97,6 +99,8 @@ class HashCache:
         if stamp is None or hashed_at_ns - max(stamp[3], stamp[4]) < RACY_NS:
             self._files.pop(rel, None)  # changed too recently to trust its times
             return
+        if not _utf8(rel):
+            return  # a name JSON cannot hold: hashed every time
         if rel not in self._files and len(self._files) >= MAX_ENTRIES:
             return
         self._files[rel] = [*stamp, sha256]
@@ -116,6 +120,8 @@ class HashCache:
 
     def save(self) -> None:
         """Write the cache atomically, then drop the least recently used packages' files."""
+        if not _utf8(os.fsdecode(self._root)):
+            return  # its own path cannot be recorded: no cache for this package
         if not self._dirty:
             _touch(self.path)
             return
@@ -136,6 +142,15 @@ class HashCache:
             return
         self._dirty = False
         _prune(self.folder)
+
+
+def _utf8(text: str) -> bool:
+    """Whether ``text`` encodes as UTF-8 (a name decoded from non-UTF-8 bytes does not)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _touch(path: Path) -> None:

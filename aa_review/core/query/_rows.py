@@ -136,7 +136,7 @@ class RowsScope(Scope):
                 "File > Compare With… (on the command line: aa-review diff "
                 "OLD NEW --query ...)",
             )
-        out = np.zeros(len(self.ix), dtype=bool)
+        out = np.zeros(len(self), dtype=bool)
         for value, wanted in zip(CHANGE_VALUES, hit.tolist(), strict=True):
             if wanted:
                 out |= self.changes[value]

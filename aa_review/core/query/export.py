@@ -217,11 +217,14 @@ def findings_export(
     positions: Iterable[int] | None = None,
     package_id: str | None = None,
 ) -> Export:
-    """Findings at ``positions``: in CSV one line per location (``finding_index`` ties
-    the lines of one finding together); in JSON each finding whole."""
+    """Findings at ``positions`` (None: all), worst first (severity, then locations; ties
+    in audit order): in CSV one line per location (``finding_index``, the finding's
+    place in the audit's list, ties the lines of one finding together); in JSON each
+    finding whole."""
+    from aa_review.core.findings import worst_first
     from aa_review.core.query import check_of, locations_of
 
-    pos = list(range(len(findings))) if positions is None else [int(p) for p in positions]
+    pos = worst_first(findings, positions)
 
     def records(columns: Sequence[str] | None, fmt: str) -> Iterator[dict[str, Any]]:
         for p in pos:

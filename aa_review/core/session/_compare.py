@@ -196,7 +196,7 @@ def prepare_comparison(
     baseline: Package, package: Package, cancelled: Callable[[], bool] = _never
 ) -> PreparedComparison:
     """Diff ``baseline`` against ``package`` and derive what the views show (any thread)."""
-    from aa_review.core.diff import change_masks, diff
+    from aa_review.core.diff import diff, side_masks
     from aa_review.core.session._prepare import Cancelled
 
     if cancelled():
@@ -205,13 +205,7 @@ def prepare_comparison(
     if cancelled():
         raise Cancelled
     n_old, n_new = len(baseline.index), len(package.index)
-    all_masks = change_masks(d, n_old, n_new)
-    masks = {
-        k: (np.zeros(n_new, dtype=bool) if k == "removed" else m) for k, m in all_masks.items()
-    }
-    old_masks = {
-        k: (m if k == "removed" else np.zeros(n_old, dtype=bool)) for k, m in all_masks.items()
-    }
+    masks, old_masks = side_masks(d, n_old, n_new)  # as aa-review diff --query answers
     row_kind = np.zeros(n_new, dtype=np.int8)
     for i, k in enumerate(ROW_KINDS, 1):
         row_kind[masks[k]] = i

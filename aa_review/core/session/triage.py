@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from aa_review.core.findings import Finding, Severity
+from aa_review.core.findings import Finding, Severity, worst_first_key
 from aa_review.core.query import (
     And,
     FindingsIndex,
@@ -119,7 +119,7 @@ def group_findings(
         locs = int((index.start[pos + 1] - index.start[pos]).sum())
         worst = max((fs[i].severity for i in items), key=lambda s: s.rank)
         groups.append(FindingGroup(field, value, pos, locs, worst))
-    groups.sort(key=lambda g: (-g.count, -g.worst.rank, g.value))
+    groups.sort(key=lambda g: (*worst_first_key(g.worst, g.count), g.value))  # worst first
     return groups
 
 

@@ -9,7 +9,7 @@ import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from aa_review.core.findings import Finding, Severity
+from aa_review.core.findings import Finding, Severity, worst_first
 from aa_review.core.session.triage import severity_of_rank, sort_findings
 
 __all__ = ["FindingsTableModel", "LOCATIONS_COLUMN", "SEVERITY_COLORS", "finding_mark", "mark_keys"]
@@ -31,22 +31,26 @@ class FindingsTableModel(QAbstractTableModel):
         super().__init__(parent)
         self._all: list[Finding] = []
         self._shown: list[int] = []
-        self._sort: tuple[int, bool] | None = None  # (column, descending); None: audit order
+        self._sort: tuple[int, bool] | None = None  # (column, descending); None: worst first
 
     def set_findings(self, findings: list[Finding], shown: Iterable[int] | None = None) -> None:
         """``findings``, of which the positions ``shown`` (None: all), in the order of the
-        column last sorted by (the audit's order until a header is clicked)."""
+        column last sorted by (worst first until a header is clicked)."""
         self.beginResetModel()
         self._all = list(findings)
-        self._shown = list(range(len(self._all))) if shown is None else [int(i) for i in shown]
-        if self._sort is not None:
-            self._shown = sort_findings(self._all, self._shown, *self._sort)
+        self._shown = self._ordered(None if shown is None else [int(i) for i in shown])
         self.endResetModel()
+
+    def _ordered(self, shown: list[int] | None) -> list[int]:
+        if self._sort is not None:
+            pos = list(range(len(self._all))) if shown is None else shown
+            return sort_findings(self._all, pos, *self._sort)
+        return worst_first(self._all, shown)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if column < 0 or column >= len(_COLUMNS):
             self._sort = None
-            shown = sorted(self._shown)
+            shown = worst_first(self._all, self._shown)
         else:
             self._sort = (column, order == Qt.SortOrder.DescendingOrder)
             shown = sort_findings(self._all, self._shown, *self._sort)

@@ -52,6 +52,10 @@ class DossierWorker(QObject):
     done = Signal(object, object)
     failed = Signal(object, str)
     busy_changed = Signal(bool)
+    # From the worker thread, one queued delivery per job: done or failed is emitted
+    # from it in the GUI thread, and only then does the job stop counting as pending
+    # (two separate queued slots could let busy clear before the result is taken).
+    _delivered = Signal(object, bool, object)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -60,8 +64,7 @@ class DossierWorker(QObject):
         self._pending = 0
         self._idle = threading.Event()
         self._idle.set()
-        self.done.connect(self._finished)
-        self.failed.connect(self._finished)
+        self._delivered.connect(self._deliver)
 
     @property
     def busy(self) -> bool:
@@ -79,9 +82,9 @@ class DossierWorker(QObject):
                 result = fn()
             except Exception as exc:  # the window stays up; the log has the traceback
                 log.exception("dossier job %r failed", token)
-                self.failed.emit(token, f"{type(exc).__name__}: {exc}")
+                self._delivered.emit(token, False, f"{type(exc).__name__}: {exc}")
             else:
-                self.done.emit(token, result)
+                self._delivered.emit(token, True, result)
 
         if synchronous():
             job()
@@ -91,7 +94,16 @@ class DossierWorker(QObject):
             self._loop.start()
         self._jobs.put(job)
 
-    def _finished(self, *_args: Any) -> None:
+    def _deliver(self, token: Any, ok: bool, payload: Any) -> None:
+        try:
+            if ok:
+                self.done.emit(token, payload)
+            else:
+                self.failed.emit(token, payload)
+        finally:
+            self._finished()
+
+    def _finished(self) -> None:
         self._pending -= 1
         if self._pending == 0:
             self._idle.set()

@@ -26,6 +26,9 @@ from aa_review.qt.views.tables import make_table
 __all__ = ["FindingGroups"]
 
 _HEADERS = ("Group", "Findings", "Locations", "Worst")
+# The key a header click sorts by: the worst severity by rank (then the findings), counts
+# as numbers, the group's name case-blind; never the text shown.
+_SORT = Qt.ItemDataRole.UserRole + 1
 
 
 class FindingGroups(QWidget):
@@ -43,6 +46,7 @@ class FindingGroups(QWidget):
         self.title.setObjectName("groups_title")
         lay.addWidget(self.title)
         self.model = QStandardItemModel(0, len(_HEADERS), self)
+        self.model.setSortRole(_SORT)
         self.model.setHorizontalHeaderLabels(list(_HEADERS))
         self.view: QTableView = make_table(self.model, sortable=True, name="groups_view")
         lay.addWidget(self.view)
@@ -97,6 +101,12 @@ class FindingGroups(QWidget):
                 cells[1].setData(g.count, Qt.ItemDataRole.DisplayRole)
                 cells[2].setData(g.locations, Qt.ItemDataRole.DisplayRole)
                 cells[3].setData(g.worst.rank, Qt.ItemDataRole.UserRole)
+                cells[0].setData(g.value.casefold(), _SORT)
+                cells[1].setData(g.count, _SORT)
+                cells[2].setData(g.locations, _SORT)
+                # ``groups`` come worst first (severity, then findings): descending, the
+                # Worst column gives that order back; ascending, the least severe first.
+                cells[3].setData(g.worst.rank * (len(groups) + 1) + len(groups) - k, _SORT)
                 cells[3].setForeground(QBrush(QColor(SEVERITY_COLORS[g.worst])))
                 cells[0].setData(k, Qt.ItemDataRole.UserRole)  # which group, however sorted
                 cells[0].setToolTip(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from aa_review.core.findings import Finding, Location, Severity
+from aa_review.core.findings import Finding, Location, Severity, worst_first
 from aa_review.core.query import filter_findings, filter_rows
 from aa_review.core.query.export import (
     evidence_export,
@@ -131,7 +131,8 @@ def test_findings_export(pkg, audit_findings, tmp_path: Path) -> None:
         package_id=pkg.package_id,
     ) == len(keep)
     data = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
-    # One line per location: a finding about many rows has a line for each.
+    # One line per location: a finding about many rows has a line for each; worst first.
+    keep = worst_first(audit_findings, keep)
     lines = [i for i in keep for _ in audit_findings[i].locations]
     assert [int(d["finding_index"]) for d in data] == lines
     assert [d["code"] for d in data] == [audit_findings[i].code for i in lines]

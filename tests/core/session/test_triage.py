@@ -28,15 +28,16 @@ def flat() -> list[Finding]:
     ]
 
 
-def test_groups_count_findings_and_locations_most_first(flat: list[Finding]) -> None:
+def test_groups_count_findings_and_locations_worst_first(flat: list[Finding]) -> None:
+    """Groups come worst first (their worst severity), then by how many findings."""
     groups = group_findings(FindingsIndex(flat), None, "code")
     got = [(g.value, g.count, g.locations) for g in groups]
     assert got == [
-        ("privacy.path", 2, 3),
         ("link.hidden_cited", 1, 2),
+        ("privacy.path", 2, 3),
         ("input.malformed_line", 1, 1),
     ]
-    assert groups[0].worst is Severity.ERROR
+    assert groups[0].worst is Severity.CRITICAL and groups[1].worst is Severity.ERROR
     # Opening a group shows exactly its findings through the findings query.
     scope = FindingsScope(FindingsIndex(flat))
     for g in groups:
