@@ -407,7 +407,12 @@ def _run_import(args: argparse.Namespace) -> int:
         try:
             ref = ws.import_dossier(tree, args.actor)
         except DossierSchemaError as exc:
-            raise _Unusable(f"{args.dossier}: {exc}") from None
+            # Spec 15: each problem with its JSON path, the rule and what would satisfy it.
+            lines = "\n  ".join(exc.explain())
+            raise _Unusable(
+                f"{args.dossier}: refused, nothing was imported or journaled: {exc.reason}\n"
+                f"  {lines}"
+            ) from None
         except (ActorUnavailableError, RevisionConflictError) as exc:
             raise _Refused(str(exc)) from None
         print(f"imported {ref.dossier_id} revision {ref.revision}: {ref.state.value}")

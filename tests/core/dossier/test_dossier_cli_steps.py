@@ -340,3 +340,34 @@ def test_the_demo_workspace_says_it_is_several_people_on_one_machine(
     note = json.loads(out)["one_machine"]
     assert "a demo of several people on one machine" in note
     assert "training_research_lead, independent_evaluator, human_maintainer" in note
+
+
+def test_a_refused_import_names_path_rule_and_remedy_and_changes_nothing(
+    team: Run, tmp_path: Path
+) -> None:
+    # Spec 15: "Import ... refuses, naming the JSON path ... A refusal writes nothing to the
+    # journal and changes no state."
+    rec = records(team, tmp_path)
+    ws = tmp_path / "ws"
+    code, _, err = team(
+        "fay",
+        "dossier",
+        "init",
+        ws,
+        "--archive",
+        tmp_path / "archive.json",
+        *("--record", rec["ada"], "--record", rec["cy"], "--record", rec["fay"]),
+    )
+    assert code == 0, err
+    bad = json.loads((tmp_path / "dossier.json").read_text())
+    bad["spec_revision"] = 1.0
+    bad["evidence"]["coverage"]["stage6"]["can_evaluate_training_search"] = "true"
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    _, before, _ = team("ada", "dossier", "status", ws, "--json")
+    code, _, err = team("ada", "dossier", "import", ws, tmp_path / "bad.json", "--as", "p-lead-ada")
+    assert code == 2
+    assert "nothing was imported or journaled" in err
+    assert "spec_revision:" in err and "evidence.coverage.stage6" in err
+    assert "READINESS_DOSSIER.md 15" in err and "to fix: write the JSON boolean true" in err
+    _, after, _ = team("ada", "dossier", "status", ws, "--json")
+    assert json.loads(after) == json.loads(before)
