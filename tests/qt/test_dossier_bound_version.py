@@ -71,13 +71,13 @@ def test_a_step_that_would_expire_asks_first_and_a_no_writes_nothing(panel, demo
     _changed_in_place(demo)
     panel.refresh()
     assert panel.state.stale
-    before = (panel.folder / "journal.jsonl").read_bytes()
+    before = _journal(panel.folder)
     panel.answer = False
     assert act(panel, "p-eval-cy", Action.CHECK) is None
     question = panel.confirms[-1]
     assert "EXPIRES dos-demo-ready revision 1" in question and "for good" in question
     assert "package" in question.lower()  # the freshness reason, in words
-    assert (panel.folder / "journal.jsonl").read_bytes() == before
+    assert _journal(panel.folder) == before
     assert state(panel) == "evidence_bound"
     panel.answer = True
     assert act(panel, "p-eval-cy", Action.CHECK).outcome.value == "expired"
@@ -105,3 +105,8 @@ def test_from_an_expired_revision_a_new_one_in_the_window(panel, demo, qtbot) ->
     assert panel.ws.revision(READY, 2)["supersedes"]["revision"] == 1
     assert not panel.revise_button.isVisibleTo(panel)  # a draft is edited, not revised
     assert panel.ws.verify_journal()["valid"]
+
+
+def _journal(folder: Path) -> list[tuple[str, bytes]]:
+    """The journal folder's action files, names and bytes: what a "no" must leave."""
+    return [(p.name, p.read_bytes()) for p in sorted((folder / "journal").glob("*.jsonl"))]

@@ -343,15 +343,21 @@ def verify_read(
     settled = getattr(read, "settled", None)
     entries = read.entries
     if settled is not None:
-        heads = anchor_heads(anchor)
-        if heads is not None:
+        items = anchor_items(anchor)
+        if items is not None:
             off = {
                 e["entry_hash"]: e["seq"]
                 for na in settled.not_applied
                 for e in na.action.entries
                 if isinstance(e, dict)
             }
-            anchor = [h for h in heads if off.get(h["entry_hash"]) != h["seq"]]
+            # A head on a not-applied branch is reached (10.6); a projection keeps its
+            # signature, which is checked as for any anchor (10.5).
+            anchor = [
+                projection if projection is not None else head
+                for head, projection in items
+                if off.get(head["entry_hash"]) != head["seq"]
+            ]
     result, verifier = verify_with(entries, anchor, registries)
     branches: dict[str, dict[str, Any]] = {}
     faults = sorted(_fault_at(f) for f in getattr(read, "faults", []) or [])

@@ -174,3 +174,52 @@ def revision_file(folder: Path, dossier_id: str, revision: int) -> Path:
         and "revision_digest" in e["payload"]
     ][-1]
     return FolderStore(folder).revision_file(dossier_id, digest)
+
+
+# -- the journal folder of a workspace (one file per action, docs/dossier_workspace.md) --------
+def action_files(folder: Path) -> list[Path]:
+    """The journal folder's action files in seq order (for tests that make no fork)."""
+    return sorted(p for p in (folder / "journal").iterdir() if p.name.endswith(".jsonl"))
+
+
+def journal_lines(folder: Path) -> list[bytes]:
+    """Every journal line of a workspace folder, in order."""
+    return [line for p in action_files(folder) for line in p.read_bytes().splitlines()]
+
+
+def journal_entries(folder: Path) -> list[dict[str, Any]]:
+    """Every journal entry of a workspace folder, parsed, in order."""
+    import json
+
+    return [json.loads(line) for line in journal_lines(folder)]
+
+
+def journal_snapshot(folder: Path) -> bytes:
+    """Every action file's name and bytes: what a refused step must leave as found."""
+    if not (folder / "journal").is_dir():
+        return b""
+    return b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in action_files(folder))
+
+
+def write_journal_lines(folder: Path, raw: list[bytes]) -> None:
+    """Replace the journal by these lines, one file per action, as a forger would."""
+    import json
+
+    for p in action_files(folder):
+        p.unlink()
+    group: list[bytes] = []
+    for i, line in enumerate(raw):
+        group.append(line)
+        try:
+            more = json.loads(line)["payload"].get("continued") is True
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            more = False
+        if more:
+            continue
+        try:
+            first = json.loads(group[0])
+            name = f"{first['seq']:08d}-{first['entry_hash'].split(':')[1]}.jsonl"
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError):
+            name = f"{i:08d}-{'0' * 64}.jsonl"
+        (folder / "journal" / name).write_bytes(b"".join(g + b"\n" for g in group))
+        group = []

@@ -18,7 +18,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dossier_builder import DECIDER, EVALUATOR, LEAD, SIGNER, Clock, archive, keyed_principals
+from dossier_builder import (
+    DECIDER,
+    EVALUATOR,
+    LEAD,
+    SIGNER,
+    Clock,
+    archive,
+    journal_entries,
+    keyed_principals,
+    write_journal_lines,
+)
 from dossier_builder import passing as passing_tree
 
 from aa_review.cli import dossier_cmd
@@ -50,7 +60,7 @@ def build(tmp_path: Path, upto: str = "eligible") -> Path:
 
 
 def entries(folder: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in (folder / "journal.jsonl").read_bytes().splitlines()]
+    return journal_entries(folder)
 
 
 def projections(folder: Path) -> list[dict[str, Any]]:
@@ -60,7 +70,7 @@ def projections(folder: Path) -> list[dict[str, Any]]:
 def cli(folder: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, Any, str]:
     parser = argparse.ArgumentParser()
     dossier_cmd.register(parser.add_subparsers())
-    args = parser.parse_args(["dossier", "verify-journal", str(folder / "journal.jsonl"), *extra])
+    args = parser.parse_args(["dossier", "verify-journal", str(folder / "journal"), *extra])
     code = args.func(args)
     out, err = capsys.readouterr()
     return code, json.loads(out) if out.strip() else None, err
@@ -242,12 +252,11 @@ def forge(folder: Path, how: str, tmp_path: Path) -> None:
     """The four forgeries of issue 23, made by someone with write access and no key."""
     es = entries(folder)
     digest = es[-1]["payload"]["registry_digest"]
-    journal = folder / "journal.jsonl"
     if how == "genuine":
         return
     if how == "appended-unsigned":
         extra = _denial(es[-1], {"principal_id": SIGNER, "role": "human_maintainer"}, digest)
-        journal.write_bytes(rechain([*es, extra]))
+        write_journal_lines(folder, rechain([*es, extra]).splitlines())
     elif how == "eligible-by-strangers":  # unsigned, by principals in no registry
         bind = es[-1]
         check = {
@@ -264,15 +273,17 @@ def forge(folder: Path, how: str, tmp_path: Path) -> None:
             "actor": {"principal_id": "p-maint-mallory", "role": "human_maintainer"},
             "payload": {"action": "decide_eligible", "registry_digest": digest},
         }
-        journal.write_bytes(rechain([*es, check, decide]))
+        write_journal_lines(folder, rechain([*es, check, decide]).splitlines())
         assert verify_journal(entries(folder))["valid"]  # a legal chain without the registry
     elif how == "signed-with-another-key":
         mallory = KeyStore(tmp_path / "mallory-keys").create(DECIDER)
         extra = _denial(es[-1], {"principal_id": DECIDER, "role": "human_maintainer"}, digest)
-        journal.write_bytes(rechain([*es, extra], sign=lambda e: mallory.sign(e["entry_hash"])))
+        write_journal_lines(
+            folder, rechain([*es, extra], sign=lambda e: mallory.sign(e["entry_hash"])).splitlines()
+        )
     elif how == "genesis-rewritten":
         es[0]["payload"]["claimed_state"] = "evidence_bound"
-        journal.write_bytes(rechain(es))
+        write_journal_lines(folder, rechain(es).splitlines())
 
 
 def break_registry(path: Path, how: str) -> None:

@@ -371,7 +371,7 @@ def test_dossier_check_names_the_other_version_and_where_the_bound_one_is(
 
     _bind(tmp_path / "ws", bound)
     other = _other_version(bound, tmp_path)
-    rev_file = tmp_path / "ws" / "dossiers" / READY / "rev-1.json"
+    rev_file = revision_file(tmp_path / "ws", READY, 1)
     args = ["dossier", "check", str(rev_file), "--archive", str(tmp_path / "ws" / "archive.json")]
     code = main([*args, "--package", f"{PID}={other}"])
     out = capsys.readouterr().out

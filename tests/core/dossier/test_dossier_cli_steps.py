@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dossier_builder import journal_entries, journal_snapshot, revision_file
 
 from aa_review.cli import main
 from aa_review.core.dossier import KeyStore, verify_journal
@@ -151,7 +152,7 @@ def test_three_people_take_a_dossier_from_import_to_eligible_and_published(
         held = [p for p, _ in KeyStore(tmp_path / "people" / person / "keys").principals()]
         assert held == [pid]
     # And the journal's signers are the registry's distinct keys.
-    entries = [json.loads(line) for line in (ws / "journal.jsonl").read_text().splitlines()]
+    entries = journal_entries(ws)
     registry = json.loads((ws / "principals.json").read_text())
     assert verify_journal(entries, principals=_versions(ws, registry))["valid"]
     keys = [p["public_key"] for p in registry["principals"]]
@@ -197,11 +198,11 @@ def test_a_refusal_says_the_step_the_role_needed_and_the_role_held(
     assert "p-lead-ada holds role training_research_lead" in err
     assert "Who could: p-eval-cy" in err
     # The evaluator's key is not in the lead's store: acting as them is refused, unjournaled.
-    before = (ws / "journal.jsonl").read_bytes()
+    before = journal_snapshot(ws)
     code, _, err = team("ada", "dossier", "check", ws, D, "--as", "p-eval-cy")
     assert code == 1 and "ACTOR_KEY_UNAVAILABLE" in err
     assert "private key is not on this machine" in err
-    assert (ws / "journal.jsonl").read_bytes() == before
+    assert journal_snapshot(ws) == before
     # Deciding before the check: the step is not possible from evidence_bound.
     code, _, err = team("fay", "dossier", "decide", "eligible", ws, D, "--as", "p-maint-fay")
     assert code == 1 and "TRANSITION_ILLEGAL" in err and "evidence_bound" in err
@@ -246,7 +247,7 @@ def test_registry_refusals(team: Run, tmp_path: Path) -> None:
         json.dumps(twin),
     )
     assert code == 1 and "share one public key" in err
-    assert not (folder / "journal.jsonl").exists() or (folder / "journal.jsonl").read_text() == ""
+    assert journal_snapshot(folder) == b""
     # Only a human maintainer with a key here adds a person.
     code, _, err = team(
         "ada", "dossier", "add-principal", folder, "--as", "p-lead-ada", "--record", rec["cy"]
@@ -306,7 +307,7 @@ def test_input_that_cannot_be_evaluated_exits_2(team: Run, tmp_path: Path, argv:
 
 def test_a_read_only_workspace_exits_2_and_status_says_why(team: Run, tmp_path: Path) -> None:
     ws = _workspace(team, tmp_path, "bind")
-    rev = ws / "dossiers" / D / "rev-1.json"
+    rev = revision_file(ws, D, 1)
     tree = json.loads(rev.read_text())
     tree["state"] = "eligible"  # a revision file edited by hand
     rev.write_text(json.dumps(tree))

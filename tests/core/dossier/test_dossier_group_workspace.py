@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dossier_builder import archive, keyed_principals, passing
+from dossier_builder import action_files, archive, keyed_principals, passing, revision_file
 
 from aa_review.core.dossier import KeyStore, init_workspace_folder
 
@@ -101,9 +101,9 @@ def test_workspace_files_follow_the_umask_and_another_umask_opens_writable(
         """,
     )
     assert second == {"read_only": False, "fault": None, "state": "independently_checked"}
-    rev = folder / "dossiers" / D / "rev-1.json"
+    rev = revision_file(folder, D, 1)
     assert stat.S_IMODE(rev.stat().st_mode) == 0o640  # rewritten under umask 027
-    assert stat.S_IMODE((folder / "journal.jsonl").stat().st_mode) == 0o664  # appended, not made
+    assert stat.S_IMODE(action_files(folder)[0].stat().st_mode) == 0o664  # made under 002
 
 
 @pytest.mark.skipif(os.name != "posix", reason="file modes and umask are POSIX")

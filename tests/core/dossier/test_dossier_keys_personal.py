@@ -8,7 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dossier_builder import DECIDER, EVALUATOR, LEAD, Clock, archive, keyed_principals, passing
+from dossier_builder import (
+    DECIDER,
+    EVALUATOR,
+    LEAD,
+    Clock,
+    archive,
+    journal_snapshot,
+    keyed_principals,
+    passing,
+)
 
 from aa_review.core.dossier import (
     KeyPlace,
@@ -54,10 +63,10 @@ def test_a_registry_change_that_would_share_a_key_is_refused(tmp_path: Path) -> 
     folder = init_workspace_folder(tmp_path / "ws", keyed_principals(), archive())
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         ws.import_dossier(passing(), LEAD)
-        before = (folder / "journal.jsonl").read_bytes()
+        before = journal_snapshot(folder)
         with pytest.raises(PrincipalRegistryError, match="share one public key"):
             ws.change_registry(sharing(keyed_principals(), LEAD, DECIDER), DECIDER)
-        assert (folder / "journal.jsonl").read_bytes() == before
+        assert journal_snapshot(folder) == before
         assert not ws.read_only
 
 
