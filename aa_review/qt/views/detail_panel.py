@@ -69,9 +69,7 @@ class RowDetailPanel(Linked):
                 self.runner.cancel("row")
                 self._shown = None
                 self.model.set_value({})
-                self.title.setText(
-                    _PICK if sel.finding is None else "The selected finding names no row."
-                )
+            self.title.setText(self.session.describe_detail())
             return
         want = (self.version, sel.row)
         if want == self._shown:

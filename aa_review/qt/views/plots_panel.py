@@ -296,7 +296,7 @@ class PlotsPanel(QWidget):
             return
         sub = self.session.make_subset(rows)
         if sub is not None:
-            self.session.select_rows(sub.rows, "plots")
+            self.session.select_rows(sub.rows, "plots", why=f"subset:{sub.name}")
 
     def show_subset(self, _subsets: object = None) -> None:
         """The active subset on every plot of rows: the map, the histograms, the types."""
