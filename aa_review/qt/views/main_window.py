@@ -476,7 +476,9 @@ class MainWindow(QMainWindow):
     def focus_dossier(self) -> None:
         """The Dossier page in front, the focus on its first control."""
         self.show_page("dossier")
-        _first_focusable(self.dossier).setFocus()
+        box = getattr(self.dossier, "dossier_box", None)  # which dossier: the first choice
+        target = box if isinstance(box, QWidget) and box.isEnabled() else None
+        (target or _first_focusable(self.dossier)).setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def choose_actor(self) -> None:
         """Change who you act as (the dossier's own chooser), once a workspace is open."""
