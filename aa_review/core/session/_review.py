@@ -43,6 +43,7 @@ class SessionEvents(SignalGroup):
     query_changed = Signal(object)  # QueryResult
     hashes_changed = Signal(object)  # HashStatus | None
     baseline_changed = Signal(object)  # Comparison | None (compare mode)
+    auditing_changed = Signal(bool)  # an audit of the open package started or ended
 
 
 class ReviewSession:
@@ -61,6 +62,7 @@ class ReviewSession:
         self._version = 0
         self._open: OpenPackage | None = None
         self._findings: FindingsState | None = None
+        self._auditing = False
         self._facts: PackageFacts | None = None
         self._hashes: HashStatus | None = None
         self._texts: dict[Scope, str] = dict.fromkeys(Scope, "")
@@ -157,6 +159,16 @@ class ReviewSession:
         self.subsets.clear(emit=False)
         self._reevaluate()
         self._announce(package=True)
+
+    @property
+    def auditing(self) -> bool:
+        """Whether an audit of the open package is running (the views say so)."""
+        return self._auditing
+
+    def set_auditing(self, on: bool) -> None:
+        if on != self._auditing:
+            self._auditing = on
+            self.events.auditing_changed.emit(on)
 
     def set_audit(self, prepared: PreparedFindings) -> bool:
         """Show an audit's findings (from ``prepare_findings``); False when it is about a

@@ -381,11 +381,14 @@ class MainWindow(QMainWindow):
             self.show_page("dossier")
 
     def open_demo(self) -> None:
-        """The sample package and, beside it, its dossier workspace."""
-        from aa_review.demo import bundled_package, bundled_workspace
+        """The sample package and, beside it, its dossier workspace (made in the
+        background the first time)."""
 
-        self.open_package(bundled_package())
-        self.open_workspace(bundled_workspace())
+        def opened(package: Path, workspace: Path) -> None:
+            self.open_package(package)
+            self.open_workspace(workspace)
+
+        self.controller.open_demo(opened)
 
     def _remember(self, kind: str, path: Path) -> None:
         self.places.add(kind, Path(path))
@@ -612,7 +615,7 @@ class MainWindow(QMainWindow):
         self.dossier.close_workspace()
         self.watcher.clear()
         # Loading and auditing hold worker processes: let them stop before leaving.
-        self.runner.shutdown(lanes=("load", "audit"))
+        self.runner.shutdown(lanes=("load", "audit", "demo"))
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.layouts.restore()
         self.settings.setValue(
