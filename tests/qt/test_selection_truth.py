@@ -75,9 +75,21 @@ def test_nothing_stale_survives_a_change(window, tmp_path) -> None:
     row = int(s.selection.current.row) + 1
     s.select_row(row, source="rows")
     rid = s.package.index.row_id_str(row)
-    assert window.rows.selected_label.text() == (
-        f"One row: row {rid}. Pick a finding or an evidence item to select its rows."
-    )
+    said = window.rows.selected_label.text()
+    assert said.startswith(f"One row: row {rid}, not among the rows of finding ")
+    assert "selected" not in said.split("(")[0]  # no count of the finding's rows
+    s.select_finding(_finding(s, "hash.changed"), source="findings")
+    window.rows.clear_selected.click()
+    assert s.selection.current.finding is None
+    s.select_row(row, source="rows")
+    said = window.rows.selected_label.text()
+    cited = set(s.package.index.evidence_of_row(row).tolist())
+    item = s.findings.index.evidence_at(_finding(s, "hash.changed"), 0)
+    if item in cited:
+        eid = s.package.index.evidence_ids[item]
+        assert said == f"One row: row {rid}, which cites evidence item {eid}."
+    else:
+        assert said == f"One row: row {rid}. Pick a finding or an evidence item to select its rows."
     assert window.detail.title.text().startswith(rid)
     # another package: nothing of the demo is said anywhere
     other = generate_package(tmp_path / "other", rows=40, seed=11).root

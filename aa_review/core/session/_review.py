@@ -21,6 +21,7 @@ from aa_review.core.session._state import (
     Scope,
 )
 from aa_review.core.session._subsets import Subset, SubsetStore
+from aa_review.core.session._typed import check_known_values
 
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditReport
@@ -297,8 +298,10 @@ class ReviewSession:
             self.events.query_changed.emit(self._results[scope])
 
     # -- queries ------------------------------------------------------------------------
-    def set_query(self, scope: Scope | str, text: str) -> QueryResult:
-        """Filter ``scope`` with ``text``.
+    def set_query(self, scope: Scope | str, text: str, *, typed: bool = False) -> QueryResult:
+        """Filter ``scope`` with ``text``. ``typed``: the user typed it in a filter box,
+        where a value the package does not have (``type:fa``, a word not finished) is
+        said as an error rather than blanking the table (see ``_typed``).
 
         Raises
         ------
@@ -306,6 +309,18 @@ class ReviewSession:
             When ``text`` is not a query of that table; the previous result stays.
         """
         scope = Scope(scope)
+        f = self._findings
+        if typed and f is not None:
+            p = f.prepared
+            p.rows.subsets = self.subsets.positions()  # subset: values are the subsets'
+            target = (
+                p.rows
+                if scope is Scope.ROWS
+                else p.evidence
+                if scope is Scope.EVIDENCE
+                else p.findings
+            )
+            check_known_values(target, text)
         result = self._evaluate(scope, text, strict=True)
         self._texts[scope] = text
         self._store(result)
@@ -409,8 +424,9 @@ class ReviewSession:
         if keep:
             self.selection.update(source=source, row=row)
             return
-        # Another row: the finding, the rows selected together and an evidence item the
-        # row does not cite are no longer what is selected.
+        # Another row: the rows selected together and an evidence item the row does not
+        # cite are no longer what is selected. The finding stays picked (Select all rows
+        # selects its rows again), and the rows bar says the row is not one of them.
         pkg = self.package
         cites = (
             sel.evidence is not None
@@ -422,8 +438,6 @@ class ReviewSession:
             row=row,
             rows=None,
             why="",
-            finding=None,
-            location=None,
             **({} if cites else {"evidence": None}),
         )
 
@@ -574,10 +588,21 @@ class ReviewSession:
             else:
                 what += " together"
             return what + (f", {hidden:,} hidden by the filter" if hidden else "")
+        if finding and row:
+            f = self._findings
+            assert f is not None and sel.finding is not None
+            if len(self._rows_of_finding(sel.finding)[0]):
+                return (
+                    f"One row: {row}, not among the rows of {finding} "
+                    "(Select all rows selects them again)."
+                )
+            return f"One row: {row}; {finding} concerns no row of the package."
         if finding:
-            return f"{finding} concerns no row of the package" + (f"; {row} shown" if row else "")
+            return f"{finding[:1].upper()}{finding[1:]} concerns no row of the package."
+        if evidence and row:
+            return f"One row: {row}, which cites {evidence}."
         if evidence:
-            return f"No row cites {evidence}" + (f"; {row} shown" if row else "")
+            return f"No row cites {evidence}."
         if row:
             return f"One row: {row}. Pick a finding or an evidence item to select its rows."
         return "No row selected: pick a row, a finding or an evidence item."

@@ -53,7 +53,7 @@ class FindingsPanel(Linked):
         self.layout_.addWidget(self.summary)
         self.query = QueryBar(
             'Filter findings: severity:error code:privacy file:… "text"',
-            lambda text: session.set_query(Scope.FINDINGS, text),
+            lambda text: session.set_query(Scope.FINDINGS, text, typed=True),
             _HELP,
             completer=session_completer(session, Scope.FINDINGS),
         )

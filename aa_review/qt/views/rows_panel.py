@@ -38,7 +38,7 @@ class RowsPanel(Linked):
         self.query = QueryBar(
             "Filter rows: type:preference_pair confidence<0.5 "
             'evidence.visibility:hidden_excluded "text"',
-            lambda text: session.set_query(Scope.ROWS, text),
+            lambda text: session.set_query(Scope.ROWS, text, typed=True),
             _HELP,
             completer=session_completer(session, Scope.ROWS),
         )
