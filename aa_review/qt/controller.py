@@ -163,6 +163,7 @@ class WindowController:
         self._loading: Path | None = None
         self._pending: SessionState | None = None
         self._hint = False  # the first-run hint, offered once the demo package is open
+        self._hint_offered = False  # ... and still on offer
         session.selection.changed.connect(self._on_selection)
 
     # -- opening -----------------------------------------------------------------------
@@ -208,6 +209,7 @@ class WindowController:
         self.session.set_auditing(False)
         self.session.open(prepared)
         self.view.offer(None)  # an offer was about the package open before
+        self._hint_offered = False
         problems = f", {len(pkg.problems)} loading problems" if pkg.problems else ""
         self.view.show_idle(f"{pkg.package_id} ({pkg.version}){problems}")
         self.view.show_opened(pkg)
@@ -223,14 +225,22 @@ class WindowController:
             self._hint = False
             self.prefs.setValue(DOSSIER_HINT_KEY, "shown")
             self.view.offer(DOSSIER_HINT, self._take_hint)
+            self._hint_offered = True
         if self.auto_audit() and prepared.small:
             self.run_audit()
         elif prepared.small:
             self.ensure_digest()
 
     def _take_hint(self) -> None:
+        self._hint_offered = False
         self.view.offer(None)
         self.view.show_page("dossier")
+
+    def page_shown(self, name: str) -> None:
+        """A central page came forward: the Dossier tab found, its hint is withdrawn."""
+        if name == "dossier" and self._hint_offered:
+            self._hint_offered = False
+            self.view.offer(None)
 
     # -- the demo ----------------------------------------------------------------------
     def open_demo(self, then: Callable[[Path, Path], object]) -> None:
@@ -264,6 +274,7 @@ class WindowController:
             done=opened,
             progress=progress,
             failed=failed,
+            cancelled=lambda: self.view.show_idle("Opening the demo cancelled"),
         )
 
     def _open_failed(self, path: Path, exc: BaseException) -> None:
@@ -294,6 +305,7 @@ class WindowController:
         """Stop loading and auditing (each says so once it has stopped)."""
         self.runner.stop(LOAD)
         self.runner.stop(AUDIT)
+        self.runner.stop(DEMO)  # the demo is still made, for next time; not opened now
 
     def busy(self, lane: str) -> bool:
         return self.runner.is_running(lane)

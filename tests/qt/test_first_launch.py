@@ -63,6 +63,14 @@ def test_the_dossier_hint_is_shown_once(window, qtbot, settings) -> None:
     assert window.center.currentIndex() == 2  # the Dossier tab
     assert not window.offer_button.isVisible()
     window.dossier.close_workspace()
+    window.dossier.close_workspace()
+    # had the user found the tab without it, the hint goes as the tab comes forward
+    window.settings.remove("hints/dossier_tab")
+    window.open_demo()
+    assert window.offer_button.text() == DOSSIER_HINT and window.offer_button.isVisible()
+    window.show_page("rows")
+    window.show_page("dossier")
+    assert not window.offer_button.isVisible()
     # the next time (this window or another): no hint
     window.open_demo()
     assert window.offer_button.text() != DOSSIER_HINT or not window.offer_button.isVisible()

@@ -424,6 +424,7 @@ class MainWindow(QMainWindow):
     def _page_changed(self, index: int) -> None:
         if index == _PAGES["dossier"]:
             self.controller.ensure_digest()  # the dossier compares it with its binding
+        self.controller.page_shown(next((n for n, i in _PAGES.items() if i == index), ""))
 
     def palette_commands(self) -> list[PaletteEntry]:
         """Every action of the window for the palette: the menus' (submenus too), the
