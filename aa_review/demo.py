@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from aa_review import __version__
@@ -28,6 +29,7 @@ __all__ = [
     "SAMPLE_DEFECTS",
     "sample_home",
     "ensure_sample",
+    "sample_ready",
     "bundled_package",
     "bundled_workspace",
     "generate_demo",
@@ -59,19 +61,30 @@ def sample_home() -> Path:
     return base / "aa-review" / f"sample-{__version__}-r{DEMO_REVISION}"
 
 
-def ensure_sample(home: Path | None = None) -> Path:
+def sample_ready(home: Path | None = None) -> bool:
+    """Whether the demo is already made (opening it then takes no generating)."""
+    return (Path(home or sample_home()) / _MARKER).exists()
+
+
+def ensure_sample(
+    home: Path | None = None, progress: Callable[[tuple[str, float]], None] | None = None
+) -> Path:
     """Create the demo (package and dossier workspace) unless it is already complete.
 
     Returns the folder holding both. Written into a temporary sibling and renamed,
-    so an interrupted first run never leaves half a package behind.
+    so an interrupted first run never leaves half a package behind. ``progress`` is
+    told each stage, as ``(what, fraction done)``.
     """
     home = Path(home or sample_home())
-    if (home / _MARKER).exists():
+    if sample_ready(home):
         return home
     home.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".sample-", dir=home.parent))
+    say = progress or (lambda _p: None)
     try:
+        say(("the package", 0.05))
         generate_demo(tmp)
+        say(("its dossier workspace", 0.8))
         _write_workspace(tmp)
         (tmp / _MARKER).write_text(f"aa-review {__version__}\n")
         if home.exists():

@@ -21,7 +21,6 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from aa_review import __version__
-from aa_review.demo import bundled_package, bundled_workspace
 
 if TYPE_CHECKING:
     from aa_review.qt.views.main_window import MainWindow
@@ -132,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.path:
         window.open_package(Path(args.path))
     else:
-        # The demo: the sample package and, beside it, a dossier workspace to step through.
-        window.open_package(bundled_package())
-        window.open_workspace(bundled_workspace())
+        # The demo: the sample package and, beside it, a dossier workspace to step
+        # through; made in the background the first time, the window showing meanwhile.
+        window.open_demo()
     return int(app.exec())

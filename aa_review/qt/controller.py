@@ -57,7 +57,10 @@ AUTO_AUDIT_MAX_BYTES = 512 * 1024 * 1024  # larger packages are audited on reque
 
 # The runner's lanes: a new job on a lane supersedes the one before (whose result is
 # then dropped); jobs on different lanes run side by side.
-LOAD, AUDIT, DIGEST, HASHES, EXPORT = "load", "audit", "digest", "hashes", "export"
+LOAD, AUDIT, DIGEST, HASHES, EXPORT, DEMO = "load", "audit", "digest", "hashes", "export", "demo"
+# Shown once, the first time the demo opens (remembered in the settings).
+DOSSIER_HINT_KEY = "hints/dossier_tab"
+DOSSIER_HINT = "New here? The Dossier tab signs off the demo's readiness dossier: show it"
 
 
 class Job(Protocol):
@@ -159,6 +162,8 @@ class WindowController:
         self.prefs = prefs
         self._loading: Path | None = None
         self._pending: SessionState | None = None
+        self._hint = False  # the first-run hint, offered once the demo package is open
+        self._hint_offered = False  # ... and still on offer
         session.selection.changed.connect(self._on_selection)
 
     # -- opening -----------------------------------------------------------------------
@@ -201,8 +206,10 @@ class WindowController:
         pkg = prepared.package
         for lane in (AUDIT, DIGEST, HASHES):  # about the package that was open
             self.runner.cancel(lane)
+        self.session.set_auditing(False)
         self.session.open(prepared)
         self.view.offer(None)  # an offer was about the package open before
+        self._hint_offered = False
         problems = f", {len(pkg.problems)} loading problems" if pkg.problems else ""
         self.view.show_idle(f"{pkg.package_id} ({pkg.version}){problems}")
         self.view.show_opened(pkg)
@@ -214,10 +221,61 @@ class WindowController:
             self.session.restore(state)
             self.view.restore_layout_state(state.central_tab, state.layout)
         self._check_hashes()
+        if self._hint:
+            self._hint = False
+            self.prefs.setValue(DOSSIER_HINT_KEY, "shown")
+            self.view.offer(DOSSIER_HINT, self._take_hint)
+            self._hint_offered = True
         if self.auto_audit() and prepared.small:
             self.run_audit()
         elif prepared.small:
             self.ensure_digest()
+
+    def _take_hint(self) -> None:
+        self._hint_offered = False
+        self.view.offer(None)
+        self.view.show_page("dossier")
+
+    def page_shown(self, name: str) -> None:
+        """A central page came forward: the Dossier tab found, its hint is withdrawn."""
+        if name == "dossier" and self._hint_offered:
+            self._hint_offered = False
+            self.view.offer(None)
+
+    # -- the demo ----------------------------------------------------------------------
+    def open_demo(self, then: Callable[[Path, Path], object]) -> None:
+        """The demo package and its dossier workspace: ``then(package, workspace)``. The
+        first time they are made, in a worker, the status saying so; the first time the
+        demo opens, a hint points to the Dossier tab (once: remembered)."""
+        from aa_review.demo import SAMPLE_PACKAGE_ID, ensure_sample, sample_home, sample_ready
+
+        home = sample_home()
+        self._hint = not self.prefs.value(DOSSIER_HINT_KEY, "")
+
+        def opened(folder: Path) -> None:
+            then(folder / SAMPLE_PACKAGE_ID, folder / "dossier_workspace")
+
+        if sample_ready(home):
+            opened(home)
+            return
+        self.view.show_busy("Making the demo package (first run only)…", 0.0)
+
+        def progress(p: tuple[str, float]) -> None:
+            self.view.show_busy(f"Making the demo: {p[0]}…", p[1])
+
+        def failed(exc: BaseException) -> None:
+            self._hint = False
+            self.view.show_idle("The demo could not be made")
+            self.view.warn("Cannot make the demo", failure_message(home, exc, "making the demo"))
+
+        self.runner.run(
+            DEMO,
+            lambda job: ensure_sample(home, progress=job.progress),
+            done=opened,
+            progress=progress,
+            failed=failed,
+            cancelled=lambda: self.view.show_idle("Opening the demo cancelled"),
+        )
 
     def _open_failed(self, path: Path, exc: BaseException) -> None:
         self._loading = None
@@ -247,6 +305,7 @@ class WindowController:
         """Stop loading and auditing (each says so once it has stopped)."""
         self.runner.stop(LOAD)
         self.runner.stop(AUDIT)
+        self.runner.stop(DEMO)  # the demo is still made, for next time; not opened now
 
     def busy(self, lane: str) -> bool:
         return self.runner.is_running(lane)
@@ -262,6 +321,7 @@ class WindowController:
             return
         self.runner.cancel(DIGEST)  # the audit computes the digest itself
         self.view.show_busy("Auditing…", 0.0)
+        self.session.set_auditing(True)
 
         niceness = self.audit_niceness
 
@@ -285,7 +345,12 @@ class WindowController:
 
         def failed(exc: BaseException) -> None:
             log.error("the audit of %s failed", pkg.root, exc_info=exc)
+            self.session.set_auditing(False)
             self.view.show_idle(f"The audit could not finish: {exc}")
+
+        def cancelled() -> None:
+            self.session.set_auditing(False)
+            self.view.show_idle("Audit cancelled")
 
         self.runner.run(
             AUDIT,
@@ -293,10 +358,11 @@ class WindowController:
             done=self._audited,
             progress=progress,
             failed=failed,
-            cancelled=lambda: self.view.show_idle("Audit cancelled"),
+            cancelled=cancelled,
         )
 
     def _audited(self, prepared: PreparedFindings) -> None:
+        self.session.set_auditing(False)
         if not self.session.set_audit(prepared):
             return  # about a package no longer open
         report = prepared.report

@@ -332,3 +332,24 @@ def test_the_commands_are_in_the_file_menu(window, pair, qtbot) -> None:  # type
     assert compare_close.isEnabled() and window.docks["compare"].isVisible()
     compare_close.trigger()
     assert window.session.comparison is None and not compare_close.isEnabled()
+
+
+def test_compare_names_both_folders_and_swaps_them(comparing, pair, qtbot) -> None:
+    window, derived = comparing
+    base, _ = pair
+    panel = window.compare
+    text = panel.folders.text()
+    assert f"Open (new): {derived.root}" in text and f"Baseline (old): {base}" in text
+    assert panel.swap_button.isEnabled()
+    before = window.session.comparison.prepared.counts()
+    qtbot.mouseClick(panel.swap_button, Qt.MouseButton.LeftButton)
+    s = window.session
+    assert s.package is not None and s.package.root == base
+    assert s.comparison is not None and s.comparison.baseline.root == derived.root
+    assert s.comparison.prepared is not None
+    assert f"Open (new): {base}" in panel.folders.text()
+    assert f"Baseline (old): {derived.root}" in panel.folders.text()
+    # the diff is the other way round: what was added is now removed, and back
+    after = s.comparison.prepared.counts()
+    assert (after["added"], after["removed"]) == (before["removed"], before["added"])
+    assert before["added"] or before["removed"]

@@ -614,7 +614,8 @@ def test_the_palette_names_each_step_once_in_full(panel) -> None:
     window = panel.window()
     panel.set_actor("p-agent-gus")
     labels = [e.label for e in window.dossier_commands()]
-    assert labels == [
+    steps = [x for x in labels if x.startswith("Dossier: ")]
+    assert [x.split(" — ")[0] for x in steps] == [
         "Dossier: Bind evidence",
         "Dossier: Run independent check",
         "Dossier: Decide eligible",
@@ -623,6 +624,11 @@ def test_the_palette_names_each_step_once_in_full(panel) -> None:
         "Dossier: Authorize amendment proposal…",
         "Dossier: Public projection…",
     ]
+    # none is p-agent-gus's to take: each says why (the panel's own reason)
+    assert all(" — unavailable: " in x for x in steps)
+    assert "needs role training_research_lead" in steps[0]
+    # and whom to act as instead follows them
+    assert all(x.startswith("Act as: ") for x in labels[len(steps) :])
     before = _journal_bytes(panel.folder)
     for entry in window.dossier_commands():
         entry.run()

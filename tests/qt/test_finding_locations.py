@@ -116,7 +116,8 @@ def test_rows_view_counts_clears_and_shows_only_the_selection(
     # a filter hiding one of them says so
     one = sorted(want)[0]
     rows.query.set_text(f"-id:{one}")
-    assert rows.selected_label.text() == "2 rows selected, 1 hidden by the filter"
+    assert rows.selected_label.text().startswith("2 rows selected: the rows finding ")
+    assert rows.selected_label.text().endswith(" locates, 1 hidden by the filter")
     rows.query.set_text("")
     # picking a row outside the selection ends it; "Select all rows" brings it back
     outside = next(

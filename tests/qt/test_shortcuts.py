@@ -115,11 +115,17 @@ def test_no_two_commands_share_a_key(table, scheme: int) -> None:
 @pytest.mark.parametrize("scheme", SCHEMES.values(), ids=SCHEMES.keys())
 def test_chosen_keys_are_no_desktops_standard_key(table, scheme: int) -> None:
     """A key that is not a standard key's must not be one on any desktop."""
+    from aa_review.qt.views.shortcuts import AS_STANDARD
+
     standard = _standard(table, scheme)
     taken = {
         name: (spec, standard[QKeySequence(spec).toString()])
         for name, spec in SHORTCUTS.items()
-        if isinstance(spec, str) and QKeySequence(spec).toString() in standard
+        if isinstance(spec, str)
+        and QKeySequence(spec).toString() in standard
+        # the desktop's key for what the command does (Ctrl+Tab: the next child window)
+        and standard[QKeySequence(spec).toString()]
+        - {AS_STANDARD[name].name if name in AS_STANDARD else ""}
     }
     assert not taken, taken
 

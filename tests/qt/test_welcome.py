@@ -67,11 +67,7 @@ def test_recent_workspaces_listed(window, tmp_path: Path) -> None:
     assert [r.path for r in window.places.items("workspace")] == [str(ws), str(tmp_path)]
 
 
-def test_welcome_demo_button_opens_the_demo(window, qtbot, monkeypatch, sample_copy) -> None:
-    import aa_review.demo as demo
-
-    monkeypatch.setattr(demo, "bundled_package", lambda: sample_copy)
-    monkeypatch.setattr(demo, "bundled_workspace", lambda: sample_copy / "no_workspace")
+def test_welcome_demo_button_opens_the_demo(window, qtbot, monkeypatch) -> None:
     monkeypatch.setattr(window.dossier, "open_workspace", lambda folder: False)
     qtbot.mouseClick(window.welcome.buttons["demo"], Qt.MouseButton.LeftButton)
     assert window.session.package is not None

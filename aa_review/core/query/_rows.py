@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -175,7 +174,14 @@ class RowsScope(Scope):
             return by_count(counts.items())
         if spec.name in ("evidence.visibility", "evidence.type"):
             attr = "visibility" if spec.name == "evidence.visibility" else "evidence_type"
-            return [(k, n) for k, n in Counter(self.evidence_attr(attr)).most_common() if k]
+            # Counted in rows (the rows citing an item of that value), as the popup says:
+            # not the catalog items, which the evidence query counts.
+            attrs = self.evidence_attr(attr)
+            items: dict[str, list[int]] = {}
+            for i, a in enumerate(attrs):
+                if a:
+                    items.setdefault(a, []).append(i)
+            return by_count((k, int(np.count_nonzero(ix.citing_mask(v)))) for k, v in items.items())
         if spec.name == "evidence":
             return [(e, int(n)) for e, n in zip(ix.evidence_ids, ix.cited_counts(), strict=True)]
         if spec.name == "finding" and self.findings is not None:

@@ -450,15 +450,22 @@ def _audit_child(root: str, send: object, stop: object, niceness: int) -> None:
     conn: Any = send
     halt: Any = stop
     renice(niceness)
+
+    def tell(message: tuple[str, Any]) -> None:
+        # The window may be gone (quit during the audit): nobody wants the message, and
+        # a closed pipe is the end of the work, not an error to print.
+        try:
+            conn.send(message)
+        except (BrokenPipeError, EOFError, ConnectionError):
+            halt.set()
+
     try:
         pkg = open_package(Path(root), cancelled=halt.is_set)
-        report = audit_package(
-            pkg, progress=lambda p: conn.send(("progress", p)), cancelled=halt.is_set
-        )
-        conn.send(("done", report.compacted()))
+        report = audit_package(pkg, progress=lambda p: tell(("progress", p)), cancelled=halt.is_set)
+        tell(("done", report.compacted()))
     except (AuditCancelled, LoadCancelled):
-        conn.send(("cancelled", None))
+        tell(("cancelled", None))
     except Exception as exc:  # noqa: BLE001 - the window says what failed
-        conn.send(("error", f"{type(exc).__name__}: {exc}"))
+        tell(("error", f"{type(exc).__name__}: {exc}"))
     finally:
         conn.close()

@@ -21,6 +21,7 @@ from aa_review.core.session._state import (
     Scope,
 )
 from aa_review.core.session._subsets import Subset, SubsetStore
+from aa_review.core.session._typed import check_known_values
 
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditReport
@@ -43,6 +44,7 @@ class SessionEvents(SignalGroup):
     query_changed = Signal(object)  # QueryResult
     hashes_changed = Signal(object)  # HashStatus | None
     baseline_changed = Signal(object)  # Comparison | None (compare mode)
+    auditing_changed = Signal(bool)  # an audit of the open package started or ended
 
 
 class ReviewSession:
@@ -61,6 +63,7 @@ class ReviewSession:
         self._version = 0
         self._open: OpenPackage | None = None
         self._findings: FindingsState | None = None
+        self._auditing = False
         self._facts: PackageFacts | None = None
         self._hashes: HashStatus | None = None
         self._texts: dict[Scope, str] = dict.fromkeys(Scope, "")
@@ -157,6 +160,16 @@ class ReviewSession:
         self.subsets.clear(emit=False)
         self._reevaluate()
         self._announce(package=True)
+
+    @property
+    def auditing(self) -> bool:
+        """Whether an audit of the open package is running (the views say so)."""
+        return self._auditing
+
+    def set_auditing(self, on: bool) -> None:
+        if on != self._auditing:
+            self._auditing = on
+            self.events.auditing_changed.emit(on)
 
     def set_audit(self, prepared: PreparedFindings) -> bool:
         """Show an audit's findings (from ``prepare_findings``); False when it is about a
@@ -285,8 +298,10 @@ class ReviewSession:
             self.events.query_changed.emit(self._results[scope])
 
     # -- queries ------------------------------------------------------------------------
-    def set_query(self, scope: Scope | str, text: str) -> QueryResult:
-        """Filter ``scope`` with ``text``.
+    def set_query(self, scope: Scope | str, text: str, *, typed: bool = False) -> QueryResult:
+        """Filter ``scope`` with ``text``. ``typed``: the user typed it in a filter box,
+        where a value the package does not have (``type:fa``, a word not finished) is
+        said as an error rather than blanking the table (see ``_typed``).
 
         Raises
         ------
@@ -294,6 +309,18 @@ class ReviewSession:
             When ``text`` is not a query of that table; the previous result stays.
         """
         scope = Scope(scope)
+        f = self._findings
+        if typed and f is not None:
+            p = f.prepared
+            p.rows.subsets = self.subsets.positions()  # subset: values are the subsets'
+            target = (
+                p.rows
+                if scope is Scope.ROWS
+                else p.evidence
+                if scope is Scope.EVIDENCE
+                else p.findings
+            )
+            check_known_values(target, text)
         result = self._evaluate(scope, text, strict=True)
         self._texts[scope] = text
         self._store(result)
@@ -392,16 +419,66 @@ class ReviewSession:
     def select_row(self, row: int, source: str = "") -> None:
         """Make ``row`` current. A row among those selected together keeps them (stepping
         through a finding's rows); another row ends them."""
-        rows = self.selection.current.rows
-        keep = rows is not None and _contains(rows, row)
-        self.selection.update(source=source, row=row, **({} if keep else {"rows": None}))
+        sel = self.selection.current
+        keep = sel.rows is not None and _contains(sel.rows, row)
+        if keep:
+            self.selection.update(source=source, row=row)
+            return
+        # Another row: the rows selected together and an evidence item the row does not
+        # cite are no longer what is selected. The finding stays picked (Select all rows
+        # selects its rows again), and the rows bar says the row is not one of them.
+        pkg = self.package
+        cites = (
+            sel.evidence is not None
+            and pkg is not None
+            and sel.evidence in pkg.index.evidence_of_row(row).tolist()
+        )
+        self.selection.update(
+            source=source,
+            row=row,
+            rows=None,
+            why="",
+            **({} if cites else {"evidence": None}),
+        )
 
-    def select_rows(self, rows: np.ndarray | None, source: str = "") -> None:
-        """Select ``rows`` together (sorted positions; None ends the selection)."""
-        self.selection.update(source=source, rows=rows)
+    def select_rows(self, rows: np.ndarray | None, source: str = "", why: str = "picked") -> None:
+        """Select ``rows`` together (sorted positions; None ends the selection). A finding
+        selected before no longer is: these rows are not its rows (``why`` says whose)."""
+        sel = self.selection.current
+        keep_row = rows is not None and sel.row is not None and _contains(rows, sel.row)
+        self.selection.update(
+            source=source,
+            rows=rows,
+            why=why if rows is not None else "",
+            finding=None,
+            location=None,
+            **({} if keep_row or rows is None else {"row": None}),
+        )
+
+    def select_evidence_items(self, items: np.ndarray, source: str = "") -> None:
+        """Several evidence items picked together: the rows citing any of them."""
+        pkg = self.package
+        if pkg is None:
+            return
+        rows = pkg.index.citing_mask(items).nonzero()[0].astype(np.int64)
+        self.select_rows(rows if len(rows) else None, source, why="evidence_items")
 
     def select_evidence(self, evidence: int, source: str = "") -> None:
-        self.selection.update(source=source, evidence=evidence)
+        """Select an evidence item and, together, the rows citing it; the current row
+        stays only if it cites the item, and a finding or contract entry selected before
+        no longer is (they are not what was picked)."""
+        pkg = self.package
+        if pkg is None:
+            return
+        rows = _citing(pkg, evidence)
+        row = self.selection.current.row
+        self.selection.select(
+            source=source,
+            evidence=evidence,
+            row=row if row is not None and _contains(rows, row) else None,
+            rows=rows if len(rows) else None,
+            why="evidence" if len(rows) else "",
+        )
 
     def select_contract(self, entry: int, source: str = "") -> None:
         """Select contract entry ``entry`` and the evidence item of its file, if catalogued."""
@@ -425,12 +502,13 @@ class ReviewSession:
         ix = f.index
         n = ix.location_count(finding)
         k = location % n if n else 0
-        rows = ix.rows_of_finding(finding)
+        rows, why = self._rows_of_finding(finding)
         self.selection.select(
             source=source,
             finding=finding,
             location=k,
             rows=rows if len(rows) else None,
+            why=why,
             row=ix.row_at(finding, k) if n else None,
             evidence=ix.evidence_at(finding, k) if n else None,
             contract=ix.contract_at(finding, k) if n else None,
@@ -446,9 +524,111 @@ class ReviewSession:
         """Select every row of the selected finding together again."""
         sel, f = self.selection.current, self._findings
         if sel.finding is not None and f is not None:
-            rows = f.index.rows_of_finding(sel.finding)
+            rows, why = self._rows_of_finding(sel.finding)
             if len(rows):
-                self.selection.update(source=source, rows=rows)
+                self.selection.update(source=source, rows=rows, why=why)
+
+    def _rows_of_finding(self, finding: int) -> tuple[np.ndarray, str]:
+        """The rows a finding concerns, and why: those it locates, else (a finding about
+        evidence items, ``hash.changed``) the rows citing the items it names."""
+        f, pkg = self._findings, self.package
+        if f is None or pkg is None:
+            return np.empty(0, np.int64), ""
+        ix = f.index
+        rows = ix.rows_of_finding(finding)
+        if len(rows):
+            return rows, "finding"
+        items = {
+            e
+            for k in range(ix.location_count(finding))
+            if (e := ix.evidence_at(finding, k)) is not None
+        }
+        if not items:
+            return rows, ""
+        cited = pkg.index.citing_mask(sorted(items)).nonzero()[0].astype(np.int64)
+        return cited, "finding_evidence" if len(cited) else ""
+
+    # -- what is selected, in words (every view says the same) ---------------------------
+    def _names(self, sel: Selection) -> tuple[str, str, str]:
+        """The selected finding (code and number), evidence item and row, by name."""
+        pkg, f = self.package, self._findings
+        finding = evidence = row = ""
+        if f is not None and sel.finding is not None and 0 <= sel.finding < len(f.index):
+            finding = f"finding {sel.finding + 1} ({f.index.findings[sel.finding].code})"
+        if pkg is not None and sel.evidence is not None:
+            evidence = f"evidence item {pkg.index.evidence_ids[sel.evidence]}"
+        if pkg is not None and sel.row is not None:
+            row = f"row {pkg.index.row_id_str(sel.row)}"
+        return finding, evidence, row
+
+    def describe_rows(self, hidden: int = 0) -> str:
+        """What the rows selected together are and why, for the bar above the rows:
+        never the count of an earlier selection. ``hidden``: how many the filter hides."""
+        sel = self.selection.current
+        if self.package is None:
+            return ""
+        finding, evidence, row = self._names(sel)
+        n = sel.rows_count_together()
+        if n:
+            what = f"{n:,} row{'s' if n != 1 else ''} selected"
+            why = sel.why
+            if why == "finding" and finding:
+                what += f": the rows {finding} locates"
+            elif why == "finding_evidence" and finding:
+                cites = "cite" if n != 1 else "cites"
+                what += f": the rows that {cites} the evidence {finding} is about"
+                if evidence:
+                    what += f" ({evidence})"
+            elif why == "evidence" and evidence:
+                what += f": the rows citing {evidence}"
+            elif why == "evidence_items":
+                what += ": the rows citing any of the evidence items picked"
+            elif why.startswith("subset:"):
+                what += f": subset {why.split(':', 1)[1]}"
+            else:
+                what += " together"
+            return what + (f", {hidden:,} hidden by the filter" if hidden else "")
+        if finding and row:
+            f = self._findings
+            assert f is not None and sel.finding is not None
+            if len(self._rows_of_finding(sel.finding)[0]):
+                return (
+                    f"One row: {row}, not among the rows of {finding} "
+                    "(Select all rows selects them again)."
+                )
+            return f"One row: {row}; {finding} concerns no row of the package."
+        if finding:
+            return f"{finding[:1].upper()}{finding[1:]} concerns no row of the package."
+        if evidence and row:
+            return f"One row: {row}, which cites {evidence}."
+        if evidence:
+            return f"No row cites {evidence}."
+        if row:
+            return f"One row: {row}. Pick a finding or an evidence item to select its rows."
+        return "No row selected: pick a row, a finding or an evidence item."
+
+    def describe_detail(self) -> str:
+        """What Row detail says when no row is selected: why, and where to go."""
+        sel = self.selection.current
+        finding, evidence, _row = self._names(sel)
+        n = sel.rows_count_together()
+        rows = f"{n:,} row{'s' if n != 1 else ''}"
+        if finding and n:
+            return (
+                f"The selected {finding} names no row itself; {rows} cite its evidence: "
+                "pick one in Rows."
+            )
+        if finding:
+            return f"The selected {finding} names no row."
+        item = evidence[:1].upper() + evidence[1:]
+        if evidence and n:
+            return (
+                f"{item} is selected; {rows} cite it: pick one in Rows or in Rows citing "
+                "the evidence."
+            )
+        if evidence:
+            return f"{item} is selected; no row cites it."
+        return "Select a row to see it in full."
 
     def findings_about(self, sel: Selection | None = None) -> np.ndarray:
         """Positions of the findings located at the selected row, evidence item or contract."""
@@ -509,7 +689,14 @@ class ReviewSession:
             return
         self.subsets.activate(name)
         if len(sub):
-            self.selection.update(source=source, rows=sub.rows, row=int(sub.rows[0]))
+            self.selection.update(
+                source=source,
+                rows=sub.rows,
+                row=int(sub.rows[0]),
+                why=f"subset:{name}",
+                finding=None,
+                location=None,
+            )
 
     def subset_export_plan(self, name: str) -> ExportPlan | None:
         """Exporting the rows of subset ``name`` (the query recorded is ``subset:name``)."""
@@ -682,6 +869,11 @@ def _file_line(pkg: Package, name: str) -> int | None:
         return None
     hit = np.flatnonzero((ix.file == ix.files.index(file)) & (ix.line == int(line)))
     return int(hit[0]) if len(hit) else None
+
+
+def _citing(pkg: Package, evidence: int) -> np.ndarray:
+    """The rows citing evidence item ``evidence``, sorted positions."""
+    return np.asarray(pkg.index.rows_citing(evidence).to_array(), dtype=np.int64)
 
 
 def _contains(sorted_rows: np.ndarray, row: int) -> bool:

@@ -13,7 +13,13 @@ from typing import Any
 import numpy as np
 from psygnal import Signal
 
-__all__ = ["Selection", "SelectionHub"]
+__all__ = ["Selection", "SelectionHub", "WHY"]
+
+# What made the rows selected together: a finding's rows; the rows citing the evidence
+# item a finding names (a finding about an evidence item, ``hash.changed``); the rows
+# citing the evidence item picked, or any of several picked; rows picked in a table; a
+# subset's rows ("subset:NAME").
+WHY = ("finding", "finding_evidence", "evidence", "evidence_items", "picked", "subset")
 
 
 @dataclass(frozen=True)
@@ -33,6 +39,7 @@ class Selection:
     location: int | None = None
     source: str = ""
     rows: np.ndarray | None = field(default=None, compare=False)
+    why: str = field(default="", compare=False)
 
     @property
     def row_count(self) -> int:
@@ -40,6 +47,10 @@ class Selection:
         if self.rows is not None:
             return len(self.rows)
         return 0 if self.row is None else 1
+
+    def rows_count_together(self) -> int:
+        """How many rows are selected together (0 when only a current row, or none)."""
+        return 0 if self.rows is None else len(self.rows)
 
 
 class SelectionHub:

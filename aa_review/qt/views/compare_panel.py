@@ -12,6 +12,7 @@ columns of the rows and evidence tables to a window.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -95,7 +96,26 @@ class CompareCommands:
         self.session, self.view, self.runner = session, view, runner
         self.niceness = niceness
         self._starting = False
+        self.open_package: Callable[[Path], object] | None = None  # the window's opener
+        self._swap_to: Path | None = None  # after a swap: the baseline to open next
         session.events.baseline_changed.connect(self._on_baseline)
+        session.events.package_changed.connect(self._package_opened)
+
+    def swap(self) -> None:
+        """Open the baseline as the package, and compare it with the package open now
+        (its baseline then): the same two folders, the other way round."""
+        c, pkg = self.session.comparison, self.session.package
+        if c is None or pkg is None or self.open_package is None:
+            return
+        old, new = c.baseline.root, pkg.root
+        self.close_baseline()  # nothing compared while the other one opens
+        self._swap_to = new
+        self.open_package(old)
+
+    def _package_opened(self, opened: Any) -> None:
+        target, self._swap_to = self._swap_to, None
+        if target is not None and opened is not None and opened.package.root != target:
+            self.open_baseline(target)
 
     def open_baseline(self, path: Path) -> None:
         """Open ``path`` as the baseline of the open package and diff the two, in a worker."""
@@ -376,12 +396,24 @@ class ComparePanel(Linked):
             "Audit both packages and list the findings that are new, fixed or persisting"
         )
         self.findings_button.setEnabled(False)
+        self.swap_button = QPushButton("Swap")
+        self.swap_button.setToolTip(
+            "Open the baseline as the package and compare it with the package open now"
+        )
+        self.swap_button.setEnabled(False)
         buttons = QVBoxLayout()
         buttons.addWidget(self.close_button)
+        buttons.addWidget(self.swap_button)
         buttons.addWidget(self.findings_button)
         buttons.addStretch(1)
         bar.addLayout(buttons)
         self.layout_.addLayout(bar)
+        # Which folder is which: the package open (the new side) and its baseline.
+        self.folders = QLabel("")
+        self.folders.setObjectName("compare_folders")
+        self.folders.setWordWrap(True)
+        self.folders.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.layout_.addWidget(self.folders)
         self.note = QLabel("")
         self.note.setObjectName("compare_note")
         self.note.setWordWrap(True)
@@ -458,7 +490,14 @@ class ComparePanel(Linked):
     def _refresh(self) -> None:
         c, p = self.session.comparison, self.prepared
         self.close_button.setEnabled(c is not None)
+        self.swap_button.setEnabled(c is not None)
         self.findings_button.setEnabled(p is not None)
+        pkg = self.session.package
+        self.folders.setText(
+            ""
+            if c is None or pkg is None
+            else f"Open (new): {pkg.root}\nBaseline (old): {c.baseline.root}"
+        )
         if c is None:
             self.summary.setText(_NO_BASELINE)
         elif p is None:
@@ -702,6 +741,8 @@ def install_compare(win: MainWindow) -> ComparePanel:
     commands = CompareCommands(win.session, win, win.runner, win.controller.audit_niceness)
     panel.commands = commands
     panel.close_button.clicked.connect(commands.close_baseline)
+    commands.open_package = win.open_package
+    panel.swap_button.clicked.connect(commands.swap)
     panel.findings_button.clicked.connect(commands.compare_findings)
 
     sizes_before: list[int] = []

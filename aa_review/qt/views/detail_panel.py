@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QLabel, QTreeView
 
 from aa_review.core.session import OpenPackage, ReviewSession, Selection
@@ -43,7 +43,13 @@ class RowDetailPanel(Linked):
         self.view.setModel(self.model)
         self.view.setUniformRowHeights(True)
         self.view.setAlternatingRowColors(True)
-        self.view.setColumnWidth(0, 240)  # fixed: measuring on every selection costs a frame
+        # The key column a share of the width, not measured (measuring on every selection
+        # costs a frame): the value column keeps most of a narrow dock (1366x768), and a
+        # long value (a row id) is elided in the middle, its distinct end kept.
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.view.header().setStretchLastSection(True)
+        self.view.viewport().installEventFilter(self)
+        self._fit_keys()
         self.layout_.addWidget(self.view)
         self._shown: tuple[int, int] | None = None  # (version, row) shown or being read
         # A finding placed in a file that holds no row of the package shows that file.
@@ -51,6 +57,15 @@ class RowDetailPanel(Linked):
         self.document.setVisible(False)
         self.layout_.addWidget(self.document)
         self._place: tuple[int, int, int] | None = None  # (version, finding, location) shown
+
+    def _fit_keys(self) -> None:
+        width = self.view.viewport().width()
+        self.view.setColumnWidth(0, max(90, min(240, int(width * 0.34))))
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        if obj is self.view.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_keys()
+        return super().eventFilter(obj, event)
 
     def show_package(self, opened: OpenPackage | None) -> None:
         self.runner.cancel("row")
@@ -69,9 +84,7 @@ class RowDetailPanel(Linked):
                 self.runner.cancel("row")
                 self._shown = None
                 self.model.set_value({})
-                self.title.setText(
-                    _PICK if sel.finding is None else "The selected finding names no row."
-                )
+            self.title.setText(self.session.describe_detail())
             return
         want = (self.version, sel.row)
         if want == self._shown:

@@ -114,6 +114,11 @@ class DossierTabs(QTabWidget):
         self.journal_view.selectionModel().currentRowChanged.connect(
             lambda cur, _p: self._show_entry(cur.row() if cur.isValid() else -1)
         )
+        # New entries (another dossier, a step taken): the detail shows the entry still
+        # current, or nothing; never an entry of the rows that were replaced.
+        self.journal_model.modelReset.connect(
+            lambda: self._show_entry(self.journal_view.currentIndex().row())
+        )
         self.entry_detail = QPlainTextEdit()
         self.entry_detail.setReadOnly(True)
         self.entry_detail.setPlaceholderText(

@@ -40,7 +40,7 @@ class EvidencePanel(Linked):
         self.layout_.addWidget(self.note)
         self.query = QueryBar(
             'Filter evidence: type:artifact visibility:hidden_excluded cited<10 "text"',
-            lambda text: session.set_query(Scope.EVIDENCE, text),
+            lambda text: session.set_query(Scope.EVIDENCE, text, typed=True),
             _HELP,
             completer=session_completer(session, Scope.EVIDENCE),
         )

@@ -53,7 +53,7 @@ class FindingsPanel(Linked):
         self.layout_.addWidget(self.summary)
         self.query = QueryBar(
             'Filter findings: severity:error code:privacy file:… "text"',
-            lambda text: session.set_query(Scope.FINDINGS, text),
+            lambda text: session.set_query(Scope.FINDINGS, text, typed=True),
             _HELP,
             completer=session_completer(session, Scope.FINDINGS),
         )
@@ -96,6 +96,7 @@ class FindingsPanel(Linked):
             self.view, lambda r: session.select_finding(self.model.position(r), 0, self.source)
         )
         session.events.findings_changed.connect(self._on_findings)
+        session.events.auditing_changed.connect(lambda _on: self._show_summary())
         self._show_location(session.selection.current)
 
     def _location_bar(self, bar: QHBoxLayout) -> None:
@@ -179,6 +180,9 @@ class FindingsPanel(Linked):
             return "No package."
         if state.audited:
             return state.summary()
+        if self.session.auditing:  # said while it runs, not "run Audit"
+            loading = f" Loading: {findings_line(state.findings)}." if state.findings else ""
+            return "Auditing… the findings show when every check has run." + loading
         if not state.findings:
             return "Loaded without problems. Run Audit (Ctrl+Shift+R) for a full check."
         return f"Loading: {findings_line(state.findings)}."

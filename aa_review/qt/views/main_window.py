@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
     QFrame,
@@ -43,6 +44,7 @@ from aa_review.qt.views.dossier_panel import DossierPanel
 from aa_review.qt.views.evidence_panels import EvidencePanel, EvidenceRowsPanel, RowEvidencePanel
 from aa_review.qt.views.facets_panel import FacetsPanel
 from aa_review.qt.views.findings_panel import FindingsPanel
+from aa_review.qt.views.keyref import KeyboardReference, key_reference
 from aa_review.qt.views.layout import WindowLayouts
 from aa_review.qt.views.menus import build_actions
 from aa_review.qt.views.offer import OfferButton
@@ -379,11 +381,14 @@ class MainWindow(QMainWindow):
             self.show_page("dossier")
 
     def open_demo(self) -> None:
-        """The sample package and, beside it, its dossier workspace."""
-        from aa_review.demo import bundled_package, bundled_workspace
+        """The sample package and, beside it, its dossier workspace (made in the
+        background the first time)."""
 
-        self.open_package(bundled_package())
-        self.open_workspace(bundled_workspace())
+        def opened(package: Path, workspace: Path) -> None:
+            self.open_package(package)
+            self.open_workspace(workspace)
+
+        self.controller.open_demo(opened)
 
     def _remember(self, kind: str, path: Path) -> None:
         self.places.add(kind, Path(path))
@@ -419,6 +424,7 @@ class MainWindow(QMainWindow):
     def _page_changed(self, index: int) -> None:
         if index == _PAGES["dossier"]:
             self.controller.ensure_digest()  # the dossier compares it with its binding
+        self.controller.page_shown(next((n for n, i in _PAGES.items() if i == index), ""))
 
     def palette_commands(self) -> list[PaletteEntry]:
         """Every action of the window for the palette: the menus' (submenus too), the
@@ -427,16 +433,110 @@ class MainWindow(QMainWindow):
         return action_entries(self.menuBar(), [*self.actions(), *keyed]) + self.dossier_commands()
 
     def dossier_commands(self) -> list[PaletteEntry]:
+        """The dossier's steps, and whom to act as. A step the acting principal may not
+        take now is listed with the dossier's own reason, and picking it says that reason
+        (nothing is taken); a principal is offered only when this machine can sign as it."""
         d = self.dossier
 
         def run(button: QPushButton) -> None:
             self.show_page("dossier")
             button.click()
 
-        return [
-            PaletteEntry(f"Dossier: {label}", partial(run, b), lambda: d.ws is not None)
-            for label, b in d.step_commands()
-        ]
+        if d.ws is None:  # listed, not offered, until a workspace is open
+            return [
+                PaletteEntry(f"Dossier: {label}", partial(run, b), lambda: d.ws is not None)
+                for label, b in d.step_commands()
+            ]
+
+        def explain(label: str, why: str) -> None:
+            self.show_page("dossier")
+            self.status(f"{label} is not available now: {why}", 15000)
+
+        out = []
+        for label, b in d.step_commands():
+            if b.isEnabled():
+                out.append(PaletteEntry(f"Dossier: {label}", partial(run, b)))
+            else:
+                why = _why_not(b.toolTip())
+                out.append(
+                    PaletteEntry(
+                        f"Dossier: {label} — unavailable: {why}", partial(explain, label, why)
+                    )
+                )
+        snap = d.snapshot
+        for p in d.ws.principals:
+            if p.role.value == "system_reducer" or p.principal_id == d.actor_id:
+                continue
+            unable = snap.signable.get(p.principal_id) if snap is not None else None
+            if unable is None:
+                out.append(
+                    PaletteEntry(
+                        f"Act as: {p.principal_id} — {p.role.value} ({p.kind.value})",
+                        partial(d.set_actor, p.principal_id),
+                    )
+                )
+        return out
+
+    def focus_dossier(self) -> None:
+        """The Dossier page in front, the focus on its first control."""
+        self.show_page("dossier")
+        box = getattr(self.dossier, "dossier_box", None)  # which dossier: the first choice
+        target = box if isinstance(box, QWidget) and box.isEnabled() else None
+        (target or _first_focusable(self.dossier)).setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def choose_actor(self) -> None:
+        """Change who you act as (the dossier's own chooser), once a workspace is open."""
+        if self.dossier.ws is None:
+            self.status("Open a dossier workspace first (File > Open Dossier Workspace…)", 8000)
+            return
+        self.show_page("dossier")
+        self.dossier.choose_actor()
+
+    def view_ring(self) -> list[tuple[QWidget, QWidget]]:
+        """What Ctrl+Tab steps through: the pages of the centre, then each open dock,
+        as (the page or dock, the widget that takes the focus)."""
+        ring: list[tuple[QWidget, QWidget]] = []
+        if self.stack.currentWidget() is self.center:
+            for i in range(self.center.count()):
+                page = self.center.widget(i)
+                if page is not None:
+                    ring.append((page, _first_focusable(page)))
+        for name, _where, _onto in _DOCKS:
+            dock = self.docks[name]
+            if dock.toggleViewAction().isChecked() and dock.widget() is not None:
+                ring.append((dock, _first_focusable(dock.widget())))
+        compare = self.docks.get("compare")
+        if compare is not None and compare.toggleViewAction().isChecked():
+            ring.append((compare, _first_focusable(compare.widget())))
+        return ring
+
+    def cycle_view(self, delta: int) -> None:
+        """Focus the next (``delta`` 1) or previous (-1) view: a page or a dock."""
+        ring = self.view_ring()
+        if not ring:
+            return
+        focus = QApplication.focusWidget()
+        at = next(
+            (
+                i
+                for i, (holder, _w) in enumerate(ring)
+                if focus is not None and holder.isAncestorOf(focus)
+            ),
+            -1 if delta > 0 else 0,
+        )
+        holder, target = ring[(at + delta) % len(ring)]
+        if isinstance(holder, QDockWidget):
+            holder.show()
+            holder.raise_()
+        else:
+            self.center.setCurrentWidget(holder)
+        target.setFocus(Qt.FocusReason.TabFocusReason)
+
+    def show_keyboard_reference(self) -> KeyboardReference:
+        keyed = [a for a in self.findChildren(QAction) if a.property("shortcut_name")]
+        box = KeyboardReference(self, key_reference(self.menuBar(), [*self.actions(), *keyed]))
+        box.show()
+        return box
 
     def show_palette(self) -> CommandPalette:
         palette = CommandPalette(
@@ -466,8 +566,6 @@ class MainWindow(QMainWindow):
         view.setFocus()
 
     def set_theme(self, name: str) -> None:
-        from PySide6.QtWidgets import QApplication
-
         self.settings.setValue("theme", name)
         app = QApplication.instance()
         if isinstance(app, QApplication):
@@ -518,7 +616,7 @@ class MainWindow(QMainWindow):
         self.dossier.close_workspace()
         self.watcher.clear()
         # Loading and auditing hold worker processes: let them stop before leaving.
-        self.runner.shutdown(lanes=("load", "audit"))
+        self.runner.shutdown(lanes=("load", "audit", "demo"))
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.layouts.restore()
         self.settings.setValue(
@@ -542,6 +640,26 @@ class _Pages(QTabWidget):
                 self.setCurrentIndex(i)
                 self.wanted.emit()
                 return
+
+
+def _why_not(tooltip: str) -> str:
+    """The dossier's reason a step is not available, from its button's tooltip."""
+    return tooltip.removeprefix("Not now.").strip() or "not for the principal you act as"
+
+
+def _first_focusable(widget: QWidget) -> QWidget:
+    """``widget``'s main view (a panel's ``view``), else its first child taking Tab focus."""
+    view = getattr(widget, "view", None)
+    if isinstance(view, QWidget) and view.isEnabled():
+        return view
+    for child in widget.findChildren(QWidget):
+        if (
+            child.focusPolicy() & Qt.FocusPolicy.TabFocus
+            and child.isEnabled()
+            and not child.isHidden()
+        ):
+            return child
+    return widget
 
 
 def _scrolled(widget: QWidget) -> QScrollArea:

@@ -59,6 +59,11 @@ class WindowActions:
     audit: QAction
     palette: QAction
     find: QAction
+    page_dossier: QAction
+    act_as: QAction
+    next_view: QAction
+    previous_view: QAction
+    keys: QAction
     focus: list[QAction]
     recent_menu: QMenu
     theme: dict[str, QAction] = field(default_factory=dict)
@@ -135,6 +140,37 @@ def build_actions(win: MainWindow) -> WindowActions:
         ),
         "palette": _action(win, "Command &Palette…", win.show_palette, "palette"),
         "find": _action(win, "&Filter Rows", win.focus_query, "find", "Type a query for the rows"),
+        "page_dossier": _action(
+            win,
+            "Show &Dossier",
+            win.focus_dossier,
+            "page_dossier",
+            "The Dossier page: the verdict, who acts, the steps",
+        ),
+        "act_as": _action(
+            win,
+            "Act &As…",
+            win.choose_actor,
+            "act_as",
+            "Change the principal you act as in the dossier workspace",
+        ),
+        "next_view": _action(
+            win, "&Next View", lambda: win.cycle_view(1), "next_view", "Focus the next view"
+        ),
+        "previous_view": _action(
+            win,
+            "Pre&vious View",
+            lambda: win.cycle_view(-1),
+            "previous_view",
+            "Focus the previous view",
+        ),
+        "keys": _action(
+            win,
+            "&Keyboard Reference",
+            win.show_keyboard_reference,
+            "keys",
+            "Every key of the window, by menu",
+        ),
     }
     views = (
         win.rows.view,
@@ -171,6 +207,11 @@ def build_actions(win: MainWindow) -> WindowActions:
     nav.addSeparator()
     for act in focus:
         nav.addAction(act)
+    nav.addAction(a["page_dossier"])
+    nav.addAction(a["act_as"])
+    nav.addSeparator()
+    nav.addAction(a["next_view"])
+    nav.addAction(a["previous_view"])
     view = win.menuBar().addMenu("&View")
     for dock in win.docks.values():
         view.addAction(dock.toggleViewAction())
@@ -182,5 +223,7 @@ def build_actions(win: MainWindow) -> WindowActions:
         act.setCheckable(True)
         act.triggered.connect(lambda _c=False, n=name: win.set_theme(n))
         theme[name] = act
-    win.menuBar().addMenu("&Help").addAction(a["about"])
+    help_menu = win.menuBar().addMenu("&Help")
+    help_menu.addAction(a["keys"])
+    help_menu.addAction(a["about"])
     return WindowActions(**a, focus=focus, recent_menu=recent_menu, theme=theme)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QColor, QFontMetrics, QShowEvent
 from PySide6.QtWidgets import QLabel, QTabWidget, QVBoxLayout, QWidget
 
@@ -221,17 +221,22 @@ class PlotsPanel(QWidget):
             m: _HistPlot(label, partial(self._pick_range, m))
             for m, (_a, label, _f) in charts.ROW_MEASURES.items()
         }
-        self.tabs.addTab(self.types, "Rows by type")
+        # Short tab names, shorter still when the dock is narrow (the whole name in the
+        # tooltip): all six show whole, none cut off behind the scroll arrows.
+        self.tabs.setElideMode(Qt.TextElideMode.ElideNone)
+        self._names: list[tuple[str, str]] = []  # (short, shortest) per tab
+        self._add_tab(self.types, ("Types", "Type"), "Rows by type")
         for m, w in self.hists.items():
-            self.tabs.addTab(
-                w,
-                {"evidence": "Evidence per row", "confidence": "Confidence", "quality": "Quality"}[
-                    m
-                ],
-            )
-        self.tabs.addTab(self.coverage, "Coverage")
+            names, long = {
+                "evidence": (("Evidence", "Evid."), "Evidence per row"),
+                "confidence": (("Confidence", "Conf."), "Confidence"),
+                "quality": (("Quality", "Qual."), "Quality"),
+            }[m]
+            self._add_tab(w, names, long)
+        self._add_tab(self.coverage, ("Coverage", "Cov."), "Coverage of the evidence items")
         self.points = PointsPlot()
-        self.tabs.addTab(self.points, "Rows map")
+        self._add_tab(self.points, ("Map", "Map"), "Rows map")
+        self.tabs.installEventFilter(self)
         self._bars: charts.Bars | None = None
         self._stale = False  # a selection arrived while hidden
         plots: list[Any] = [self.types, self.coverage, self.points, *self.hists.values()]
@@ -290,13 +295,32 @@ class PlotsPanel(QWidget):
         with contextlib.suppress(QueryError):  # the rows bar shows what is wrong
             self.session.set_query(Scope.ROWS, text)
 
+    def _add_tab(self, widget: QWidget, names: tuple[str, str], long: str) -> None:
+        i = self.tabs.addTab(widget, names[0])
+        self.tabs.setTabToolTip(i, long)
+        self._names.append(names)
+
+    def _fit_tabs(self) -> None:
+        """The short names when they fit the tab widget's width, else the shortest."""
+        bar = self.tabs.tabBar()
+        for which in (0, 1):
+            for i, names in enumerate(self._names):
+                bar.setTabText(i, names[which])
+            if bar.sizeHint().width() <= self.tabs.width() - 8:  # its frame, a margin
+                return
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+        if obj is self.tabs and event.type() == QEvent.Type.Resize:
+            self._fit_tabs()
+        return super().eventFilter(obj, event)
+
     def _brushed(self, rows: np.ndarray) -> None:
         """A rectangle on the rows map: its rows become a new subset, selected together."""
         if self.pkg is None or len(rows) == 0:
             return
         sub = self.session.make_subset(rows)
         if sub is not None:
-            self.session.select_rows(sub.rows, "plots")
+            self.session.select_rows(sub.rows, "plots", why=f"subset:{sub.name}")
 
     def show_subset(self, _subsets: object = None) -> None:
         """The active subset on every plot of rows: the map, the histograms, the types."""

@@ -38,7 +38,7 @@ class RowsPanel(Linked):
         self.query = QueryBar(
             "Filter rows: type:preference_pair confidence<0.5 "
             'evidence.visibility:hidden_excluded "text"',
-            lambda text: session.set_query(Scope.ROWS, text),
+            lambda text: session.set_query(Scope.ROWS, text, typed=True),
             _HELP,
             completer=session_completer(session, Scope.ROWS),
         )
@@ -93,7 +93,7 @@ class RowsPanel(Linked):
     def follow(self, sel: Selection) -> None:
         if sel.rows is not self.model.marked:
             self.model.set_marked(sel.rows)
-            self._show_count()
+        self._show_count()  # what is selected and why, said by the session
         if sel.source != self.source:
             select_table_row(
                 self.view, None if sel.row is None else self.model.table_row_of(sel.row)
@@ -101,13 +101,7 @@ class RowsPanel(Linked):
 
     def _show_count(self) -> None:
         n = self.model.marked_count
-        if n == 0:
-            self.selected_label.setText("One row at a time: pick a finding to select its rows.")
-        else:
-            hidden = n - self.model.marked_shown()
-            self.selected_label.setText(
-                f"{n:,} row{'s' if n != 1 else ''} selected"
-                + (f", {hidden:,} hidden by the filter" if hidden else "")
-            )
+        hidden = n - self.model.marked_shown() if n else 0
+        self.selected_label.setText(self.session.describe_rows(hidden))
         self.only_selected.setEnabled(n > 0 or self.only_selected.isChecked())
         self.clear_selected.setEnabled(n > 0)

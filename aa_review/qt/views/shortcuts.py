@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QKeySequence
 
-__all__ = ["SHORTCUTS", "FOCUS_VIEWS"]
+__all__ = ["SHORTCUTS", "FOCUS_VIEWS", "AS_STANDARD"]
 
 _std = QKeySequence.StandardKey
 FOCUS_VIEWS = ("Rows", "Evidence Catalog", "Findings", "Contracts", "Row Detail")
@@ -32,4 +32,20 @@ SHORTCUTS: dict[str, QKeySequence.StandardKey | str] = {
     "finding_previous": "Shift+F8",
     "maximise": "Ctrl+Shift+M",
     **{f"focus_{i}": f"Ctrl+{i}" for i in range(1, len(FOCUS_VIEWS) + 1)},
+    "page_dossier": f"Ctrl+{len(FOCUS_VIEWS) + 1}",
+    "act_as": "Ctrl+Shift+U",
+    # Ctrl+Tab and Ctrl+Shift+Tab: the next view (a page of the centre or a dock),
+    # whichever widget has the focus, tables included. The desktops' NextChild and
+    # PreviousChild keys, without the Back and Forward keys Windows adds to them (those
+    # are the selection history's).
+    "next_view": "Ctrl+Tab",
+    "previous_view": "Ctrl+Shift+Backtab",
+    "keys": _std.HelpContents,
+}
+
+# Keys given as text that are a desktop's standard key with the same meaning: allowed
+# (tests/qt/test_shortcuts.py), since the command does what the desktop means by them.
+AS_STANDARD: dict[str, QKeySequence.StandardKey] = {
+    "next_view": _std.NextChild,
+    "previous_view": _std.PreviousChild,
 }

@@ -119,12 +119,11 @@ def link_evidence_table(
     view.setSelectionMode(QTableView.SelectionMode.ExtendedSelection)
 
     def changed(_new: QItemSelection, _old: QItemSelection) -> None:
-        pkg = session.package
-        if pkg is None or not several_picked(view):
+        if session.package is None or not several_picked(view):
             return
         items = table_positions(view, np.vectorize(position, otypes=[np.int64]))
         if len(items) > 1:
-            session.select_rows(pkg.index.citing_mask(items).nonzero()[0], source)
+            session.select_evidence_items(items, source)
 
     view.selectionModel().selectionChanged.connect(changed)
 

@@ -19,6 +19,9 @@ def make_table(model: Any, *, sortable: bool = False, name: str = "") -> QTableV
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     view.setAlternatingRowColors(True)
+    # Tab and Shift+Tab leave the table for the next widget (a QTableView keeps them to
+    # move between cells otherwise, so the keyboard could never leave it).
+    view.setTabKeyNavigation(False)
     view.setWordWrap(False)
     # No sort indicator at first: rows keep their package order until a header is clicked.
     view.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)

@@ -147,3 +147,16 @@ def test_completion_never_fails_on_unfinished_input(pkg) -> None:
         for cursor in range(len(q) + 1):
             c = complete(rows, q, cursor)
             assert 0 <= c.start <= cursor <= c.end <= len(q), (q, cursor)
+
+
+def test_row_values_of_evidence_fields_count_the_rows_citing_them(pkg) -> None:
+    """The rows query's evidence.visibility and evidence.type values say "N rows": the
+    rows citing an item of that value, which is what the term keeps (not catalog items)."""
+    rows = RowsScope(pkg)
+    for field in ("evidence.visibility", "evidence.type"):
+        c = complete(rows, f"{field}:", len(field) + 1)
+        assert c.items
+        for s in c.items:
+            kept = rows.mask(f"{field}:{s.text}")
+            assert kept is not None
+            assert s.detail == f"{int(kept.sum()):,} rows"

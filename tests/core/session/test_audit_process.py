@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -36,3 +37,25 @@ def test_a_cancelled_audit_stops(defects: Any) -> None:
 def test_an_audit_that_cannot_run_says_why(tmp_path) -> None:
     with pytest.raises(RuntimeError, match="not a compiled package"):
         audit_in_process(tmp_path)
+
+
+@pytest.mark.parametrize("halted", [True, False])
+def test_the_audit_child_ends_quietly_when_the_window_is_gone(
+    generated_sample: Path, capfd: pytest.CaptureFixture[str], halted: bool
+) -> None:
+    """Quitting during an audit closes the pipe: the worker stops without a traceback
+    (it printed BrokenPipeError before), whether it was told to stop or not."""
+    import multiprocessing
+
+    from aa_review.core.session._prepare import _audit_child
+
+    ctx = multiprocessing.get_context("spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    stop = ctx.Event()
+    if halted:
+        stop.set()
+    receive.close()  # the window went away
+    _audit_child(str(generated_sample), send, stop, 0)  # returns, raises nothing
+    assert stop.is_set()  # a closed pipe ends the work
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "BrokenPipeError" not in err
