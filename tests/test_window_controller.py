@@ -202,6 +202,10 @@ def test_gate_g9_offers_the_rows_citing_hidden_evidence(parts, tmp_path) -> None
     )
     c.open(g.root)
     s.set_query(Scope.ROWS, "type:failure_case")
+    c.gate_selected("G9")  # before the audit: which rows cite hidden evidence is not known
+    view.offer.assert_called_with(None)
+    assert "run it" in view.status.call_args.args[0]
+    c.run_audit()
     c.gate_selected("G4")
     view.offer.assert_called_with(None)
     c.gate_selected("G9")
@@ -211,7 +215,7 @@ def test_gate_g9_offers_the_rows_citing_hidden_evidence(parts, tmp_path) -> None
     assert label == "Show the 4 rows citing hidden evidence"
     view.show_page.assert_not_called()
     take()
-    assert s.query(Scope.ROWS) == "evidence.visibility:hidden_excluded"
+    assert s.query(Scope.ROWS) == "finding:link.hidden_cited"
     assert s.result(Scope.ROWS).count == 4
     view.show_page.assert_called_with("rows")
     assert view.status.call_args.args[0].startswith("G9: 4 rows")
@@ -222,6 +226,47 @@ def test_gate_g9_offers_the_rows_citing_hidden_evidence(parts, tmp_path) -> None
     view.offer.assert_called_with(None)
     assert s.query(Scope.ROWS) == "type:failure_case"
     assert s.query(Scope.FINDINGS) == ""
+
+
+def test_the_g9_offer_the_finding_and_the_gate_count_the_same_rows(parts, tmp_path) -> None:
+    # Issue 24: a row that lists a hidden file only in its raw refs. The window's offer, the
+    # audit's link.hidden_cited finding and G9's hook (contamination_rows) are one
+    # definition (contamination_positions), so they name the same rows.
+    import shutil
+
+    import orjson
+
+    from aa_review.core.audits import contamination_rows
+    from aa_review.generator import generate_package
+
+    c, s, view, _runner, _prefs = parts
+    g = generate_package(tmp_path / "gen", rows=40, seed=5)
+    root = tmp_path / g.root.name
+    shutil.copytree(g.root, root)
+    rel = "experience_compiler/training_time_package/failure_cases.jsonl"
+    lines = (root / rel).read_bytes().splitlines()
+    row = orjson.loads(lines[0])
+    row["source_artifact_refs"] = [*row["source_artifact_refs"], "hidden_reference/answers.csv"]
+    lines[0] = orjson.dumps(row)
+    (root / rel).write_bytes(b"\n".join(lines) + b"\n")
+    c.open(root)
+    c.run_audit()
+    gate_rows = contamination_rows(root)
+    assert gate_rows == [row["row_id"]]
+    assert s.facts is not None and list(s.facts.hidden_row_ids or ()) == gate_rows
+    c.gate_selected("G9")
+    label, take = view.offer.call_args.args
+    assert label == "Show the 1 row citing hidden evidence"
+    take()
+    shown = [s.package.index.row_id_str(int(i)) for i in s.result(Scope.ROWS).positions]
+    assert shown == gate_rows
+    cited = {
+        s.package.index.row_id_str(int(i))
+        for f in s.findings.findings
+        if f.code == "link.hidden_cited"
+        for i in f.locations.row_positions().tolist()
+    }
+    assert sorted(cited) == gate_rows
 
 
 def test_reload_keeps_queries_and_selection(parts, sample_copy) -> None:

@@ -420,6 +420,12 @@ class WindowController:
         if gate != "G9" or self.session.package is None or facts is None:
             self.view.offer(None)
             return
+        if facts.rows_citing_hidden is None:
+            self.view.offer(None)
+            self.view.status(
+                "G9: the audit tells which rows cite hidden evidence; run it (Audit menu)", 8000
+            )
+            return
         n = len(facts.rows_citing_hidden)
         if n == 0:
             self.view.offer(None)

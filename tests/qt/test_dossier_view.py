@@ -397,7 +397,7 @@ def test_g9_selects_what_it_rests_on_in_the_package(window, tmp_path: Path, sett
     assert offer.isVisibleTo(window) and offer.text().startswith("Show the ")
     offer.click()
     assert offer.text() == "Restore your queries"  # the next offer: the user's query back
-    assert window.rows.query.text() == "evidence.visibility:hidden_excluded"
+    assert window.rows.query.text() == "finding:link.hidden_cited"  # the rows G9 names
     assert window.rows.model.rowCount() > 0
     ev = window.session.package.evidence_at(window.session.selection.current.evidence)
     assert ev is not None and ev.visibility == "hidden_excluded"

@@ -21,7 +21,13 @@ if TYPE_CHECKING:
         CodeInfo as CodeInfo,
     )
     from aa_review.core.audits._contamination import (
+        contamination_positions as contamination_positions,
+    )
+    from aa_review.core.audits._contamination import (
         contamination_rows as contamination_rows,
+    )
+    from aa_review.core.audits._contamination import (
+        row_names as row_names,
     )
     from aa_review.core.audits._context import (
         AuditContext as AuditContext,
@@ -91,6 +97,8 @@ _WHERE = {
     "audit_corpus": "_corpus",
     "find_packages": "_corpus",
     "contamination_rows": "_contamination",
+    "contamination_positions": "_contamination",
+    "row_names": "_contamination",
     "AuditContext": "_context",
     "AuditDocument": "_model",
     "AuditProgress": "_model",

@@ -120,8 +120,6 @@ class PreparedPackage:
     rows_map: charts.RowsMap
     facets: tuple[FacetGroup, ...]
     contracts: ContractsView
-    rows_citing_hidden: np.ndarray
-    hidden_row_ids: tuple[str, ...]
     small: bool  # under the size limit given to prepare_package (the automatic audit's)
 
 
@@ -241,8 +239,9 @@ def prepare_package(
     pkg: Package, *, size_limit: int = 0, cancelled: Callable[[], bool] = _never
 ) -> PreparedPackage:
     """Everything the views show of ``pkg`` before an audit: numbers for the plots, facet
-    counts, the contract comparison, the loading problems linked to rows, the rows
-    citing hidden evidence; and whether it is smaller than ``size_limit`` bytes."""
+    counts, the contract comparison, the loading problems linked to rows; and whether it
+    is smaller than ``size_limit`` bytes. (Which rows cite hidden evidence is the audit's
+    to say: ``contamination_positions``.)"""
     ix = pkg.index
     ix.row_id_folded()  # warm what the first query and search read
     ix.cited_counts()
@@ -252,10 +251,6 @@ def prepare_package(
     view = contracts_view(pkg)
     if cancelled():
         raise Cancelled
-    hidden = pkg.rows_citing_hidden()
-    names = sorted(
-        {ix.row_id_str(int(i)) or f"{ix.files[int(ix.file[i])]}:{int(ix.line[i])}" for i in hidden}
-    )
     return PreparedPackage(
         package=pkg,
         problems=problems,
@@ -265,8 +260,6 @@ def prepare_package(
         rows_map=charts.rows_map(pkg),
         facets=_facets(pkg),
         contracts=view,
-        rows_citing_hidden=hidden,
-        hidden_row_ids=tuple(names),
         small=size_limit > 0 and size_within(pkg.root, size_limit),
     )
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from psygnal import Signal, SignalGroup
 
+from aa_review.core.audits import contamination_positions, row_names
 from aa_review.core.query import QueryError
 from aa_review.core.session._compare import Comparison, PreparedComparison
 from aa_review.core.session._prepare import FindingsState, OpenPackage
@@ -31,7 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ReviewSession", "SessionEvents"]
 
-HIDDEN_ROWS_QUERY = "evidence.visibility:hidden_excluded"
+HIDDEN_ROWS_QUERY = "finding:link.hidden_cited"  # the rows contamination_positions names
 HIDDEN_FINDINGS_QUERY = "code:link.hidden_cited"
 
 
@@ -139,9 +141,7 @@ class ReviewSession:
         pkg = prepared.package
         self._open = OpenPackage(v, prepared)
         self._findings = FindingsState(v, prepared.problems)
-        self._facts = PackageFacts(
-            pkg.root, pkg.package_id, v, None, prepared.rows_citing_hidden, prepared.hidden_row_ids
-        )
+        self._facts = PackageFacts(pkg.root, pkg.package_id, v, None)
         self._hashes = None
         if self._comparison is not None:  # the diff was about the package replaced
             self._comparison = Comparison(self._comparison.baseline, v)
@@ -187,8 +187,18 @@ class ReviewSession:
             self.selection.forget_findings()
         finally:
             self._replacing = False
-        if digest and self._facts is not None and digest != self._facts.digest:
-            self._set_facts_digest(digest, emit=False)
+        if self._facts is not None:
+            positions = contamination_positions(prepared.package, prepared.report)
+            f = dataclasses.replace(
+                self._facts,
+                digest=digest or self._facts.digest,
+                rows_citing_hidden=positions,
+                hidden_row_ids=(
+                    row_names(prepared.package, positions) if positions is not None else None
+                ),
+            )
+            if not _same_facts(f, self._facts):
+                self._facts = f  # announced below with the findings
         self._reevaluate()
         self._announce(package=False)
         return True
@@ -211,9 +221,7 @@ class ReviewSession:
     def _set_facts_digest(self, digest: str, *, emit: bool) -> None:
         f = self._facts
         assert f is not None
-        self._facts = PackageFacts(
-            f.root, f.package_id, f.version, digest, f.rows_citing_hidden, f.hidden_row_ids
-        )
+        self._facts = dataclasses.replace(f, digest=digest)
         if emit:
             self.events.facts_changed.emit(self._facts)
 
@@ -722,7 +730,7 @@ class ReviewSession:
         """G9: rows citing hidden evidence in the rows table, the findings about them, the
         first hidden item selected. Returns how many rows that shows."""
         pkg = self.package
-        if pkg is None:
+        if pkg is None or self._facts is None or self._facts.rows_citing_hidden is None:
             return 0
         rows = self.set_query(Scope.ROWS, HIDDEN_ROWS_QUERY)
         self.set_query(Scope.FINDINGS, HIDDEN_FINDINGS_QUERY)
@@ -879,3 +887,12 @@ def _citing(pkg: Package, evidence: int) -> np.ndarray:
 def _contains(sorted_rows: np.ndarray, row: int) -> bool:
     i = int(np.searchsorted(sorted_rows, row))
     return i < len(sorted_rows) and int(sorted_rows[i]) == row
+
+
+def _same_facts(a: PackageFacts, b: PackageFacts) -> bool:
+    """Whether two facts of one package say the same (numpy arrays compared by value)."""
+    ra, rb = a.rows_citing_hidden, b.rows_citing_hidden
+    same_rows = (ra is None and rb is None) or (
+        ra is not None and rb is not None and np.array_equal(ra, rb)
+    )
+    return same_rows and (a.digest, a.hidden_row_ids) == (b.digest, b.hidden_row_ids)

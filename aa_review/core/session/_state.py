@@ -8,7 +8,7 @@ package to another: it drops a value whose version is not the one it shows.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,9 +50,12 @@ class PackageFacts:
         The session's package version these facts describe.
     digest : str or None
         ``sha256:`` digest of the package (``aa_review.core.package.digest``).
-    rows_citing_hidden : numpy.ndarray
-        Positions of the rows citing hidden evidence (from the index alone).
-    hidden_row_ids : tuple of str
+    rows_citing_hidden : numpy.ndarray or None
+        Positions of the rows citing hidden evidence, refs included
+        (:func:`aa_review.core.audits.contamination_positions`, the one definition G9
+        and the ``link.hidden_cited`` finding share); None until an audit that ran the
+        link check tells.
+    hidden_row_ids : tuple of str or None
         Their row ids (``file:line`` for a row without one), sorted: the G9 answer.
     """
 
@@ -60,8 +63,8 @@ class PackageFacts:
     package_id: str
     version: int
     digest: str | None
-    rows_citing_hidden: np.ndarray = field(default_factory=lambda: _NONE)
-    hidden_row_ids: tuple[str, ...] = ()
+    rows_citing_hidden: np.ndarray | None = None
+    hidden_row_ids: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, eq=False)

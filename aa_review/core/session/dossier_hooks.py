@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from aa_review.core.audits import contamination_positions, row_names
 from aa_review.core.dossier import BoundChanges, PackageFacts, PackageStatus
 
 if TYPE_CHECKING:
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
     from aa_review.core.package import Package
 
 __all__ = ["DiffFingerprints", "change_lines", "hidden_rows_of", "package_facts"]
-
-HIDDEN_CITED = "link.hidden_cited"
 
 
 def package_facts(
@@ -37,20 +36,16 @@ def package_facts(
     The audit is used only when it is of this package, complete, unfiltered, and
     ran the link check (else the workspace hashes or audits what is missing).
     ``digest``: the package's digest when the caller computed it without an audit
-    (the review session's ``PackageFacts.digest``). The session's own hidden rows are
-    not used: they come from the index alone, while G9 also counts refs a row lists
-    outside its evidence ids (``aa_review.core.audits.contamination_rows``).
+    (the review session's ``PackageFacts.digest``). The rows citing hidden evidence are
+    :func:`aa_review.core.audits.contamination_positions` of the audit, the one
+    definition the session, the finding and G9 share.
     """
     hidden = None
-    if (
-        report is not None
-        and report.complete
-        and report.query is None
-        and report.identity.package_id == pkg.package_id
-    ):
-        digest = report.identity.package_digest or digest
-        if "links" in report.checks:
-            hidden = hidden_rows_of(pkg, report)
+    if report is not None and report.complete and report.query is None:
+        if report.identity.package_id == pkg.package_id:
+            digest = report.identity.package_digest or digest
+            positions = contamination_positions(pkg, report)
+            hidden = row_names(pkg, positions) if positions is not None else None
     return PackageFacts(
         package_id=pkg.package_id,
         root=Path(pkg.root),
@@ -62,15 +57,9 @@ def package_facts(
 
 def hidden_rows_of(pkg: Package, report: AuditReport) -> tuple[str, ...]:
     """Ids of the rows the audit found citing hidden evidence (``file:line`` without an id),
-    sorted: what ``aa_review.core.audits.contamination_rows`` returns for the package."""
-    ix = pkg.index
-    names: set[str] = set()
-    for f in report.findings:
-        if f.code != HIDDEN_CITED:
-            continue
-        for i in f.locations.row_positions().tolist():
-            names.add(ix.row_id_str(i) or f"{ix.files[int(ix.file[i])]}:{int(ix.line[i])}")
-    return tuple(sorted(names))
+    sorted: :func:`aa_review.core.audits.contamination_positions`, the one definition."""
+    positions = contamination_positions(pkg, report)
+    return row_names(pkg, positions) if positions is not None else ()
 
 
 class DiffFingerprints:
