@@ -273,13 +273,18 @@ def meta_of(
     query: str,
     digest: str | None,
     file: str | None = None,
+    replay: str | None = None,
 ) -> dict[str, Any]:
+    """The sidecar: ``query`` as the exporter saw it, and ``replay_query``, a query
+    ``aa-review rows --query`` answers with exactly these items (the same text when the
+    query alone decided them)."""
     return {
         "tool": f"aa-review {__version__}",
         "kind": export.kind,
         "format": fmt,
         "file": file,
         "query": query,
+        "replay_query": query if replay is None else replay,
         "package_id": export.package_id,
         "package_digest": digest,
         "count": export.count,
@@ -342,6 +347,7 @@ def export_to_file(
     digest: str | None,
     fmt: str | None = None,
     columns: Sequence[str] | None = None,
+    replay: str | None = None,
 ) -> int:
     """Write ``export`` to ``path`` atomically (format from ``fmt`` or the suffix), and
     for CSV and JSON Lines its sidecar ``<path>.meta.json``; returns the items written."""
@@ -350,7 +356,7 @@ def export_to_file(
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format '{fmt}': use .csv, .jsonl or .json")
     cols = _columns(export, fmt, columns)
-    meta = meta_of(export, fmt, cols, query=query, digest=digest, file=path.name)
+    meta = meta_of(export, fmt, cols, query=query, digest=digest, file=path.name, replay=replay)
     n = 0
 
     def write(fh: IO[bytes]) -> None:
@@ -378,15 +384,37 @@ def export_rows(
     digest: str | None,
     fmt: str | None = None,
     columns: Sequence[str] | None = None,
+    replay: str | None = None,
 ) -> int:
     """Write the rows at ``positions`` to ``path``; returns the number written.
 
     CSV: the index columns by default (``columns`` picks any row fields, ``["all"]``
-    every field); JSON Lines and JSON: every field of each row as stored.
+    every field); JSON Lines and JSON: every field of each row as stored. ``replay``:
+    a rows query that selects exactly these rows (see :func:`rows_replay_query`).
     """
     return export_to_file(
-        rows_export(pkg, positions), path, query=query, digest=digest, fmt=fmt, columns=columns
+        rows_export(pkg, positions),
+        path,
+        query=query,
+        digest=digest,
+        fmt=fmt,
+        columns=columns,
+        replay=replay,
     )
+
+
+def rows_replay_query(pkg: Package, positions: Iterable[int]) -> str:
+    """A rows query the command line answers with exactly the rows at ``positions``:
+    each row by its id (``id="…"``), a row without one by its file and line."""
+    ix = pkg.index
+    terms = []
+    for pos in positions:
+        rid = ix.row_id_str(int(pos))
+        if rid:
+            terms.append(f'id="{rid}"')
+        else:
+            terms.append(f'(file="{ix.files[int(ix.file[pos])]}" line={int(ix.line[pos])})')
+    return " OR ".join(terms) if terms else '-id:""'
 
 
 def export_evidence(

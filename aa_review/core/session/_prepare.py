@@ -316,8 +316,17 @@ def run_export(
 
     digest = plan.digest or compute_digest(plan.package.root, cancelled)
     if plan.scope is Scope.ROWS:
+        # A query the command line cannot answer (the rows selected together, a subset of
+        # the window) is recorded with one it can: exactly these rows (issue 25).
+        replayable = "[only" not in plan.query and "subset:" not in plan.query
         n = export.export_rows(
-            plan.package, plan.positions, path, query=plan.query, digest=digest, columns=columns
+            plan.package,
+            plan.positions,
+            path,
+            query=plan.query,
+            digest=digest,
+            columns=columns,
+            replay=None if replayable else export.rows_replay_query(plan.package, plan.positions),
         )
     elif plan.scope is Scope.EVIDENCE:
         n = export.export_evidence(

@@ -318,3 +318,30 @@ def test_work_stops_when_cancelled(generated_sample: Path) -> None:
         live_hash_statuses(pkg, cancelled=lambda: True)
     statuses = live_hash_statuses(pkg)
     assert len(statuses) == len(pkg.catalog) and "ok" in statuses
+
+
+def test_an_export_of_rows_selected_together_records_a_query_the_cli_replays(
+    audited: Any, tmp_path: Path, capsys: Any
+) -> None:
+    # Issue 25: the sidecar recorded "[only the N rows selected together]", which
+    # `aa-review rows --query` cannot answer; replay_query selects exactly those rows.
+    from aa_review.cli import main
+    from aa_review.core.session import run_export
+
+    s = _audited_session(audited)
+    finding = next(
+        i for i, f in enumerate(s.findings.findings) if len(f.locations.row_positions()) > 1
+    )
+    s.select_finding(finding, 0, source="findings")
+    s.set_only(Scope.ROWS, True)
+    plan = s.export_plan(Scope.ROWS)
+    assert plan is not None and "[only the" in plan.query
+    out = tmp_path / "picked.jsonl"
+    run_export(plan, out)
+    meta = json.loads((tmp_path / "picked.jsonl.meta.json").read_text())
+    assert meta["query"] == plan.query
+    exported = [json.loads(line)["row_id"] for line in out.read_text().splitlines()]
+    capsys.readouterr()
+    code = main(["rows", str(s.package.root), "--query", meta["replay_query"], "--jsonl"])
+    replayed = [json.loads(line)["row_id"] for line in capsys.readouterr().out.splitlines()]
+    assert code == 0 and sorted(replayed) == sorted(exported) and len(exported) > 1
