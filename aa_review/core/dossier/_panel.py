@@ -246,6 +246,12 @@ class GateRow:
     def unmet(self) -> bool:
         return self.status is not GateStatus.PASS
 
+    @property
+    def evaluated(self) -> bool:
+        """False when no rule of the gate ran (every reason is a GATE_NOT_EVALUATED_ code)."""
+        codes = [r.code for r in self.reasons]
+        return not codes or not all(c.startswith("GATE_NOT_EVALUATED") for c in codes)
+
 
 @dataclass(frozen=True)
 class StepView:
@@ -377,7 +383,7 @@ def panel_state(snap: Snapshot, actor_id: str | None) -> PanelState:
     if state is DossierState.EXPIRED:
         head += " — final"
     elif unmet or reasons:
-        head += f" — {len(unmet)} of {len(GATE_IDS)} gates unmet" if unmet else ""
+        head += f" — {_unmet_words(unmet)}" if unmet else ""
         head += (
             (
                 f"{',' if unmet else ' —'} {len(reasons)} dossier-level "
@@ -431,6 +437,21 @@ def _revise_view(snap: Snapshot, actor: Principal | None, actor_id: str) -> Proj
     elif snap.signable.get(actor_id) is not None:
         why = f"{actor_id}'s private key is not on this machine: it cannot sign here."
     return ProjectView(not why, why, note)
+
+
+def _unmet_words(unmet: tuple[GateRow, ...]) -> str:
+    """``2 of 11 gates unmet (1 fail, 1 unknown)``; gates no rule ran for counted apart."""
+    evaluated = [g for g in unmet if g.evaluated]
+    skipped = len(unmet) - len(evaluated)
+    fails = sum(1 for g in evaluated if g.status is GateStatus.FAIL)
+    parts = [f"{fails} fail" if fails else "", f"{len(evaluated) - fails} unknown"]
+    detail = ", ".join(p for p in parts if p and not p.startswith("0 "))
+    text = f"{len(evaluated)} of {len(GATE_IDS)} gates unmet" + (f" ({detail})" if detail else "")
+    if skipped:
+        text += f", {skipped} not evaluated" if evaluated else ""
+        if not evaluated:
+            text = f"{skipped} of {len(GATE_IDS)} gates not evaluated"
+    return text
 
 
 def _gate_row(record: CheckRecord, gid: str, private: bool) -> GateRow:

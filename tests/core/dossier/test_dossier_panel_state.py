@@ -61,7 +61,7 @@ def test_a_deferred_check_puts_its_unmet_gates_first_in_words(ws: Any) -> None:
     st = state(ws, DIRTY, "p-maint-eve")
     assert st.state is dz.DossierState.DEFERRED
     assert [g.gate_id for g in st.unmet] == ["G9"]
-    assert "1 of 11 gates unmet" in st.headline and "deferred" in st.headline
+    assert "1 of 11 gates unmet (1 fail)" in st.headline and "deferred" in st.headline
     # unmet first, then the rest in G1..G11 order
     assert [g.gate_id for g in st.gates] == ["G9"] + [f"G{i}" for i in range(1, 12) if i != 9]
     g9 = st.unmet[0]
@@ -279,3 +279,21 @@ def test_a_deferred_revision_names_the_edit_and_a_lone_g8_names_the_authorizatio
     ws.bind(DIRTY, 2, "p-lead-ada")
     nxt = state(ws, DIRTY, "p-eval-cy").next_step
     assert nxt.startswith("Next: an authorization") and "G8 would not pass" in nxt
+
+
+def test_unmet_gates_are_counted_by_what_they_are_and_unevaluated_apart() -> None:
+    # Issue 25: "11 of 11 gates unmet" counted gates no rule ran for. Failing and
+    # unknown gates are named apart; gates never evaluated are not called unmet.
+    from aa_review.core.dossier import GateStatus
+    from aa_review.core.dossier._panel import GateRow, _unmet_words
+    from aa_review.core.dossier._reasons import explain
+
+    def row(gid: str, status: GateStatus, *codes: str) -> GateRow:
+        return GateRow(gid, "", status, tuple(explain(c) for c in codes), "", "")
+
+    fail = row("G1", GateStatus.FAIL, "G1_POWER_BELOW_THRESHOLD")
+    unknown = row("G2", GateStatus.UNKNOWN, "G2_REPORT_MISSING")
+    skipped = row("G3", GateStatus.UNKNOWN, "GATE_NOT_EVALUATED_DOSSIER_EXPIRED")
+    assert _unmet_words((fail, unknown)) == "2 of 11 gates unmet (1 fail, 1 unknown)"
+    assert _unmet_words((fail, skipped)) == "1 of 11 gates unmet (1 fail), 1 not evaluated"
+    assert _unmet_words((skipped,) * 11) == "11 of 11 gates not evaluated"
