@@ -67,7 +67,13 @@ from aa_review.core.dossier._journal import (
     make_entry,
     open_journal,
 )
-from aa_review.core.dossier._keys import KeyStore, Signer, user_data_dir, verify_signature
+from aa_review.core.dossier._keys import (
+    KeyStore,
+    Signer,
+    key_fingerprint,
+    user_data_dir,
+    verify_signature,
+)
 from aa_review.core.dossier._models_dossier import (
     SECTION_NAMES,
     Dossier,
@@ -117,7 +123,12 @@ from aa_review.core.dossier._states import (
 from aa_review.core.dossier._steps import STEPS, StepWords, refusal_text
 from aa_review.core.dossier._strict import MalformedLine
 from aa_review.core.dossier._summary import GATE_TITLES, gate_rows, metrics_lines
-from aa_review.core.dossier._timeline import JournalView, TimelineEntry, journal_view
+from aa_review.core.dossier._timeline import (
+    JournalView,
+    TimelineEntry,
+    arrived_summary,
+    journal_view,
+)
 from aa_review.core.dossier._timestamps import format_timestamp, parse_timestamp
 from aa_review.core.dossier._validator import (
     GATES,
@@ -160,6 +171,7 @@ __all__ = [
     "explain",
     "gate_sentence",
     "journal_view",
+    "arrived_summary",
     "panel_state",
     "refusal_text",
     "take_snapshot",
@@ -218,6 +230,7 @@ __all__ = [
     "JournalFolder",
     "JournalWriteError",
     "KeyStore",
+    "key_fingerprint",
     "KeyStoreError",
     "Kind",
     "MalformedLine",
