@@ -97,6 +97,7 @@ from aa_review.core.dossier._packages import (
 from aa_review.core.dossier._panel import (
     PANEL_STEPS,
     GateRow,
+    NotAppliedView,
     PanelState,
     ProjectView,
     Snapshot,
@@ -157,6 +158,7 @@ __all__ = [
     "JournalView",
     "PackageFacts",
     "PackageFactsProvider",
+    "NotAppliedView",
     "PanelState",
     "ProjectView",
     "ReasonText",
