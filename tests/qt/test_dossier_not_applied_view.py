@@ -121,6 +121,10 @@ def test_the_lead_sees_the_evaluators_not_applied_check_but_cannot_resolve_it(
         assert "Not applied" in verdict and f"(by {EVALUATOR})" in verdict
         assert "only their author can redo or withdraw them" in verdict
         assert p.state.state.value == "evidence_bound"
+        # Nobody here can check, but the evaluators can on their own machines: say so.
+        assert p.state.next_step.endswith(
+            "nobody with a key on this machine; held elsewhere: p-eval-cy or p-eval-dee."
+        )
         # The timeline says who signed each entry, with which key.
         signed = [r[5] for r in tabs.journal_model.items]
         assert all(" · ed25519:" in s for s in signed), signed

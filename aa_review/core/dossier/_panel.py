@@ -570,6 +570,17 @@ def _could(snap: Snapshot, step: Step) -> tuple[str, ...]:
     )
 
 
+def _could_elsewhere(snap: Snapshot, step: Step) -> tuple[str, ...]:
+    """Who could take ``step`` but holds their key on another machine."""
+    away = {h.principal.principal_id for h in snap.holdings if not h.here}
+    return tuple(
+        p.principal_id
+        for p in snap.principals
+        if p.principal_id in away
+        and admission(step, snap.standing, p, read_only=False, unable=None) is None
+    )
+
+
 def _step_view(
     snap: Snapshot, panel_step: Step, actor: Principal | None, actor_id: str
 ) -> StepView:
@@ -673,7 +684,12 @@ def _next_step(
         needs = needs_words(step)
         by = f"by a principal with {needs}" if needs.startswith("role") else f"by {needs}"
         you = " (you can take it)" if actor_id and actor_id in who else ""
-        return f"Next: {noun} {by}{' ' + cond if cond else ''}: {who_text(who)}{you}.{extra}"
+        whom = who_text(who)
+        if not who:  # a shared workspace: say who could, on their own machine (spec 10.6)
+            away = _could_elsewhere(snap, step)
+            if away:
+                whom = f"nobody with a key on this machine; held elsewhere: {who_text(away)}"
+        return f"Next: {noun} {by}{' ' + cond if cond else ''}: {whom}{you}.{extra}"
 
     expires = (
         " Taking it now expires this revision instead (a freshness rule fires)."
