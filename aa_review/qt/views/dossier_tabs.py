@@ -169,11 +169,16 @@ class DossierTabs(QTabWidget):
         tab = QWidget()
         lay = QVBoxLayout(tab)
         lay.setContentsMargins(0, 4, 0, 0)
-        self.not_applied_note = _text_label()
-        self.not_applied_note.setText(
+        # One line, not wrapped: a wrapping label would make the tabs trade height for
+        # width and take the verdict's lines (the whole sentence is in the tooltip).
+        self.not_applied_note = QLabel(
+            "Kept apart after a merge: every reader keeps the same branch; only an action's "
+            "author can redo or withdraw it."
+        )
+        self.not_applied_note.setToolTip(
             "After a merge of concurrent work, every reader keeps the same branch; the "
             "other branch's actions stay here, never deleted, until their author redoes "
-            "or withdraws them (spec 10.6)."
+            "or withdraws them, each by an entry of their own (spec 10.6)."
         )
         lay.addWidget(self.not_applied_note)
         self.not_applied_model = ThemedTableModel(NOT_APPLIED_HEADER, 5)
@@ -190,7 +195,8 @@ class DossierTabs(QTabWidget):
         self.withdraw_button.setObjectName("withdraw_button")
         self.redo_button.clicked.connect(lambda: self._resolve("redo"))
         self.withdraw_button.clicked.connect(lambda: self._resolve("withdraw"))
-        self.not_applied_why = _text_label()
+        self.not_applied_why = QLabel()
+        self.not_applied_why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         row.addWidget(self.redo_button)
         row.addWidget(self.withdraw_button)
         row.addWidget(self.not_applied_why, 1)
