@@ -385,7 +385,8 @@ def _not_applied_view(snap: Snapshot, na: dict[str, Any], actor_id: str) -> NotA
     elif unable is not None:
         why = f"{author} cannot sign here: {unable}"
     elif not redoable:
-        why = f"a {what} cannot be redone in one step: withdraw it and take the step again"
+        article = "an" if what[:1] in "aeiou" else "a"
+        why = f"{article} {what} cannot be redone in one step: withdraw it and take the step again"
     else:
         why = ""
     offered = status == "not_applied" and snap.read_only_fault is None
