@@ -1,4 +1,4 @@
-"""``aa-review dossier init|add-principal|import|bind|check|decide|publish|status``.
+"""``aa-review dossier init|add-principal|import|bind|check|decide|publish|redo|withdraw|status``.
 
 Every step of the window's Dossier tab, on a workspace folder, acting ``--as`` a
 principal whose private key is in this user's key store. The rules are the core
@@ -24,6 +24,7 @@ from aa_review.core.dossier import (
     ActorUnavailableError,
     DossierError,
     DossierSchemaError,
+    ForkResolutionError,
     KeyHolding,
     KeyPlace,
     KeyStore,
@@ -39,8 +40,10 @@ from aa_review.core.dossier import (
     Workspace,
     WorkspaceError,
     WorkspaceLockedError,
+    arrived_summary,
     init_workspace_folder,
     journal_view,
+    key_fingerprint,
     one_machine_note,
     refusal_text,
 )
@@ -146,6 +149,25 @@ def register(dsub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     _step_arguments(p, "any principal who is not on the training side")
     p.add_argument("--out", metavar="FILE", help="also write the projection to FILE")
     p.set_defaults(func=_guard(_run_publish))
+
+    for name, words in (
+        ("redo", "take a not-applied action again on the kept branch, signed again"),
+        ("withdraw", "withdraw a not-applied action by an entry of its own"),
+    ):
+        f = dsub.add_parser(
+            name,
+            help=f"{words} (its author only)",
+            description=f"After a merge of concurrent work (JOURNAL_FORKED), {words}. "
+            "ENTRY_HASH is the one 'aa-review dossier status' lists under not applied (a "
+            "unique beginning of its hex is enough). Exit 0: done; 1: refused (not the "
+            "author, no key here, resolved already, the kept state refuses the step, a step "
+            "that cannot be redone: withdraw it); 2: no such action, unreadable workspace.",
+        )
+        f.add_argument("workspace", help="the workspace folder")
+        f.add_argument("entry_hash", help="the not-applied action's first entry hash")
+        _as(f, "the action's author")
+        _package_argument(f)
+        f.set_defaults(func=_guard(_run_redo if name == "redo" else _run_withdraw))
 
     s = dsub.add_parser(
         "status",
@@ -548,6 +570,74 @@ def _run_publish(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- not-applied actions (spec 10.6) -------------------------------------------------------
+def _not_applied(ws: Workspace, given: str) -> dict[str, Any]:
+    """The not-applied action ``given`` names (whole, or a unique beginning of its hex)."""
+    text = given.strip().lower()
+    hexpart = text.removeprefix("sha256:")
+    actions = ws.not_applied()
+    found = [
+        na
+        for na in actions
+        if na["entry_hash"] == text or (hexpart and na["entry_hash"][7:].startswith(hexpart))
+    ]
+    if len(found) == 1:
+        return found[0]
+    listed = ", ".join(f"{na['entry_hash']} ({na['author']})" for na in actions) or "none"
+    if not found:
+        raise _Unusable(f"no not-applied action starts with entry {given} (not applied: {listed})")
+    raise _Unusable(f"{given} names {len(found)} not-applied actions: give more of it ({listed})")
+
+
+def _what_action(na: dict[str, Any]) -> str:
+    step = na.get("action") or na.get("kind")
+    where = f"{na['dossier_id']} revision {na['revision']}" if na.get("dossier_id") else ""
+    return f"{step} {where}".strip()
+
+
+def _run_redo(args: argparse.Namespace) -> int:
+    """``dossier redo``: exit 0 redone, 1 refused, 2 no such action or unreadable."""
+    with _opened(args) as ws:
+        _writable(ws)
+        na = _not_applied(ws, args.entry_hash)
+        try:
+            result = ws.redo(na["entry_hash"], args.actor)
+        except ForkResolutionError as exc:
+            raise _Refused(f"redo of {_what_action(na)} by {na['author']}: {exc}") from None
+        except (ActorUnavailableError, ProjectionError) as exc:
+            raise _Refused(f"redo of {_what_action(na)}: {exc}") from None
+        done = next((n for n in ws.not_applied() if n["entry_hash"] == na["entry_hash"]), na)
+        if done["status"] != "redone":
+            reason = getattr(result, "reason", None) or (
+                result.get("reason_code") if isinstance(result, dict) else None
+            )
+            outcome = getattr(result, "outcome", None)
+            err(
+                f"redo of {_what_action(na)}: not done ({reason or outcome or 'refused'}); "
+                "the kept state does not allow it: withdraw it with 'aa-review dossier "
+                f"withdraw {args.workspace} {na['entry_hash']} --as {args.actor}'"
+            )
+            _head(ws)
+            return EXIT_FINDINGS
+        print(f"redone {_what_action(na)} (entry {done['resolved_by']})")
+        _head(ws)
+    return EXIT_OK
+
+
+def _run_withdraw(args: argparse.Namespace) -> int:
+    """``dossier withdraw``: exit 0 withdrawn, 1 refused, 2 no such action or unreadable."""
+    with _opened(args) as ws:
+        _writable(ws)
+        na = _not_applied(ws, args.entry_hash)
+        try:
+            entry = ws.withdraw(na["entry_hash"], args.actor)
+        except ForkResolutionError as exc:
+            raise _Refused(f"withdrawing {_what_action(na)} by {na['author']}: {exc}") from None
+        print(f"withdrawn {_what_action(na)} (entry {entry['entry_hash']})")
+        _head(ws)
+    return EXIT_OK
+
+
 # -- status ------------------------------------------------------------------------------------
 def _run_status(args: argparse.Namespace) -> int:
     """``dossier status``: read-only; exit 0 printed, 2 the folder cannot be opened."""
@@ -583,6 +673,48 @@ def workspace_status(ws: Workspace, only: str | None = None) -> dict[str, Any]:
             )
         dossiers.append({"dossier_id": d, "revisions": revisions})
     holdings = ws.key_holdings()
+    here = {h.principal.principal_id for h in holdings if h.here}
+    not_applied = [
+        {
+            "entry_hash": na["entry_hash"],
+            "file": na["file"],
+            "at": na["at"],
+            "kind": na["kind"],
+            "action": na["action"],
+            "dossier_id": na["dossier_id"],
+            "revision": na["revision"],
+            "author": na["author"],
+            "role": na["role"],
+            "signer": na["signer"],
+            "public_key": na["public_key"],
+            "key": key_fingerprint(na["public_key"]),
+            "signature": na["signature"],
+            "status": na["status"],
+            "resolved_by": na["resolved_by"],
+            "author_key_here": na["author"] in here,
+        }
+        for na in ws.not_applied()
+        if only is None or na["dossier_id"] == only
+    ]
+    arrived = [
+        {
+            "seq": a["seq"],
+            "entry_hash": a["entry_hash"],
+            "at": a["at"],
+            "kind": a["kind"],
+            "action": a["action"],
+            "dossier_id": a["dossier_id"],
+            "revision": a["revision"],
+            "actor": a["actor"],
+            "role": a["role"],
+            "signer": a["signer"],
+            "public_key": a["public_key"],
+            "key": key_fingerprint(a["public_key"]),
+            "signature": a["signature"],
+        }
+        for a in ws.arrived()
+        if only is None or a["dossier_id"] == only
+    ]
     return {
         "read_only": ws.read_only,
         "read_only_reason": ws.journal_fault,
@@ -604,6 +736,8 @@ def workspace_status(ws: Workspace, only: str | None = None) -> dict[str, Any]:
             for h in holdings
         ],
         "dossiers": dossiers,
+        "not_applied": not_applied,
+        "arrived": arrived,
         "history": [
             {
                 "seq": e.seq,
@@ -612,10 +746,13 @@ def workspace_status(ws: Workspace, only: str | None = None) -> dict[str, Any]:
                 "revision": e.revision,
                 "who": e.who,
                 "role": e.role,
+                "kind": e.kind,
                 "what": e.what,
                 "change": e.change,
                 "outcome": e.outcome,
                 "signature": e.signature,
+                "signer": e.signer.split(" ")[0] if e.signature != "unchecked" else None,
+                "key": e.key,
             }
             for e in view.entries
             if only is None or e.dossier_id == only
@@ -646,9 +783,38 @@ def _print_status(status: dict[str, Any]) -> None:
             )
             superseded = " (superseded)" if r["superseded"] else ""
             print(f"{d['dossier_id']} revision {r['revision']}: {r['state']}{superseded}; {who}")
+    if status["arrived"]:
+        print(arrived_banner(status["arrived"]) + " since you last opened this workspace:")
+        for a in status["arrived"]:
+            step = a["action"] or a["kind"]
+            print(f"  #{a['seq']:<3} {a['at']}  {a['actor']} {step} key {a['key'] or 'none'}")
+    pending = [na for na in status["not_applied"] if na["status"] == "not_applied"]
+    if status["not_applied"]:
+        print(f"not applied (a concurrent branch lost the fork): {len(pending)} to resolve")
+    for na in status["not_applied"]:
+        step = _what_action(na)
+        if na["status"] != "not_applied":
+            print(f"  {na['entry_hash']}  {na['author']} {step}: {na['status']}")
+            continue
+        todo = (
+            "redo or withdraw it: 'aa-review dossier redo|withdraw WORKSPACE ENTRY_HASH "
+            f"--as {na['author']}'"
+            if na["author_key_here"]
+            else f"only {na['author']} can redo or withdraw it (key held elsewhere)"
+        )
+        print(
+            f"  {na['entry_hash']}  {na['author']} ({na['role']}) {step} at {na['at']}, "
+            f"key {na['key'] or 'none'}; {todo}"
+        )
     for e in status["history"]:
         change = f" [{e['change']}]" if e["change"] else ""
+        key = f" key {e['key']}" if e["key"] else ""
         print(
             f"#{e['seq']:<3} {e['at']}  {e['who']} ({e['role']}) {e['what']}{change} "
-            f"{e['outcome']} {e['signature']}".rstrip()
+            f"{e['outcome']} {e['signature']}{key}".rstrip()
         )
+
+
+def arrived_banner(arrived: list[dict[str, Any]]) -> str:
+    """``3 entries arrived: bound by p-lead-ada, checked by p-eval-cy`` (who did what, once)."""
+    return arrived_summary(arrived)

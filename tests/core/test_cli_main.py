@@ -198,9 +198,11 @@ def test_bash_completion_of_commands_options_and_paths(tmp_path: Path) -> None:
         "init",
         "project",
         "publish",
+        "redo",
         "revise",
         "status",
         "verify-journal",
+        "withdraw",
     ]
 
 

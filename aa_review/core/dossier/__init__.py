@@ -67,7 +67,13 @@ from aa_review.core.dossier._journal import (
     make_entry,
     open_journal,
 )
-from aa_review.core.dossier._keys import KeyStore, Signer, user_data_dir, verify_signature
+from aa_review.core.dossier._keys import (
+    KeyStore,
+    Signer,
+    key_fingerprint,
+    user_data_dir,
+    verify_signature,
+)
 from aa_review.core.dossier._models_dossier import (
     SECTION_NAMES,
     Dossier,
@@ -91,6 +97,7 @@ from aa_review.core.dossier._packages import (
 from aa_review.core.dossier._panel import (
     PANEL_STEPS,
     GateRow,
+    NotAppliedView,
     PanelState,
     ProjectView,
     Snapshot,
@@ -117,7 +124,12 @@ from aa_review.core.dossier._states import (
 from aa_review.core.dossier._steps import STEPS, StepWords, refusal_text
 from aa_review.core.dossier._strict import MalformedLine
 from aa_review.core.dossier._summary import GATE_TITLES, gate_rows, metrics_lines
-from aa_review.core.dossier._timeline import JournalView, TimelineEntry, journal_view
+from aa_review.core.dossier._timeline import (
+    JournalView,
+    TimelineEntry,
+    arrived_summary,
+    journal_view,
+)
 from aa_review.core.dossier._timestamps import format_timestamp, parse_timestamp
 from aa_review.core.dossier._validator import (
     GATES,
@@ -146,6 +158,7 @@ __all__ = [
     "JournalView",
     "PackageFacts",
     "PackageFactsProvider",
+    "NotAppliedView",
     "PanelState",
     "ProjectView",
     "ReasonText",
@@ -160,6 +173,7 @@ __all__ = [
     "explain",
     "gate_sentence",
     "journal_view",
+    "arrived_summary",
     "panel_state",
     "refusal_text",
     "take_snapshot",
@@ -218,6 +232,7 @@ __all__ = [
     "JournalFolder",
     "JournalWriteError",
     "KeyStore",
+    "key_fingerprint",
     "KeyStoreError",
     "Kind",
     "MalformedLine",

@@ -29,6 +29,7 @@ from aa_review.core.dossier._errors import KeyStoreError
 __all__ = [
     "DATA_DIR_ENV",
     "KeyStore",
+    "key_fingerprint",
     "Signer",
     "parse_public_key",
     "user_data_dir",
@@ -90,6 +91,19 @@ def _unb64(text: object, size: int) -> bytes | None:
 def parse_public_key(text: object) -> bytes | None:
     """The 32 key bytes of ``"ed25519:<base64>"``, or None when it is not one."""
     return _unb64(text, 32)
+
+
+def key_fingerprint(public_key: object) -> str:
+    """A short, readable mark of a public key: ``ed25519:`` and its first 8 base64 characters.
+
+    The same characters begin the record ``aa-review keys create`` prints, so a person
+    recognises their own key. ``""`` when there is no key, ``"?"`` when it is malformed.
+    """
+    if public_key is None or public_key == "":
+        return ""
+    if parse_public_key(public_key) is None:
+        return "?"
+    return f"{_PREFIX}{str(public_key)[len(_PREFIX) : len(_PREFIX) + 8]}…"
 
 
 def verify_signature(public_key: object, message: str, signature: object) -> bool:

@@ -23,6 +23,7 @@ from aa_review.core.dossier._curves import PowerCurve, lower_rung_bounds
 from aa_review.core.dossier._freshness import Freshness
 from aa_review.core.dossier._gates_common import GATE_IDS, GateStatus
 from aa_review.core.dossier._holdings import KeyHolding
+from aa_review.core.dossier._keys import key_fingerprint
 from aa_review.core.dossier._principals import Principal, PrincipalRegistry, Role
 from aa_review.core.dossier._reasons import ReasonText, explain, gate_sentence
 from aa_review.core.dossier._states import Action, DossierState, Refusal
@@ -34,7 +35,7 @@ from aa_review.core.dossier._steps import (
     who_text,
 )
 from aa_review.core.dossier._summary import GATE_TITLES, metric_text, metrics_lines
-from aa_review.core.dossier._timeline import JournalView, TimelineEntry
+from aa_review.core.dossier._timeline import JournalView, TimelineEntry, arrived_summary
 
 if TYPE_CHECKING:
     from aa_review.core.dossier._models_dossier import ParsedDossier
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GateRow",
+    "NotAppliedView",
     "PanelState",
     "ProjectView",
     "Snapshot",
@@ -105,6 +107,12 @@ class Snapshot:
     packages : tuple of PackageStatus
         The bound packages as the gates saw them (the bound content, found by digest:
         a status with ``other_root`` says another version is open there).
+    not_applied : tuple of dict
+        The workspace's actions of a concurrent branch that lost a fork, with their
+        authors (spec 10.6; :meth:`Workspace.not_applied`).
+    arrived : tuple of dict
+        The entries beyond the head this user witnessed before this opening (spec
+        10.6; :meth:`Workspace.arrived`).
     """
 
     dossier_id: str
@@ -126,6 +134,8 @@ class Snapshot:
     changes: tuple[Any, ...] = ()
     holdings: tuple[KeyHolding, ...] = ()
     packages: tuple[Any, ...] = ()
+    not_applied: tuple[dict[str, Any], ...] = field(default=(), repr=False)
+    arrived: tuple[dict[str, Any], ...] = field(default=(), repr=False)
 
     @property
     def other_versions(self) -> tuple[Any, ...]:
@@ -202,6 +212,8 @@ def take_snapshot(
         changes=tuple(changes),
         holdings=ws.key_holdings(),
         packages=cache.packages(dossier_id, revision),
+        not_applied=tuple(ws.not_applied()),
+        arrived=tuple(ws.arrived()),
     )
 
 
@@ -306,6 +318,103 @@ class ProjectView:
 
 
 @dataclass(frozen=True)
+class NotAppliedView:
+    """One not-applied action as the panel shows it to the acting principal (spec 10.6).
+
+    ``can_redo`` and ``can_withdraw`` are offered only to its author, acting here with
+    their key on this machine, in a writable workspace, while it is not resolved;
+    ``why_not`` says otherwise why (and, when only withdrawing is offered, why not redo).
+    """
+
+    entry_hash: str
+    author: str
+    role: str
+    what: str
+    dossier_id: str
+    revision: int | None
+    when: str
+    key: str
+    status: str
+    can_redo: bool
+    can_withdraw: bool
+    why_not: str
+
+
+_REDOABLE = {"bind", "check", "decide_eligible", "defer"}
+_NOT_APPLIED_WORDS = {
+    "bind": "bind the evidence",
+    "check": "independent check",
+    "decide_eligible": "decide eligible",
+    "defer": "decide deferred",
+    "auto_defer": "automatic deferral",
+    "expire": "expiry",
+    "create": "new revision by an edit",
+    "edit_draft": "edit of the draft",
+}
+_KIND_WORDS = {
+    "imported": "import",
+    "signoff": "sign-off",
+    "operation_denied": "denied operation",
+    "projection_published": "projection",
+    "registry_changed": "registry change",
+    "withdrawn": "withdrawal",
+    "transition_refused": "refused step",
+}
+
+
+def _not_applied_view(snap: Snapshot, na: dict[str, Any], actor_id: str) -> NotAppliedView:
+    kind, action = str(na.get("kind") or ""), na.get("action")
+    what = (
+        _NOT_APPLIED_WORDS.get(str(action), str(action))
+        if kind == "transition"
+        else _KIND_WORDS.get(kind, kind)
+    )
+    author = str(na.get("author") or "?")
+    redoable = (kind == "transition" and action in _REDOABLE) or kind in (
+        "operation_denied",
+        "projection_published",
+    )
+    status = str(na.get("status") or "not_applied")
+    unable = snap.signable.get(author, "not in the registry in force")
+    if status != "not_applied":
+        why = f"{status.replace('_', ' ')} by entry {na.get('resolved_by')}"
+    elif snap.read_only_fault is not None:
+        why = f"the workspace is read-only ({snap.read_only_fault})"
+    elif actor_id != author:
+        holding = next((h for h in snap.holdings if h.principal.principal_id == author), None)
+        where = (
+            "act as them to redo or withdraw it"
+            if holding is not None and holding.here
+            else "their key is held elsewhere"
+        )
+        why = f"only its author {author} can redo or withdraw it; {where}"
+    elif unable is not None:
+        why = f"{author} cannot sign here: {unable}"
+    elif not redoable:
+        article = "an" if what[:1] in "aeiou" else "a"
+        why = f"{article} {what} cannot be redone in one step: withdraw it and take the step again"
+    else:
+        why = ""
+    offered = status == "not_applied" and snap.read_only_fault is None
+    offered = offered and actor_id == author and unable is None
+    at = str(na.get("at") or "")
+    return NotAppliedView(
+        entry_hash=str(na.get("entry_hash") or ""),
+        author=author,
+        role=str(na.get("role") or ""),
+        what=what,
+        dossier_id=str(na.get("dossier_id") or ""),
+        revision=na.get("revision"),
+        when=at.replace("T", " ").removesuffix("Z"),
+        key=key_fingerprint(na.get("public_key")),
+        status=status,
+        can_redo=offered and redoable,
+        can_withdraw=offered,
+        why_not=why,
+    )
+
+
+@dataclass(frozen=True)
 class PanelState:
     """The sign-off view for one acting principal; frozen, made by :func:`panel_state`.
 
@@ -337,6 +446,10 @@ class PanelState:
     may_revise : ProjectView
         Whether the acting principal may start a new revision from this expired one
         (spec 7.3; :meth:`Workspace.revise`).
+    not_applied : tuple of NotAppliedView
+        The workspace's not-applied actions, each with what this principal may do.
+    arrived : str
+        ``3 entries arrived: bound by p-lead-ada, checked by p-eval-cy`` ("" when none).
     """
 
     snapshot: Snapshot
@@ -355,6 +468,8 @@ class PanelState:
     denials: tuple[TimelineEntry, ...]
     may_project: ProjectView
     may_revise: ProjectView = ProjectView(False, "", "")
+    not_applied: tuple[NotAppliedView, ...] = ()
+    arrived: str = ""
 
     @property
     def private(self) -> bool:
@@ -414,6 +529,8 @@ def panel_state(snap: Snapshot, actor_id: str | None) -> PanelState:
         denials=snap.journal.denials(snap.dossier_id),
         may_project=_project_view(snap, actor, actor_id),
         may_revise=_revise_view(snap, actor, actor_id),
+        not_applied=tuple(_not_applied_view(snap, na, actor_id) for na in snap.not_applied),
+        arrived=arrived_summary(snap.arrived),
     )
 
 
@@ -472,6 +589,17 @@ def _could(snap: Snapshot, step: Step) -> tuple[str, ...]:
         for p in snap.principals
         if snap.admissions.get((step, p.principal_id)) is None
         and snap.signable.get(p.principal_id) is None
+    )
+
+
+def _could_elsewhere(snap: Snapshot, step: Step) -> tuple[str, ...]:
+    """Who could take ``step`` but holds their key on another machine."""
+    away = {h.principal.principal_id for h in snap.holdings if not h.here}
+    return tuple(
+        p.principal_id
+        for p in snap.principals
+        if p.principal_id in away
+        and admission(step, snap.standing, p, read_only=False, unable=None) is None
     )
 
 
@@ -578,7 +706,12 @@ def _next_step(
         needs = needs_words(step)
         by = f"by a principal with {needs}" if needs.startswith("role") else f"by {needs}"
         you = " (you can take it)" if actor_id and actor_id in who else ""
-        return f"Next: {noun} {by}{' ' + cond if cond else ''}: {who_text(who)}{you}.{extra}"
+        whom = who_text(who)
+        if not who:  # a shared workspace: say who could, on their own machine (spec 10.6)
+            away = _could_elsewhere(snap, step)
+            if away:
+                whom = f"nobody with a key on this machine; held elsewhere: {who_text(away)}"
+        return f"Next: {noun} {by}{' ' + cond if cond else ''}: {whom}{you}.{extra}"
 
     expires = (
         " Taking it now expires this revision instead (a freshness rule fires)."

@@ -7,16 +7,17 @@ what, the state change, the outcome and who signed it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from aa_review.core.dossier._denial import denial_words
+from aa_review.core.dossier._keys import key_fingerprint
 from aa_review.core.dossier._preview import humanize_code
 from aa_review.core.dossier._states import Action
 from aa_review.core.dossier._steps import STEPS
 
-__all__ = ["JournalView", "TimelineEntry", "journal_view"]
+__all__ = ["JournalView", "TimelineEntry", "arrived_summary", "journal_view"]
 
 _SIGNATURE = {
     "valid": "✓",
@@ -56,6 +57,7 @@ class TimelineEntry:
     signature: str
     entry_hash: str
     payload: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    key: str = ""  # the signer's public key, short (key_fingerprint); "" when none
 
     @property
     def when(self) -> str:
@@ -202,6 +204,7 @@ def _entry(e: dict[str, Any], sig: Mapping[str, Any] | None) -> TimelineEntry:
         signature=str(sig["status"]) if sig else "unchecked",
         entry_hash=str(e.get("entry_hash") or ""),
         payload=payload,
+        key=key_fingerprint(sig.get("public_key")) if sig else "",
     )
 
 
@@ -248,3 +251,50 @@ def _what(kind: str, p: Mapping[str, Any], to: Any) -> tuple[str, str]:
     if kind == "registry_changed":
         return "changed the principal registry", "applied"
     return kind.replace("_", " "), ""
+
+
+_ARRIVED = {
+    Action.BIND.value: "bound",
+    Action.CHECK.value: "checked",
+    Action.AUTO_DEFER.value: "deferred automatically",
+    Action.DEFER.value: "deferred",
+    Action.DECIDE_ELIGIBLE.value: "decided eligible",
+    Action.EXPIRE.value: "expired",
+    Action.CREATE.value: "revised",
+    Action.EDIT_DRAFT.value: "edited",
+}
+_ARRIVED_KINDS = {
+    "imported": "imported",
+    "signoff": "signed off",
+    "operation_denied": "an operation denied to",
+    "projection_published": "published",
+    "registry_changed": "registry changed",
+    "withdrawn": "withdrawn",
+    "transition_refused": "a step refused to",
+}
+
+
+def arrived_summary(arrived: Sequence[Mapping[str, Any]]) -> str:
+    """What arrived, in one line: ``3 entries arrived: bound by p-lead-ada, checked by p-eval-cy``.
+
+    ``arrived`` is :meth:`Workspace.arrived`'s list. Each (what, who) is named once, in
+    the order they happened; ``""`` when nothing arrived.
+    """
+    if not arrived:
+        return ""
+    seen: list[str] = []
+    for a in arrived:
+        kind = str(a.get("kind") or "")
+        what = (
+            _ARRIVED.get(str(a.get("action")), str(a.get("action")))
+            if kind == "transition"
+            else _ARRIVED_KINDS.get(kind, kind)
+        )
+        who = str(a.get("actor") or "?")
+        if a.get("signer") and a.get("signer") != who:
+            who = f"{who} for {a['signer']}"
+        words = f"{what} {who}" if what.endswith(" to") else f"{what} by {who}"
+        if words not in seen:
+            seen.append(words)
+    n = len(arrived)
+    return f"{n} {'entry' if n == 1 else 'entries'} arrived: {', '.join(seen)}"

@@ -266,7 +266,14 @@ class JournalVerifier:
                     if verify_signature(signer.public_key, e["entry_hash"], e["signature"])
                     else "invalid"
                 )
-        self.signatures.append({"seq": e["seq"], "signer": signer.principal_id, "status": status})
+        self.signatures.append(
+            {
+                "seq": e["seq"],
+                "signer": signer.principal_id,
+                "status": status,
+                "public_key": signer.public_key,
+            }
+        )
         if status in ("missing", "invalid"):
             return "JOURNAL_SIGNATURE_INVALID"
         if e["kind"] == "registry_changed":

@@ -239,6 +239,33 @@ class DossierActions:
             lambda: ws.attempt_operation(op, actor, d),
         )
 
+    # -- not-applied actions (spec 10.6) ----------------------------------------------------
+    def resolve_not_applied(self, how: str, na: dz.NotAppliedView) -> Any:
+        """Redo (``how="redo"``) or withdraw a not-applied action as its author; confirmed first."""
+        st, ws = self.state, self.ws
+        allowed = na.can_redo if how == "redo" else na.can_withdraw
+        if st is None or ws is None or self.worker.busy or not allowed:
+            return None
+        actor, h = self.actor_id, na.entry_hash
+        text = (
+            f"Take the {na.what} again on the kept branch, validated against the state "
+            f"there and signed again by {actor}? A redo the kept state refuses is journaled "
+            "as refused, and the action stays not applied (to be withdrawn)."
+            if how == "redo"
+            else f"Withdraw your {na.what} of {na.when} UTC? A permanent 'withdrawn' entry, "
+            f"signed by {actor}, names it; the action stays listed, never deleted."
+        )
+        if not self.confirm("Redo" if how == "redo" else "Withdraw", text):
+            return None
+
+        def call() -> Any:
+            try:
+                return ws.redo(h, actor) if how == "redo" else ws.withdraw(h, actor)
+            except (dz.ForkResolutionError, dz.ProjectionError, dz.WorkspaceReadOnlyError) as e:
+                return e
+
+        return self._run(("resolve", how), "Writing the entry…", call)
+
     # -- the public projection ------------------------------------------------------------
     def show_projection(self, path: Path | None = None) -> Any:
         """Preview exactly what leaves, then export it (journaled) to ``path`` or a chosen file."""
@@ -317,6 +344,16 @@ class DossierActions:
                 f"({dz.denial_words(outcome.get('reason_code', ''))}). {where} "
                 "Nothing in this app can perform it.",
             )
+            return
+        if isinstance(step, tuple) and step[0] == "resolve":
+            if isinstance(outcome, Exception):
+                self.inform("Not done", str(outcome))
+            elif getattr(outcome, "outcome", None) in (dz.Outcome.REFUSED, dz.Outcome.EXPIRED):
+                self.inform(
+                    "Not redone",
+                    f"The kept state does not allow it ({outcome.reason}); it stays not "
+                    "applied: withdraw it.",
+                )
             return
         if isinstance(step, tuple) and step[0] == "export":
             if isinstance(outcome, Exception):

@@ -717,6 +717,7 @@ class DossierPanel(DossierActions, QWidget):
                 act.setToolTip(view.why_not)
                 act.triggered.connect(lambda _c=False, s=step: self.request_refusal(s))
         self.refusal_button.setEnabled(bool(self.refusal_menu.actions()) and not busy)
+        self.tabs.show_not_applied_choice()
 
     # -- overridable prompts (tests replace them) ---------------------------------------
     def confirm(self, title: str, text: str) -> bool:

@@ -29,6 +29,7 @@ def render(panel: DossierPanel, st: dz.PanelState) -> None:
     _gates(tabs, st)
     _journal(tabs, st)
     _denials(tabs, st)
+    _not_applied(tabs, st)
     tabs.history_model.set_rows(
         [(r, s, c, b, sup or "") for r, s, c, b, sup in st.snapshot.history]
     )
@@ -40,6 +41,40 @@ def render(panel: DossierPanel, st: dz.PanelState) -> None:
     tabs.setTabText(1, f"Journal ({len(st.timeline)})")
     tabs.setTabText(2, f"Denial log ({len(st.denials)})")
     tabs.setTabText(3, f"Revisions ({len(st.snapshot.revisions)})")
+    pending = sum(1 for na in st.not_applied if na.status == "not_applied")
+    index = tabs.indexOf(tabs.not_applied_tab)
+    tabs.setTabText(index, f"Not applied ({pending})" if pending else "Not applied")
+    tabs.setTabVisible(index, bool(st.not_applied))
+
+
+def _not_applied(tabs: DossierTabs, st: dz.PanelState) -> None:
+    rows = [
+        (
+            na.when,
+            f"{na.author} ({na.role})",
+            na.what,
+            f"{na.dossier_id} revision {na.revision}" if na.dossier_id else "",
+            na.key or "no key",
+            na.status.replace("_", " "),
+        )
+        for na in st.not_applied
+    ]
+    tips = [
+        f"{na.author} ({na.role}): {na.what} at {na.when} UTC, signed with {na.key or 'no key'}; "
+        f"{na.status.replace('_', ' ')}. Entry {na.entry_hash}."
+        + (f" {na.why_not}" if na.why_not else "")
+        for na in st.not_applied
+    ]
+    view = tabs.not_applied_view
+    keep = tabs.selected_not_applied()
+    tabs.not_applied_model.set_rows(rows, tips, payloads=list(st.not_applied))
+    size_columns(view, rows, 6, shrink=(1, 3))
+    hashes = [na.entry_hash for na in st.not_applied]
+    if keep is not None and keep.entry_hash in hashes:
+        view.selectRow(hashes.index(keep.entry_hash))
+    elif rows:
+        view.selectRow(0)
+    tabs.show_not_applied_choice()
 
 
 def _span(text: str, tone_name: str, bold: bool = False) -> str:
@@ -77,6 +112,23 @@ def verdict_html(st: dz.PanelState) -> str:
         else escape(st.next_step)
     )
     items = []
+    # What a merge brought: what arrived since the last opening, and what it left not applied.
+    if st.arrived:
+        items.append(f"<b>Since you last opened this workspace</b>: {escape(st.arrived)}.")
+    pending = [na for na in st.not_applied if na.status == "not_applied"]
+    if pending:
+        mine = sum(1 for na in pending if na.can_withdraw)
+        whose = ", ".join(sorted({na.author for na in pending}))
+        items.append(
+            f"<b>{_span('Not applied', 'warn')}</b>: {len(pending)} "
+            f"action{'s' if len(pending) != 1 else ''} of a concurrent branch "
+            f"(by {escape(whose)}) "
+            + (
+                f"— {mine} yours to redo or withdraw in the Not applied tab."
+                if mine
+                else "— only their author can redo or withdraw them (Not applied tab)."
+            )
+        )
     # Another version open is not the bound package: say where the bound one is.
     for pkg in snap.other_versions:
         items.append(
@@ -163,14 +215,23 @@ def _journal(tabs: DossierTabs, st: dz.PanelState) -> None:
     if tabs.order_box.currentData() == "newest":
         entries.reverse()
     rows = [
-        (e.when.removesuffix(" UTC"), f"{e.who} ({e.role})", e.what, e.outcome, e.change, e.signer)
+        (
+            e.when.removesuffix(" UTC"),
+            f"{e.who} ({e.role})",
+            e.what,
+            e.outcome,
+            e.change,
+            f"{e.signer} · {e.key}" if e.key else e.signer,
+        )
         for e in entries
     ]
     # The whole entry in words (a narrow view elides the longest columns).
     tips = [
         f"#{e.seq} {e.kind}: {e.who} ({e.role}) {e.what}; {e.outcome}"
         + (f"; {e.change}" if e.change else "")
-        + f". Signed by {e.signer}. "
+        + f". Signed by {e.signer}"
+        + (f" with key {e.key}" if e.key else "")
+        + ". "
         f"Entry digest {e.entry_hash}"
         for e in entries
     ]

@@ -1,4 +1,5 @@
-"""The dossier panel's tabs: gates, the journal as a timeline, denials, revisions, figures."""
+"""The dossier panel's tabs: gates, the journal as a timeline, denials, revisions, figures,
+and the actions a merge left not applied (spec 10.6)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,8 @@ if TYPE_CHECKING:
 __all__ = ["DossierTabs"]
 
 GATE_HEADER = ("Gate", "Status", "Title", "What is missing or wrong, and what would satisfy it")
-JOURNAL_HEADER = ("When (UTC)", "Who (role)", "What", "Outcome", "State change", "Signed by")
+JOURNAL_HEADER = ("When (UTC)", "Who (role)", "What", "Outcome", "State change", "Signed by (key)")
+NOT_APPLIED_HEADER = ("When (UTC)", "Who (role)", "What", "Dossier", "Key", "Status")
 DENIAL_HEADER = ("When (UTC)", "Who (role)", "Operation", "Target", "Decision", "Reason")
 HISTORY_HEADER = ("Revision", "State", "Created", "By", "Supersedes")
 
@@ -82,6 +84,8 @@ class DossierTabs(QTabWidget):
         self.addTab(make_table(self.history_model, name="history_view"), "Revisions")
         self.figures = self._figures_tab()
         self.addTab(self.figures, "Figures")
+        self.not_applied_tab = self._not_applied_tab()
+        self.addTab(self.not_applied_tab, "Not applied")
         # The window must leave the gate table room for all eleven gates (docks yield).
         self.setMinimumHeight(self.gates_height())
         self._pending_plots: tuple[Any, Any] | None = None
@@ -165,6 +169,70 @@ class DossierTabs(QTabWidget):
         lay.addWidget(self.denial_view, 1)
         return tab
 
+    def _not_applied_tab(self) -> QWidget:
+        """Actions of a concurrent branch that lost a fork, and their author's two ways out."""
+        tab = QWidget()
+        lay = QVBoxLayout(tab)
+        lay.setContentsMargins(0, 4, 0, 0)
+        # One line, not wrapped: a wrapping label would make the tabs trade height for
+        # width and take the verdict's lines (the whole sentence is in the tooltip).
+        self.not_applied_note = QLabel(
+            "Kept apart after a merge: every reader keeps the same branch; only an action's "
+            "author can redo or withdraw it."
+        )
+        self.not_applied_note.setToolTip(
+            "After a merge of concurrent work, every reader keeps the same branch; the "
+            "other branch's actions stay here, never deleted, until their author redoes "
+            "or withdraws them, each by an entry of their own (spec 10.6)."
+        )
+        lay.addWidget(self.not_applied_note)
+        self.not_applied_model = ThemedTableModel(NOT_APPLIED_HEADER, 5)
+        self.not_applied_view = make_table(self.not_applied_model, name="not_applied_view")
+        self._fit_not_applied = _RefitOnResize(self.not_applied_view)
+        self.not_applied_view.selectionModel().currentRowChanged.connect(
+            lambda _c, _p: self.show_not_applied_choice()
+        )
+        lay.addWidget(self.not_applied_view, 1)
+        row = QHBoxLayout()
+        self.redo_button = QPushButton("Redo on the kept branch…")
+        self.redo_button.setObjectName("redo_button")
+        self.withdraw_button = QPushButton("Withdraw…")
+        self.withdraw_button.setObjectName("withdraw_button")
+        self.redo_button.clicked.connect(lambda: self._resolve("redo"))
+        self.withdraw_button.clicked.connect(lambda: self._resolve("withdraw"))
+        self.not_applied_why = QLabel()
+        self.not_applied_why.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row.addWidget(self.redo_button)
+        row.addWidget(self.withdraw_button)
+        row.addWidget(self.not_applied_why, 1)
+        lay.addLayout(row)
+        self.show_not_applied_choice()
+        return tab
+
+    def selected_not_applied(self) -> dz.NotAppliedView | None:
+        """The chosen not-applied action (the first when none is chosen), or None."""
+        views = self.not_applied_model.payloads
+        cur = self.not_applied_view.currentIndex()
+        row = cur.row() if cur.isValid() else 0
+        found = views[row] if 0 <= row < len(views) else None
+        return found if isinstance(found, dz.NotAppliedView) else None
+
+    def show_not_applied_choice(self) -> None:
+        """Enable Redo and Withdraw for the chosen action as its view allows, else say why."""
+        na = self.selected_not_applied()
+        busy = bool(getattr(getattr(self.panel, "worker", None), "busy", False))
+        self.redo_button.setEnabled(na is not None and na.can_redo and not busy)
+        self.withdraw_button.setEnabled(na is not None and na.can_withdraw and not busy)
+        why = "" if na is None else na.why_not
+        self.not_applied_why.setText(why)
+        for b in (self.redo_button, self.withdraw_button):
+            b.setToolTip(why or "Signed by you, as a new entry; the action stays listed.")
+
+    def _resolve(self, how: str) -> None:
+        na = self.selected_not_applied()
+        if na is not None:
+            self.panel.resolve_not_applied(how, na)
+
     def _figures_tab(self) -> QWidget:
         tab = QWidget()
         lay = QVBoxLayout(tab)
@@ -210,8 +278,15 @@ class DossierTabs(QTabWidget):
         self.plots.show_bounds(list(rungs), list(bounds), useful)
 
     def clear_all(self) -> None:
-        for model in (self.gate_model, self.journal_model, self.denial_model, self.history_model):
+        for model in (
+            self.gate_model,
+            self.journal_model,
+            self.denial_model,
+            self.history_model,
+            self.not_applied_model,
+        ):
             model.set_rows([])
+        self.show_not_applied_choice()
         self.journal_status.setText("")
         self.journal_count.setText("")
         self.metrics.setText("")
@@ -230,7 +305,8 @@ class DossierTabs(QTabWidget):
             f"entry #{entry.seq}  {entry.kind}  at {entry.at}",
             f"dossier {entry.dossier_id} revision {entry.revision}",
             f"actor {entry.who} ({entry.role})",
-            f"signature: {entry.signer} ({entry.signature})",
+            f"signature: {entry.signer} ({entry.signature})"
+            + (f", key {entry.key}" if entry.key else ""),
             f"entry_hash {entry.entry_hash}",
             "payload:",
             json.dumps(dict(entry.payload), indent=2, ensure_ascii=False, default=str),

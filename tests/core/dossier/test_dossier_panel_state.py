@@ -297,3 +297,92 @@ def test_unmet_gates_are_counted_by_what_they_are_and_unevaluated_apart() -> Non
     assert _unmet_words((fail, unknown)) == "2 of 11 gates unmet (1 fail, 1 unknown)"
     assert _unmet_words((fail, skipped)) == "1 of 11 gates unmet (1 fail), 1 not evaluated"
     assert _unmet_words((skipped,) * 11) == "11 of 11 gates not evaluated"
+
+
+# -- not-applied actions and what arrived (spec 10.6) --------------------------------------
+def _not_applied(**kw: Any) -> dict[str, Any]:
+    na = {
+        "entry_hash": "sha256:" + "ab" * 32,
+        "at": "2026-03-01T09:30:00Z",
+        "kind": "transition",
+        "action": "check",
+        "dossier_id": READY,
+        "revision": 1,
+        "author": "p-eval-cy",
+        "role": "independent_evaluator",
+        "public_key": "ed25519:" + "A" * 43 + "=",
+        "status": "not_applied",
+        "resolved_by": None,
+    }
+    return {**na, **kw}
+
+
+def test_a_not_applied_action_is_offered_to_its_author_only(ws: Any) -> None:
+    import dataclasses
+
+    snap = dataclasses.replace(dz.take_snapshot(ws, READY, 1), not_applied=(_not_applied(),))
+    (mine,) = dz.panel_state(snap, "p-eval-cy").not_applied
+    assert (mine.can_redo, mine.can_withdraw, mine.why_not) == (True, True, "")
+    assert (mine.what, mine.when, mine.key) == (
+        "independent check",
+        "2026-03-01 09:30:00",
+        "ed25519:AAAAAAAA…",
+    )
+    (theirs,) = dz.panel_state(snap, "p-lead-ada").not_applied
+    assert not theirs.can_redo and not theirs.can_withdraw
+    # The demo store holds p-eval-cy's key: the lead is told to act as them.
+    assert theirs.why_not == (
+        "only its author p-eval-cy can redo or withdraw it; act as them to redo or withdraw it"
+    )
+    (nobody,) = dz.panel_state(snap, "").not_applied
+    assert not nobody.can_withdraw
+
+
+def test_an_import_is_withdrawn_not_redone_and_a_resolved_action_offers_nothing(ws: Any) -> None:
+    import dataclasses
+
+    snap = dataclasses.replace(
+        dz.take_snapshot(ws, READY, 1),
+        not_applied=(
+            _not_applied(kind="imported", action=None, author="p-lead-ada"),
+            _not_applied(status="withdrawn", resolved_by="sha256:" + "cd" * 32),
+        ),
+    )
+    imported, withdrawn = dz.panel_state(snap, "p-lead-ada").not_applied
+    assert (imported.can_redo, imported.can_withdraw) == (False, True)
+    assert imported.why_not.startswith("an import cannot be redone in one step: withdraw it")
+    resolved = dz.panel_state(snap, "p-eval-cy").not_applied[1]
+    assert not resolved.can_redo and not resolved.can_withdraw
+    assert resolved.why_not == f"withdrawn by entry sha256:{'cd' * 32}"
+    assert withdrawn.status == "withdrawn"
+
+
+def test_what_arrived_is_one_line_of_who_did_what() -> None:
+    arrived = [
+        {"kind": "transition", "action": "bind", "actor": "p-lead-ada"},
+        {"kind": "transition", "action": "bind", "actor": "p-lead-ada"},
+        {"kind": "transition", "action": "check", "actor": "p-eval-cy"},
+    ]
+    assert dz.arrived_summary(arrived) == (
+        "3 entries arrived: bound by p-lead-ada, checked by p-eval-cy"
+    )
+    assert dz.arrived_summary(arrived[:1]) == "1 entry arrived: bound by p-lead-ada"
+    reducer = [
+        {
+            "kind": "transition",
+            "action": "auto_defer",
+            "actor": "p-reducer-hal",
+            "signer": "p-eval-cy",
+        }
+    ]
+    assert dz.arrived_summary(reducer) == (
+        "1 entry arrived: deferred automatically by p-reducer-hal for p-eval-cy"
+    )
+    assert dz.arrived_summary([]) == ""
+
+
+def test_a_key_is_marked_by_the_start_of_its_record() -> None:
+    key = "ed25519:" + "Zm9v" * 10 + "YWI="
+    assert dz.key_fingerprint(key) == "ed25519:Zm9vZm9v…"
+    assert dz.key_fingerprint(None) == dz.key_fingerprint("") == ""
+    assert dz.key_fingerprint("ed25519:short") == "?"
