@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["main", "build_parser", "COMMANDS", "suggest"]
+__all__ = ["main", "build_parser", "COMMANDS", "SUMMARIES", "suggest"]
 
 # Subcommand name -> module exposing ``register(subparsers)``; each sets ``func(args) -> int``.
 COMMANDS = {
@@ -27,6 +27,20 @@ COMMANDS = {
 }
 # Listed after the commands above; kept apart so that list reads as what the tool does.
 COMMANDS["completion"] = "aa_review.cli.completion_cmd"
+
+# Each command's one-line help, as its module registers it: the stand-in of a command that
+# was not asked for shows it in ``aa-review --help`` without importing the module (a test
+# holds the two equal).
+SUMMARIES = {
+    "info": "print a package's identity and counts",
+    "audit": "audit a package (or a folder of packages) for integrity and privacy",
+    "dossier": "check a training readiness dossier, project it, verify a journal",
+    "keys": "create and show the Ed25519 keys that sign journal entries",
+    "generate": "write a generated package (or a corpus) for tests and demos",
+    "rows": "filter a package's training rows with a query, and export them",
+    "diff": "say what changed from one package (or fingerprint) to another",
+    "completion": "print a shell completion script (bash, zsh, tcsh)",
+}
 
 
 def suggest(word: str, known: Sequence[str]) -> str | None:
@@ -95,7 +109,14 @@ def _unrecognized(parser: argparse.ArgumentParser, extras: list[str]) -> str:
     return msg
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``only``, that command's parser and stand-ins for the rest.
+
+    A stand-in has the command's name and one-line help (so ``aa-review --help`` and the
+    closest-name hints read as with every command registered) but no options, and its
+    module is not imported: a command starts without importing the others (``dossier``
+    and ``generate`` import the dossier core and numpy).
+    """
     from aa_review import __version__
 
     parser = _Parser(
@@ -105,7 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"aa-review {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMANDS.values():
+    for name, module in COMMANDS.items():
+        if only is not None and name != only:
+            sub.add_parser(name, help=SUMMARIES[name], add_help=False)
+            continue
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:  # a command still being written
@@ -116,13 +140,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_word(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` asks for: its first word when that names one (the top-level
+    parser has no option taking a value, so nothing else can stand first)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run a headless command; returns the process exit code."""
+    args_in = sys.argv[1:] if argv is None else list(argv)
+    if args_in == ["--version"]:  # before any parser is built or module imported
+        from aa_review import __version__
+
+        print(f"aa-review {__version__}")
+        raise SystemExit(0)  # as argparse's version action ends
+
     from aa_review.cli._common import pipe_guard
 
     logging.basicConfig(level=logging.WARNING, format="aa-review: %(message)s", stream=sys.stderr)
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    parser = build_parser(only=_command_word(args_in) or "")  # "": stand-ins only
+    args = parser.parse_args(args_in)
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2

@@ -7,12 +7,12 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 import orjson
 
-from aa_review.core.package import Package, open_package
-from aa_review.core.util.errors import PackageError
+if TYPE_CHECKING:
+    from aa_review.core.package import Package
 
 __all__ = [
     "emit_json",
@@ -39,6 +39,9 @@ def emit_json(doc: Any) -> None:
 
 def load_or_exit(path: str) -> Package | None:
     """Open a package, or print why not on stderr and return None."""
+    from aa_review.core.package import open_package
+    from aa_review.core.util.errors import PackageError
+
     try:
         return open_package(Path(path))
     except PackageError as exc:

@@ -5,34 +5,22 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import orjson
 
 from aa_review.cli._common import EXIT_UNUSABLE, err
 from aa_review.cli._query_arg import add_query_argument
-from aa_review.core.audits import (
-    AuditProgress,
-    AuditReport,
-    CorpusReport,
-    UnknownCheckError,
-    audit_corpus,
-    audit_package,
-    resolve_selection,
-)
-from aa_review.core.findings import Finding, Locations, Severity, worst_first
-from aa_review.core.package import find_root, open_package
-from aa_review.core.query import (
-    QueryError,
-    filter_corpus,
-    filter_findings,
-    filter_report,
-    needs_package,
-)
-from aa_review.core.util.errors import PackageError
+
+if TYPE_CHECKING:  # imported where used: ``audit --help`` starts without the core
+    from aa_review.core.audits import AuditProgress, AuditReport, CorpusReport
+    from aa_review.core.findings import Finding
 
 __all__ = ["register", "run"]
 
-_LEVELS = [s.value for s in Severity]
+# ``Severity``'s values, lowest first (a test holds them equal); the enum lives with the
+# findings' models, which ``--help`` does not import.
+_LEVELS = ["info", "low", "warning", "error", "critical"]
 _NO_DIGEST = (
     "not computed: --check narrows the audit to what its checks read "
     "(aa-review info prints the digest)"
@@ -97,6 +85,24 @@ def _progress(p: AuditProgress) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from aa_review.core.audits import (
+        AuditReport,
+        CorpusReport,
+        UnknownCheckError,
+        audit_corpus,
+        audit_package,
+        resolve_selection,
+    )
+    from aa_review.core.package import find_root, open_package
+    from aa_review.core.query import (
+        QueryError,
+        filter_corpus,
+        filter_findings,
+        filter_report,
+        needs_package,
+    )
+    from aa_review.core.util.errors import PackageError
+
     path = Path(args.path)
     try:
         resolve_selection(args.checks)
@@ -164,6 +170,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _json_default(value: object) -> object:
+    from aa_review.core.findings import Locations
+
     if isinstance(value, Locations):
         return value.to_json()  # one finding's locations at a time, not all of them at once
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
@@ -197,6 +205,8 @@ def _print_finding(f: Finding) -> None:
 
 
 def _print_report(r: AuditReport, fail_on: str) -> None:
+    from aa_review.core.findings import worst_first
+
     ident, c = r.identity, r.counts
     print(f"package   {ident.package_id}  (task {ident.task_id}, format {ident.format_version})")
     for k, v in ident.schema_versions.items():
@@ -221,6 +231,8 @@ def _print_corpus(r: CorpusReport, fail_on: str) -> None:
             continue
         verdict = {0: "ok", 1: "FINDINGS", 2: "INCOMPLETE"}[e.exit_code(fail_on)]
         print(f"{verdict:<11} {e.path}: {e.report.counts.rows} rows; {e.report.summary_line()}")
+    from aa_review.core.findings import Severity
+
     t = r.totals
     sev = ", ".join(
         f"{n:,} {k}" for k, n in sorted(t.by_severity.items(), key=lambda kv: -Severity(kv[0]).rank)

@@ -39,6 +39,9 @@ def mark_paths(parser: argparse.ArgumentParser) -> None:
             for child in dict.fromkeys(action.choices.values()):  # aliases share a parser
                 mark_paths(child)
             continue
+        lazy = getattr(action, "lazy_choices", None)
+        if lazy is not None:  # choices read only when used (``generate --defect``'s names)
+            action.choices = lazy()
         if getattr(action, "complete", None) is not None or action.choices is not None:
             continue
         if action.nargs == 0 or "=" in str(action.metavar or ""):

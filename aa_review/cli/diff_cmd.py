@@ -8,8 +8,6 @@ import sys
 
 from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, err
 from aa_review.cli._query_arg import add_query_argument
-from aa_review.core.query import QueryError, check_query, fields_used
-from aa_review.core.util.errors import AAReviewError
 
 __all__ = ["register", "run"]
 
@@ -65,6 +63,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from aa_review.core.query import QueryError, check_query
+    from aa_review.core.util.errors import AAReviewError
+
     try:
         check_query(args.query, "rows")  # a wrong query is reported before any work
         return _run(args)
@@ -93,6 +94,7 @@ def _run(args: argparse.Namespace) -> int:
         to_json,
         to_text,
     )
+    from aa_review.core.query import fields_used
 
     old, new = open_pair(args.old, args.new)
     old_pkg = None if isinstance(old, Fingerprint) else old

@@ -6,21 +6,45 @@ import argparse
 import dataclasses
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aa_review.cli._common import EXIT_OK, EXIT_UNUSABLE, emit_json, err
-from aa_review.generator import (
-    DEFECT_NAMES,
-    DEFECTS,
-    VARIED,
-    GeneratedPackage,
-    generate_corpus,
-    generate_package,
-)
+
+if TYPE_CHECKING:  # the generator (numpy) is imported where used, not for --help
+    from aa_review.generator import GeneratedPackage
 
 __all__ = ["register", "run"]
 
 EXIT_USAGE = 2
+
+
+def defect_names() -> tuple[str, ...]:
+    from aa_review.generator import DEFECT_NAMES
+
+    return DEFECT_NAMES
+
+
+class _DefectChoice(argparse._AppendAction):
+    """``--defect NAME``: checked against the generator's names when one is given.
+
+    The names live in the generator, which imports numpy; a parser's ``choices`` are read
+    to format ``--help`` too, so they are filled only here, when a name is checked (with
+    the same message and closest-name hint as any choice). ``lazy_choices`` gives them to
+    the completion script.
+    """
+
+    lazy_choices = staticmethod(defect_names)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        self.choices = defect_names()
+        parser._check_value(self, values)
+        super().__call__(parser, namespace, values, option_string)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,10 +72,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument(
         "--defect",
-        action="append",
         default=[],
         metavar="NAME",
-        choices=DEFECT_NAMES,
+        action=_DefectChoice,
         help="inject this defect (repeatable; see --list-defects)",
     )
     p.add_argument(
@@ -92,6 +115,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from aa_review.generator import (
+        DEFECT_NAMES,
+        DEFECTS,
+        VARIED,
+        generate_corpus,
+        generate_package,
+    )
+
     if args.list_defects:
         width = max(len(n) for n in DEFECT_NAMES)
         for name, text in DEFECTS:

@@ -6,8 +6,6 @@ import argparse
 from typing import Any
 
 from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, load_or_exit
-from aa_review.core.package.hashcache import HashCache
-from aa_review.core.package.summary import summary
 
 __all__ = ["register", "run"]
 
@@ -38,6 +36,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from aa_review.core.package.hashcache import HashCache
+    from aa_review.core.package.summary import summary
+
     pkg = load_or_exit(args.package)
     if pkg is None:
         return EXIT_UNUSABLE

@@ -7,9 +7,10 @@ import json
 import sys
 
 from aa_review.cli._common import EXIT_OK, EXIT_UNUSABLE, err
-from aa_review.core.dossier import KeyStore, KeyStoreError, Role
 
-ROLES = tuple(r.value for r in Role if r is not Role.SYSTEM_REDUCER)
+# ``Role``'s values but the system reducer's, in its order (a test holds them equal); the
+# dossier core is imported where a key is read or made, not for ``--help``.
+ROLES = ("training_research_lead", "independent_evaluator", "human_maintainer", "agent")
 
 __all__ = ["register", "run_create", "run_list", "run_show"]
 
@@ -60,6 +61,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run_create(args: argparse.Namespace) -> int:
     """``keys create``: exit 0 created, 2 when a key exists or the store cannot be written."""
+    from aa_review.core.dossier import KeyStore, KeyStoreError
+
     store = KeyStore()
     role = getattr(args, "role", None)
     kind = getattr(args, "kind", None) if role else None
@@ -88,6 +91,8 @@ def run_create(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     """``keys show``: exit 0 printed, 2 when this machine has no key for the principal."""
+    from aa_review.core.dossier import KeyStore, KeyStoreError
+
     store = KeyStore()
     try:
         record = store.record(args.principal)
@@ -111,6 +116,8 @@ def _emit_line(record: dict[str, str]) -> None:
 
 def run_list(args: argparse.Namespace) -> int:
     """``keys list``: one line per key, ``principal_id  public_key``."""
+    from aa_review.core.dossier import KeyStore
+
     for pid, public in KeyStore().principals():
         print(f"{pid}\t{public}")
     return EXIT_OK

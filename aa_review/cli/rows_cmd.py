@@ -10,15 +10,6 @@ from typing import TYPE_CHECKING
 
 from aa_review.cli._common import EXIT_OK, EXIT_UNUSABLE, err, load_or_exit
 from aa_review.cli._query_arg import add_query_argument
-from aa_review.core.query import QueryError, RowsScope, fields_used, format_number
-from aa_review.core.query.export import (
-    ALL,
-    FORMATS,
-    export_to_file,
-    meta_of,
-    rows_export,
-    write_export,
-)
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package
@@ -69,6 +60,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from aa_review.core.query import QueryError, RowsScope, fields_used
+    from aa_review.core.query.export import (
+        ALL,
+        FORMATS,
+        export_to_file,
+        meta_of,
+        rows_export,
+        write_export,
+    )
+
     try:
         used = fields_used(args.query, "rows")
     except QueryError as exc:
@@ -150,6 +151,8 @@ def _digest(pkg: Package) -> str:
 
 def _print_table(pkg: Package, positions: Iterable[int]) -> None:
     """One line per row, numbers as the window shows them."""
+    from aa_review.core.query import format_number
+
     ix = pkg.index
     out = sys.stdout
     for p in (int(x) for x in positions):

@@ -7,24 +7,25 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from aa_review import __version__
 from aa_review.core.audits import _checks  # noqa: F401  (registers every check)
 from aa_review.core.audits._context import ROW_RULE_PREFIXES, AuditContext
-from aa_review.core.audits._files import HashCancelled, Wants, hash_package
+from aa_review.core.audits._files import FileHashes, HashCancelled, Wants, hash_package
 from aa_review.core.audits._gather import list_findings
 from aa_review.core.audits._mapscan import scan_map, scan_map_at
 from aa_review.core.audits._model import AuditProgress, AuditReport, CheckSummary, Counts, Identity
 from aa_review.core.audits._registry import Check, resolve_selection
 from aa_review.core.audits._rowscan import ScanCancelled, fused_scan, row_workers, scan_rows
 from aa_review.core.findings import Finding
-from aa_review.core.package import LoadCancelled, LoadProgress, Package, open_package
+from aa_review.core.package import LoadCancelled, LoadProgress, Package, find_root, open_package
 from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.safepath import printable
 from aa_review.core.package.summary import counts as count_package
+from aa_review.core.util.errors import PackageError
 from aa_review.core.util.procpool import POOL_UNAVAILABLE, spawn_pool
 
 __all__ = ["audit_package", "AuditCancelled", "DEFAULT_CAP"]
@@ -88,9 +89,53 @@ def audit_package(
     # The fused scan's config and ref facts, then the loader's per-chunk results (as Any:
     # the loader passes its row visitor's results through untyped).
     fused: dict[str, Any] = {}
+    hashing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aa-audit-hash")
+    finished = threading.Event()  # stops a hashing job nobody will wait for
+    try:
+        return _audit(
+            pkg_or_path,
+            selected,
+            enabled,
+            fused,
+            digest,
+            workers,
+            cap,
+            hash_threads,
+            stop,
+            emit,
+            hashing,
+            finished,
+            t0,
+        )
+    finally:
+        finished.set()
+        hashing.shutdown(wait=False, cancel_futures=True)
+
+
+def _audit(
+    pkg_or_path: Package | Path | str,
+    selected: list[Check],
+    enabled: Any,
+    fused: dict[str, Any],
+    digest: bool,
+    workers: int | None,
+    cap: int,
+    hash_threads: int,
+    stop: Callable[[], bool],
+    emit: ProgressFn,
+    hashing: ThreadPoolExecutor,
+    finished: threading.Event,
+    t0: float,
+) -> AuditReport:
+    early: _HashJob | None = None
     if isinstance(pkg_or_path, Package):
         pkg = pkg_or_path
     else:
+        # The digest hashes every file whatever the rows hold: it starts now, beside the
+        # opening's row pass, instead of after it (the two took turns before).
+        early = _early_hash(
+            Path(pkg_or_path), selected, digest, hash_threads, hashing, finished, stop
+        )
 
         def visitor(before: Package) -> tuple[str, object] | None:
             # Each row is checked by the loader's scan, on its one parse (v0.1 packages,
@@ -128,17 +173,15 @@ def audit_package(
     if "parts" in fused:
         ctx.extra["ref_facts"] = fused["ref_facts"]
         ctx._rows = fused_scan(fused["parts"], len(pkg.index), cap)
-    hashing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aa-audit-hash")
-    finished = threading.Event()  # stops a hashing job nobody will wait for
+    if early is not None and early.root != pkg.root:  # never: find_root is open's own
+        early.job.cancel()
+        early = None
     try:
-        _prefetch(ctx, selected, digest, emit, hashing, finished)
+        _prefetch(ctx, selected, digest, emit, hashing, finished, early)
         findings, summary, complete = _run(pkg, ctx, selected, emit)
         identity = _identity(pkg, ctx, digest)
     except (ScanCancelled, HashCancelled):
         raise AuditCancelled() from None
-    finally:
-        finished.set()
-        hashing.shutdown(wait=False, cancel_futures=True)
     return AuditReport.assemble(
         summary,
         findings,
@@ -152,6 +195,58 @@ def audit_package(
     )
 
 
+class _HashJob:
+    """A file hashing job started before the package was opened, and its progress."""
+
+    def __init__(self, root: Path, job: Future[FileHashes], hashed: list[int]) -> None:
+        self.root, self.job, self.hashed = root, job, hashed
+
+
+def _reads(selected: list[Check]) -> dict[str, Wants]:
+    """The counts the checks take from files' bytes, on the same read as their hashes."""
+    scans: dict[str, Wants] = {}
+    for check in selected:
+        for rel, wants in check.reads.items():
+            scans[rel] = scans[rel] | wants if rel in scans else wants
+    return scans
+
+
+def _early_hash(
+    path: Path,
+    selected: list[Check],
+    digest: bool,
+    threads: int,
+    hashing: ThreadPoolExecutor,
+    finished: threading.Event,
+    stop: Callable[[], bool],
+) -> _HashJob | None:
+    """Hash every file for the digest while the package opens (a whole-folder hash needs
+    nothing the opening learns: which files, and how, are the folder's)."""
+    if not digest:
+        return None
+    try:
+        root = find_root(path)
+    except (PackageError, OSError):
+        return None  # opening says why
+    hashed: list[int] = [0, 0]
+
+    def note(done: int, total: int) -> None:  # runs in the hashing thread: only record
+        hashed[0], hashed[1] = done, total
+
+    job = hashing.submit(
+        hash_package,
+        root,
+        threads=threads,
+        full=True,
+        scans=_reads(selected),
+        processes=True,
+        only=None,
+        progress=note,
+        cancelled=lambda: finished.is_set() or stop(),
+    )
+    return _HashJob(root, job, hashed)
+
+
 def _prefetch(
     ctx: AuditContext,
     selected: list[Check],
@@ -159,6 +254,7 @@ def _prefetch(
     emit: ProgressFn,
     hashing: ThreadPoolExecutor,
     finished: threading.Event,
+    early: _HashJob | None = None,
 ) -> None:
     """Start what the checks share: the row pass, file hashes, the evidence-map links.
 
@@ -174,17 +270,17 @@ def _prefetch(
     cfg = ctx.scan_config() if rows else None  # path syscalls, before any thread starts
     want_hash = digest or any(c.hashes for c in selected)
     full = digest or bool(names & {"copies", "files"})  # byte hashes of every file
-    scans: dict[str, Wants] = {}
-    for check in selected:  # counts the checks take from files' bytes, on the same read
-        for rel, wants in check.reads.items():
-            scans[rel] = scans[rel] | wants if rel in scans else wants
+    scans = _reads(selected)
     want_map = (
         not pkg.catalog_derived and pkg.map_header is not None and bool(names & {"links", "counts"})
     )
     cores = os.cpu_count() or 1
     busy = row_workers(pkg, ctx.workers) if rows else 0
     spare = cores - busy if busy else cores - 1  # in-process rows keep this thread busy
-    hashed: list[int] = [0, 0]
+    hashed: list[int] = [0, 0] if early is None else early.hashed
+    if early is not None:  # the digest's hashing, started before opening
+        ctx.hash_job = early.job
+        ctx.on_hash_wait = lambda: emit(AuditProgress("hash", *hashed))
 
     def note(done: int, total: int) -> None:  # runs in the hashing thread: only record
         hashed[0], hashed[1] = done, total
@@ -208,7 +304,7 @@ def _prefetch(
         )
         ctx.on_hash_wait = lambda: emit(AuditProgress("hash", *hashed))
 
-    if want_hash and (cfg is None or spare >= 1):
+    if want_hash and ctx.hash_job is None and (cfg is None or spare >= 1):
         start_hash(ctx.hash_threads if cfg is None else max(1, min(ctx.hash_threads, spare)))
     if cfg is not None:
 

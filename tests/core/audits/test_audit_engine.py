@@ -219,3 +219,51 @@ def test_a_file_swapped_for_a_symlink_is_not_followed(tmp_path, outside_dir) -> 
     (root / "a.txt").symlink_to(secret)  # as if swapped in after the listing
     ((rel, facts, error),) = _files._job(str(root), ["a.txt"], None)
     assert rel == "a.txt" and facts is None and error  # refused, not hashed
+
+
+def test_the_digest_is_hashed_while_the_package_opens(make_package, monkeypatch) -> None:
+    """A whole audit of a path hashes every file beside the opening's row pass, not after."""
+    import threading
+
+    from aa_review.core.audits import _engine
+
+    g = make_package(defects=("malformed_line",))
+    started = threading.Event()
+    real_hash, real_open = _engine.hash_package, _engine.open_package
+
+    def hash_spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        started.set()
+        return real_hash(*args, **kwargs)
+
+    def open_spy(*args, **kwargs):  # type: ignore[no-untyped-def]
+        assert started.wait(60), "file hashing had not started when the package opened"
+        return real_open(*args, **kwargs)
+
+    monkeypatch.setattr(_engine, "hash_package", hash_spy)
+    monkeypatch.setattr(_engine, "open_package", open_spy)
+    report = audit_package(g.root)
+    assert report.identity.package_digest == package_digest(g.root)
+    monkeypatch.setattr(_engine, "open_package", real_open)
+    opened = audit_package(open_package(g.root))  # hashed after opening, as before
+    assert report.model_dump(exclude={"seconds"}) == opened.model_dump(exclude={"seconds"})
+    assert report.findings  # the defect is found on the path taken
+
+
+def test_a_package_that_fails_to_open_stops_the_early_hashing(make_package, monkeypatch) -> None:
+    import threading
+
+    from aa_review.core.audits import _engine
+    from aa_review.core.util.errors import PackageError
+
+    g = make_package()
+
+    def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise PackageError("refused for the test", str(g.root))
+
+    monkeypatch.setattr(_engine, "open_package", refuse)
+    with pytest.raises(PackageError):
+        audit_package(g.root)
+    for t in threading.enumerate():
+        if t.name.startswith("aa-audit-hash"):
+            t.join(60)  # the job sees the audit finished and stops
+            assert not t.is_alive()
