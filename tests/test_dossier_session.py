@@ -71,7 +71,7 @@ class Runner:
         def body() -> None:
             try:
                 result = fn()
-            except Exception as exc:
+            except Exception as exc:  # noqa: BLE001  # as the worker: any failure is told
                 failed(f"{type(exc).__name__}: {exc}")
             else:
                 done(result)
