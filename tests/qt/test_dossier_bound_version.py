@@ -35,6 +35,13 @@ def panel(window, demo: Path):
     p.close_workspace()
 
 
+def _journal_bytes(folder: Path) -> bytes:
+    """The journal folder's action files, names and bytes (one file per action)."""
+    return b"".join(
+        p.name.encode() + p.read_bytes() for p in sorted((folder / "journal").iterdir())
+    )
+
+
 def act(panel, who: str, action):
     panel.set_actor(who)
     return panel.request(action)

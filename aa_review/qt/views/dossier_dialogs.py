@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import orjson
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
@@ -22,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from aa_review.core.util.atomic import atomic_write
+from aa_review.core.session.dossier_session import write_projection
 
 __all__ = ["ActorDialog", "EditEvidenceDialog", "ProjectionDialog", "write_projection"]
 
@@ -155,13 +154,6 @@ class ProjectionDialog(QDialog):
         self.path = path
         self.accept()
         return path
-
-
-def write_projection(path: Path, projection: dict[str, Any]) -> None:
-    """Write an exported projection atomically (called in the panel's worker)."""
-    atomic_write(
-        path, lambda fh: fh.write(orjson.dumps(projection, option=orjson.OPT_INDENT_2)), "wb"
-    )
 
 
 class ActorDialog(QDialog):

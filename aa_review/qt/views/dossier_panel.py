@@ -1,19 +1,18 @@
-"""DossierPanel: sign-off as a guided workflow over a core panel state.
+"""DossierPanel: the Dossier tab, a view of a Qt-free :class:`DossierSession`.
 
-The core decides everything (``aa_review.core.dossier``): :func:`take_snapshot`
-runs in the panel's worker once per change, :func:`panel_state` words it for the
-acting principal. This widget shows the verdict first (state, every unmet gate in
-one sentence, the next step named), offers only the steps the acting principal
-may take (a disabled step says why and writes nothing), and forwards requests to
-the worker. Asking for a step one may not take, so that the refusal is journaled,
-is its own explicit, confirmed action (spec 12).
+The session (``aa_review.core.session.dossier_session``) owns the tab's state and
+actions: the workspace open, who acts, the revision shown, its snapshot and panel
+state, busy, the last result and the confirmations a step asks for. This widget
+renders the session's events (the verdict first, every unmet gate in one sentence,
+the next step named; only the steps the acting principal may take enabled, a
+disabled one saying why) and forwards the user's intents to it. It answers the
+session's questions (:class:`~aa_review.core.session.dossier_session.DossierView`:
+confirmations, the evidence editor, the projection's preview) with dialogs, and its
+worker runs the session's jobs off the GUI thread.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
-import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QGridLayout,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QMenu,
     QMessageBox,
@@ -36,18 +36,16 @@ from PySide6.QtWidgets import (
 )
 
 from aa_review.core import dossier as dz
-from aa_review.qt.views.dossier_actions import DossierActions
-from aa_review.qt.views.dossier_dialogs import ActorDialog, EditEvidenceDialog
+from aa_review.core.session.dossier_session import DossierSession
+from aa_review.qt.views.dossier_dialogs import ActorDialog, EditEvidenceDialog, ProjectionDialog
 from aa_review.qt.views.dossier_render import render
 from aa_review.qt.views.dossier_tabs import DossierTabs
-from aa_review.qt.views.dossier_worker import DossierWorker
+from aa_review.qt.views.dossier_worker import DossierWorker, WorkerRunner
 
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditReport
 
 __all__ = ["DossierPanel"]
-
-log = logging.getLogger(__name__)
 
 _BUTTON_ORDER = (
     dz.Action.BIND,
@@ -75,7 +73,11 @@ class _VerdictArea(QScrollArea):
             self.on_width()
 
 
-class DossierPanel(DossierActions, QWidget):
+def _session_value(name: str, doc: str) -> Any:
+    return property(lambda self: getattr(self.session, name), doc=doc)
+
+
+class DossierPanel(QWidget):
     """The sign-off view. ``gate_selected(gate_id)`` lets the package views follow a gate."""
 
     gate_selected = Signal(str)
@@ -84,28 +86,8 @@ class DossierPanel(DossierActions, QWidget):
         super().__init__()
         self.setWindowTitle("Dossier")
         self.settings = settings
-        self.ws: dz.Workspace | None = None
-        self.folder: Path | None = None
-        self.cache: dz.PreviewCache | None = None  # used in the worker only
-        self.snapshot: dz.Snapshot | None = None
-        self.state: dz.PanelState | None = None
-        self.actor_id = ""
-        self.last_result: Any = None
-        self._facts: dz.PackageFacts | None = None
-        self._package_key: tuple[Any, ...] | None = None
-        # The window's way to compute the open package's digest (it then calls
-        # set_package again with it); None: the workspace hashes the package itself.
-        self.request_digest: Any = None
-        self._digest_wanted = False
-        self._digest_asked: tuple[Any, ...] | None = None
-        self._want: tuple[str, int | None] | None = None  # the revision asked for
-        self._generation = 0  # bumped per workspace: results of a closed one are dropped
-        self._stale = True
-        self._working = ""
         self.worker = DossierWorker(self)
-        self.worker.done.connect(self._job_done)
-        self.worker.failed.connect(self._job_failed)
-        self.worker.busy_changed.connect(lambda _b: self._show_busy())
+        self.session = DossierSession(self, WorkerRunner(self.worker), settings)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.setSpacing(4)
@@ -127,6 +109,14 @@ class DossierPanel(DossierActions, QWidget):
         self.tabs = DossierTabs(self)
         lay.addWidget(self.tabs, 1)
         self.banner = self.verdict  # the verdict is what used to be the banner
+        ev = self.session.events
+        ev.workspace_changed.connect(self._show_workspace)
+        ev.nothing_shown.connect(self._show_nothing)
+        ev.snapshot_changed.connect(self._show_revisions)
+        ev.state_changed.connect(lambda _st: self._render())
+        ev.actor_changed.connect(lambda _a: self._show_actor())
+        ev.busy_changed.connect(lambda _b: self._render_buttons())
+        ev.progress_changed.connect(self._show_progress)
         self._show_nothing("Open a dossier workspace (File > Open Dossier Workspace).")
 
     # -- construction ---------------------------------------------------------------
@@ -265,83 +255,34 @@ class DossierPanel(DossierActions, QWidget):
         ]
         return [*out, ("Public projection…", self.project_button)]
 
-    # -- the workspace --------------------------------------------------------------
-    def choose_workspace(self) -> bool:
-        start = str(self.settings.value("dossier/last_workspace", str(Path.home())))
-        path = QFileDialog.getExistingDirectory(self, "Open a dossier workspace", start)
-        return bool(path) and self.open_workspace(Path(path))
+    # -- the session's state, by the names the window, the tests and benchmarks use ---
+    ws = _session_value("ws", "The workspace open, or None.")
+    folder = _session_value("folder", "Its folder, resolved.")
+    snapshot = _session_value("snapshot", "The last snapshot taken.")
+    state = _session_value("state", "What the tab draws, for the acting principal.")
+    actor_id = _session_value("actor_id", 'Who acts ("" for nobody).')
+    actor = actor_id
+    last_result = _session_value("last_result", "The last step's outcome.")
+    last_projection_preview = _session_value("last_projection_preview", "What would leave.")
+    current = _session_value("current", "(dossier id, revision) shown.")
+    record = _session_value("record", "The check record of the revision shown.")
+    busy = _session_value("busy", "True until the last job's result is in place.")
 
+    @property
+    def request_digest(self) -> Any:
+        return self.session.request_digest
+
+    @request_digest.setter
+    def request_digest(self, fn: Any) -> None:
+        self.session.request_digest = fn
+
+    # -- intents, forwarded ------------------------------------------------------------
     def open_workspace(self, folder: Path) -> bool:
-        """Open (and lock) a workspace folder; a folder another window holds is refused.
-
-        Opening verifies the journal (on this thread: it reads the journal, never a
-        package); the gates are evaluated in the worker when the tab is shown.
-        """
-        from aa_review.core.session.dossier_hooks import DiffFingerprints
-
-        self.close_workspace()
-        try:
-            ws = dz.Workspace.open_folder(
-                folder,
-                package_facts=self._facts_for,
-                package_contamination=self._contamination,
-                fingerprint_hooks=DiffFingerprints(),
-            )
-        except dz.WorkspaceLockedError as exc:
-            self._show_nothing(f"{exc}\nClose the other aa-review window that has it open.")
-            QMessageBox.warning(self, "Workspace in use", str(exc))
-            return False
-        except (dz.WorkspaceError, dz.DossierError, OSError) as exc:
-            self._show_nothing(str(exc))
-            QMessageBox.warning(self, "Cannot open the workspace", str(exc))
-            return False
-        self.ws, self.folder = ws, Path(folder).resolve()
-        self.cache = dz.PreviewCache(ws)
-        self._generation += 1
-        self.settings.setValue("dossier/last_workspace", str(folder))
-        self.folder_label.setText(
-            str(folder)
-            + ("  (read-only: " + (ws.journal_fault or "") + ")" if ws.read_only else "")
-        )
-        self.folder_label.setToolTip(str(folder))
-        ids = ws.dossier_ids()  # no job runs for this workspace yet
-        self._restore_actor(ws)
-        remembered = self.settings.value(self._key("dossier"))
-        first = remembered if remembered in ids else (ids[0] if ids else None)
-        self._fill_dossiers(ids, first)
-        self._want = (first, None) if first is not None else None
-        self._stale = True
-        if first is None:
-            self._show_nothing("This workspace holds no dossier yet.")
-        elif self.isVisible():
-            self._load()
-        return True
+        """Open (and lock) a workspace folder (see :meth:`DossierSession.open_workspace`)."""
+        return self.session.open_workspace(folder)
 
     def close_workspace(self) -> None:
-        """Finish the worker's jobs (and end its thread), then release the journal's lock."""
-        self.worker.stop()
-        if self.ws is not None:
-            self.ws.close()
-        self._generation += 1
-        self.ws = None
-        self.cache = None
-        self.snapshot = self.state = None
-
-    def _key(self, what: str) -> str:
-        """A settings key of this workspace (its folder, hashed)."""
-        where = hashlib.sha256(str(self.folder).encode("utf-8")).hexdigest()[:16]
-        return f"dossier/{what}/{where}"
-
-    # -- the bound package ----------------------------------------------------------
-    def set_package_facts(self, facts: dz.PackageFacts | None) -> None:
-        """What the window holds of the open package (call it when the package or its
-        audit changes): the workspace takes its digest and hidden citations from it and
-        never hashes or re-reads that package."""
-        self._facts = facts
-        if self.ws is not None and self._want is not None:
-            self._stale = True
-            if self.isVisible():
-                self._load()
+        self.session.close_workspace()
 
     def set_package(
         self,
@@ -350,117 +291,106 @@ class DossierPanel(DossierActions, QWidget):
         package: Any = None,
         digest: str | None = None,
     ) -> None:
-        """The open package, its audit and its digest, as the window knows them: made
-        into facts in the worker (reading the audit's findings is no work for the GUI
-        thread). Call it whenever one of them changes; the same values twice do nothing.
+        self.session.set_package(root, audit, package=package, digest=digest)
 
-        ``digest``: the package's digest when the window computed it without an audit.
-        """
-        key = (None if root is None else str(root), id(audit), id(package), digest)
-        if key == self._package_key:
-            return
-        self._package_key = key
-        if root is None:
-            self._digest_wanted = False
-            self.set_package_facts(None)
-            return
-        if package is None:
-            if (
-                audit is not None
-                and audit.complete
-                and audit.identity.package_id == Path(root).name
-            ):
-                digest = audit.identity.package_digest or digest
-            self._digest_wanted = False
-            self.set_package_facts(dz.PackageFacts(Path(root).name, Path(root), digest))
-            return
-        from aa_review.core.session.dossier_hooks import package_facts
+    def set_package_facts(self, facts: dz.PackageFacts | None) -> None:
+        self.session.set_package_facts(facts)
 
-        audited = audit is not None and audit.complete and bool(audit.identity.package_digest)
-        # Without a digest the window can compute one: ask it rather than hash twice.
-        self._digest_wanted = digest is None and not audited and self.request_digest is not None
-        self.worker.submit(
-            ("facts", self._generation), lambda: package_facts(package, audit, digest)
-        )
+    def set_actor(self, principal_id: str) -> None:
+        self.session.set_actor(principal_id)
 
-    def _facts_for(self, package_id: str) -> dz.PackageFacts | None:
-        facts = self._facts  # read in the worker: one immutable value, swapped whole
-        return facts if facts is not None and facts.package_id == package_id else None
+    def select_dossier(self, dossier_id: str, revision: int | None = None) -> None:
+        """Show a dossier (its latest revision unless ``revision``); remembered."""
+        self._fill_dossiers(self.session.dossiers, dossier_id)
+        self.session.select_dossier(dossier_id, revision)
 
-    def _contamination(self, root: Path) -> list[str]:
-        """The audit engine's G9 hook; the open package is read from its index, not again."""
-        from aa_review.core.audits import contamination_rows
+    def refresh(self) -> None:
+        self.session.refresh()
 
-        facts = self._facts
-        if facts is not None and facts.package is not None and Path(facts.root) == Path(root):
-            return contamination_rows(facts.package)
-        return contamination_rows(root)
+    def request(self, step: Any) -> Any:
+        return self.session.request(step)
 
-    # -- who acts ---------------------------------------------------------------------
-    def _restore_actor(self, ws: dz.Workspace) -> None:
-        remembered = self.settings.value(self._key("actor"))
-        self._actor_note = ""
-        if remembered and ws.principals.get(remembered) is not None:
-            self.actor_id = str(remembered)
-        else:
-            if remembered:
-                self._actor_note = (
-                    f"{remembered}, remembered for this workspace, is not in "
-                    "its principal registry any more."
-                )
-            self.actor_id = ""
-        self._show_actor()
+    def request_refusal(self, step: Any) -> Any:
+        return self.session.request_refusal(step)
+
+    def request_revise(self) -> Any:
+        return self.session.request_revise()
+
+    def resolve_not_applied(self, how: str, na: Any) -> Any:
+        return self.session.resolve_not_applied(how, na)
+
+    def authorize(self, ref: str | None = None, digest: str | None = None) -> Any:
+        return self.session.authorize(ref, digest)
+
+    def attempt_operation(self, op: str) -> Any:
+        return self.session.attempt_operation(op)
+
+    def show_projection(self, path: Path | None = None) -> Any:
+        return self.session.show_projection(path)
+
+    def choose_workspace(self) -> bool:
+        start = str(self.settings.value("dossier/last_workspace", str(Path.home())))
+        path = QFileDialog.getExistingDirectory(self, "Open a dossier workspace", start)
+        return bool(path) and self.open_workspace(Path(path))
 
     def choose_actor(self) -> str | None:
         """Ask who the user acts as (a deliberate act, remembered for this workspace)."""
         if self.ws is None:
             return None
-        snap = self.snapshot
-        holdings = {h.principal.principal_id: h for h in snap.holdings} if snap else {}
-        rows = [
-            (
-                p.principal_id,
-                p.role.value,
-                p.kind.value,
-                snap.signable.get(p.principal_id) if snap is not None else None,
-                holdings[p.principal_id].place.value if p.principal_id in holdings else None,
-            )
-            for p in self.ws.principals
-            if p.role is not dz.Role.SYSTEM_REDUCER
-        ]
-        dialog = ActorDialog(self, rows, self.actor_id)
+        dialog = ActorDialog(self, self.session.actor_choices(), self.actor_id)
         if not dialog.exec() or dialog.chosen() is None:
             return None
         self.set_actor(str(dialog.chosen()))
-        return self.actor_id
+        return self.session.actor_id
 
-    def set_actor(self, principal_id: str) -> None:
-        """Act as ``principal_id`` from now on (remembered for this workspace).
+    def _key(self, what: str) -> str:
+        """A settings key of this workspace (the session's)."""
+        return self.session.key(what)
 
-        Nothing is read or evaluated: the panel words the snapshot it holds for them.
-        """
-        self.actor_id = principal_id
-        self._actor_note = ""
-        if self.folder is not None:
-            self.settings.setValue(self._key("actor"), principal_id)
-        self._show_actor()
-        self._render()
+    def _dossier_chosen(self) -> None:
+        d = self.dossier_box.currentData()
+        if d is not None:
+            self.session.select_dossier(str(d))
 
-    @property
-    def actor(self) -> str:
-        return self.actor_id
+    def _revision_chosen(self) -> None:
+        r = self.revision_box.currentData()
+        if r is not None:
+            self.session.select_revision(int(r))
+
+    # The tabs' widgets, by the names the window and the tests use.
+    gate_model = property(lambda self: self.tabs.gate_model)
+    gate_view = property(lambda self: self.tabs.gate_view)
+    journal_model = property(lambda self: self.tabs.journal_model)
+    journal_view = property(lambda self: self.tabs.journal_view)
+    journal_status = property(lambda self: self.tabs.journal_status)
+    denial_model = property(lambda self: self.tabs.denial_model)
+    history_model = property(lambda self: self.tabs.history_model)
+    metrics = property(lambda self: self.tabs.metrics)
+    plots = property(lambda self: self.tabs.plots)
+
+    # -- rendering the session's events ------------------------------------------------
+    def _show_workspace(self, folder: Path | None) -> None:
+        ws = self.ws
+        if folder is None or ws is None:
+            return
+        self.folder_label.setText(
+            str(folder)
+            + ("  (read-only: " + (ws.journal_fault or "") + ")" if ws.read_only else "")
+        )
+        self.folder_label.setToolTip(str(folder))
+        self._fill_dossiers(self.session.dossiers, self.session.wanted_dossier)
 
     def _show_actor(self) -> None:
         p = self.ws.principals.get(self.actor_id) if self.ws and self.actor_id else None
         if p is None:
-            note = getattr(self, "_actor_note", "")
+            note = self.session.actor_note
             text = "Acting as: <b>nobody</b> — choose who you act as" + (
                 f" ({note})" if note else ""
             )
         else:
             text = f"Acting as: <b>{p.principal_id}</b> — {p.role.value} ({p.kind.value})"
         # Keys are personal (spec 10.6): who can act from here, who is held elsewhere.
-        snap = getattr(self, "snapshot", None)
+        snap = self.snapshot
         holdings = snap.holdings if snap is not None else ()
         elsewhere = sum(1 for h in holdings if not h.here)
         demo = dz.one_machine_note(holdings)
@@ -478,31 +408,6 @@ class DossierPanel(DossierActions, QWidget):
             else ""
         )
 
-    # -- what is shown ----------------------------------------------------------------
-    @property
-    def current(self) -> tuple[str, int] | None:
-        s = self.snapshot
-        return (s.dossier_id, s.revision) if s is not None else None
-
-    @property
-    def record(self) -> dz.CheckRecord | None:
-        return self.snapshot.record if self.snapshot is not None else None
-
-    @property
-    def busy(self) -> bool:
-        return self.worker.busy
-
-    # The tabs' widgets, by the names the window and the tests use.
-    gate_model = property(lambda self: self.tabs.gate_model)
-    gate_view = property(lambda self: self.tabs.gate_view)
-    journal_model = property(lambda self: self.tabs.journal_model)
-    journal_view = property(lambda self: self.tabs.journal_view)
-    journal_status = property(lambda self: self.tabs.journal_status)
-    denial_model = property(lambda self: self.tabs.denial_model)
-    history_model = property(lambda self: self.tabs.history_model)
-    metrics = property(lambda self: self.tabs.metrics)
-    plots = property(lambda self: self.tabs.plots)
-
     def _fill_dossiers(self, ids: list[str] | tuple[str, ...], current: str | None) -> None:
         self.dossier_box.blockSignals(True)
         self.dossier_box.clear()
@@ -511,77 +416,76 @@ class DossierPanel(DossierActions, QWidget):
         self.dossier_box.setCurrentIndex(max(self.dossier_box.findData(current), 0))
         self.dossier_box.blockSignals(False)
 
-    def select_dossier(self, dossier_id: str, revision: int | None = None) -> None:
-        """Show a dossier (its latest revision unless ``revision``); remembered."""
-        self.dossier_box.blockSignals(True)
-        self.dossier_box.setCurrentIndex(self.dossier_box.findData(dossier_id))
-        self.dossier_box.blockSignals(False)
-        self._want = (dossier_id, revision)
-        if self.folder is not None:
-            self.settings.setValue(self._key("dossier"), dossier_id)
-        self._stale = True
-        self._load()
+    def _show_revisions(self, snap: dz.Snapshot) -> None:
+        self._fill_dossiers(snap.dossiers, snap.dossier_id)
+        self.revision_box.blockSignals(True)
+        self.revision_box.clear()
+        for r in snap.revisions:
+            self.revision_box.addItem(f"revision {r}", r)
+        self.revision_box.setCurrentIndex(self.revision_box.findData(snap.revision))
+        self.revision_box.blockSignals(False)
 
-    def _dossier_chosen(self) -> None:
-        d = self.dossier_box.currentData()
-        if d is not None:
-            self.select_dossier(str(d))
+    def _show_progress(self, text: str) -> None:
+        self.progress_row.setVisible(bool(text))
+        self.progress_label.setText(text)
 
-    def _revision_chosen(self) -> None:
-        r = self.revision_box.currentData()
-        if r is not None and self._want is not None and self.current != (self._want[0], r):
-            self._want = (self._want[0], int(r))
-            self._load()
+    def _show_nothing(self, message: str) -> None:
+        self.verdict.setText(message)
+        for b in (*self.buttons.values(), self.project_button, self.revise_button):
+            b.setEnabled(False)
+        self.revise_button.setVisible(False)
+        self.refusal_button.setEnabled(False)
+        self.tabs.clear_all()
 
-    def refresh(self) -> None:
-        """Verify again: bound packages are hashed and audited anew (the window's digest
-        and audit of the open one are set aside), the journal re-read, every gate
-        re-evaluated."""
-        if self.ws is None or self._want is None:
+    def _render(self) -> None:
+        """Draw the session's panel state (again: the tabs' options and the palette
+        change how it is drawn, never what it says)."""
+        st = self.state
+        if st is None:
             return
-        if self._facts is not None:
-            self._facts = dataclasses.replace(self._facts, digest=None, hidden_rows=None)
-        self._stale = True
-        if self.isVisible():
-            self._load(reverify=True)
+        render(self, st)
+        self._show_actor()
+        self._render_buttons()
+        self._fit_verdict()
 
-    def _load(self, reverify: bool = False) -> None:
-        """Take a snapshot of the wanted revision in the worker."""
-        if self.ws is None or self._want is None:
+    def _render_buttons(self) -> None:
+        st = self.state
+        if st is None:
             return
-        if not self.isVisible():
-            self._stale = True
-            return
-        if self._digest_wanted and not reverify:
-            # The window computes the open package's digest: wait for it (Verify again
-            # does not wait) instead of hashing the package a second time.
-            self._stale = True
-            if self._digest_asked != self._package_key:
-                self._digest_asked = self._package_key
-                self.request_digest()  # set_package comes back with the digest
-            if self._digest_wanted:
-                self.progress_row.setVisible(True)
-                self.progress_label.setText("Waiting for the package digest…")
-            return
-        self._stale = False
-        ws, cache = self.ws, self.cache
-        d, r = self._want
-
-        def job() -> dz.Snapshot:
-            if reverify:
-                ws.forget_package_facts()
-                assert cache is not None
-                cache.clear()
-            rev = r if r is not None and r in ws.revisions(d) else ws.revisions(d)[-1]
-            return dz.take_snapshot(ws, d, rev, cache)
-
-        self._working = "Evaluating the gates…"
-        self.worker.submit(("snapshot", self._generation), job)
+        busy = self.busy
+        for step, button in self.buttons.items():
+            view = st.steps[step]
+            button.setEnabled(view.enabled and not busy)
+            button.setProperty(
+                "blocked", None if view.enabled else view.refusal.value if view.refusal else ""
+            )
+            label = self._SHORT.get(step) if self._compact else dz.STEPS[view.step].label
+            button.setText(label or dz.STEPS[view.step].label)
+            button.setToolTip(view.note if view.enabled else f"Not now. {view.why_not}")
+        self.project_button.setEnabled(st.may_project.enabled and not busy)
+        self.project_button.setToolTip(
+            st.may_project.note if st.may_project.enabled else f"Not now. {st.may_project.why_not}"
+        )
+        self.revise_button.setVisible(st.state is dz.DossierState.EXPIRED)
+        self.revise_button.setEnabled(st.may_revise.enabled and not busy)
+        self.revise_button.setToolTip(
+            st.may_revise.note if st.may_revise.enabled else f"Not now. {st.may_revise.why_not}"
+        )
+        self.refusal_menu.clear()
+        for step in _BUTTON_ORDER:
+            view = st.steps[step]
+            if view.journals_refusal:
+                act = self.refusal_menu.addAction(
+                    f"{dz.STEPS[view.step].label.rstrip('…')} (refused, journaled)"
+                )
+                act.setToolTip(view.why_not)
+                act.triggered.connect(lambda _c=False, s=step: self.request_refusal(s))
+        self.refusal_button.setEnabled(bool(self.refusal_menu.actions()) and not busy)
+        self.tabs.show_not_applied_choice()
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
-        if self._stale and self.ws is not None:
-            self._load()
+        self.session.shown()
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802
         # The window shows the tab in a scroll area, which would otherwise make it as
@@ -630,105 +534,32 @@ class DossierPanel(DossierActions, QWidget):
             area.want = height  # preferred: the layout gives it when there is room
             area.updateGeometry()
 
-    def _show_nothing(self, message: str) -> None:
-        self.verdict.setText(message)
-        for b in (*self.buttons.values(), self.project_button, self.revise_button):
-            b.setEnabled(False)
-        self.revise_button.setVisible(False)
-        self.refusal_button.setEnabled(False)
-        self.tabs.clear_all()
+    # -- the session's questions (DossierView; tests replace confirm, inform, edit_dialog)
+    def showing(self) -> bool:
+        return self.isVisible()
 
-    def _show_busy(self) -> None:
-        busy = self.worker.busy
-        self.progress_row.setVisible(busy)
-        self.progress_label.setText(self._working if busy else "")
-        self._render_buttons()
-
-    # -- worker results -----------------------------------------------------------------
-    def _job_done(self, token: Any, result: Any) -> None:
-        kind, generation = token[0], token[1]
-        if kind == "facts":  # the window's package: whatever workspace is open
-            self.set_package_facts(result)
-            return
-        if generation != self._generation:
-            return  # a job of a workspace closed since
-        if kind == "snapshot":
-            self._take(result)
-            return
-        self._action_done(token, result)
-
-    def _job_failed(self, token: Any, message: str) -> None:
-        if token[1] != self._generation:
-            return
-        self.inform("Dossier", f"The dossier could not be updated: {message}")
-
-    def _take(self, snap: dz.Snapshot) -> None:
-        if self._want is not None and snap.dossier_id != self._want[0]:
-            return  # the user moved on to another dossier meanwhile
-        self.snapshot = snap
-        self._fill_dossiers(snap.dossiers, snap.dossier_id)
-        self.revision_box.blockSignals(True)
-        self.revision_box.clear()
-        for r in snap.revisions:
-            self.revision_box.addItem(f"revision {r}", r)
-        self.revision_box.setCurrentIndex(self.revision_box.findData(snap.revision))
-        self.revision_box.blockSignals(False)
-        self._render()
-
-    def _render(self) -> None:
-        if self.snapshot is None:
-            return
-        self.state = dz.panel_state(self.snapshot, self.actor_id)
-        render(self, self.state)
-        self._show_actor()
-        self._render_buttons()
-        self._fit_verdict()
-
-    def _render_buttons(self) -> None:
-        st = self.state
-        if st is None:
-            return
-        busy = self.worker.busy
-        for step, button in self.buttons.items():
-            view = st.steps[step]
-            button.setEnabled(view.enabled and not busy)
-            button.setProperty(
-                "blocked", None if view.enabled else view.refusal.value if view.refusal else ""
-            )
-            label = self._SHORT.get(step) if self._compact else dz.STEPS[view.step].label
-            button.setText(label or dz.STEPS[view.step].label)
-            button.setToolTip(view.note if view.enabled else f"Not now. {view.why_not}")
-        self.project_button.setEnabled(st.may_project.enabled and not busy)
-        self.project_button.setToolTip(
-            st.may_project.note if st.may_project.enabled else f"Not now. {st.may_project.why_not}"
-        )
-        self.revise_button.setVisible(st.state is dz.DossierState.EXPIRED)
-        self.revise_button.setEnabled(st.may_revise.enabled and not busy)
-        self.revise_button.setToolTip(
-            st.may_revise.note if st.may_revise.enabled else f"Not now. {st.may_revise.why_not}"
-        )
-        self.refusal_menu.clear()
-        for step in _BUTTON_ORDER:
-            view = st.steps[step]
-            if view.journals_refusal:
-                act = self.refusal_menu.addAction(
-                    f"{dz.STEPS[view.step].label.rstrip('…')} (refused, journaled)"
-                )
-                act.setToolTip(view.why_not)
-                act.triggered.connect(lambda _c=False, s=step: self.request_refusal(s))
-        self.refusal_button.setEnabled(bool(self.refusal_menu.actions()) and not busy)
-        self.tabs.show_not_applied_choice()
-
-    # -- overridable prompts (tests replace them) ---------------------------------------
     def confirm(self, title: str, text: str) -> bool:
         return QMessageBox.question(self, title, text) == QMessageBox.StandardButton.Yes
 
     def inform(self, title: str, text: str) -> None:
         QMessageBox.information(self, title, text)
 
+    def warn(self, title: str, text: str) -> None:
+        QMessageBox.warning(self, title, text)
+
     def edit_dialog(self) -> EditEvidenceDialog:
         assert self.snapshot is not None
         return EditEvidenceDialog(self, self.snapshot.parsed.raw)
+
+    def ask_text(self, title: str, label: str, text: str) -> str | None:
+        value, ok = QInputDialog.getText(self, title, label, text=text)
+        return str(value) if ok else None
+
+    def projection_path(self, preview: dict[str, Any], suggested: str) -> Path | None:
+        dialog = ProjectionDialog(self, preview, suggested)
+        if not dialog.exec():
+            return None
+        return dialog.path
 
     def wait_idle(self, timeout_ms: int = 600_000) -> None:
         """Process events until every queued job has been shown (scripts and tests)."""
@@ -737,6 +568,6 @@ class DossierPanel(DossierActions, QWidget):
         from PySide6.QtWidgets import QApplication
 
         end = time.monotonic() + timeout_ms / 1000
-        while self.worker.busy and time.monotonic() < end:
+        while self.busy and time.monotonic() < end:
             QApplication.processEvents()
             time.sleep(0.002)

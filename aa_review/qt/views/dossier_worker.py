@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, QThread, Signal
 
 from aa_review.qt.workers import synchronous
 
-__all__ = ["DossierWorker"]
+__all__ = ["DossierWorker", "WorkerRunner"]
 
 log = logging.getLogger(__name__)
 
@@ -123,3 +123,22 @@ class DossierWorker(QObject):
             self._jobs.put(None)
             self._loop.wait(600_000)
         self._loop = None
+
+
+class WorkerRunner:
+    """The :class:`~aa_review.core.session.dossier_session.DossierRunner` of the window:
+    the dossier session's jobs, run by a :class:`DossierWorker` in order, each with its
+    callbacks as the job's token."""
+
+    def __init__(self, worker: DossierWorker) -> None:
+        self.worker = worker
+        worker.done.connect(lambda token, result: token[0](result))
+        worker.failed.connect(lambda token, message: token[1](message))
+
+    def submit(
+        self, fn: Callable[[], Any], done: Callable[[Any], None], failed: Callable[[str], None]
+    ) -> None:
+        self.worker.submit((done, failed), fn)
+
+    def stop(self) -> None:
+        self.worker.stop()
