@@ -633,3 +633,33 @@ def test_the_palette_names_each_step_once_in_full(panel) -> None:
     for entry in window.dossier_commands():
         entry.run()
     assert _journal_bytes(panel.folder) == before
+
+
+def test_importing_a_dossier_file_in_the_window_refuses_with_place_rule_and_remedy(
+    panel, tmp_path: Path
+) -> None:
+    # Spec 15 / issue 22: a refused import names the JSON path, the rule and what would
+    # satisfy it, in the window too, and changes nothing.
+    import json
+
+    warns: list[str] = []
+    panel.warn = lambda title, text: warns.append(text)
+    tree = panel.ws.revision("dos-demo-ready", 1)
+    good = {k: v for k, v in tree.items() if k not in ("imported_untrusted",)}
+    good.update(dossier_id="dos-imported", revision=1, state="draft", check=None, binding=None)
+    bad = {**good, "spec_revision": 1.0, "state": "Draft"}
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    (tmp_path / "good.json").write_text(json.dumps(good))
+    panel.set_actor("p-lead-ada")
+    assert panel.import_button.isEnabled()
+    before = journal(panel)
+    panel.import_file(tmp_path / "bad.json")
+    assert len(warns) == 1 and "was not imported and nothing was journaled" in warns[0]
+    assert "spec_revision:" in warns[0] and "state:" in warns[0]
+    assert "READINESS_DOSSIER.md 15" in warns[0] and "to fix: write one of" in warns[0]
+    assert journal(panel) == before and "dos-imported" not in panel.ws.dossier_ids()
+    panel.import_file(tmp_path / "good.json")
+    assert len(warns) == 1  # nothing more to warn about
+    assert "dos-imported" in panel.ws.dossier_ids()
+    assert panel.current == ("dos-imported", 1)
+    assert journal(panel)[-1]["kind"] == "imported"

@@ -36,6 +36,7 @@ from aa_review.core.dossier._steps import (
 )
 from aa_review.core.dossier._summary import GATE_TITLES, metric_text, metrics_lines
 from aa_review.core.dossier._timeline import JournalView, TimelineEntry, arrived_summary
+from aa_review.core.dossier._validator import NOT_EVALUATED
 
 if TYPE_CHECKING:
     from aa_review.core.dossier._models_dossier import ParsedDossier
@@ -260,9 +261,9 @@ class GateRow:
 
     @property
     def evaluated(self) -> bool:
-        """False when no rule of the gate ran (every reason is a GATE_NOT_EVALUATED_ code)."""
+        """False when no rule of the gate ran (its only reason says it was not evaluated)."""
         codes = [r.code for r in self.reasons]
-        return not codes or not all(c.startswith("GATE_NOT_EVALUATED") for c in codes)
+        return not codes or not all(c == NOT_EVALUATED for c in codes)
 
 
 @dataclass(frozen=True)

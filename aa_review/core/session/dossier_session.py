@@ -31,6 +31,7 @@ import orjson
 from psygnal import Signal, SignalGroup
 
 from aa_review.core import dossier as dz
+from aa_review.core.package.safepath import read_beneath
 from aa_review.core.util.atomic import atomic_write
 
 if TYPE_CHECKING:
@@ -121,6 +122,9 @@ class DossierEvents(SignalGroup):
     busy_changed = Signal(bool)
     progress_changed = Signal(str)  # what is under way, "" when nothing is
     step_done = Signal(object, object)  # (step, outcome) once the outcome is in place
+
+
+_IMPORT_LIMIT = 256 << 20  # a dossier file, as `aa-review dossier check` accepts
 
 
 def write_projection(path: Path, projection: dict[str, Any]) -> None:
@@ -598,6 +602,55 @@ class DossierSession:
         ):
             return None
         return self._run(("revise",), "Starting a new revision…", lambda: ws.revise(d, r, actor))
+
+    # -- importing a dossier file (T0) ---------------------------------------------------
+    def import_file(self, path: Path) -> Any:
+        """Import a dossier file as the acting principal (spec 7.2, T0). A file that does
+        not parse to the shapes of section 2 is refused (spec 15): the view is told each
+        JSON path, the contract's rule and what would satisfy it, and nothing changes."""
+        ws, actor, path = self.ws, self.actor_id, Path(path)
+        if ws is None or self.busy:
+            return None
+        if not actor:
+            self.view.inform("Import", "Choose who you act as first (Change…).")
+            return None
+
+        def job() -> Any:
+            try:
+                tree = orjson.loads(read_beneath(str(path.parent), path.name, limit=_IMPORT_LIMIT))
+            except (OSError, ValueError) as exc:
+                return exc
+            if not isinstance(tree, dict):
+                return ValueError("a dossier file holds one JSON object")
+            try:
+                return ws.import_dossier(tree, actor)
+            except (
+                dz.DossierSchemaError,
+                dz.ActorUnavailableError,
+                dz.RevisionConflictError,
+                dz.WorkspaceReadOnlyError,
+                dz.JournalWriteError,
+            ) as exc:
+                return exc
+
+        def done(result: Any) -> None:
+            self.last_result = result
+            if isinstance(result, dz.DossierSchemaError):
+                lines = "\n".join(f"• {line}" for line in result.explain())
+                self.view.warn(
+                    "Dossier file refused",
+                    f"{path.name} was not imported and nothing was journaled.\n\n"
+                    f"{result.reason}:\n{lines}",
+                )
+            elif isinstance(result, Exception):
+                self.view.warn("Not imported", f"{path.name}: {result}")
+            else:
+                self.events.step_done.emit(("import",), result)
+                self.select_dossier(result.dossier_id, result.revision)
+
+        self.last_result = None
+        self._submit("Importing the dossier file…", job, done)
+        return self.last_result
 
     # -- refusals and denials on request -------------------------------------------------
     # -- not-applied actions (spec 10.6) ----------------------------------------------------

@@ -198,6 +198,13 @@ class DossierPanel(QWidget):
         self.revise_button.clicked.connect(lambda: self.request_revise())
         self.revise_button.setVisible(False)
         row.addWidget(self.revise_button)
+        self.import_button = QPushButton("Import…")
+        self.import_button.setToolTip(
+            "Import a dossier file into this workspace as who you act as (T0); a file that "
+            "does not parse is refused with each place, rule and remedy, and nothing changes"
+        )
+        self.import_button.clicked.connect(lambda: self.choose_import())
+        row.addWidget(self.import_button)
         self.refusal_button = QToolButton()
         self.refusal_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.refusal_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
@@ -333,6 +340,19 @@ class DossierPanel(QWidget):
         path = QFileDialog.getExistingDirectory(self, "Open a dossier workspace", start)
         return bool(path) and self.open_workspace(Path(path))
 
+    def choose_import(self) -> Any:
+        start = str(self.settings.value("dossier/last_import", str(Path.home())))
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Import a dossier file", start, "Dossier files (*.json);;All files (*)"
+        )
+        if not path:
+            return None
+        self.settings.setValue("dossier/last_import", str(Path(path).parent))
+        return self.import_file(Path(path))
+
+    def import_file(self, path: Path) -> Any:
+        return self.session.import_file(path)
+
     def choose_actor(self) -> str | None:
         """Ask who the user acts as (a deliberate act, remembered for this workspace)."""
         if self.ws is None:
@@ -435,7 +455,14 @@ class DossierPanel(QWidget):
             b.setEnabled(False)
         self.revise_button.setVisible(False)
         self.refusal_button.setEnabled(False)
+        self._enable_import()
         self.tabs.clear_all()
+
+    def _enable_import(self) -> None:
+        """Import needs a writable workspace open, and nothing running (a workspace with
+        no dossier yet is exactly where a first one is imported)."""
+        ws = self.ws
+        self.import_button.setEnabled(ws is not None and not ws.read_only and not self.busy)
 
     def _render(self) -> None:
         """Draw the session's panel state (again: the tabs' options and the palette
@@ -449,6 +476,7 @@ class DossierPanel(QWidget):
         self._fit_verdict()
 
     def _render_buttons(self) -> None:
+        self._enable_import()
         st = self.state
         if st is None:
             return
