@@ -208,14 +208,7 @@ class JournalFile:
             fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o666)  # less the umask
         except OSError as exc:
             raise WorkspaceError(str(self.path), f"cannot open the journal: {exc}") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise WorkspaceLockedError(str(self.path.parent)) from None
-        except OSError as exc:
-            os.close(fd)
-            raise WorkspaceError(str(self.path), f"cannot lock the journal: {exc}") from None
+        _lock_or_close(fd, self.path)
         self._fd = fd
         self.mark_end()
 
@@ -223,10 +216,7 @@ class JournalFile:
         """Unlock and close; safe to call twice."""
         if self._fd is not None:
             fd, self._fd = self._fd, None
-            try:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-            finally:
-                os.close(fd)
+            _unlock_and_close(fd)
 
     def mark_end(self) -> None:
         """Remember where the file ends now: the next append checks it still ends there."""
@@ -443,14 +433,7 @@ class JournalFolder:
             fd = os.open(self.path, _DIR_FLAGS | getattr(os, "O_NOFOLLOW", 0))
         except OSError as exc:
             raise WorkspaceError(str(self.path), f"cannot open the journal: {exc}") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise WorkspaceLockedError(str(self.path.parent)) from None
-        except OSError as exc:
-            os.close(fd)
-            raise WorkspaceError(str(self.path), f"cannot lock the journal: {exc}") from None
+        _lock_or_close(fd, self.path)
         self._fd = fd
         self.mark_end()
 
@@ -458,10 +441,7 @@ class JournalFolder:
         """Unlock and close; safe to call twice."""
         if self._fd is not None:
             fd, self._fd = self._fd, None
-            try:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-            finally:
-                os.close(fd)
+            _unlock_and_close(fd)
 
     def mark_end(self) -> None:
         """Remember the action files there are now: the next append checks nothing came."""
@@ -531,3 +511,23 @@ def open_journal(path: str | os.PathLike[str]) -> JournalFile | JournalFolder:
     if p.is_dir():
         return JournalFolder(p)
     return JournalFile(p)
+
+
+def _lock_or_close(fd: int, path: Path) -> None:
+    """Take the writer's lock on the journal's descriptor (spec 10.5: an OS lock on the
+    journal itself); on failure close ``fd`` and raise."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise WorkspaceLockedError(str(path.parent)) from None
+    except OSError as exc:
+        os.close(fd)
+        raise WorkspaceError(str(path), f"cannot lock the journal: {exc}") from None
+
+
+def _unlock_and_close(fd: int) -> None:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
