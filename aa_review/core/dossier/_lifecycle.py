@@ -280,23 +280,8 @@ class LifecycleWorkspace(WorkspaceRecords):
         if unable is not None:
             return TransitionResult.of(Outcome.REFUSED, {revision: state}, _unable_reason(unable))
         m = parsed.model
-        supersedes = {
-            "dossier_id": m.dossier_id,
-            "revision": m.revision,
-            "evidence_digest": parsed.evidence_digest,
-        }
-        raw = copy.deepcopy(parsed.raw)
-        raw.pop("imported_untrusted", None)
-        raw.update(
-            revision=m.revision + 1,
-            state=_S.DRAFT.value,
-            supersedes=supersedes,
-            created_by=actor.principal_id,
-            created_at=format_timestamp(now),
-            binding=None,
-            authorization=None,
-            check=None,
-        )
+        raw = _next_revision(parsed, actor, now)
+        supersedes = raw["supersedes"]
         new = self._parse_or_none(raw)
         if new is None:
             return self._refuse(
@@ -500,24 +485,8 @@ class LifecycleWorkspace(WorkspaceRecords):
     ) -> TransitionResult:
         """T7: the edit becomes revision n+1 in draft; revision n expires (evidence changed)."""
         m = parsed.model
-        supersedes = {
-            "dossier_id": m.dossier_id,
-            "revision": m.revision,
-            "evidence_digest": parsed.evidence_digest,
-        }
-        raw = copy.deepcopy(parsed.raw)
-        raw.pop("imported_untrusted", None)
-        raw.update(
-            revision=m.revision + 1,
-            state=_S.DRAFT.value,
-            supersedes=supersedes,
-            created_by=actor.principal_id,
-            created_at=format_timestamp(now),
-            evidence=evidence,
-            binding=None,
-            authorization=None,
-            check=None,
-        )
+        raw = _next_revision(parsed, actor, now, evidence)
+        supersedes = raw["supersedes"]
         new = self._parse_or_none(raw)
         if new is None:
             return self._refuse(
@@ -607,3 +576,31 @@ def _unable_reason(unable: str | None) -> str:
     if unable is not None and unable.startswith(Refusal.ACTOR_KEY_UNAVAILABLE.value):
         return Refusal.ACTOR_KEY_UNAVAILABLE.value
     return Refusal.ACTOR_ROLE_NOT_PERMITTED.value
+
+
+def _next_revision(
+    parsed: ParsedDossier, actor: Principal, now: datetime, evidence: Any = None
+) -> dict[str, Any]:
+    """Revision n+1 of ``parsed`` in draft, authored by ``actor`` (spec 7.3): it supersedes
+    n by its evidence digest and carries no binding, authorization or check; ``evidence``
+    replaces n's when given (T7)."""
+    m = parsed.model
+    raw = copy.deepcopy(parsed.raw)
+    raw.pop("imported_untrusted", None)
+    raw.update(
+        revision=m.revision + 1,
+        state=_S.DRAFT.value,
+        supersedes={
+            "dossier_id": m.dossier_id,
+            "revision": m.revision,
+            "evidence_digest": parsed.evidence_digest,
+        },
+        created_by=actor.principal_id,
+        created_at=format_timestamp(now),
+        binding=None,
+        authorization=None,
+        check=None,
+    )
+    if evidence is not None:
+        raw["evidence"] = evidence
+    return raw
