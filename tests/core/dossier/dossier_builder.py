@@ -176,6 +176,23 @@ def revision_file(folder: Path, dossier_id: str, revision: int) -> Path:
     return FolderStore(folder).revision_file(dossier_id, digest)
 
 
+def signed_workspace(tmp_path: Path, upto: str = "eligible") -> Path:
+    """A workspace folder of keyed principals with the passing dossier taken to
+    ``evidence_bound`` or ``eligible`` (then published): a genuine signed journal."""
+    from aa_review.core.dossier import Workspace, init_workspace_folder
+
+    folder = init_workspace_folder(tmp_path / "ws", keyed_principals(), archive())
+    d = passing()["dossier_id"]
+    with Workspace.open_folder(folder, clock=Clock()) as ws:
+        ws.import_dossier(passing(), LEAD)
+        assert ws.bind(d, 1, LEAD).outcome.value == "applied"
+        if upto == "eligible":
+            ws.check(d, 1, EVALUATOR)
+            assert ws.decide_eligible(d, 1, DECIDER).outcome.value == "applied"
+            ws.project(d, 1, DECIDER)
+    return folder
+
+
 # -- the journal folder of a workspace (one file per action, docs/dossier_workspace.md) --------
 def action_files(folder: Path) -> list[Path]:
     """The journal folder's action files in seq order (for tests that make no fork)."""

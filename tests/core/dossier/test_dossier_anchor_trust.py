@@ -20,16 +20,13 @@ from typing import Any
 import pytest
 from dossier_builder import (
     DECIDER,
-    EVALUATOR,
-    LEAD,
     SIGNER,
     Clock,
-    archive,
     journal_entries,
     keyed_principals,
+    signed_workspace,
     write_journal_lines,
 )
-from dossier_builder import passing as passing_tree
 
 from aa_review.cli import dossier_cmd
 from aa_review.core.dossier import (
@@ -38,29 +35,12 @@ from aa_review.core.dossier import (
     Workspace,
     canonical_json,
     entry_hash,
-    init_workspace_folder,
     json_digest,
     verify_journal,
 )
 from aa_review.core.dossier._keys import verify_signature
 
 D = "dos-7f3a9c"
-
-
-def build(tmp_path: Path, upto: str = "eligible") -> Path:
-    folder = init_workspace_folder(tmp_path / "ws", keyed_principals(), archive())
-    with Workspace.open_folder(folder, clock=Clock()) as ws:
-        ws.import_dossier(passing_tree(), LEAD)
-        assert ws.bind(D, 1, LEAD).outcome.value == "applied"
-        if upto == "eligible":
-            ws.check(D, 1, EVALUATOR)
-            assert ws.decide_eligible(D, 1, DECIDER).outcome.value == "applied"
-            ws.project(D, 1, DECIDER)
-    return folder
-
-
-def entries(folder: Path) -> list[dict[str, Any]]:
-    return journal_entries(folder)
 
 
 def projections(folder: Path) -> list[dict[str, Any]]:
@@ -95,7 +75,7 @@ def assert_refused(
     folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], anchor: dict[str, Any]
 ) -> None:
     """Refused as an anchor by the API and by ``verify-journal --anchor``; never trusted."""
-    result = verify_journal(entries(folder), anchor=anchor, principals=keyed_principals())
+    result = verify_journal(journal_entries(folder), anchor=anchor, principals=keyed_principals())
     assert result["valid"] is False and result["reason"] == "JOURNAL_SIGNATURE_INVALID", result
     assert result["anchor_refused"]
     code, out, err = cli(folder, capsys, "--no-witness", "--anchor", anchor_file(tmp_path, anchor))
@@ -107,7 +87,7 @@ def assert_refused(
 def test_a_published_projection_is_signed_by_its_publisher_and_names_no_one(
     tmp_path: Path, capsys
 ) -> None:
-    folder = build(tmp_path)
+    folder = signed_workspace(tmp_path)
     (p,) = projections(folder)
     assert verify_signature(key_of(DECIDER), signed_text(p), p["signature"])
     others = [q["public_key"] for q in keyed_principals() if q["principal_id"] != DECIDER]
@@ -115,13 +95,13 @@ def test_a_published_projection_is_signed_by_its_publisher_and_names_no_one(
     text = json.dumps(p)
     assert DECIDER not in text and key_of(DECIDER) not in text
     # The genuine projection is an anchor: accepted by the API and the command line.
-    assert verify_journal(entries(folder), anchor=p, principals=keyed_principals())["valid"]
+    assert verify_journal(journal_entries(folder), anchor=p, principals=keyed_principals())["valid"]
     code, out, _ = cli(folder, capsys, "--no-witness", "--anchor", anchor_file(tmp_path, p))
     assert code == 0 and out["valid"]
 
 
 def test_an_edited_outcome_re_signed_with_a_fresh_key_is_refused(tmp_path: Path, capsys) -> None:
-    folder = build(tmp_path)
+    folder = signed_workspace(tmp_path)
     (p,) = projections(folder)
     forger = KeyStore(tmp_path / "forger-keys").create(DECIDER)  # the decider's id, another key
     forged = {**p, "outcome": "deferred", "gates": {**p["gates"], "G4": "fail"}}
@@ -132,14 +112,14 @@ def test_an_edited_outcome_re_signed_with_a_fresh_key_is_refused(tmp_path: Path,
 def test_an_edited_projection_keeping_the_genuine_signature_is_refused(
     tmp_path: Path, capsys
 ) -> None:
-    folder = build(tmp_path)
+    folder = signed_workspace(tmp_path)
     (p,) = projections(folder)
     assert_refused(folder, tmp_path, capsys, {**p, "created_on": "2026-01-01"})
 
 
 @pytest.mark.parametrize("how", ["absent", "null", "garbage"])
 def test_an_unsigned_projection_is_refused(tmp_path: Path, capsys, how: str) -> None:
-    folder = build(tmp_path)
+    folder = signed_workspace(tmp_path)
     (p,) = projections(folder)
     unsigned = {k: v for k, v in p.items() if k != "signature"}
     if how == "null":
@@ -150,31 +130,31 @@ def test_an_unsigned_projection_is_refused(tmp_path: Path, capsys, how: str) -> 
 
 
 def test_the_signature_of_another_projection_is_refused(tmp_path: Path, capsys) -> None:
-    folder = build(tmp_path)
+    folder = signed_workspace(tmp_path)
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         second = ws.project(D, 1, DECIDER)
     first = next(p for p in projections(folder) if p["projection_id"] != second["projection_id"])
     assert first["journal_head"] != second["journal_head"]
     assert_refused(folder, tmp_path, capsys, {**first, "signature": second["signature"]})
     # Each, with its own signature, is an anchor.
-    assert verify_journal(entries(folder), anchor=[first, second], principals=keyed_principals())[
-        "valid"
-    ]
+    assert verify_journal(
+        journal_entries(folder), anchor=[first, second], principals=keyed_principals()
+    )["valid"]
 
 
 def test_without_a_registry_no_projection_is_an_anchor(tmp_path: Path) -> None:
-    folder = build(tmp_path)
+    folder = signed_workspace(tmp_path)
     (p,) = projections(folder)
-    result = verify_journal(entries(folder), anchor=p)
+    result = verify_journal(journal_entries(folder), anchor=p)
     assert result["valid"] is False and result["reason"] == "JOURNAL_SIGNATURE_INVALID"
     # A bare head saved earlier still needs no registry (spec 10, step 5).
-    assert verify_journal(entries(folder), anchor=p["journal_head"])["valid"]
+    assert verify_journal(journal_entries(folder), anchor=p["journal_head"])["valid"]
 
 
 def test_the_key_must_be_in_the_registry_in_force_at_the_projections_head(
     tmp_path: Path, capsys
 ) -> None:
-    folder = build(tmp_path)
+    folder = signed_workspace(tmp_path)
     (early,) = projections(folder)
     nell_id = f"p-maint-nell-{uuid.uuid4().hex[:6]}"
     nell = KeyStore().create(nell_id)
@@ -193,12 +173,12 @@ def test_the_key_must_be_in_the_registry_in_force_at_the_projections_head(
     versions = {json_digest(keyed_principals()): keyed_principals(), json_digest(new): new}
     # Nell, registered only after the early head, cannot vouch for a projection made there.
     backdated = {**early, "signature": nell.sign(signed_text(early))}
-    result = verify_journal(entries(folder), anchor=backdated, principals=versions)
+    result = verify_journal(journal_entries(folder), anchor=backdated, principals=versions)
     assert result["reason"] == "JOURNAL_SIGNATURE_INVALID" and "anchor_refused" in result
     code, out, _ = cli(folder, capsys, "--no-witness", "--anchor", anchor_file(tmp_path, backdated))
     assert code == 1 and out["reason"] == "JOURNAL_SIGNATURE_INVALID"
     # Her own projection, made under the registry that lists her, is an anchor.
-    assert verify_journal(entries(folder), anchor=late, principals=versions)["valid"]
+    assert verify_journal(journal_entries(folder), anchor=late, principals=versions)["valid"]
     code, out, _ = cli(folder, capsys, "--no-witness", "--anchor", anchor_file(tmp_path, late))
     assert code == 0 and out["valid"]
 
@@ -206,15 +186,15 @@ def test_the_key_must_be_in_the_registry_in_force_at_the_projections_head(
 def test_a_forged_projection_beyond_the_end_is_refused_a_genuine_one_names_the_cut(
     tmp_path: Path,
 ) -> None:
-    folder = build(tmp_path)
+    folder = signed_workspace(tmp_path)
     (p,) = projections(folder)
-    kept = entries(folder)[: p["journal_head"]["seq"]]
+    kept = journal_entries(folder)[: p["journal_head"]["seq"]]
     result = verify_journal(kept, anchor=p, principals=keyed_principals())
     assert result["reason"] == "JOURNAL_HEAD_MISMATCH"  # a truncated journal, genuinely anchored
     forger = KeyStore(tmp_path / "forger-keys").create("p-x")
     far = {**p, "journal_head": {"seq": 99, "entry_hash": p["journal_head"]["entry_hash"]}}
     far["signature"] = forger.sign(signed_text(far))
-    result = verify_journal(entries(folder), anchor=far, principals=keyed_principals())
+    result = verify_journal(journal_entries(folder), anchor=far, principals=keyed_principals())
     assert result["reason"] == "JOURNAL_SIGNATURE_INVALID" and "anchor_refused" in result
 
 
@@ -250,7 +230,7 @@ def _denial(base: dict[str, Any], actor: dict[str, str], digest: str) -> dict[st
 
 def forge(folder: Path, how: str, tmp_path: Path) -> None:
     """The four forgeries of issue 23, made by someone with write access and no key."""
-    es = entries(folder)
+    es = journal_entries(folder)
     digest = es[-1]["payload"]["registry_digest"]
     if how == "genuine":
         return
@@ -274,7 +254,9 @@ def forge(folder: Path, how: str, tmp_path: Path) -> None:
             "payload": {"action": "decide_eligible", "registry_digest": digest},
         }
         write_journal_lines(folder, rechain([*es, check, decide]).splitlines())
-        assert verify_journal(entries(folder))["valid"]  # a legal chain without the registry
+        assert verify_journal(journal_entries(folder))[
+            "valid"
+        ]  # a legal chain without the registry
     elif how == "signed-with-another-key":
         mallory = KeyStore(tmp_path / "mallory-keys").create(DECIDER)
         extra = _denial(es[-1], {"principal_id": DECIDER, "role": "human_maintainer"}, digest)
@@ -310,7 +292,7 @@ FORGERIES = [
 def test_without_a_readable_registry_verification_fails(
     tmp_path: Path, capsys, forgery: str, registry: str
 ) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     forge(folder, forgery, tmp_path)
     break_registry(folder / "principals.json", registry)
     code, out, err = cli(folder, capsys, "--no-witness")
@@ -321,7 +303,7 @@ def test_without_a_readable_registry_verification_fails(
 
 @pytest.mark.parametrize("forgery", FORGERIES[1:])
 def test_with_the_registry_each_forgery_is_caught(tmp_path: Path, capsys, forgery: str) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     forge(folder, forgery, tmp_path)
     code, out, _ = cli(folder, capsys, "--no-witness")
     assert code == 1 and out["valid"] is False
@@ -332,7 +314,7 @@ def test_with_the_registry_each_forgery_is_caught(tmp_path: Path, capsys, forger
 def test_a_given_registry_or_anchor_that_is_no_regular_json_file(
     tmp_path: Path, capsys, what: str
 ) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     given = tmp_path / "given.json"
     given.write_text("{}")
     break_registry(given, what)
@@ -343,7 +325,7 @@ def test_a_given_registry_or_anchor_that_is_no_regular_json_file(
 
 
 def test_the_workspace_verifies_against_a_projection_the_same_way(tmp_path: Path) -> None:
-    folder = build(tmp_path)
+    folder = signed_workspace(tmp_path)
     (p,) = projections(folder)
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         assert ws.verify_journal(anchor=p)["valid"]

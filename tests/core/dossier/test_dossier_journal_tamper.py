@@ -16,8 +16,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from dossier_builder import DECIDER, EVALUATOR, LEAD, SIGNER, Clock, archive, keyed_principals
-from dossier_builder import passing as passing_tree
+from dossier_builder import (
+    DECIDER,
+    EVALUATOR,
+    LEAD,
+    SIGNER,
+    Clock,
+    action_files,
+    archive,
+    journal_entries,
+    journal_lines,
+    journal_snapshot,
+    keyed_principals,
+    signed_workspace,
+    write_journal_lines,
+)
 
 from aa_review.cli import dossier_cmd
 from aa_review.core.dossier import (
@@ -29,7 +42,6 @@ from aa_review.core.dossier import (
     WorkspaceReadOnlyError,
     canonical_json,
     entry_hash,
-    init_workspace_folder,
     json_digest,
     verify_journal,
 )
@@ -38,69 +50,15 @@ from aa_review.core.dossier._storage import FolderStore
 D = "dos-7f3a9c"
 
 
-def build(tmp_path: Path, upto: str = "eligible") -> Path:
-    """A workspace folder taken to ``evidence_bound`` or ``eligible`` (with a projection)."""
-    folder = init_workspace_folder(tmp_path / "ws", keyed_principals(), archive())
-    with Workspace.open_folder(folder, clock=Clock()) as ws:
-        ws.import_dossier(passing_tree(), LEAD)
-        assert ws.bind(D, 1, LEAD).outcome.value == "applied"
-        if upto == "eligible":
-            ws.check(D, 1, EVALUATOR)
-            assert ws.decide_eligible(D, 1, DECIDER).outcome.value == "applied"
-            ws.project(D, 1, DECIDER)
-    return folder
-
-
-def action_files(folder: Path) -> list[Path]:
-    """The journal folder's files, one per action, in seq order (these tests make no fork)."""
-    return sorted(p for p in (folder / "journal").iterdir() if p.name.endswith(".jsonl"))
-
-
-def lines(folder: Path) -> list[bytes]:
-    return [line for p in action_files(folder) for line in p.read_bytes().splitlines()]
-
-
-def write_lines(folder: Path, raw: list[bytes]) -> None:
-    """Replace the journal by these lines, one file per action, as a forger would."""
-    for p in action_files(folder):
-        p.unlink()
-    group: list[bytes] = []
-    for i, line in enumerate(raw):
-        group.append(line)
-        try:
-            e = json.loads(line)
-            more = e["payload"].get("continued") is True
-        except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
-            e, more = None, False
-        if more:
-            continue
-        try:
-            first = json.loads(group[0])
-            name = f"{first['seq']:08d}-{first['entry_hash'].split(':')[1]}.jsonl"
-        except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError):
-            name = f"{i:08d}-{'0' * 64}.jsonl"
-        (folder / "journal" / name).write_bytes(b"".join(g + b"\n" for g in group))
-        group = []
-
-
 def rev_file(folder: Path, dossier_id: str, revision: int) -> Path:
     """The file holding a revision's content now: the one its last journal entry names."""
     digest = [
         e["payload"]["revision_digest"]
-        for e in entries(folder)
+        for e in journal_entries(folder)
         if (e["dossier_id"], e["revision"]) == (dossier_id, revision)
         and "revision_digest" in e["payload"]
     ][-1]
     return FolderStore(folder).revision_file(dossier_id, digest)
-
-
-def journal_bytes(folder: Path) -> bytes:
-    """Every action file's name and bytes: what opening must leave as found."""
-    return b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in action_files(folder))
-
-
-def entries(folder: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in lines(folder)]
 
 
 def rechain(
@@ -149,7 +107,7 @@ def assert_detected(
     folder: Path, capsys: pytest.CaptureFixture[str], reason: str, seq: int | None = None
 ) -> None:
     """``verify-journal`` exits 1 naming ``reason`` and the workspace opens read-only."""
-    before = journal_bytes(folder)
+    before = journal_snapshot(folder)
     code, result = cli(folder, capsys)
     assert code == 1 and result["valid"] is False and result["reason"] == reason, result
     if seq is not None:
@@ -157,13 +115,13 @@ def assert_detected(
     read_only, fault = opened(folder)
     assert read_only and fault is not None and fault.startswith(reason), fault
     # Opening a tampered workspace repairs nothing: the evidence stays as found.
-    assert journal_bytes(folder) == before
+    assert journal_snapshot(folder) == before
 
 
 # -- forged and appended entries (10.1, 10.2) ---------------------------------------------
 def test_appended_entry_with_recomputed_hash(tmp_path: Path, capsys) -> None:
-    folder = build(tmp_path)
-    es = entries(folder)
+    folder = signed_workspace(tmp_path)
+    es = journal_entries(folder)
     extra = forged(
         es[-1],
         kind="operation_denied",
@@ -179,7 +137,7 @@ def test_appended_entry_with_recomputed_hash(tmp_path: Path, capsys) -> None:
             "registry_digest": es[-1]["payload"]["registry_digest"],
         },
     )
-    write_lines(folder, lines(folder) + rechain([*es, extra])[-1:])
+    write_journal_lines(folder, journal_lines(folder) + rechain([*es, extra])[-1:])
     # Without the signer's key the chain can be extended but not signed.
     assert_detected(folder, capsys, "JOURNAL_SIGNATURE_INVALID", len(es))
     code, result = cli(folder, capsys, "--anchor-seq", "0", "--anchor-hash", es[0]["entry_hash"])
@@ -189,8 +147,8 @@ def test_appended_entry_with_recomputed_hash(tmp_path: Path, capsys) -> None:
 def test_forged_check_and_decision_by_principals_not_in_the_registry(
     tmp_path: Path, capsys
 ) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
-    es = entries(folder)
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
+    es = journal_entries(folder)
     bind = es[-1]
     digest = bind["payload"]["registry_digest"]
     rev = json.loads(rev_file(folder, D, 1).read_text())
@@ -215,10 +173,10 @@ def test_forged_check_and_decision_by_principals_not_in_the_registry(
             "revision_digest": json_digest(rev),
         },
     )
-    write_lines(folder, rechain([*es, check, decide]))
+    write_journal_lines(folder, rechain([*es, check, decide]))
     assert_detected(folder, capsys, "JOURNAL_ACTOR_UNKNOWN", len(es))
     # Without the registry the forgery is a legal chain: the registry is what catches it.
-    assert verify_journal(entries(folder))["valid"]
+    assert verify_journal(journal_entries(folder))["valid"]
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         with pytest.raises(WorkspaceReadOnlyError):
             ws.project(D, 1, DECIDER)
@@ -227,8 +185,8 @@ def test_forged_check_and_decision_by_principals_not_in_the_registry(
 
 
 def test_forged_entry_signed_with_a_key_not_in_the_registry(tmp_path: Path, capsys) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
-    es = entries(folder)
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
+    es = journal_entries(folder)
     mallory = KeyStore(tmp_path / "mallory-keys").create(DECIDER)  # DECIDER's id, another key
     deny = forged(
         es[-1],
@@ -246,13 +204,13 @@ def test_forged_entry_signed_with_a_key_not_in_the_registry(tmp_path: Path, caps
         },
     )
     signed = rechain([*es, deny], sign=lambda e: mallory.sign(e["entry_hash"]))
-    write_lines(folder, lines(folder) + signed[-1:])
+    write_journal_lines(folder, journal_lines(folder) + signed[-1:])
     assert_detected(folder, capsys, "JOURNAL_SIGNATURE_INVALID", len(es))
 
 
 def test_role_not_held_and_agent_posing_as_human_maintainer(tmp_path: Path) -> None:
-    folder = build(tmp_path)
-    es = entries(folder)
+    folder = signed_workspace(tmp_path)
+    es = journal_entries(folder)
     bad = copy.deepcopy(es)
     bad[1]["actor"]["role"] = "human_maintainer"  # the lead did bind, in its own role only
     assert (
@@ -270,8 +228,8 @@ def test_role_not_held_and_agent_posing_as_human_maintainer(tmp_path: Path) -> N
 
 
 def test_registry_swapped_without_a_signed_change(tmp_path: Path, capsys) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
-    es = entries(folder)
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
+    es = journal_entries(folder)
     mallory = KeyStore(tmp_path / "mallory-keys").create("p-maint-mallory")
     swapped = [
         *keyed_principals(),
@@ -304,15 +262,16 @@ def test_registry_swapped_without_a_signed_change(tmp_path: Path, capsys) -> Non
             "registry_digest": json_digest(swapped),
         },
     )
-    write_lines(
+    write_journal_lines(
         folder,
-        lines(folder) + rechain([*es, deny], sign=lambda e: mallory.sign(e["entry_hash"]))[-1:],
+        journal_lines(folder)
+        + rechain([*es, deny], sign=lambda e: mallory.sign(e["entry_hash"]))[-1:],
     )
     assert_detected(folder, capsys, "JOURNAL_REGISTRY_UNTRUSTED", len(es))
 
 
 def test_a_signed_registry_change_is_trusted(tmp_path: Path, capsys) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     new = keyed_principals()[:-1]  # drops the registered reducer principal
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         with pytest.raises(Exception, match="ACTOR_ROLE_NOT_PERMITTED"):
@@ -329,9 +288,9 @@ def test_a_signed_registry_change_is_trusted(tmp_path: Path, capsys) -> None:
 # -- truncation and rewriting (10.3) -------------------------------------------------------
 def test_last_line_cut_mid_way_within_the_witnessed_head(tmp_path: Path, capsys) -> None:
     # An action file is written whole and renamed: a file cut short is damage, never a crash.
-    folder = build(tmp_path)
+    folder = signed_workspace(tmp_path)
     last = action_files(folder)[-1]
-    n = len(lines(folder))
+    n = len(journal_lines(folder))
     last.write_bytes(last.read_bytes()[:-40])  # the head, witnessed
     assert_detected(folder, capsys, "JOURNAL_ENTRY_MALFORMED", n - 1)
 
@@ -339,27 +298,27 @@ def test_last_line_cut_mid_way_within_the_witnessed_head(tmp_path: Path, capsys)
 def test_an_append_killed_before_its_rename_leaves_only_a_temporary_file(
     tmp_path: Path, capsys
 ) -> None:
-    folder = build(tmp_path)
-    n = len(lines(folder))
+    folder = signed_workspace(tmp_path)
+    n = len(journal_lines(folder))
     torn = folder / "journal" / f".{n:08d}-{'a' * 64}.jsonl.x1y2.tmp"  # a crash mid-append
     torn.write_bytes(b'{"actor":{"principal_id":"p-lead')
     code, result = cli(folder, capsys)
     assert code == 0 and result["valid"] and result["entries"] == n
     assert opened(folder) == (False, None)  # removed on opening: it was never acknowledged
-    assert not torn.exists() and len(lines(folder)) == n
+    assert not torn.exists() and len(journal_lines(folder)) == n
 
 
 @pytest.mark.parametrize("keep", [-1, -3])
 def test_deleted_last_lines(tmp_path: Path, capsys, keep: int) -> None:
-    folder = build(tmp_path)
-    raw = lines(folder)
-    write_lines(folder, raw[:keep])
+    folder = signed_workspace(tmp_path)
+    raw = journal_lines(folder)
+    write_journal_lines(folder, raw[:keep])
     assert_detected(folder, capsys, "JOURNAL_HEAD_MISMATCH", len(raw) + keep)
 
 
 @pytest.mark.parametrize("how", ["emptied", "deleted"])
 def test_emptied_or_deleted_journal(tmp_path: Path, capsys, how: str) -> None:
-    folder = build(tmp_path)
+    folder = signed_workspace(tmp_path)
     if how == "emptied":
         for p in action_files(folder):
             p.unlink()
@@ -373,17 +332,17 @@ def test_emptied_or_deleted_journal(tmp_path: Path, capsys, how: str) -> None:
 
 
 def test_entry_0_rewritten_and_the_chain_recomputed(tmp_path: Path, capsys) -> None:
-    folder = build(tmp_path)
-    es = entries(folder)
+    folder = signed_workspace(tmp_path)
+    es = journal_entries(folder)
     es[0]["payload"]["claimed_state"] = "evidence_bound"
-    write_lines(folder, rechain(es))
+    write_journal_lines(folder, rechain(es))
     assert_detected(folder, capsys, "JOURNAL_SIGNATURE_INVALID", 0)
 
 
 def test_entry_0_rewritten_by_an_insider_holding_every_key(tmp_path: Path, capsys) -> None:
     # Re-signed with the real keys: only the witnessed heads can tell.
-    folder = build(tmp_path)
-    es = entries(folder)
+    folder = signed_workspace(tmp_path)
+    es = journal_entries(folder)
     es[0]["payload"]["claimed_state"] = "evidence_bound"
     keys = KeyStore()
     by_id = {p["principal_id"]: p for p in keyed_principals()}
@@ -395,8 +354,8 @@ def test_entry_0_rewritten_by_an_insider_holding_every_key(tmp_path: Path, capsy
         assert signer is not None
         return signer.sign(e["entry_hash"])
 
-    write_lines(folder, rechain(es, sign=sign))
-    assert verify_journal(entries(folder), principals=keyed_principals())["valid"]
+    write_journal_lines(folder, rechain(es, sign=sign))
+    assert verify_journal(journal_entries(folder), principals=keyed_principals())["valid"]
     assert_detected(folder, capsys, "JOURNAL_HEAD_MISMATCH", 0)
     # The projection carries the head it was made under: an anchor anyone can keep.
     projection = next((folder / "projections").glob("*.json"))
@@ -405,20 +364,20 @@ def test_entry_0_rewritten_by_an_insider_holding_every_key(tmp_path: Path, capsy
 
 
 def test_a_projection_file_is_an_anchor(tmp_path: Path, capsys) -> None:
-    folder = build(tmp_path)
+    folder = signed_workspace(tmp_path)
     projection = next((folder / "projections").glob("*.json"))
     head = json.loads(projection.read_text())["journal_head"]
-    assert entries(folder)[head["seq"]]["entry_hash"] == head["entry_hash"]
+    assert journal_entries(folder)[head["seq"]]["entry_hash"] == head["entry_hash"]
     code, result = cli(folder, capsys, "--no-witness", "--anchor", str(projection))
     assert code == 0 and result["valid"]
     registry = keyed_principals()
-    assert verify_journal(entries(folder), anchor=projection, principals=registry)["valid"]
-    write_lines(folder, lines(folder)[: head["seq"]])
+    assert verify_journal(journal_entries(folder), anchor=projection, principals=registry)["valid"]
+    write_journal_lines(folder, journal_lines(folder)[: head["seq"]])
     code, result = cli(folder, capsys, "--no-witness", "--anchor", str(projection))
     assert (code, result["reason"]) == (1, "JOURNAL_HEAD_MISMATCH")
-    assert verify_journal(entries(folder), anchor=projection, principals=registry)["reason"] == (
-        "JOURNAL_HEAD_MISMATCH"
-    )
+    assert verify_journal(journal_entries(folder), anchor=projection, principals=registry)[
+        "reason"
+    ] == ("JOURNAL_HEAD_MISMATCH")
     (tmp_path / "junk.json").write_text("[1, 2")
     code, result = cli(folder, capsys, "--anchor", str(tmp_path / "junk.json"))
     assert code == 2 and result is None
@@ -426,9 +385,9 @@ def test_a_projection_file_is_an_anchor(tmp_path: Path, capsys) -> None:
 
 # -- strict lines (10.4) ---------------------------------------------------------------------
 def _edit_line(folder: Path, i: int, edit: Callable[[bytes], bytes]) -> None:
-    raw = lines(folder)
+    raw = journal_lines(folder)
     raw[i] = edit(raw[i])
-    write_lines(folder, raw)
+    write_journal_lines(folder, raw)
 
 
 STRICT_CASES: dict[str, Callable[[bytes], bytes]] = {
@@ -453,10 +412,10 @@ STRICT_CASES: dict[str, Callable[[bytes], bytes]] = {
 
 @pytest.mark.parametrize("case", sorted(STRICT_CASES))
 def test_strict_lines(tmp_path: Path, capsys, case: str) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
-    before = lines(folder)[1]
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
+    before = journal_lines(folder)[1]
     _edit_line(folder, 1, STRICT_CASES[case])
-    assert lines(folder)[1] != before
+    assert journal_lines(folder)[1] != before
     assert_detected(folder, capsys, "JOURNAL_ENTRY_MALFORMED", 1)
 
 
@@ -507,7 +466,7 @@ def test_verify_journal_never_raises_on_hostile_values(name: str) -> None:
 def test_kill_between_revision_write_and_append_rolls_back(tmp_path: Path) -> None:
     # The new content is written (named by its digest) before the journal names it: a
     # kill before the append leaves a file no entry names, which is never used.
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     rev = json.loads(rev_file(folder, D, 1).read_text())
     staged = dict(rev, state="independently_checked")
     unnamed = FolderStore(folder).revision_file(D, json_digest(staged))
@@ -521,7 +480,7 @@ def test_kill_between_revision_write_and_append_rolls_back(tmp_path: Path) -> No
 def test_kill_between_append_and_promotion_rolls_forward(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     from aa_review.core.dossier._storage import FolderStore
 
     def killed(self: FolderStore, dossier_id: str, revision: int) -> None:
@@ -540,7 +499,7 @@ def test_kill_between_append_and_promotion_rolls_forward(
 def test_an_action_is_one_file_that_lands_whole(tmp_path: Path) -> None:
     # A bound edit is one action of two lines (expire revision 1, create revision 2): one
     # file, renamed into place whole. Removing it after the witness saw it is tampering.
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     before = action_files(folder)
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         ws.edit_evidence(D, 1, LEAD, ["license", "license_id"], "MIT")
@@ -554,7 +513,7 @@ def test_an_action_is_one_file_that_lands_whole(tmp_path: Path) -> None:
 
 
 def test_stray_temporary_files_are_removed_on_opening(tmp_path: Path) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     strays = [
         folder / "dossiers" / D / "revisions" / ".ab.json.x1y2.tmp",
         folder / "journal" / ".00000009-ab.jsonl.x1y2.tmp",
@@ -569,7 +528,7 @@ def test_stray_temporary_files_are_removed_on_opening(tmp_path: Path) -> None:
 
 
 def test_two_writers_through_the_plain_constructor(tmp_path: Path) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     journal = folder / "journal"
     with Workspace.open_folder(folder, clock=Clock()), pytest.raises(WorkspaceLockedError):
         Workspace(keyed_principals(), archive(), Clock(), journal)
@@ -581,7 +540,7 @@ def test_two_writers_through_the_plain_constructor(tmp_path: Path) -> None:
 
 
 def test_deleting_a_lock_file_lets_no_second_writer_in(tmp_path: Path) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         for stale in folder.glob(".lock"):
             stale.unlink()
@@ -592,10 +551,10 @@ def test_deleting_a_lock_file_lets_no_second_writer_in(tmp_path: Path) -> None:
 
 
 def test_a_writer_that_ignores_the_lock_is_caught_before_the_next_append(tmp_path: Path) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         rogue = action_files(folder)[-1]  # a rogue writer, no lock, adds an action file
-        (folder / "journal" / f"{len(lines(folder)):08d}-{'b' * 64}.jsonl").write_bytes(
+        (folder / "journal" / f"{len(journal_lines(folder)):08d}-{'b' * 64}.jsonl").write_bytes(
             rogue.read_bytes()
         )
         r = ws.check(D, 1, EVALUATOR)
@@ -606,7 +565,7 @@ def test_a_writer_that_ignores_the_lock_is_caught_before_the_next_append(tmp_pat
 
 
 def test_a_replaced_journal_file_is_caught_before_the_next_append(tmp_path: Path) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         import shutil
 
@@ -620,9 +579,9 @@ def test_a_replaced_journal_file_is_caught_before_the_next_append(tmp_path: Path
 
 # -- keys (10.2) -----------------------------------------------------------------------------
 def test_a_principal_whose_key_is_not_here_cannot_act(tmp_path: Path) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     elsewhere = KeyStore(tmp_path / "empty-store")
-    before = lines(folder)
+    before = journal_lines(folder)
     with Workspace.open_folder(folder, clock=Clock(), key_store=elsewhere) as ws:
         assert not ws.read_only  # reading and verifying need no private key
         r = ws.check(D, 1, EVALUATOR)
@@ -634,13 +593,13 @@ def test_a_principal_whose_key_is_not_here_cannot_act(tmp_path: Path) -> None:
         assert "not_journaled" in ws.attempt_operation("export_dataset", DECIDER, "x")
         with pytest.raises(ProjectionError):
             ws.project(D, 1, DECIDER)
-    assert lines(folder) == before
+    assert journal_lines(folder) == before
 
 
 def test_forget_witness_is_how_a_human_accepts_a_restored_journal(tmp_path: Path, capsys) -> None:
     import shutil
 
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     shutil.copytree(folder, tmp_path / "backup")
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         ws.check(D, 1, EVALUATOR)
@@ -656,11 +615,11 @@ def test_forget_witness_is_how_a_human_accepts_a_restored_journal(tmp_path: Path
 
 
 def test_a_closed_workspace_writes_nothing(tmp_path: Path) -> None:
-    folder = build(tmp_path, upto="evidence_bound")
+    folder = signed_workspace(tmp_path, upto="evidence_bound")
     ws = Workspace.open_folder(folder, clock=Clock())
     ws.close()
-    before = lines(folder)
+    before = journal_lines(folder)
     with Workspace.open_folder(folder, clock=Clock()) as other:  # the lock is free again
         assert other.attempt_operation("export_dataset", DECIDER, "x")["decision"] == "denied"
     assert ws.check(D, 1, EVALUATOR).reason == "JOURNAL_WRITE_FAILED"
-    assert len(lines(folder)) == len(before) + 1 and opened(folder) == (False, None)
+    assert len(journal_lines(folder)) == len(before) + 1 and opened(folder) == (False, None)
