@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from aa_review.core.diff import PackageDiff
     from aa_review.core.package import Package
 
-__all__ = ["DiffFingerprints", "change_lines", "hidden_rows_of", "package_facts"]
+__all__ = ["DiffFingerprints", "change_lines", "package_facts"]
 
 
 def package_facts(
@@ -53,13 +53,6 @@ def package_facts(
         hidden_rows=hidden,
         package=pkg,
     )
-
-
-def hidden_rows_of(pkg: Package, report: AuditReport) -> tuple[str, ...]:
-    """Ids of the rows the audit found citing hidden evidence (``file:line`` without an id),
-    sorted: :func:`aa_review.core.audits.contamination_positions`, the one definition."""
-    positions = contamination_positions(pkg, report)
-    return row_names(pkg, positions) if positions is not None else ()
 
 
 class DiffFingerprints:
