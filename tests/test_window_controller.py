@@ -128,7 +128,6 @@ def test_open_shows_the_package_everywhere_and_computes_its_digest(parts, sample
     c.open(sample_copy)
     assert s.package is not None and s.package.root == sample_copy
     view.show_opened.assert_called_once_with(s.package)
-    view.dossier_package.assert_called_once_with(sample_copy, None)
     view.watch.assert_called_once_with(sample_copy)
     assert prefs["recent"] == [str(sample_copy)] and prefs["last_dir"] == str(sample_copy.parent)
     # small and not audited automatically: the digest is computed in the background
@@ -139,12 +138,12 @@ def test_open_shows_the_package_everywhere_and_computes_its_digest(parts, sample
 
 
 def test_open_audits_small_packages_when_asked_to(parts, sample_copy) -> None:
-    c, s, view, runner, prefs = parts
+    c, s, _view, runner, prefs = parts
     prefs["audit/auto"] = "true"
     c.open(sample_copy)
     assert "audit" in runner.lanes and "digest" not in runner.lanes
     assert s.report is not None and s.digest == s.report.identity.package_digest
-    view.dossier_package.assert_called_with(sample_copy, s.report)
+    assert not s.auditing  # the audit's end, after its findings: the dossier is told
 
 
 def test_a_folder_that_is_no_package_is_said_and_nothing_changes(
@@ -174,7 +173,6 @@ def test_an_audit_finishing_after_another_package_opened_is_dropped(
     runner.stopped.clear()  # a runner that delivers it anyway: the session must refuse it
     runner.flush("audit")
     assert session.package.root == generated_sample and session.report is None
-    assert all(call.args[1] is None for call in view.dossier_package.call_args_list)
 
 
 def test_a_finding_naming_a_contract_shows_the_contracts_page(parts, tmp_path) -> None:

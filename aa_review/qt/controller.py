@@ -135,8 +135,6 @@ class WindowView(Protocol):
 
     def restore_layout_state(self, tab: int, layout: str | None) -> None: ...
 
-    def dossier_package(self, root: Path, pkg_report: Any) -> None: ...
-
     def offer(self, label: str | None, take: Callable[[], object] | None = None) -> None:
         """Offer a step the user may take (a button in the status bar); None withdraws it."""
 
@@ -207,13 +205,13 @@ class WindowController:
         for lane in (AUDIT, DIGEST, HASHES):  # about the package that was open
             self.runner.cancel(lane)
         self.session.set_auditing(False)
-        self.session.open(prepared)
+        audit_follows = self.auto_audit() and prepared.small
+        self.session.open(prepared, auditing=audit_follows)
         self.view.offer(None)  # an offer was about the package open before
         self._hint_offered = False
         problems = f", {len(pkg.problems)} loading problems" if pkg.problems else ""
         self.view.show_idle(f"{pkg.package_id} ({pkg.version}){problems}")
         self.view.show_opened(pkg)
-        self.view.dossier_package(pkg.root, None)
         self.remember_recent(pkg.root)
         self.view.watch(pkg.root)
         if self._pending is not None:
@@ -226,7 +224,7 @@ class WindowController:
             self.prefs.setValue(DOSSIER_HINT_KEY, "shown")
             self.view.offer(DOSSIER_HINT, self._take_hint)
             self._hint_offered = True
-        if self.auto_audit() and prepared.small:
+        if audit_follows:
             self.run_audit()
         elif prepared.small:
             self.ensure_digest()
@@ -362,12 +360,14 @@ class WindowController:
         )
 
     def _audited(self, prepared: PreparedFindings) -> None:
+        # The findings and facts first, then the audit's end: the dossier, which waits
+        # for the end of an audit, is told about the package once, with its digest.
+        current = self.session.set_audit(prepared)
         self.session.set_auditing(False)
-        if not self.session.set_audit(prepared):
+        if not current:
             return  # about a package no longer open
         report = prepared.report
         assert report is not None
-        self.view.dossier_package(prepared.package.root, report)
         self.view.show_idle(
             f"{prepared.package.package_id}: audited, "
             f"{len(report.findings)} findings at {report.locations:,} locations"

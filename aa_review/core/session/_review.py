@@ -71,6 +71,7 @@ class ReviewSession:
         self._texts: dict[Scope, str] = dict.fromkeys(Scope, "")
         self._only: dict[Scope, bool] = dict.fromkeys(Scope, False)
         self._results: dict[Scope, QueryResult] = {}
+        self._announced: dict[Scope, QueryResult] = {}  # the results last emitted
         self._replacing = False
         self._rows_marked: np.ndarray | None = None  # the rows "only selected" showed
         self._comparison: Comparison | None = None
@@ -133,10 +134,12 @@ class ReviewSession:
         return self._only[Scope(scope)]
 
     # -- replacing what is open ---------------------------------------------------------
-    def open(self, prepared: PreparedPackage) -> OpenPackage:
+    def open(self, prepared: PreparedPackage, *, auditing: bool = False) -> OpenPackage:
         """Show ``prepared`` (from ``prepare_package``): package, findings, facts, results
-        and an empty selection are replaced in one step, then announced."""
+        and an empty selection are replaced in one step, then announced. ``auditing``:
+        its audit starts next (:attr:`auditing` is already true when it is announced)."""
         self._version += 1
+        self._auditing = auditing
         v = self._version
         pkg = prepared.package
         self._open = OpenPackage(v, prepared)
@@ -149,6 +152,8 @@ class ReviewSession:
         self.subsets.clear(emit=False)
         self._reevaluate()
         self._announce(package=True)
+        if auditing:
+            self.events.auditing_changed.emit(True)
         return self._open
 
     def close(self) -> None:
@@ -239,8 +244,16 @@ class ReviewSession:
         ev.facts_changed.emit(self._facts)
         if package:
             ev.baseline_changed.emit(self._comparison)
+        self._emit_results()
+
+    def _emit_results(self) -> None:
+        """``query_changed`` for each table whose result is not the one last announced
+        (a view updates once per change it shows)."""
         for scope in Scope:
-            ev.query_changed.emit(self._results[scope])
+            result = self._results[scope]
+            if not _same_result(self._announced.get(scope), result):
+                self._announced[scope] = result
+                self.events.query_changed.emit(result)
 
     # -- compare mode: a baseline package ---------------------------------------------------
     @property
@@ -302,8 +315,7 @@ class ReviewSession:
     def _changes_changed(self) -> None:
         self._reevaluate()
         self.events.baseline_changed.emit(self._comparison)
-        for scope in Scope:
-            self.events.query_changed.emit(self._results[scope])
+        self._emit_results()
 
     # -- queries ------------------------------------------------------------------------
     def set_query(self, scope: Scope | str, text: str, *, typed: bool = False) -> QueryResult:
@@ -347,6 +359,7 @@ class ReviewSession:
 
     def _store(self, result: QueryResult) -> None:
         self._results[result.scope] = result
+        self._announced[result.scope] = result
         self.events.query_changed.emit(result)
 
     def _reevaluate(self) -> None:
@@ -896,3 +909,24 @@ def _same_facts(a: PackageFacts, b: PackageFacts) -> bool:
         ra is not None and rb is not None and np.array_equal(ra, rb)
     )
     return same_rows and (a.digest, a.hidden_row_ids) == (b.digest, b.hidden_row_ids)
+
+
+def _same_result(a: QueryResult | None, b: QueryResult) -> bool:
+    """Whether ``b`` keeps what ``a`` kept: a view showing ``a`` would show nothing new."""
+    if a is None or a is b:
+        return a is b
+    if (a.scope, a.text, a.total, a.version, a.only) != (
+        b.scope,
+        b.text,
+        b.total,
+        b.version,
+        b.only,
+    ):
+        return False
+    if (a.error is None) != (b.error is None) or (
+        a.error is not None and str(a.error) != str(b.error)
+    ):
+        return False
+    if a.positions is None or b.positions is None:
+        return a.positions is b.positions
+    return a.positions is b.positions or bool(np.array_equal(a.positions, b.positions))

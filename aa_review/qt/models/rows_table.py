@@ -98,6 +98,8 @@ class RowsTableModel(QAbstractTableModel):
     def set_changes(self, kind: np.ndarray | None, linked: np.ndarray | None = None) -> None:
         """Compare mode: per row its kind of change (codes into ``CHANGE_KINDS``) and
         whether it cites changed evidence; None hides the Change column."""
+        if kind is None and linked is None and self._change is None and self._linked is None:
+            return  # not comparing, before or after: nothing to show anew
         self.beginResetModel()
         self._change, self._linked = kind, linked
         self.endResetModel()
@@ -168,6 +170,9 @@ class RowsTableModel(QAbstractTableModel):
         return None if self._marked is None else np.flatnonzero(self._marked)
 
     def set_positions(self, positions: np.ndarray | RowSet | None) -> None:
+        """Show the rows at ``positions``; the same positions again reset nothing."""
+        if positions is self._positions:
+            return
         self.set_index(self._index, positions)
 
     @property

@@ -142,6 +142,7 @@ class MainWindow(QMainWindow):
         self.dossier.gate_selected.connect(self.controller.gate_selected)
         self.dossier.request_digest = self.controller.ensure_digest
         s.events.facts_changed.connect(self._dossier_facts)
+        s.events.auditing_changed.connect(self._audit_ended)
         # Scrolled: its gates, plots and tabs would otherwise make the window's minimum
         # height more than a 1366x768 screen with a panel has.
         self.center.addTab(_scrolled(self.dossier), "Dossier")
@@ -343,13 +344,17 @@ class MainWindow(QMainWindow):
         self.corpus.raise_()
         return self.corpus
 
-    def dossier_package(self, root: Path, report: Any) -> None:
-        self._dossier_facts(self.session.facts)
+    def _audit_ended(self, on: bool) -> None:
+        if not on:
+            self._dossier_facts(self.session.facts)
 
     def _dossier_facts(self, facts: Any) -> None:
         """The session's facts of the open package, its audit and the package itself:
-        the dossier takes the digest the window computed and never hashes it again."""
+        the dossier takes the digest the window computed and never hashes it again.
+        While an audit runs the dossier waits for it (told once, at its end)."""
         s = self.session
+        if s.auditing:
+            return
         self.dossier.set_package(
             None if facts is None else facts.root,
             s.report,
