@@ -251,7 +251,7 @@ def test_the_g9_offer_the_finding_and_the_gate_count_the_same_rows(parts, tmp_pa
     c.run_audit()
     gate_rows = contamination_rows(root)
     assert gate_rows == [row["row_id"]]
-    assert s.facts is not None and list(s.facts.hidden_row_ids or ()) == gate_rows
+    assert s.facts is not None and list(s.facts.hidden_rows or ()) == gate_rows
     c.gate_selected("G9")
     label, take = view.offer.call_args.args
     assert label == "Show the 1 row citing hidden evidence"

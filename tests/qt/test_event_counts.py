@@ -37,7 +37,7 @@ def test_open_and_audit_reset_the_rows_table_once_and_update_each_query_once(
     queries: Counter[str] = Counter()
     window.session.events.query_changed.connect(lambda r: queries.update([str(r.scope)]))
     told: Counter[str] = Counter()
-    real_package = dossier_session.DossierSession.set_package
+    real_package = dossier_session.DossierSession.set_open_package
     real_facts = dossier_session.DossierSession.set_package_facts
 
     def told_package(self, *a, **k):
@@ -48,7 +48,7 @@ def test_open_and_audit_reset_the_rows_table_once_and_update_each_query_once(
         told.update(["facts"])
         return real_facts(self, facts)
 
-    monkeypatch.setattr(dossier_session.DossierSession, "set_package", told_package)
+    monkeypatch.setattr(dossier_session.DossierSession, "set_open_package", told_package)
     monkeypatch.setattr(dossier_session.DossierSession, "set_package_facts", told_facts)
     digests: Counter[str] = Counter()
     real_digest = controller.compute_digest
@@ -67,5 +67,28 @@ def test_open_and_audit_reset_the_rows_table_once_and_update_each_query_once(
     assert dict(queries) == {"rows": 1, "evidence": 1, "findings": 2}
     # the dossier is told once, at the audit's end, with the audit's digest
     assert dict(told) == {"package": 1, "facts": 1}
-    assert window.dossier.session._facts.digest == window.session.digest is not None
+    # the one value: the dossier holds the session's facts, not a copy of the digest
+    assert window.dossier.session._facts is window.session.facts
+    assert window.session.digest == window.session.report.identity.package_digest
     assert digests["digest"] == 0  # the audit computed the digest; nobody hashed again
+
+
+def test_without_an_audit_the_digest_is_computed_once_and_the_dossier_shares_it(
+    window, sample_copy: Path, monkeypatch
+) -> None:
+    from aa_review.qt import controller
+
+    calls: list[Path] = []
+    real_digest = controller.compute_digest
+
+    def digest(root, *a, **k):
+        calls.append(Path(root))
+        return real_digest(root, *a, **k)
+
+    monkeypatch.setattr(controller, "compute_digest", digest)
+    window.open_package(sample_copy)  # audit/auto is off in these tests
+    window.controller.ensure_digest()  # the Dossier tab shown asks again: nothing new
+    assert window.dossier.request_digest == window.controller.ensure_digest
+    assert calls == [sample_copy]
+    assert window.session.digest is not None
+    assert window.dossier.session._facts is window.session.facts

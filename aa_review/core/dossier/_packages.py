@@ -24,6 +24,7 @@ from typing import Any
 from aa_review.core.dossier._canonical import is_digest
 from aa_review.core.dossier._models_plans import SourcePackage
 from aa_review.core.package.digest import package_digest
+from aa_review.core.util.package_facts import PackageFacts
 
 __all__ = [
     "ContaminationHook",
@@ -44,39 +45,6 @@ log = logging.getLogger(__name__)
 PackageLocator = Callable[[str], "Path | None"]
 # package folder -> ids of rows that cite hidden evidence (supplied by the audit engine).
 ContaminationHook = Callable[[Path], "list[str]"]
-
-
-@dataclass(frozen=True)
-class PackageFacts:
-    """What a caller already knows about one compiled package it holds open.
-
-    A new value stands for a new version of the package: a caller replaces its
-    facts whenever the package changes on disk or is opened again, and a digest
-    the workspace computed for one value is never reused for another.
-
-    Attributes
-    ----------
-    package_id : str
-        The package id (its folder name), as ``evidence.source_packages`` binds it.
-    root : Path
-        The package folder.
-    digest : str or None
-        ``package_digest(root)`` when known (an audit computes it); None: the
-        workspace hashes the folder once for this value.
-    hidden_rows : tuple of str or None
-        Ids of the rows citing hidden evidence, when an audit found them (empty:
-        none do); None: the contamination hook is asked.
-    package : object, optional
-        The opened package, when the caller holds one: fingerprints and the diff
-        since binding read its index instead of opening the folder again. Not
-        compared.
-    """
-
-    package_id: str
-    root: Path
-    digest: str | None = None
-    hidden_rows: tuple[str, ...] | None = None
-    package: Any = field(default=None, compare=False, repr=False)
 
 
 # package_id -> what the caller holds of it, or None to fall back on the locator.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -144,7 +145,7 @@ class ReviewSession:
         pkg = prepared.package
         self._open = OpenPackage(v, prepared)
         self._findings = FindingsState(v, prepared.problems)
-        self._facts = PackageFacts(pkg.root, pkg.package_id, v, None)
+        self._facts = PackageFacts(pkg.package_id, Path(pkg.root), package=pkg, version=v)
         self._hashes = None
         if self._comparison is not None:  # the diff was about the package replaced
             self._comparison = Comparison(self._comparison.baseline, v)
@@ -198,7 +199,7 @@ class ReviewSession:
                 self._facts,
                 digest=digest or self._facts.digest,
                 rows_citing_hidden=positions,
-                hidden_row_ids=(
+                hidden_rows=(
                     row_names(prepared.package, positions) if positions is not None else None
                 ),
             )
@@ -908,7 +909,7 @@ def _same_facts(a: PackageFacts, b: PackageFacts) -> bool:
     same_rows = (ra is None and rb is None) or (
         ra is not None and rb is not None and np.array_equal(ra, rb)
     )
-    return same_rows and (a.digest, a.hidden_row_ids) == (b.digest, b.hidden_row_ids)
+    return same_rows and (a.digest, a.hidden_rows) == (b.digest, b.hidden_rows)
 
 
 def _same_result(a: QueryResult | None, b: QueryResult) -> bool:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from aa_review.core.util.package_facts import PackageFacts  # shared with the dossier
 
 if TYPE_CHECKING:
     from aa_review.core.findings import Finding
@@ -30,41 +31,6 @@ class Scope(enum.StrEnum):
     ROWS = "rows"
     EVIDENCE = "evidence"
     FINDINGS = "findings"
-
-
-@dataclass(frozen=True, eq=False)
-class PackageFacts:
-    """What the readiness dossier needs from the open package, as one value.
-
-    Replaced when the package or its digest changes (``facts_changed``). The digest is
-    the audit's when the package was audited, else computed in the background; None
-    until known.
-
-    Attributes
-    ----------
-    root : Path
-        The package folder.
-    package_id : str
-        The folder's name, as the dossier binds it.
-    version : int
-        The session's package version these facts describe.
-    digest : str or None
-        ``sha256:`` digest of the package (``aa_review.core.package.digest``).
-    rows_citing_hidden : numpy.ndarray or None
-        Positions of the rows citing hidden evidence, refs included
-        (:func:`aa_review.core.audits.contamination_positions`, the one definition G9
-        and the ``link.hidden_cited`` finding share); None until an audit that ran the
-        link check tells.
-    hidden_row_ids : tuple of str or None
-        Their row ids (``file:line`` for a row without one), sorted: the G9 answer.
-    """
-
-    root: Path
-    package_id: str
-    version: int
-    digest: str | None
-    rows_citing_hidden: np.ndarray | None = None
-    hidden_row_ids: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -261,6 +261,20 @@ class DossierSession:
             self._stale = True
             self._load()
 
+    def set_open_package(self, facts: dz.PackageFacts | None) -> None:
+        """The review session's facts of the open package (``ReviewSession.facts``),
+        taken as they are: the same value, not a copy, so the digest the session holds
+        is the one the workspace reads. The same value twice does nothing; without a
+        digest the window is asked for one (``request_digest``) rather than hashing
+        the package a second time."""
+        if facts is self._facts and facts is not None:
+            return
+        self._package_key = None if facts is None else (id(facts),)
+        self._digest_wanted = (
+            facts is not None and facts.digest is None and self.request_digest is not None
+        )
+        self.set_package_facts(facts)
+
     def set_package(
         self,
         root: Path | None,

@@ -300,6 +300,9 @@ class DossierPanel(QWidget):
     ) -> None:
         self.session.set_package(root, audit, package=package, digest=digest)
 
+    def set_open_package(self, facts: dz.PackageFacts | None) -> None:
+        self.session.set_open_package(facts)
+
     def set_package_facts(self, facts: dz.PackageFacts | None) -> None:
         self.session.set_package_facts(facts)
 

@@ -355,12 +355,7 @@ class MainWindow(QMainWindow):
         s = self.session
         if s.auditing:
             return
-        self.dossier.set_package(
-            None if facts is None else facts.root,
-            s.report,
-            package=s.package,
-            digest=getattr(facts, "digest", None),
-        )
+        self.dossier.set_open_package(facts)
 
     # -- the window's own commands -----------------------------------------------------
     def open_package(self, path: Path) -> None:

@@ -215,7 +215,7 @@ def test_show_hidden_evidence_is_the_g9_view(audited: Any, defects: Any) -> None
     n = s.show_hidden_evidence()
     want = {r["row_id"] for r in next(d for d in defects.defects if d.name == "hidden_cited").rows}
     assert n == 5 and _ids(s, s.result(Scope.ROWS).positions) == want
-    assert set(s.facts.hidden_row_ids) == want
+    assert set(s.facts.hidden_rows) == want
     assert {s.findings.findings[i].code for i in s.result(Scope.FINDINGS).positions} == {
         "link.hidden_cited"
     }
