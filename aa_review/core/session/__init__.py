@@ -21,7 +21,9 @@ Events (``session.events``, psygnal; each carries the new frozen value)
     ``selection.changed(Selection)``.
     Every value names the package ``version`` it was computed for: opening another
     package replaces package, findings, facts, results and selection in one step
-    before any event, so no view can hold positions of the old one.
+    before any event, so no view can hold positions of the old one. A table's
+    ``query_changed`` goes out only when its result changed (an audit that keeps the
+    rows as they were sends nothing to the rows table).
 
 Intents
     Queries: ``set_query(scope, text)`` (raises ``QueryError``, keeping the previous
