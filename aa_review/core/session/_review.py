@@ -140,7 +140,7 @@ class ReviewSession:
         and an empty selection are replaced in one step, then announced. ``auditing``:
         its audit starts next (:attr:`auditing` is already true when it is announced)."""
         self._version += 1
-        self._auditing = auditing
+        was_auditing, self._auditing = self._auditing, auditing
         v = self._version
         pkg = prepared.package
         self._open = OpenPackage(v, prepared)
@@ -153,8 +153,8 @@ class ReviewSession:
         self.subsets.clear(emit=False)
         self._reevaluate()
         self._announce(package=True)
-        if auditing:
-            self.events.auditing_changed.emit(True)
+        if auditing != was_auditing:
+            self.events.auditing_changed.emit(auditing)
         return self._open
 
     def close(self) -> None:

@@ -70,6 +70,21 @@ def test_opening_another_package_replaces_everything_before_any_event(
     }
 
 
+def test_an_audit_announces_only_the_tables_whose_result_changed(audited: Any) -> None:
+    prepared, findings = audited
+    s = ReviewSession()
+    s.open(prepared)
+    s.set_query(Scope.ROWS, "type:failure_case")  # no finding: term, kept by the audit
+    rows = s.result(Scope.ROWS)
+    sent: list[Scope] = []
+    s.events.query_changed.connect(lambda r: sent.append(r.scope))
+    assert s.set_audit(findings)
+    assert sent == [Scope.FINDINGS]  # the findings table shows the audit's findings
+    assert s.result(Scope.ROWS) is not rows  # evaluated again, the same rows kept
+    s.set_query(Scope.ROWS, "finding:link")  # an audit term: its result is sent
+    assert sent == [Scope.FINDINGS, Scope.ROWS]
+
+
 def test_a_query_filters_and_a_bad_one_keeps_the_previous_result(generated_sample: Path) -> None:
     s = ReviewSession()
     open_in(s, generated_sample)
