@@ -48,8 +48,15 @@ _WORDS = {"G": "gate", "DOSSIER": "dossier", "SOD": "separation of duties"}
 
 
 def humanize_code(code: str) -> str:
-    """``G1_POWER_BELOW_TARGET`` -> ``G1: power below target`` (for tables; codes stay exact)."""
+    """``G1_POWER_BELOW_TARGET`` -> ``G1: power below target`` (for tables; codes stay exact).
+
+    What follows a colon names something (``DOSSIER_PACKAGE_CHANGED:pkg_demo_01``: a
+    package id) and is kept exactly as written.
+    """
+    code, colon, named = code.partition(":")
     head, _, rest = code.partition("_")
     if head.startswith("G") and head[1:].isdigit():
-        return f"{head}: {rest.replace('_', ' ').lower()}"
-    return code.replace("_", " ").lower()
+        words = f"{head}: {rest.replace('_', ' ').lower()}"
+    else:
+        words = code.replace("_", " ").lower()
+    return f"{words}: {named}" if colon else words
