@@ -663,3 +663,26 @@ def test_importing_a_dossier_file_in_the_window_refuses_with_place_rule_and_reme
     assert "dos-imported" in panel.ws.dossier_ids()
     assert panel.current == ("dos-imported", 1)
     assert journal(panel)[-1]["kind"] == "imported"
+
+
+def test_the_revision_box_shows_its_whole_text_at_1366(window, demo: Path) -> None:
+    """Seen in a screenshot: the box read "revision" for "revision 1" (sized while empty)."""
+    from PySide6.QtWidgets import QApplication, QStyle, QStyleOptionComboBox
+
+    window.resize(1366, 768)
+    window.open_package(demo / SAMPLE_PACKAGE_ID)
+    assert window.open_workspace(demo / "dossier_workspace")
+    window.center.setCurrentWidget(window.dossier)
+    panel = window.dossier
+    panel.select_dossier("dos-demo-contaminated")
+    for _ in range(5):
+        QApplication.processEvents()
+    box = panel.revision_box
+    assert box.currentText().startswith("revision ")
+    opt = QStyleOptionComboBox()
+    box.initStyleOption(opt)
+    field = box.style().subControlRect(
+        QStyle.ComplexControl.CC_ComboBox, opt, QStyle.SubControl.SC_ComboBoxEditField, box
+    )
+    assert field.width() >= box.fontMetrics().horizontalAdvance(box.currentText())
+    panel.close_workspace()

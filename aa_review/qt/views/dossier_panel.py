@@ -133,6 +133,9 @@ class DossierPanel(QWidget):
         self.dossier_box = QComboBox()
         self.dossier_box.setToolTip("The dossier shown (remembered for this workspace)")
         self.revision_box = QComboBox()
+        # Sized to its items each time they change: first shown empty, it read "revision"
+        # for "revision 1".
+        self.revision_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.actor_label = QLabel()
         self.actor_label.setTextFormat(Qt.TextFormat.RichText)
         self.actor_button = QPushButton("Change…")
