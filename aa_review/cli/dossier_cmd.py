@@ -12,41 +12,125 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aa_review.cli import dossier_steps
 from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, err
-from aa_review.core.dossier import (
-    GATE_IDS,
-    ActorUnavailableError,
-    ArchiveSchemaError,
-    BoundChanges,
-    CheckRecord,
-    DossierError,
-    DossierSchemaError,
-    DossierState,
-    PrincipalRegistry,
-    PrincipalRegistryError,
-    ProjectionError,
-    assess_freshness,
-    build_projection,
-    changes_since_binding,
-    check_projection,
-    evaluate,
-    inspect_packages,
-    kept_fingerprints,
-    parse_archive,
-    parse_dossier,
-    parse_timestamp,
-    recorded_folders,
+
+if TYPE_CHECKING:
+    from aa_review.core.dossier import (
+        GATE_IDS,
+        ActorUnavailableError,
+        ArchiveSchemaError,
+        BoundChanges,
+        CheckRecord,
+        DossierError,
+        DossierSchemaError,
+        DossierState,
+        PrincipalRegistry,
+        PrincipalRegistryError,
+        ProjectionError,
+        assess_freshness,
+        build_projection,
+        changes_since_binding,
+        check_projection,
+        evaluate,
+        inspect_packages,
+        kept_fingerprints,
+        parse_archive,
+        parse_dossier,
+        parse_timestamp,
+        recorded_folders,
+    )
+    from aa_review.core.dossier._journal import is_journal_folder, open_journal
+    from aa_review.core.dossier._projection import private_strings
+    from aa_review.core.dossier._storage import FolderStore
+    from aa_review.core.dossier._strict import nesting_depth
+    from aa_review.core.dossier._verify import anchor_heads, registry_versions, verify_read
+    from aa_review.core.dossier._witness import WitnessError, WitnessStore
+    from aa_review.core.package.safepath import read_beneath
+
+
+def _load_core() -> None:
+    """Import the dossier core when a sub-command runs, not when the parser is built:
+    ``aa-review dossier --help`` starts without it (the core imports pydantic)."""
+    if "parse_dossier" in globals():
+        return
+    import importlib
+
+    names = globals()
+    for module, attrs in _CORE_NAMES:
+        mod = importlib.import_module(module)
+        names.update({a: getattr(mod, a) for a in attrs})
+
+
+_CORE_NAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "aa_review.core.dossier",
+        (
+            "GATE_IDS",
+            "ActorUnavailableError",
+            "ArchiveSchemaError",
+            "BoundChanges",
+            "CheckRecord",
+            "DossierError",
+            "DossierSchemaError",
+            "DossierState",
+            "PrincipalRegistry",
+            "PrincipalRegistryError",
+            "ProjectionError",
+            "assess_freshness",
+            "build_projection",
+            "changes_since_binding",
+            "check_projection",
+            "evaluate",
+            "inspect_packages",
+            "kept_fingerprints",
+            "parse_archive",
+            "parse_dossier",
+            "parse_timestamp",
+            "recorded_folders",
+        ),
+    ),
+    (
+        "aa_review.core.dossier._journal",
+        (
+            "is_journal_folder",
+            "open_journal",
+        ),
+    ),
+    ("aa_review.core.dossier._projection", ("private_strings",)),
+    ("aa_review.core.dossier._storage", ("FolderStore",)),
+    ("aa_review.core.dossier._strict", ("nesting_depth",)),
+    (
+        "aa_review.core.dossier._verify",
+        (
+            "anchor_heads",
+            "registry_versions",
+            "verify_read",
+        ),
+    ),
+    (
+        "aa_review.core.dossier._witness",
+        (
+            "WitnessError",
+            "WitnessStore",
+        ),
+    ),
+    ("aa_review.core.package.safepath", ("read_beneath",)),
 )
-from aa_review.core.dossier._journal import is_journal_folder, open_journal
-from aa_review.core.dossier._projection import private_strings
-from aa_review.core.dossier._storage import FolderStore
-from aa_review.core.dossier._strict import nesting_depth
-from aa_review.core.dossier._verify import anchor_heads, registry_versions, verify_read
-from aa_review.core.dossier._witness import WitnessError, WitnessStore
-from aa_review.core.package.safepath import read_beneath
+
+
+def _lazy(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """``run`` with the core imported first."""
+
+    @functools.wraps(run)
+    def wrapper(args: argparse.Namespace) -> int:
+        _load_core()
+        return run(args)
+
+    return wrapper
+
 
 __all__ = [
     "register",
@@ -111,7 +195,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "binding names, beside a workspace revision file); says what changed "
         "since binding",
     )
-    c.set_defaults(func=run_check)
+    c.set_defaults(func=_lazy(run_check))
 
     pr = dsub.add_parser(
         "project",
@@ -124,7 +208,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "2: unreadable input.",
     )
     _inputs(pr, archive_required=False)
-    pr.set_defaults(func=run_project)
+    pr.set_defaults(func=_lazy(run_project))
 
     v = dsub.add_parser(
         "verify-journal",
@@ -152,7 +236,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="do not check the heads witnessed in this user's witness store",
     )
-    v.set_defaults(func=run_verify_journal)
+    v.set_defaults(func=_lazy(run_verify_journal))
 
     f = dsub.add_parser(
         "forget-witness",
@@ -163,7 +247,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "is trusted on its next opening. Exit 0: forgotten; 2: unreadable.",
     )
     f.add_argument("journal", help="a workspace's journal/ folder, or a journal.jsonl")
-    f.set_defaults(func=run_forget_witness)
+    f.set_defaults(func=_lazy(run_forget_witness))
 
     r = dsub.add_parser(
         "change-registry",
@@ -181,7 +265,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="PRINCIPAL",
         help="a human maintainer of the registry in force, with a key on this machine",
     )
-    r.set_defaults(func=run_change_registry)
+    r.set_defaults(func=_lazy(run_change_registry))
     dossier_steps.register(dsub)
     _register_revise(dsub)
 
@@ -668,7 +752,7 @@ def _register_revise(dsub: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="a training research lead with a key on this machine",
     )
     rv.add_argument("--json", action="store_true", help="print the TransitionResult JSON")
-    rv.set_defaults(func=run_revise)
+    rv.set_defaults(func=_lazy(run_revise))
 
 
 @_guarded

@@ -16,44 +16,92 @@ import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, err
-from aa_review.core.dossier import (
-    Action,
-    ActorUnavailableError,
-    DossierError,
-    DossierSchemaError,
-    ForkResolutionError,
-    KeyHolding,
-    KeyPlace,
-    KeyStore,
-    Kind,
-    Outcome,
-    PrincipalRegistry,
-    PrincipalRegistryError,
-    ProjectionError,
-    RevisionConflictError,
-    RevisionNotFoundError,
-    Role,
-    TransitionResult,
-    Workspace,
-    WorkspaceError,
-    WorkspaceLockedError,
-    arrived_summary,
-    init_workspace_folder,
-    journal_view,
-    key_fingerprint,
-    one_machine_note,
-    refusal_text,
+
+if TYPE_CHECKING:
+    from aa_review.core.dossier import (
+        Action,
+        ActorUnavailableError,
+        DossierError,
+        DossierSchemaError,
+        ForkResolutionError,
+        KeyHolding,
+        KeyPlace,
+        KeyStore,
+        Kind,
+        Outcome,
+        PrincipalRegistry,
+        PrincipalRegistryError,
+        ProjectionError,
+        RevisionConflictError,
+        RevisionNotFoundError,
+        Role,
+        TransitionResult,
+        Workspace,
+        WorkspaceError,
+        WorkspaceLockedError,
+        arrived_summary,
+        init_workspace_folder,
+        journal_view,
+        key_fingerprint,
+        one_machine_note,
+        refusal_text,
+    )
+    from aa_review.core.dossier._keys import parse_public_key
+    from aa_review.core.util.atomic import atomic_write
+
+
+def _load_core() -> None:
+    """Import the dossier core on the first step run, not when the parser is built:
+    ``aa-review dossier --help`` starts without it (the core imports pydantic)."""
+    if "Workspace" in globals():
+        return
+    from aa_review.core import dossier
+    from aa_review.core.dossier._keys import parse_public_key
+    from aa_review.core.util.atomic import atomic_write
+
+    names = globals()
+    names.update({n: getattr(dossier, n) for n in _CORE_NAMES})
+    names.update(parse_public_key=parse_public_key, atomic_write=atomic_write)
+
+
+_CORE_NAMES = (
+    "Action",
+    "ActorUnavailableError",
+    "DossierError",
+    "DossierSchemaError",
+    "ForkResolutionError",
+    "KeyHolding",
+    "KeyPlace",
+    "KeyStore",
+    "Kind",
+    "Outcome",
+    "PrincipalRegistry",
+    "PrincipalRegistryError",
+    "ProjectionError",
+    "RevisionConflictError",
+    "RevisionNotFoundError",
+    "Role",
+    "TransitionResult",
+    "Workspace",
+    "WorkspaceError",
+    "WorkspaceLockedError",
+    "arrived_summary",
+    "init_workspace_folder",
+    "journal_view",
+    "key_fingerprint",
+    "one_machine_note",
+    "refusal_text",
 )
-from aa_review.core.dossier._keys import parse_public_key
-from aa_review.core.util.atomic import atomic_write
 
 __all__ = ["is_workspace", "register", "run_workspace_check"]
 
-_DONE = (Outcome.APPLIED, Outcome.APPLIED_AS_NEW_REVISION)
-_ROLES = tuple(r.value for r in Role if r is not Role.SYSTEM_REDUCER)
+# The core's Outcome.APPLIED and APPLIED_AS_NEW_REVISION, and every Role but the
+# system reducer, as plain strings (tests/core/test_cli_lazy.py checks they are equal).
+_DONE = ("applied", "applied_as_new_revision")
+_ROLES = ("training_research_lead", "independent_evaluator", "human_maintainer", "agent")
 
 
 class _Unusable(Exception):
@@ -128,7 +176,7 @@ def register(dsub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="T1. Exit 0: bound; 1: refused or expired; 2: unreadable.",
     )
     _step_arguments(b, "a training_research_lead")
-    b.set_defaults(func=_guard(_run_step(Action.BIND)))
+    b.set_defaults(func=_guard(_run_step("bind")))
 
     d = dsub.add_parser(
         "decide",
@@ -223,6 +271,7 @@ def _package_argument(p: argparse.ArgumentParser) -> None:
 
 def _guard(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def wrapper(args: argparse.Namespace) -> int:
+        _load_core()
         try:
             return run(args)
         except _Unusable as exc:
@@ -526,12 +575,15 @@ def _head(ws: Workspace) -> None:
         print(f"journal head #{head['seq']} {head['entry_hash']}")
 
 
-def _run_step(step: Action) -> Callable[[argparse.Namespace], int]:
+def _run_step(step: str) -> Callable[[argparse.Namespace], int]:
+    """The step of ``Action`` value ``step`` (a string: the parser is built before the
+    core is imported)."""
+
     def run(args: argparse.Namespace) -> int:
         with _opened(args) as ws:
-            return _attempt(args, step, ws)
+            return _attempt(args, Action(step), ws)
 
-    run.__name__ = f"run_{step.value}"
+    run.__name__ = f"run_{step}"
     return run
 
 
@@ -548,7 +600,7 @@ def run_workspace_check(args: argparse.Namespace) -> int:
         err("a check in a workspace needs the dossier id and --as PRINCIPAL")
         return EXIT_UNUSABLE
     args.workspace = args.dossier
-    return _guard(_run_step(Action.CHECK))(args)
+    return _guard(_run_step("check"))(args)
 
 
 def _run_publish(args: argparse.Namespace) -> int:
