@@ -221,7 +221,7 @@ class WindowDriver:
     def reset_workspace(self) -> None:
         """A new demo workspace (a copy of an old one would be a cut journal to the
         witness store, and open read-only)."""
-        from aa_review.core.dossier.sample import write_sample_workspace
+        from aa_review.demo.sample import write_sample_workspace
 
         panel = self.win.dossier
         panel.close_workspace()

@@ -60,9 +60,9 @@ CHILD = textwrap.dedent("""
 def prepare(root: Path) -> tuple[Path, Path]:
     """A fresh workspace folder with keyed demo principals, and the dossier the child imports."""
     from aa_review.core.dossier import init_workspace_folder
-    from aa_review.core.dossier._sample_archive import SAMPLE_PRINCIPALS, sample_archive
-    from aa_review.core.dossier._sample_dossier import sample_dossier
-    from aa_review.core.dossier.sample import keyed_principals
+    from aa_review.demo._sample_archive import SAMPLE_PRINCIPALS, sample_archive
+    from aa_review.demo._sample_dossier import sample_dossier
+    from aa_review.demo.sample import keyed_principals
 
     archive = sample_archive()
     folder = init_workspace_folder(root / "ws", keyed_principals(SAMPLE_PRINCIPALS), archive)

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from aa_review.core.dossier import Action, KeyStore, Workspace, init_workspace_folder
-from aa_review.core.dossier._sample_archive import LEAD, SAMPLE_PRINCIPALS, sample_archive
-from aa_review.core.dossier._sample_dossier import sample_dossier
+from aa_review.demo._sample_archive import LEAD, SAMPLE_PRINCIPALS, sample_archive
+from aa_review.demo._sample_dossier import sample_dossier
 
 pytestmark = pytest.mark.gui
 

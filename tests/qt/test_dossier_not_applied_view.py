@@ -17,13 +17,13 @@ from typing import Any
 import pytest
 
 from aa_review.core.dossier import KeyStore, Workspace, init_workspace_folder
-from aa_review.core.dossier._sample_archive import (
+from aa_review.demo._sample_archive import (
     EVALUATOR,
     LEAD,
     SAMPLE_PRINCIPALS,
     sample_archive,
 )
-from aa_review.core.dossier._sample_dossier import sample_dossier
+from aa_review.demo._sample_dossier import sample_dossier
 
 pytestmark = pytest.mark.gui
 D = "dos-7f3a9c"

@@ -334,7 +334,7 @@ def test_10_the_workspaces_own_journal_verifies_and_its_head_is_an_anchor(
 
 
 def test_10_a_failed_verification_at_start_up_opens_read_only(tmp_path: Path, clock: Clock) -> None:
-    from aa_review.core.dossier.sample import keyed_principals
+    from aa_review.demo.sample import keyed_principals
 
     v = build()
     # A workspace folder signs every entry (10.2): its principals get keys in the

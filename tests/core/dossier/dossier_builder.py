@@ -17,7 +17,7 @@ from aa_review.core.dossier import (
     parse_archive,
     parse_dossier,
 )
-from aa_review.core.dossier._sample_archive import (  # the principals of principals.json
+from aa_review.demo._sample_archive import (  # the principals of principals.json
     AGENT,
     AGENT_MAINTAINER,
     DECIDER,
@@ -28,7 +28,7 @@ from aa_review.core.dossier._sample_archive import (  # the principals of princi
     REDUCER_ID,
     SIGNER,
 )
-from aa_review.core.dossier._sample_seal import seal
+from aa_review.demo._sample_seal import seal
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "dossier"
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
@@ -67,7 +67,7 @@ def principals() -> list[dict[str, Any]]:
 
 def keyed_principals() -> list[dict[str, Any]]:
     """The golden principals with public keys, their private keys in the test key store."""
-    from aa_review.core.dossier.sample import keyed_principals as keyed
+    from aa_review.demo.sample import keyed_principals as keyed
 
     return keyed(principals())
 

@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from dossier_builder import DATA, LEAD2, relink_all
 
 from aa_review.core.dossier import json_digest, section_digests
-from aa_review.core.dossier._sample_archive import SAMPLE_PRINCIPALS, sample_archive
-from aa_review.core.dossier._sample_dossier import sample_dossier
+from aa_review.demo._sample_archive import SAMPLE_PRINCIPALS, sample_archive
+from aa_review.demo._sample_dossier import sample_dossier
 
 
 def write(name: str, tree: object) -> None:

@@ -24,10 +24,10 @@ from dossier_builder import revision_file
 from aa_review.core import dossier as dz
 from aa_review.core.audits import audit_package, contamination_rows
 from aa_review.core.dossier import JournalFolder
-from aa_review.core.dossier.sample import SAMPLE_DOSSIER_IDS, write_sample_workspace
 from aa_review.core.package import open_package
 from aa_review.core.package.digest import package_digest
 from aa_review.core.session.dossier_hooks import DiffFingerprints, package_facts
+from aa_review.demo.sample import SAMPLE_DOSSIER_IDS, write_sample_workspace
 from aa_review.generator import ChangeSpec, derive_package, generate_package
 
 READY = SAMPLE_DOSSIER_IDS[0]

@@ -308,8 +308,8 @@ def test_check_uses_the_audit_for_bound_package_contamination(tmp_path) -> None:
     import subprocess
     import sys
 
-    from aa_review.core.dossier.sample import SAMPLE_DOSSIER_IDS
     from aa_review.demo import SAMPLE_PACKAGE_ID, ensure_sample
+    from aa_review.demo.sample import SAMPLE_DOSSIER_IDS
     from aa_review.generator import generate_package
 
     home = ensure_sample(tmp_path / "demo")

@@ -22,8 +22,8 @@ import pytest
 
 from aa_review.cli import main
 from aa_review.core.dossier import Workspace
-from aa_review.core.dossier._sample_archive import sample_archive
-from aa_review.core.dossier._sample_dossier import sample_dossier
+from aa_review.demo._sample_archive import sample_archive
+from aa_review.demo._sample_dossier import sample_dossier
 
 D, D2 = "dos-7f3a9c", "dos-second"
 LEAD, EVALUATOR, MAINTAINER = "p-lead-ada", "p-eval-cy", "p-maint-fay"

@@ -17,8 +17,8 @@ from dossier_builder import journal_entries, journal_snapshot, revision_file
 
 from aa_review.cli import main
 from aa_review.core.dossier import KeyStore, verify_journal
-from aa_review.core.dossier._sample_archive import sample_archive
-from aa_review.core.dossier._sample_dossier import sample_dossier
+from aa_review.demo._sample_archive import sample_archive
+from aa_review.demo._sample_dossier import sample_dossier
 
 D = "dos-7f3a9c"
 ROLES = {

@@ -15,7 +15,7 @@ import pytest
 
 from aa_review.core import dossier as dz
 from aa_review.core.dossier import AUTHORIZE, Action, Refusal
-from aa_review.core.dossier.sample import SAMPLE_DOSSIER_IDS, write_sample_workspace
+from aa_review.demo.sample import SAMPLE_DOSSIER_IDS, write_sample_workspace
 from aa_review.generator import generate_package
 
 READY, DIRTY = SAMPLE_DOSSIER_IDS

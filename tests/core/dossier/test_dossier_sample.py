@@ -7,7 +7,7 @@ from pathlib import Path
 from dossier_builder import DECIDER, EVALUATOR, LEAD, Clock, revision_file
 
 from aa_review.core.dossier import Workspace
-from aa_review.core.dossier.sample import SAMPLE_DOSSIER_IDS, write_sample_workspace
+from aa_review.demo.sample import SAMPLE_DOSSIER_IDS, write_sample_workspace
 
 
 def fake_package(root: Path) -> Path:

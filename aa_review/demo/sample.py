@@ -17,11 +17,11 @@ from typing import Any
 
 from aa_review.core.dossier._errors import KeyStoreError
 from aa_review.core.dossier._keys import KeyStore
-from aa_review.core.dossier._sample_archive import LEAD, SAMPLE_PRINCIPALS, sample_archive
-from aa_review.core.dossier._sample_dossier import sample_dossier
-from aa_review.core.dossier._sample_seal import seal
 from aa_review.core.dossier._workspace import Workspace, init_workspace_folder
 from aa_review.core.package.digest import package_digest
+from aa_review.demo._sample_archive import LEAD, SAMPLE_PRINCIPALS, sample_archive
+from aa_review.demo._sample_dossier import sample_dossier
+from aa_review.demo._sample_seal import seal
 
 __all__ = ["SAMPLE_DOSSIER_IDS", "SAMPLE_EXPIRES_AT", "keyed_principals", "write_sample_workspace"]
 

@@ -114,7 +114,7 @@ def generate_demo(folder: Path) -> Path:
 
 def _write_workspace(folder: Path) -> None:
     """The demo dossier workspace beside the package, binding it."""
-    from aa_review.core.dossier.sample import write_sample_workspace
+    from aa_review.demo.sample import write_sample_workspace
 
     write_sample_workspace(folder / "dossier_workspace", folder / SAMPLE_PACKAGE_ID)
 

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from aa_review.core.dossier._gate_g2 import FEASIBILITY_TOPICS
-from aa_review.core.dossier._sample_archive import LEAD, POOL, SIGNER, h
-from aa_review.core.dossier._sample_seal import seal
+from aa_review.demo._sample_archive import LEAD, POOL, SIGNER, h
+from aa_review.demo._sample_seal import seal
 
 __all__ = ["sample_dossier"]
 
