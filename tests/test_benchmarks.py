@@ -59,6 +59,28 @@ def test_a_failed_figure_fails_the_benchmark_and_no_verdict_is_printed(
     assert "could not be measured" in err and "window" in err
 
 
+def test_a_measurement_that_raises_fails_the_benchmark_and_no_verdict_is_printed(
+    bench_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bench load``'s window part once raised (the window had no ``loader`` any more);
+    the run fails with 1 and the error, and nothing is judged."""
+
+    class Window:
+        pass
+
+    def bench() -> None:
+        rep = Report("two figures")
+        rep.add(Row("measured", "1.00 s", "floor 2.00 s", 0.5, "<= 1x", "met", spread="x"))
+        seconds = Window().loader  # type: ignore[attr-defined]
+        rep.add(Row("window", f"{seconds} s", "goal 1 s", seconds, "<= 1 s", "met"))
+        rep.table()
+
+    assert runner.run("fake", bench) == 1
+    out, err = capsys.readouterr()
+    assert "met" not in out.split() and "missed" not in out
+    assert "FAILED, no verdict" in err and "loader" in err
+
+
 def test_each_figure_is_printed_with_its_spread_and_the_load(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
