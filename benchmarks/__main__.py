@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 
@@ -39,14 +40,18 @@ def main() -> int:
 
 
 def run(name: str, bench: Callable[[], object]) -> int:
-    """Run one benchmark's ``main``, checking ``bench-data/`` before and after (also when
-    it raised: the error then follows the data check)."""
+    """Run one benchmark's ``main``, checking ``bench-data/`` before and after; 1 when the
+    data changed or a figure was not measured (NaN, infinity, or a measurement that
+    raised: its traceback is printed, then the failure, never a verdict)."""
     before = data_listing()
     failed: str | None = None
     try:
         bench()
     except Unmeasured as exc:
         failed = f"a figure could not be measured: {exc}"
+    except Exception as exc:  # noqa: BLE001 - a measurement that raised measured nothing
+        traceback.print_exc()
+        failed = f"a figure could not be measured: the measurement raised {exc!r}"
     finally:
         changes = data_changes(before, data_listing())
         if changes:

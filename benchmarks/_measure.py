@@ -43,6 +43,7 @@ __all__ = [
     "measured",
     "finite",
     "load_average",
+    "Verdicts",
 ]
 
 
@@ -220,6 +221,25 @@ def measured(row: Row) -> None:
     for text in (row.value, row.yardstick, row.spread):
         if _NOT_A_NUMBER.search(text):
             raise Unmeasured(f"{row.figure}: not measured ({text})")
+
+
+class Verdicts:
+    """The verdicts of a benchmark that prints a line per figure, held back until every
+    figure was measured: each line is printed without one, and :meth:`show` (the
+    benchmark's last step) prints them all; a figure not measured stops the benchmark
+    before it, so nothing is judged."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, bool]] = []
+
+    def add(self, figure: str, ok: bool) -> None:
+        self.items.append((figure, ok))
+
+    def show(self) -> None:
+        print("\nverdicts (every figure above was measured):")
+        for figure, ok in self.items:
+            print(f"  {figure}: {'ok' if ok else 'MISSED'}")
+        print(flush=True)
 
 
 class Report:

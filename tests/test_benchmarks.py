@@ -59,6 +59,54 @@ def test_a_failed_figure_fails_the_benchmark_and_no_verdict_is_printed(
     assert "could not be measured" in err and "window" in err
 
 
+def test_a_measurement_that_raises_fails_the_benchmark_and_no_verdict_is_printed(
+    bench_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``bench load``'s window part once raised (the window had no ``loader`` any more);
+    the run fails with 1 and the error, and nothing is judged."""
+
+    class Window:
+        pass
+
+    def bench() -> None:
+        rep = Report("two figures")
+        rep.add(Row("measured", "1.00 s", "floor 2.00 s", 0.5, "<= 1x", "met", spread="x"))
+        seconds = Window().loader  # type: ignore[attr-defined]
+        rep.add(Row("window", f"{seconds} s", "goal 1 s", seconds, "<= 1 s", "met"))
+        rep.table()
+
+    assert runner.run("fake", bench) == 1
+    out, err = capsys.readouterr()
+    assert "met" not in out.split() and "missed" not in out
+    assert "FAILED, no verdict" in err and "loader" in err
+
+
+def test_a_line_by_line_benchmark_judges_only_once_every_figure_was_measured(
+    bench_data: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``diff``, ``query``, ``ui`` and ``stalls`` print a line per figure: a verdict in
+    that line would stand before a later figure fails, so they are all printed last."""
+    from benchmarks import bench_diff
+    from benchmarks._measure import Verdicts
+
+    def bench(second: float) -> None:
+        monkeypatch.setattr(bench_diff, "VERDICTS", Verdicts())
+        bench_diff.report("fingerprint / index build", 0.05, 0.10)
+        bench_diff.report("diff / index build", second, 2.0)
+        bench_diff.VERDICTS.show()
+
+    assert runner.run("fake", lambda: bench(math.nan)) == 1
+    out, err = capsys.readouterr()
+    assert "fingerprint / index build" in out  # the first figure was printed, unjudged
+    assert "ok" not in out.split() and "MISSED" not in out
+    assert "could not be measured" in err and "diff / index build" in err
+    assert runner.run("fake", lambda: bench(5.0)) == 0
+    out = capsys.readouterr().out
+    verdicts = out.split("verdicts")[-1]
+    assert "fingerprint / index build: ok" in verdicts
+    assert "diff / index build: MISSED" in verdicts
+
+
 def test_each_figure_is_printed_with_its_spread_and_the_load(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -56,6 +56,12 @@ def test_command_help_imports_nothing_heavy(command: str) -> None:
     assert not (names & others)
 
 
+@pytest.mark.parametrize("step", ["check", "status", "verify-journal"])
+def test_dossier_step_help_imports_nothing_heavy(step: str) -> None:
+    """A dossier sub-command's help (its parser built from plain strings) needs no core."""
+    assert heavy(imported("dossier", step, "--help")) == []
+
+
 def test_top_level_help_imports_no_command() -> None:
     names = imported("--help")
     assert heavy(names) == []
