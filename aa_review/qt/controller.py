@@ -159,6 +159,7 @@ class WindowController:
         self.runner = runner
         self.prefs = prefs
         self._loading: Path | None = None
+        self.open_gave_up: list[Callable[[Path], object]] = []  # an open failed or cancelled
         self._pending: SessionState | None = None
         self._hint = False  # the first-run hint, offered once the demo package is open
         self._hint_offered = False  # ... and still on offer
@@ -280,12 +281,16 @@ class WindowController:
         self._pending = None
         self.view.show_idle("Could not open the package")
         self.view.warn("Cannot open package", failure_message(path, exc, "loading"))
+        for tell in self.open_gave_up:
+            tell(path)
 
     def _open_cancelled(self, path: Path) -> None:
         self._loading = None
         self.view.show_idle(f"Loading {path.name} cancelled")
         if self.session.opened is not None:
             self.view.show_opened(self.session.opened.package)
+        for tell in self.open_gave_up:
+            tell(path)
 
     def reload(self) -> None:
         """Read the open package again, keeping queries, selection and layout."""

@@ -60,6 +60,7 @@ class ThreadRunner(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._jobs: dict[str, _Job] = {}
+        self._closed = False  # shut down: the window is going, no new work, nothing said
         self._deliver.connect(self._run_callback)
 
     def _post(self, fn: Callable[[], object]) -> None:
@@ -83,8 +84,11 @@ class ThreadRunner(QObject):
         cancelled: Callable[[], None] | None = None,
     ) -> None:
         """Run ``work(job)`` on ``lane``; then ``done(result)``, ``failed(exc)`` or
-        ``cancelled()`` on the GUI thread (``progress(value)`` meanwhile)."""
+        ``cancelled()`` on the GUI thread (``progress(value)`` meanwhile). After
+        :meth:`shutdown` nothing runs."""
         self.cancel(lane)
+        if self._closed:
+            return
         job = _Job(lane, self._post if not synchronous() else lambda fn: fn(), on_progress=progress)
         self._jobs[lane] = job
 
@@ -101,7 +105,9 @@ class ThreadRunner(QObject):
             except Cancelled:
                 outcome: Callable[[], object] = cancelled or (lambda: None)
             except BaseException as exc:  # the window stays up; the callback says what failed
-                if failed is None:
+                if not job.current:  # dropped (superseded, or the window closed): unwanted
+                    log.debug("%s job failed after it was dropped", lane, exc_info=exc)
+                elif failed is None:
                     log.error("%s job failed", lane, exc_info=exc)
                 outcome = partial(failed, exc) if failed else (lambda: None)
             else:
@@ -135,7 +141,8 @@ class ThreadRunner(QObject):
 
     def shutdown(self, wait_s: float = 30.0, lanes: tuple[str, ...] = ()) -> None:
         """Stop every job; wait up to ``wait_s`` for those on ``lanes`` (they hold worker
-        processes or files) to end."""
+        processes or files) to end. No job starts after this."""
+        self._closed = True
         jobs = list(self._jobs.values())
         for job in jobs:
             self.cancel(job.lane)

@@ -349,7 +349,31 @@ def test_compare_names_both_folders_and_swaps_them(comparing, pair, qtbot) -> No
     assert s.comparison.prepared is not None
     assert f"Open (new): {base}" in panel.folders.text()
     assert f"Baseline (old): {derived.root}" in panel.folders.text()
+    # the swap compares again at once: nothing says the baseline was closed
+    assert window.statusBar().currentMessage() != "Baseline closed"
+    assert panel.summary.text().startswith(f"Baseline {derived.package_id}: ")
     # the diff is the other way round: what was added is now removed, and back
     after = s.comparison.prepared.counts()
     assert (after["added"], after["removed"]) == (before["removed"], before["added"])
     assert before["added"] or before["removed"]
+
+
+def test_a_swap_whose_open_fails_leaves_no_baseline_for_later(comparing, pair, monkeypatch) -> None:
+    """The swap opens the baseline folder; had that failed, the next package opened by
+    hand is not compared with the folder the swap meant to be its baseline."""
+    window, derived = comparing
+    base, _ = pair
+    warned: list[str] = []
+    monkeypatch.setattr(window, "warn", lambda title, text: warned.append(title))
+    moved = base.with_name(base.name + "_away")
+    base.rename(moved)
+    try:
+        window.compare.swap_button.click()
+    finally:
+        moved.rename(base)
+    assert warned == ["Cannot open package"]
+    assert window.session.package.root == derived.root and window.session.comparison is None
+    window.open_package(base)
+    assert window.session.package.root == base
+    assert window.session.comparison is None
+    assert window.compare.folders.text() == ""

@@ -97,7 +97,8 @@ class CompareCommands:
         self.niceness = niceness
         self._starting = False
         self.open_package: Callable[[Path], object] | None = None  # the window's opener
-        self._swap_to: Path | None = None  # after a swap: the baseline to open next
+        # After a swap: the package being opened, and the baseline to open once it is.
+        self._swap_to: tuple[Path, Path] | None = None
         session.events.baseline_changed.connect(self._on_baseline)
         session.events.package_changed.connect(self._package_opened)
 
@@ -108,14 +109,21 @@ class CompareCommands:
         if c is None or pkg is None or self.open_package is None:
             return
         old, new = c.baseline.root, pkg.root
-        self.close_baseline()  # nothing compared while the other one opens
-        self._swap_to = new
+        self.close_baseline(say=False)  # nothing compared while the other one opens
+        self._swap_to = (old, new)
         self.open_package(old)
 
+    def open_gave_up(self, path: Path) -> None:
+        """An open failed or was cancelled: a swap waiting for it is off."""
+        if self._swap_to is not None and self._swap_to[0] == path:
+            self._swap_to = None
+
     def _package_opened(self, opened: Any) -> None:
-        target, self._swap_to = self._swap_to, None
-        if target is not None and opened is not None and opened.package.root != target:
-            self.open_baseline(target)
+        # Only the package the swap opened gets the swap's baseline: had that open
+        # failed, a package opened later is not compared with anything.
+        swap, self._swap_to = self._swap_to, None
+        if swap is not None and opened is not None and opened.package.root == swap[0]:
+            self.open_baseline(swap[1])
 
     def open_baseline(self, path: Path) -> None:
         """Open ``path`` as the baseline of the open package and diff the two, in a worker."""
@@ -249,13 +257,15 @@ class CompareCommands:
         for lane in (BASELINE, COMPARE, FINDINGS):
             self.runner.stop(lane)
 
-    def close_baseline(self) -> None:
-        """Leave compare mode: the window is the normal window again."""
+    def close_baseline(self, *, say: bool = True) -> None:
+        """Leave compare mode: the window is the normal window again (``say``: the
+        status bar says so; not during a swap, which compares again at once)."""
         for lane in (BASELINE, COMPARE, SIDE, FINDINGS):
             self.runner.cancel(lane)
         if self.session.comparison is not None:
             self.session.close_comparison()
-            self.view.status("Baseline closed", 4000)
+            if say:
+                self.view.status("Baseline closed", 4000)
 
 
 def _summary(p: PreparedComparison) -> str:
@@ -740,8 +750,9 @@ def install_compare(win: MainWindow) -> ComparePanel:
     win.docks["compare"] = dock
     commands = CompareCommands(win.session, win, win.runner, win.controller.audit_niceness)
     panel.commands = commands
-    panel.close_button.clicked.connect(commands.close_baseline)
+    panel.close_button.clicked.connect(lambda: commands.close_baseline())
     commands.open_package = win.open_package
+    win.controller.open_gave_up.append(commands.open_gave_up)
     panel.swap_button.clicked.connect(commands.swap)
     panel.findings_button.clicked.connect(commands.compare_findings)
 
@@ -787,7 +798,7 @@ def install_compare(win: MainWindow) -> ComparePanel:
     compare_open.triggered.connect(choose)
     compare_close = QAction("Close &Baseline", win)
     compare_close.setStatusTip("Leave compare mode")
-    compare_close.triggered.connect(commands.close_baseline)
+    compare_close.triggered.connect(lambda: commands.close_baseline())
     compare_close.setEnabled(False)
     panel.compare_actions = (compare_open, compare_close)
     win.session.events.baseline_changed.connect(on_baseline)
