@@ -19,7 +19,6 @@ from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_js
 
 if TYPE_CHECKING:
     from aa_review.core.dossier import (
-        GATE_IDS,
         ActorUnavailableError,
         ArchiveSchemaError,
         BoundChanges,
@@ -68,7 +67,6 @@ _CORE_NAMES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "aa_review.core.dossier",
         (
-            "GATE_IDS",
             "ActorUnavailableError",
             "ArchiveSchemaError",
             "BoundChanges",
@@ -725,6 +723,8 @@ def _print_check(record: CheckRecord) -> None:
     print(f"result    {verdict}")
     for code in record.dossier_reason_codes:
         print(f"dossier   {code}")
+    from aa_review.core.dossier import GATE_IDS  # the check ran: the core is loaded
+
     for gid in GATE_IDS:
         gate = record.gates[gid]
         codes = ", ".join(gate.reason_codes)
