@@ -372,8 +372,8 @@ def test_the_bound_packages_audit_is_told_beside_the_verdict_only_when_run(demo)
     runner.flush()
     text = session.audit_summary
     assert text == (
-        f"Audit of the bound package {SAMPLE_PACKAGE_ID}: {report.summary_line()}"
-        " — worst: privacy.secret (critical)"
+        f"Audit of the bound package {SAMPLE_PACKAGE_ID}: worst privacy.secret (critical)"
+        f" — {report.summary_line()}"
     )
     assert "1 critical" in text and told[-1] == text
     assert session.state.gates == gates  # information only: no gate reads it

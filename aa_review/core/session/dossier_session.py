@@ -148,7 +148,7 @@ def bound_audit_line(
         elif report is None or report.identity.package_id != pid or not _same_content(st, report):
             parts.append(f"{head}: not run")
         else:
-            parts.append(f"{head}: {report.summary_line()}{_worst(report)}")
+            parts.append(f"{head}: {_worst(report)}{report.summary_line()}")
     return "; ".join(parts)
 
 
@@ -170,8 +170,8 @@ def _same_content(st: Any, report: AuditReport) -> bool:
 
 
 def _worst(report: AuditReport) -> str:
-    """`` — worst: privacy.secret (critical)``: the findings of the worst severity listed,
-    two at most, worst first."""
+    """``worst privacy.secret (critical) — ``: the findings of the worst severity listed,
+    two at most, worst first (said first: a narrow line cuts the counts' tail instead)."""
     from aa_review.core.findings import worst_first
 
     order = worst_first(report.findings)
@@ -181,7 +181,7 @@ def _worst(report: AuditReport) -> str:
     same = [report.findings[i] for i in order if report.findings[i].severity is top]
     named = ", ".join(f.code for f in same[:2])
     more = f" and {len(same) - 2:,} more" if len(same) > 2 else ""
-    return f" — worst: {named}{more} ({top.value})"
+    return f"worst {named}{more} ({top.value}) — "
 
 
 def write_projection(path: Path, projection: dict[str, Any]) -> None:
