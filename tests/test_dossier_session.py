@@ -364,6 +364,7 @@ def test_the_bound_packages_audit_is_told_beside_the_verdict_only_when_run(demo)
     told: list[str] = []
     session.events.audit_changed.connect(told.append)
     assert session.audit_summary == f"Audit of the bound package {SAMPLE_PACKAGE_ID}: not run"
+    assert not session.audit_told
     gates = session.state.gates
     pkg = open_package(demo / SAMPLE_PACKAGE_ID)
     report = audit_package(pkg)
@@ -375,7 +376,7 @@ def test_the_bound_packages_audit_is_told_beside_the_verdict_only_when_run(demo)
         f"Audit of the bound package {SAMPLE_PACKAGE_ID}: worst privacy.secret (critical)"
         f" — {report.summary_line()}"
     )
-    assert "1 critical" in text and told[-1] == text
+    assert "1 critical" in text and told[-1] == text and session.audit_told
     assert session.state.gates == gates  # information only: no gate reads it
     # The package closed: its audit is no longer the bound package's.
     session.set_package(None, report)
@@ -383,4 +384,5 @@ def test_the_bound_packages_audit_is_told_beside_the_verdict_only_when_run(demo)
     assert session.audit_summary == (
         f"Audit of the bound package {SAMPLE_PACKAGE_ID}: not run (it is not the package open)"
     )
+    assert not session.audit_told
     session.close_workspace()

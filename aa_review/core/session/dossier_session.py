@@ -145,11 +145,21 @@ def bound_audit_line(
         head = f"Audit of the bound package {pid}"
         if not _is_open(st, facts):
             parts.append(f"{head}: not run (it is not the package open)")
-        elif report is None or report.identity.package_id != pid or not _same_content(st, report):
+        elif report is None or not audit_of(st, facts, report):
             parts.append(f"{head}: not run")
         else:
             parts.append(f"{head}: {_worst(report)}{report.summary_line()}")
     return "; ".join(parts)
+
+
+def audit_of(st: Any, facts: dz.PackageFacts | None, report: AuditReport | None) -> bool:
+    """Whether ``report`` (the open package's) is the audit of bound package ``st``."""
+    return (
+        report is not None
+        and _is_open(st, facts)
+        and report.identity.package_id == st.package_id
+        and _same_content(st, report)
+    )
 
 
 def _is_open(st: Any, facts: dz.PackageFacts | None) -> bool:
@@ -328,6 +338,13 @@ class DossierSession:
         facts = self._facts
         report = self._audit if facts is not None else None
         return bound_audit_line(self.snapshot.packages, facts, report)
+
+    @property
+    def audit_told(self) -> bool:
+        """Whether :attr:`audit_summary` tells an audit (its findings can be shown)."""
+        if self.snapshot is None or self._facts is None:
+            return False
+        return any(audit_of(st, self._facts, self._audit) for st in self.snapshot.packages)
 
     def _set_audit(self, report: AuditReport | None) -> None:
         if report is not self._audit:

@@ -196,7 +196,7 @@ class DossierPanel(QWidget):
             if text
             else ""
         )
-        self.audit_link.setVisible(bool(text) and not text.endswith("not run"))
+        self.audit_link.setVisible(bool(text) and self.session.audit_told)
         self._elide_audit()
         self._fit_verdict()
 
