@@ -351,3 +351,38 @@ def test_the_session_imports_no_qt() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_bound_packages_audit_is_told_beside_the_verdict_only_when_run(demo) -> None:
+    """Issue 25 item 4: the audit of the bound package (the report's own summary line
+    and its worst finding) beside the verdict; "not run" before it, or when the bound
+    package is not the one open; the gates are the same either way."""
+    from aa_review.core.audits import audit_package
+    from aa_review.core.package import open_package
+
+    session, _, runner = _open(demo)
+    told: list[str] = []
+    session.events.audit_changed.connect(told.append)
+    assert session.audit_summary == f"Audit of the bound package {SAMPLE_PACKAGE_ID}: not run"
+    assert not session.audit_told
+    gates = session.state.gates
+    pkg = open_package(demo / SAMPLE_PACKAGE_ID)
+    report = audit_package(pkg)
+    assert report.by_severity.get("critical") == 1  # the demo's leaked secret
+    session.set_package(pkg.root, report)
+    runner.flush()
+    text = session.audit_summary
+    assert text == (
+        f"Audit of the bound package {SAMPLE_PACKAGE_ID}: worst privacy.secret (critical)"
+        f" — {report.summary_line()}"
+    )
+    assert "1 critical" in text and told[-1] == text and session.audit_told
+    assert session.state.gates == gates  # information only: no gate reads it
+    # The package closed: its audit is no longer the bound package's.
+    session.set_package(None, report)
+    runner.flush()
+    assert session.audit_summary == (
+        f"Audit of the bound package {SAMPLE_PACKAGE_ID}: not run (it is not the package open)"
+    )
+    assert not session.audit_told
+    session.close_workspace()

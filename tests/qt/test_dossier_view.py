@@ -686,3 +686,43 @@ def test_the_revision_box_shows_its_whole_text_at_1366(window, demo: Path) -> No
     )
     assert field.width() >= box.fontMetrics().horizontalAdvance(box.currentText())
     panel.close_workspace()
+
+
+def test_the_dossier_tab_tells_the_bound_packages_audit_beside_the_verdict(
+    window, demo: Path
+) -> None:
+    """Issue 25 item 4: after open and audit the Dossier tab names the bound package's
+    critical finding beside the verdict (not in it), and "Show findings" brings the
+    Findings view forward; before the audit it says "not run"."""
+    from PySide6.QtWidgets import QApplication
+
+    window.resize(1366, 768)
+    window.open_package(demo / SAMPLE_PACKAGE_ID)
+    assert window.open_workspace(demo / "dossier_workspace")
+    window.center.setCurrentWidget(window.dossier)
+    panel = window.dossier
+    panel.select_dossier("dos-demo-ready")
+    panel.wait_idle()
+    assert panel.audit_label.toolTip().startswith(
+        f"Audit of the bound package {SAMPLE_PACKAGE_ID}: not run"
+    )
+    assert panel.audit_row.isVisible() and not panel.audit_link.isVisible()
+    verdict = panel.verdict.text()
+    window.controller.run_audit()
+    assert window.session.report is not None
+    panel.wait_idle()
+    for _ in range(3):
+        QApplication.processEvents()
+    full = panel.audit_label.toolTip()
+    assert "1 critical" in full and "worst privacy.secret (critical)" in full
+    assert window.session.report.summary_line() in full  # the report's own line
+    shown = panel.audit_label.text()  # in view at 1366x768, not elided away
+    assert "worst privacy.secret (critical)" in shown and "1 critical" in shown
+    assert "privacy.secret" not in panel.verdict.text() and panel.verdict.text() == verdict
+    assert panel.audit_link.isVisible()
+    window.docks["evidence"].raise_()
+    panel.audit_link.linkActivated.emit("findings")
+    QApplication.processEvents()
+    assert not window.docks["findings"].visibleRegion().isEmpty()
+    assert window.docks["evidence"].visibleRegion().isEmpty()
+    panel.close_workspace()

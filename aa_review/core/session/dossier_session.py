@@ -122,9 +122,76 @@ class DossierEvents(SignalGroup):
     busy_changed = Signal(bool)
     progress_changed = Signal(str)  # what is under way, "" when nothing is
     step_done = Signal(object, object)  # (step, outcome) once the outcome is in place
+    audit_changed = Signal(str)  # audit_summary: the bound package's audit, beside the verdict
 
 
 _IMPORT_LIMIT = 256 << 20  # a dossier file, as `aa-review dossier check` accepts
+
+
+def bound_audit_line(
+    packages: Any, facts: dz.PackageFacts | None, report: AuditReport | None
+) -> str:
+    """One line on the audit of each bound package, beside (never part of) the verdict.
+
+    A bound package's audit is told only when it is the package open (its facts, the
+    bound content unchanged) and the open package's audit is of that content: the
+    report's own ``summary_line`` (its counts by severity, not counted again here) and
+    its worst finding(s). Otherwise it says the audit was not run. "" when nothing is
+    bound. Gates never read this.
+    """
+    parts = []
+    for st in packages or ():
+        pid = st.package_id or "?"
+        head = f"Audit of the bound package {pid}"
+        if not _is_open(st, facts):
+            parts.append(f"{head}: not run (it is not the package open)")
+        elif report is None or not audit_of(st, facts, report):
+            parts.append(f"{head}: not run")
+        else:
+            parts.append(f"{head}: {_worst(report)}{report.summary_line()}")
+    return "; ".join(parts)
+
+
+def audit_of(st: Any, facts: dz.PackageFacts | None, report: AuditReport | None) -> bool:
+    """Whether ``report`` (the open package's) is the audit of bound package ``st``."""
+    return (
+        report is not None
+        and _is_open(st, facts)
+        and report.identity.package_id == st.package_id
+        and _same_content(st, report)
+    )
+
+
+def _is_open(st: Any, facts: dz.PackageFacts | None) -> bool:
+    known = getattr(st, "facts", None)
+    return (
+        facts is not None
+        and known is not None
+        and known.package_id == facts.package_id == st.package_id
+        and Path(known.root) == Path(facts.root)
+        and st.state is dz.PackageState.UNCHANGED
+        and getattr(st, "other_root", None) is None
+    )
+
+
+def _same_content(st: Any, report: AuditReport) -> bool:
+    digest = report.identity.package_digest
+    return digest is None or digest == st.bound_digest
+
+
+def _worst(report: AuditReport) -> str:
+    """``worst privacy.secret (critical) — ``: the findings of the worst severity listed,
+    two at most, worst first (said first: a narrow line cuts the counts' tail instead)."""
+    from aa_review.core.findings import worst_first
+
+    order = worst_first(report.findings)
+    if not order:
+        return ""
+    top = report.findings[order[0]].severity
+    same = [report.findings[i] for i in order if report.findings[i].severity is top]
+    named = ", ".join(f.code for f in same[:2])
+    more = f" and {len(same) - 2:,} more" if len(same) > 2 else ""
+    return f"worst {named}{more} ({top.value}) — "
 
 
 def write_projection(path: Path, projection: dict[str, Any]) -> None:
@@ -165,6 +232,7 @@ class DossierSession:
         self.request_digest: Callable[[], Any] | None = None
         self.working = ""
         self._facts: dz.PackageFacts | None = None
+        self._audit: AuditReport | None = None  # the open package's, as the window has it
         self._package_key: tuple[Any, ...] | None = None
         self._digest_wanted = False
         self._digest_asked: tuple[Any, ...] | None = None
@@ -261,12 +329,40 @@ class DossierSession:
             self._stale = True
             self._load()
 
-    def set_open_package(self, facts: dz.PackageFacts | None) -> None:
+    @property
+    def audit_summary(self) -> str:
+        """The bound packages' audit (:func:`bound_audit_line`): information shown beside
+        the verdict, for the revision shown; "" before a snapshot or with nothing bound."""
+        if self.snapshot is None:
+            return ""
+        facts = self._facts
+        report = self._audit if facts is not None else None
+        return bound_audit_line(self.snapshot.packages, facts, report)
+
+    @property
+    def audit_told(self) -> bool:
+        """Whether :attr:`audit_summary` tells an audit (its findings can be shown)."""
+        if self.snapshot is None or self._facts is None:
+            return False
+        return any(audit_of(st, self._facts, self._audit) for st in self.snapshot.packages)
+
+    def _set_audit(self, report: AuditReport | None) -> None:
+        if report is not self._audit:
+            self._audit = report
+            self.events.audit_changed.emit(self.audit_summary)
+
+    def set_open_package(
+        self, facts: dz.PackageFacts | None, audit: AuditReport | None = None
+    ) -> None:
         """The review session's facts of the open package (``ReviewSession.facts``),
         taken as they are: the same value, not a copy, so the digest the session holds
         is the one the workspace reads. The same value twice does nothing; without a
         digest the window is asked for one (``request_digest``) rather than hashing
-        the package a second time."""
+        the package a second time.
+
+        ``audit``: the open package's audit (``ReviewSession.report``), None before one
+        ran; only told beside the verdict (:attr:`audit_summary`), never read by a gate."""
+        self._set_audit(audit if facts is not None else None)
         if facts is self._facts and facts is not None:
             return
         self._package_key = None if facts is None else (id(facts),)
@@ -291,6 +387,7 @@ class DossierSession:
         if key == self._package_key:
             return
         self._package_key = key
+        self._set_audit(audit if root is not None else None)
         if root is None:
             self._digest_wanted = False
             self.set_package_facts(None)
@@ -445,6 +542,7 @@ class DossierSession:
         self.dossiers = tuple(snap.dossiers)
         self.events.snapshot_changed.emit(snap)
         self._word()
+        self.events.audit_changed.emit(self.audit_summary)
 
     def _word(self) -> None:
         """Word the snapshot for the acting principal (pure: no reading)."""

@@ -81,6 +81,7 @@ class DossierPanel(QWidget):
     """The sign-off view. ``gate_selected(gate_id)`` lets the package views follow a gate."""
 
     gate_selected = Signal(str)
+    findings_wanted = Signal()  # "Show findings": the window brings its Findings view forward
 
     def __init__(self, settings: Any) -> None:
         super().__init__()
@@ -104,6 +105,7 @@ class DossierPanel(QWidget):
         self.verdict_area.setWidget(self.verdict)
         self.verdict_area.on_width = self._fit_verdict
         lay.addWidget(self.verdict_area)
+        self._build_audit_line(lay)
         self._build_progress(lay)
         self._build_buttons(lay)
         self.tabs = DossierTabs(self)
@@ -117,6 +119,7 @@ class DossierPanel(QWidget):
         ev.actor_changed.connect(lambda _a: self._show_actor())
         ev.busy_changed.connect(lambda _b: self._render_buttons())
         ev.progress_changed.connect(self._show_progress)
+        ev.audit_changed.connect(self._show_audit)
         self._show_nothing("Open a dossier workspace (File > Open Dossier Workspace).")
 
     # -- construction ---------------------------------------------------------------
@@ -165,6 +168,47 @@ class DossierPanel(QWidget):
         lay.addLayout(grid)
         self.dossier_box.currentIndexChanged.connect(lambda _i: self._dossier_chosen())
         self.revision_box.currentIndexChanged.connect(lambda _i: self._revision_chosen())
+
+    def _build_audit_line(self, lay: QVBoxLayout) -> None:
+        # Beside the verdict, never in it: the bound package's audit, one line (elided,
+        # whole in the tooltip) and a link to its findings. No gate reads it.
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(8)
+        self.audit_label = QLabel()
+        self.audit_label.setObjectName("dossier_audit")
+        self.audit_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.audit_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.audit_link = QLabel('<a href="findings">Show findings</a>')
+        self.audit_link.setTextFormat(Qt.TextFormat.RichText)
+        self.audit_link.setToolTip("The audit's findings, worst first (the Findings view)")
+        self.audit_link.linkActivated.connect(lambda _href: self.findings_wanted.emit())
+        row.addWidget(self.audit_label, 1)
+        row.addWidget(self.audit_link)
+        self.audit_row = QWidget()
+        self.audit_row.setLayout(row)
+        self.audit_row.setVisible(False)
+        self._audit_text = ""
+        lay.addWidget(self.audit_row)
+
+    def _show_audit(self, text: str) -> None:
+        self._audit_text = text
+        self.audit_row.setVisible(bool(text))
+        self.audit_label.setToolTip(
+            f"{text}\n\nInformation beside the verdict: the contract's gates decide it."
+            if text
+            else ""
+        )
+        self.audit_link.setVisible(bool(text) and self.session.audit_told)
+        self._elide_audit()
+        self._fit_verdict()
+
+    def _elide_audit(self) -> None:
+        width = max(40, self.audit_label.width())
+        fm = self.audit_label.fontMetrics()
+        self.audit_label.setText(
+            fm.elidedText(self._audit_text, Qt.TextElideMode.ElideRight, width)
+        )
 
     def _build_progress(self, lay: QVBoxLayout) -> None:
         row = QHBoxLayout()
@@ -303,8 +347,10 @@ class DossierPanel(QWidget):
     ) -> None:
         self.session.set_package(root, audit, package=package, digest=digest)
 
-    def set_open_package(self, facts: dz.PackageFacts | None) -> None:
-        self.session.set_open_package(facts)
+    def set_open_package(
+        self, facts: dz.PackageFacts | None, audit: AuditReport | None = None
+    ) -> None:
+        self.session.set_open_package(facts, audit)
 
     def set_package_facts(self, facts: dz.PackageFacts | None) -> None:
         self.session.set_package_facts(facts)
@@ -457,6 +503,7 @@ class DossierPanel(QWidget):
 
     def _show_nothing(self, message: str) -> None:
         self.verdict.setText(message)
+        self._show_audit("")
         for b in (*self.buttons.values(), self.project_button, self.revise_button):
             b.setEnabled(False)
         self.revise_button.setVisible(False)
@@ -530,6 +577,7 @@ class DossierPanel(QWidget):
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         self._label_buttons(compact=self.step_row.width() < self._full_width)
+        self._elide_audit()
         self._fit_verdict()
 
     def changeEvent(self, event: Any) -> None:
@@ -556,7 +604,9 @@ class DossierPanel(QWidget):
         # At least four lines of verdict (the state and the next step), so that with the
         # gate table the tab fits the centre of a 1366x768 window; beyond that the
         # verdict takes what the table leaves, and scrolls only when even that is short.
-        least = min(text_h, 4 * self.fontMetrics().lineSpacing() + 4)
+        # The audit line under the verdict comes out of those four lines, not the table's.
+        audit_h = self.audit_row.sizeHint().height() + 4 if self.audit_row.isVisible() else 0
+        least = min(text_h, 4 * self.fontMetrics().lineSpacing() + 4 - audit_h)
         need = self.tabs.gates_height()
         if self.tabs.isVisible() and self.tabs.minimumHeight() != need:
             self.tabs.setMinimumHeight(need)  # as laid out now: exact

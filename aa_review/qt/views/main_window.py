@@ -140,6 +140,7 @@ class MainWindow(QMainWindow):
         self.center.addTab(self.contracts, "Contracts")
         self.dossier = DossierPanel(self.settings)
         self.dossier.gate_selected.connect(self.controller.gate_selected)
+        self.dossier.findings_wanted.connect(self.show_findings)
         self.dossier.request_digest = self.controller.ensure_digest
         s.events.facts_changed.connect(self._dossier_facts)
         s.events.auditing_changed.connect(self._audit_ended)
@@ -287,6 +288,13 @@ class MainWindow(QMainWindow):
         if pkg.problems:
             self.docks["findings"].raise_()
 
+    def show_findings(self) -> None:
+        """Bring the Findings view forward, focused (the Dossier tab's "Show findings")."""
+        dock = self.docks["findings"]
+        dock.show()
+        dock.raise_()
+        self.findings.view.setFocus(Qt.FocusReason.OtherFocusReason)
+
     def show_page(self, name: str) -> None:
         """Bring a central page (rows, contracts, dossier) to the front, tab and all."""
         self.center.setCurrentIndex(_PAGES[name])
@@ -355,7 +363,7 @@ class MainWindow(QMainWindow):
         s = self.session
         if s.auditing:
             return
-        self.dossier.set_open_package(facts)
+        self.dossier.set_open_package(facts, s.report)
 
     # -- the window's own commands -----------------------------------------------------
     def open_package(self, path: Path) -> None:
