@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from aa_review.qt.views.dossier_worker import DossierWorker
+from aa_review.qt.workers import SerialWorker
 
 pytestmark = pytest.mark.gui
 
@@ -16,7 +16,7 @@ def test_busy_clears_only_after_the_result_was_delivered(
     """``busy`` is true "until the last job's signal has been delivered": whoever waits for
     ``busy`` to clear finds the result already taken (the panel's ``last_result``)."""
     monkeypatch.setenv("AA_REVIEW_SYNCHRONOUS", "0")  # a real thread, queued signals
-    worker = DossierWorker()
+    worker = SerialWorker()
     seen: list[tuple[str, object]] = []
     # Connected after construction, as the panel connects its handlers.
     worker.done.connect(lambda token, result: seen.append(("done", result)))

@@ -40,7 +40,7 @@ from aa_review.core.session.dossier_session import DossierSession
 from aa_review.qt.views.dossier_dialogs import ActorDialog, EditEvidenceDialog, ProjectionDialog
 from aa_review.qt.views.dossier_render import render
 from aa_review.qt.views.dossier_tabs import DossierTabs
-from aa_review.qt.views.dossier_worker import DossierWorker, WorkerRunner
+from aa_review.qt.workers import SerialRunner, SerialWorker
 
 if TYPE_CHECKING:
     from aa_review.core.audits import AuditReport
@@ -87,8 +87,8 @@ class DossierPanel(QWidget):
         super().__init__()
         self.setWindowTitle("Dossier")
         self.settings = settings
-        self.worker = DossierWorker(self)
-        self.session = DossierSession(self, WorkerRunner(self.worker), settings)
+        self.worker = SerialWorker(self)
+        self.session = DossierSession(self, SerialRunner(self.worker), settings)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.setSpacing(4)
