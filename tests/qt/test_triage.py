@@ -251,7 +251,7 @@ def test_a_finding_on_a_line_without_a_row_shows_that_line(window, placed, code)
     want = lines[loc.line - 1]
     assert doc.target_text().startswith(want[:MAX_LINE_CHARS])
     assert len(want) <= MAX_LINE_CHARS or doc.target_text().endswith("more characters)")
-    assert f.message in doc.title.text() and loc.file in doc.title.text()
+    assert f.message in doc.title.toolTip() and loc.file in doc.title.toolTip()
     if code == "quirk.duplicate_row_rejected":
         assert '"rejection_reason": "duplicate_row_id' in doc.target_text()
         i = window.session.selection.current.finding
@@ -286,7 +286,7 @@ def test_a_finding_in_a_json_document_opens_at_its_key_path(window, placed, code
     offset, walked = locate_key_path(text, loc.key_path)
     assert walked == loc.key_path
     assert doc.document.target == text.count("\n", 0, offset) + 1
-    assert f"key {loc.key_path}" in doc.title.text() and f.message in doc.title.text()
+    assert f"key {loc.key_path}" in doc.title.toolTip() and f.message in doc.title.toolTip()
     last = loc.key_path.rsplit(".", 1)[-1].split("[")[0]
     if "[" not in loc.key_path.rsplit(".", 1)[-1]:
         assert f'"{last}"' in doc.target_text()
@@ -418,8 +418,8 @@ def test_the_document_viewer_never_leaves_the_package(window, tmp_path, monkeypa
     )
     window.session.select_finding(i, 0, "palette")
     window.session.select_finding((i + 1) % len(fs), 0, "palette")
-    assert doc.document is None and "cannot be shown" in doc.title.text()
-    assert "climbs out of the package" in doc.title.text()
+    assert doc.document is None and "cannot be shown" in doc.title.toolTip()
+    assert "climbs out of the package" in doc.title.toolTip()
     assert "SECRET" not in doc.text.toPlainText()
 
 
@@ -431,3 +431,19 @@ def test_auditing_a_folder_can_be_cancelled(window, corpus_dir) -> None:
     assert "cancelled" in w.summary.text()
     assert w.corpus is None and w.model.rowCount() == 0
     assert not w.cancel_button.isVisibleTo(w)
+
+
+def test_a_long_token_in_the_document_title_wraps_inside_the_dock(qtbot) -> None:
+    """Seen in a screenshot: a hash in the finding's message made the title wider than
+    the dock; the label, unable to wrap inside a word, was clipped top, right and
+    bottom. The title wraps the hash and keeps its text whole in the tooltip."""
+    from aa_review.qt.views.document_view import DocumentView
+
+    view = DocumentView()
+    qtbot.addWidget(view)
+    about = "error hash.changed: catalog sha256:" + "4f5d2117cf7ad6669f1acc71eb" * 4
+    view.reading("input/invoices.csv", about)
+    fm = view.title.fontMetrics()
+    assert view.title.minimumSizeHint().width() < fm.horizontalAdvance("sha256:" + "4f5d" * 8)
+    assert view.title.text().replace("\u200b", "") == f"input/invoices.csv  (reading…)\n{about}"
+    assert view.title.toolTip() == f"input/invoices.csv  (reading…)\n{about}"

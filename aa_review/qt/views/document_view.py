@@ -6,6 +6,9 @@ widget only shows the lines it returns, numbered, and scrolls to the place.
 
 from __future__ import annotations
 
+import re
+
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFontDatabase, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTextEdit, QVBoxLayout, QWidget
 
@@ -13,6 +16,18 @@ from aa_review.core.session import ReviewSession, Selection
 from aa_review.core.session.document import Document
 
 __all__ = ["DocumentView", "finding_place"]
+
+_LONG_RUN = re.compile(r"\S{24,}")
+_SOFT_BREAK = "\u200b"  # zero-width space: a place a label may wrap a long token
+
+
+def wrappable(text: str) -> str:
+    """``text`` with a soft break every 16 characters of a run of 24 or more without a
+    space (a hash, a path): a word-wrapped label cannot break inside a word, so such a
+    run made the title wider than the dock, clipped on both sides."""
+    return _LONG_RUN.sub(
+        lambda m: _SOFT_BREAK.join(m[0][i : i + 16] for i in range(0, len(m[0]), 16)), text
+    )
 
 
 def finding_place(
@@ -53,6 +68,7 @@ class DocumentView(QWidget):
         self.title = QLabel("")
         self.title.setObjectName("document_title")
         self.title.setWordWrap(True)
+        self.title.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         lay.addWidget(self.title)
         self.text = QPlainTextEdit()
         self.text.setObjectName("document_text")
@@ -62,14 +78,18 @@ class DocumentView(QWidget):
         lay.addWidget(self.text)
         self.document: Document | None = None
 
+    def _title(self, text: str) -> None:
+        self.title.setText(wrappable(text))
+        self.title.setToolTip(text)
+
     def reading(self, rel: str, about: str) -> None:
         self.document = None
-        self.title.setText(f"{rel}  (reading…)\n{about}")
+        self._title(f"{rel}  (reading…)\n{about}")
         self.text.setPlainText("")
 
     def failed(self, rel: str, about: str, why: str) -> None:
         self.document = None
-        self.title.setText(f"{rel}: cannot be shown: {why}\n{about}")
+        self._title(f"{rel}: cannot be shown: {why}\n{about}")
         self.text.setPlainText("")
 
     def show_document(self, doc: Document, about: str) -> None:
@@ -77,7 +97,7 @@ class DocumentView(QWidget):
         ``about`` (the finding's message) under the file's name."""
         self.document = doc
         where = f"{doc.rel} — {doc.note}" if doc.note else doc.rel
-        self.title.setText(f"{where}\n{about}")
+        self._title(f"{where}\n{about}")
         width = len(str(doc.first + len(doc.lines)))
         self.text.setPlainText(
             "\n".join(f"{doc.first + i:>{width}}  {line}" for i, line in enumerate(doc.lines))

@@ -141,6 +141,9 @@ class DossierPanel(QWidget):
         self.revision_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.actor_label = QLabel()
         self.actor_label.setTextFormat(Qt.TextFormat.RichText)
+        # Wrapped when the row is narrow: a long line (the demo's note) squeezed the
+        # revision box back to "revision".
+        self.actor_label.setWordWrap(True)
         self.actor_button = QPushButton("Change…")
         self.actor_button.setToolTip(
             "Choose who you act as: each step is allowed to one role "
@@ -495,6 +498,7 @@ class DossierPanel(QWidget):
         for r in snap.revisions:
             self.revision_box.addItem(f"revision {r}", r)
         self.revision_box.setCurrentIndex(self.revision_box.findData(snap.revision))
+        self.revision_box.setMinimumWidth(self.revision_box.sizeHint().width())
         self.revision_box.blockSignals(False)
 
     def _show_progress(self, text: str) -> None:
