@@ -129,6 +129,7 @@ class WindowController:
         self.prefs = prefs
         self._loading: Path | None = None
         self.open_gave_up: list[Callable[[Path], object]] = []  # an open failed or cancelled
+        self.cancel_also: list[Callable[[], object]] = []  # what else Cancel stops
         self._pending: SessionState | None = None
         self._hint = False  # the first-run hint, offered once the demo package is open
         self._hint_offered = False  # ... and still on offer
@@ -274,10 +275,13 @@ class WindowController:
             self.reload()
 
     def cancel(self) -> None:
-        """Stop loading and auditing (each says so once it has stopped)."""
+        """Stop loading and auditing, and what ``cancel_also`` names (each says so once
+        it has stopped)."""
         self.runner.stop(LOAD)
         self.runner.stop(AUDIT)
         self.runner.stop(DEMO)  # the demo is still made, for next time; not opened now
+        for stop in self.cancel_also:  # compare mode's work
+            stop()
 
     def busy(self, lane: str) -> bool:
         return self.runner.is_running(lane)

@@ -6,14 +6,15 @@ core's too (:func:`~aa_review.core.session.list_changes`). :class:`ComparePanel`
 the changes the rows query keeps (removed rows from the baseline), and the selected row
 or evidence item from both packages side by side, the differing fields marked.
 :func:`install_compare` adds the panel's dock, the File menu's commands and the Change
-columns of the rows and evidence tables to a window.
+columns of the rows and evidence tables to a window, seen through :class:`CompareHost`.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import MutableMapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QBrush, QColor, QGuiApplication
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMenu,
+    QMenuBar,
     QPushButton,
     QSplitter,
     QTableView,
@@ -37,6 +39,7 @@ from aa_review.core.session import (
     NO_BASELINE,
     SIDE_LANE,
     CompareController,
+    CompareView,
     Comparison,
     OpenPackage,
     PreparedComparison,
@@ -60,13 +63,18 @@ from aa_review.qt.views.tables import make_table
 
 if TYPE_CHECKING:
     from aa_review.core.session import Runner
-    from aa_review.qt.views.main_window import MainWindow
+    from aa_review.qt.controller import WindowController
+    from aa_review.qt.views.contracts_panel import ContractsPanel
+    from aa_review.qt.views.evidence_panels import EvidencePanel
+    from aa_review.qt.views.rows_panel import RowsPanel
 
 __all__ = [
     "ComparePanel",
     "ChangesModel",
     "SideBySideModel",
     "install_compare",
+    "add_compare_actions",
+    "CompareHost",
     "MAX_LISTED",
 ]
 
@@ -383,36 +391,74 @@ class ComparePanel(Linked):
             )
 
 
-def install_compare(win: MainWindow) -> ComparePanel:
-    """The Compare dock (hidden until a baseline is open) and its commands, in ``win``."""
-    panel = ComparePanel(win.session, win.runner)
+class CompareHost(CompareView, Protocol):
+    """What compare mode needs of the window: its docks (the Compare dock joins them),
+    room made for it, the File menu and where the actions live; and, as the
+    controller's :class:`~aa_review.core.session.CompareView`, its status bar and
+    warnings. The rest comes from the window's controller and the tables it is given."""
+
+    @property
+    def docks(self) -> MutableMapping[str, QDockWidget]: ...
+
+    def window(self, /) -> QWidget:
+        """The window itself (``QWidget.window``): it owns the dock, actions and dialog."""
+        ...
+
+    def width(self, /) -> int: ...
+
+    def menuBar(self, /) -> QMenuBar: ...  # noqa: N802
+
+    def addAction(self, action: QAction, /) -> None: ...  # noqa: N802
+
+    def addDockWidget(  # noqa: N802
+        self, area: Qt.DockWidgetArea, dockwidget: QDockWidget, /
+    ) -> None: ...
+
+    def tabifyDockWidget(self, first: QDockWidget, second: QDockWidget, /) -> None: ...  # noqa: N802
+
+    def resizeDocks(  # noqa: N802
+        self, docks: Sequence[QDockWidget], sizes: Sequence[int], orientation: Qt.Orientation, /
+    ) -> None: ...
+
+
+def install_compare(
+    win: CompareHost,
+    controller: WindowController,
+    rows: RowsPanel,
+    evidence: EvidencePanel,
+    contracts: ContractsPanel,
+) -> ComparePanel:
+    """The Compare dock (hidden until a baseline is open) and its commands, in ``win``;
+    the Change columns of ``rows``, ``evidence`` and ``contracts`` while comparing. The
+    commands open packages through ``controller``, and its Cancel stops them too."""
+    session, runner = controller.session, controller.runner
+    panel = ComparePanel(session, runner)
     panel.setMinimumWidth(180)
-    dock = QDockWidget(panel.windowTitle(), win)
+    dock = QDockWidget(panel.windowTitle(), win.window())
     dock.setObjectName("dock_compare")
     dock.setWidget(panel)
     win.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     dock.hide()
     win.docks["compare"] = dock
-    commands = CompareController(
-        win.session, win, win.runner, win.controller.audit_niceness, win.open_package
-    )
+    commands = CompareController(session, win, runner, controller.audit_niceness, controller.open)
     panel.commands = commands
     panel.close_button.clicked.connect(lambda: commands.close_baseline())
-    win.controller.open_gave_up.append(commands.open_gave_up)
+    controller.open_gave_up.append(commands.open_gave_up)
+    controller.cancel_also.append(commands.cancel)
     panel.swap_button.clicked.connect(commands.swap)
     panel.findings_button.clicked.connect(commands.compare_findings)
 
     sizes_before: list[int] = []
 
     def on_baseline(c: Comparison | None) -> None:
-        p = c.prepared if c is not None and c.version == win.session.version else None
-        win.rows.model.set_changes(p.row_kind if p else None, p.masks["linked"] if p else None)
-        win.evidence.model.set_changes({k: e.kind for k, e in p.evidence.items()} if p else None)
-        win.contracts.show_changes(contract_changes(p, win.contracts.entries) if p else None)
-        header = win.rows.view.horizontalHeader()
+        p = c.prepared if c is not None and c.version == session.version else None
+        rows.model.set_changes(p.row_kind if p else None, p.masks["linked"] if p else None)
+        evidence.model.set_changes({k: e.kind for k, e in p.evidence.items()} if p else None)
+        contracts.show_changes(contract_changes(p, contracts.entries) if p else None)
+        header = rows.view.horizontalHeader()
         if p is not None and header.visualIndex(CHANGE_COLUMN) > 1:
             header.moveSection(header.visualIndex(CHANGE_COLUMN), 1)  # beside the row id
-            win.rows.view.setColumnWidth(CHANGE_COLUMN, 110)
+            rows.view.setColumnWidth(CHANGE_COLUMN, 110)
         if c is not None and not dock.isVisible():
             detail, below = win.docks["detail"], win.docks["row_evidence"]
             sizes_before[:] = [detail.width(), detail.height(), below.height()]
@@ -434,24 +480,26 @@ def install_compare(win: MainWindow) -> ComparePanel:
         compare_close.setEnabled(c is not None)
 
     def choose() -> None:
-        start = str(win.settings.value("last_dir", str(Path.home())))
-        path = QFileDialog.getExistingDirectory(win, "Compare with a baseline package", start)
+        start = str(controller.prefs.value("last_dir", str(Path.home())))
+        path = QFileDialog.getExistingDirectory(
+            win.window(), "Compare with a baseline package", start
+        )
         if path:
             commands.open_baseline(Path(path))
 
-    compare_open = QAction("Compare &With…", win)
+    compare_open = QAction("Compare &With…", win.window())
     compare_open.setStatusTip("Open a second package as the baseline and show what changed")
     compare_open.triggered.connect(choose)
-    compare_close = QAction("Close &Baseline", win)
+    compare_close = QAction("Close &Baseline", win.window())
     compare_close.setStatusTip("Leave compare mode")
     compare_close.triggered.connect(lambda: commands.close_baseline())
     compare_close.setEnabled(False)
     panel.compare_actions = (compare_open, compare_close)
-    win.session.events.baseline_changed.connect(on_baseline)
+    session.events.baseline_changed.connect(on_baseline)
     return panel
 
 
-def _make_room(win: MainWindow, dock: QDockWidget) -> None:
+def _make_room(win: CompareHost, dock: QDockWidget) -> None:
     h, v = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
     win.resizeDocks([dock], [max(440, int(win.width() * 0.4))], h)
     below = win.docks["row_evidence"]
@@ -460,21 +508,19 @@ def _make_room(win: MainWindow, dock: QDockWidget) -> None:
         win.resizeDocks([dock, below], [int(column * 0.75), int(column * 0.25)], v)
 
 
-def add_compare_actions(win: MainWindow, panel: ComparePanel) -> None:
-    """Put Compare With… and Close Baseline in the File menu, and let Cancel stop the
-    baseline's loading too."""
-    assert panel.compare_actions is not None and panel.commands is not None
+def add_compare_actions(win: CompareHost, panel: ComparePanel, before: QAction) -> None:
+    """Put Compare With… and Close Baseline in the File menu, before ``before`` (the
+    window's Cancel stops the baseline's loading too: :func:`install_compare`)."""
+    assert panel.compare_actions is not None
     file_menu = next(
         m
         for a in win.menuBar().actions()
-        if isinstance(m := a.menu(), QMenu) and win.commands.workspace in m.actions()
+        if isinstance(m := a.menu(), QMenu) and before in m.actions()
     )
     for act in panel.compare_actions:
         win.addAction(act)
-        file_menu.insertAction(win.commands.workspace, act)
-    win.cancel_button.clicked.connect(panel.commands.cancel)
-    win.commands.cancel.triggered.connect(panel.commands.cancel)
+        file_menu.insertAction(before, act)
     # A layout saved while comparing would show the dock at the next start, with nothing
     # to compare: it is shown when a baseline opens.
     dock = win.docks["compare"]
-    QTimer.singleShot(0, lambda: dock.hide() if win.session.comparison is None else None)
+    QTimer.singleShot(0, lambda: dock.hide() if panel.session.comparison is None else None)
