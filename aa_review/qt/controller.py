@@ -21,7 +21,9 @@ from aa_review.core.query import QueryError
 from aa_review.core.session import (
     SESSION_SUFFIX,
     Cancelled,
+    Job,
     ReviewSession,
+    Runner,
     Scope,
     Selection,
     SessionState,
@@ -34,7 +36,7 @@ from aa_review.core.session import (
     run_export,
     save_session,
 )
-from aa_review.core.util.errors import AAReviewError
+from aa_review.core.util.errors import AAReviewError, failure_message
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package, RowIndex
@@ -61,39 +63,6 @@ LOAD, AUDIT, DIGEST, HASHES, EXPORT, DEMO = "load", "audit", "digest", "hashes",
 # Shown once, the first time the demo opens (remembered in the settings).
 DOSSIER_HINT_KEY = "hints/dossier_tab"
 DOSSIER_HINT = "New here? The Dossier tab signs off the demo's readiness dossier: show it"
-
-
-class Job(Protocol):
-    """What a job's work function is given: whether to stop, and a way to report."""
-
-    def cancelled(self) -> bool: ...
-
-    def progress(self, value: Any) -> None: ...
-
-
-class Runner(Protocol):
-    """Runs work off the GUI thread; every callback comes back on the GUI thread.
-
-    ``stop`` asks a lane's job to stop (it then reports ``cancelled``); ``cancel`` also
-    drops whatever it reports, as a new job on the same lane does.
-    """
-
-    def run(
-        self,
-        lane: str,
-        work: Callable[[Job], Any],
-        *,
-        done: Callable[[Any], object],
-        failed: Callable[[BaseException], None] | None = None,
-        progress: Callable[[Any], None] | None = None,
-        cancelled: Callable[[], None] | None = None,
-    ) -> None: ...
-
-    def stop(self, lane: str) -> None: ...
-
-    def cancel(self, lane: str) -> None: ...
-
-    def is_running(self, lane: str) -> bool: ...
 
 
 class Prefs(Protocol):
@@ -160,6 +129,7 @@ class WindowController:
         self.prefs = prefs
         self._loading: Path | None = None
         self.open_gave_up: list[Callable[[Path], object]] = []  # an open failed or cancelled
+        self.cancel_also: list[Callable[[], object]] = []  # what else Cancel stops
         self._pending: SessionState | None = None
         self._hint = False  # the first-run hint, offered once the demo package is open
         self._hint_offered = False  # ... and still on offer
@@ -305,10 +275,13 @@ class WindowController:
             self.reload()
 
     def cancel(self) -> None:
-        """Stop loading and auditing (each says so once it has stopped)."""
+        """Stop loading and auditing, and what ``cancel_also`` names (each says so once
+        it has stopped)."""
         self.runner.stop(LOAD)
         self.runner.stop(AUDIT)
         self.runner.stop(DEMO)  # the demo is still made, for next time; not opened now
+        for stop in self.cancel_also:  # compare mode's work
+            stop()
 
     def busy(self, lane: str) -> bool:
         return self.runner.is_running(lane)
@@ -578,16 +551,6 @@ class WindowController:
         return [
             (target.label, partial(self.session.go, target)) for target in self.session.find(text)
         ]
-
-
-def failure_message(path: Path, exc: BaseException, doing: str) -> str:
-    """What to tell the user when opening ``path`` failed; an unexpected error is logged."""
-    if isinstance(exc, AAReviewError):
-        return str(exc)
-    if isinstance(exc, OSError):
-        return f"{path}: cannot be read ({exc})"
-    log.error("%s %s failed", doing, path, exc_info=exc)
-    return f"{path}: unexpected error: {exc!r}"
 
 
 def encode_layout(state: bytes) -> str:

@@ -377,3 +377,14 @@ def test_a_swap_whose_open_fails_leaves_no_baseline_for_later(comparing, pair, m
     assert window.session.package.root == base
     assert window.session.comparison is None
     assert window.compare.folders.text() == ""
+
+
+def test_the_window_cancel_stops_compare_work_too(window, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """File > Cancel and the status bar's Cancel stop the baseline's opening, its diff and
+    the findings' audits, besides loading and auditing."""
+    stopped: list[str] = []
+    monkeypatch.setattr(window.runner, "stop", stopped.append)
+    for cancel in (window.commands.cancel.trigger, window.cancel_button.click):
+        stopped.clear()
+        cancel()
+        assert {"load", "audit", "baseline", "compare", "compare_findings"} <= set(stopped)

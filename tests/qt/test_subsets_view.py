@@ -87,10 +87,8 @@ def test_subset_filter_export_and_session(window, sample_copy: Path, tmp_path: P
     assert window.rows.query.text() == "subset:three"
     assert window.rows.model.rowCount() == 3
     # export: the rows of the subset, the query recorded
-    from aa_review.qt.views.subsets import export_subset
-
     out = tmp_path / "three.jsonl"
-    export_subset(window, "three", out)
+    window.subset_bar.export("three", out)
     assert len([x for x in out.read_text().splitlines() if x.strip()]) == 3
     meta = json.loads(out.with_name(out.name + ".meta.json").read_text())
     assert "subset:three" in json.dumps(meta)

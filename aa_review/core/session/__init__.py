@@ -38,7 +38,11 @@ Intents
     for session files, ``export_plan(scope)`` for exports. Compare mode:
     ``start_comparison(baseline)``, ``set_comparison(prepared)``, ``close_comparison()``,
     ``select_baseline_row(old_pos)``, ``set_comparison_findings(prepared, findings)``;
-    while a diff is held, the rows query knows ``change:`` (``comparison``).
+    while a diff is held, the rows query knows ``change:`` (``comparison``). The
+    commands of compare mode (open, swap, close the baseline, compare findings) are a
+    :class:`CompareController` beside the session, which runs their slow work;
+    :func:`list_changes`, :func:`compare_summary` and :func:`side_caption` say what the
+    Compare dock lists and shows.
 
 Slow work, off the GUI thread
     A worker runs :func:`prepare_package` (after ``open_package``),
@@ -68,6 +72,23 @@ from aa_review.core.session._compare import (
     prepare_comparison,
     side_by_side,
 )
+from aa_review.core.session._compare_control import (
+    BASELINE_LANE,
+    COMPARE_LANE,
+    FINDINGS_LANE,
+    SIDE_LANE,
+    CompareController,
+    CompareView,
+)
+from aa_review.core.session._compare_list import (
+    MAX_LISTED,
+    NO_BASELINE,
+    ChangesList,
+    compare_summary,
+    comparison_summary,
+    list_changes,
+    side_caption,
+)
 from aa_review.core.session._prepare import (
     CONTRACT_PREVIEW_ROWS,
     Cancelled,
@@ -86,6 +107,7 @@ from aa_review.core.session._prepare import (
     size_within,
 )
 from aa_review.core.session._review import ReviewSession, SessionEvents
+from aa_review.core.session._runner import Job, Runner
 from aa_review.core.session._saved import SESSION_SUFFIX, SessionState, load_session, save_session
 from aa_review.core.session._selection import Selection, SelectionHub
 from aa_review.core.session._state import (
@@ -139,6 +161,21 @@ __all__ = [
     "contract_changes",
     "compare_findings",
     "compare_findings_in_process",
+    "CompareController",
+    "CompareView",
+    "BASELINE_LANE",
+    "COMPARE_LANE",
+    "SIDE_LANE",
+    "FINDINGS_LANE",
+    "ChangesList",
+    "list_changes",
+    "comparison_summary",
+    "compare_summary",
+    "side_caption",
+    "MAX_LISTED",
+    "NO_BASELINE",
+    "Job",
+    "Runner",
     "Subset",
     "SubsetStore",
     "SUBSET_COLORS",

@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
-__all__ = ["AAReviewError", "PackageError", "RecordError", "TransitionError", "UnsafeRefError"]
+import logging
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+__all__ = [
+    "AAReviewError",
+    "PackageError",
+    "RecordError",
+    "TransitionError",
+    "UnsafeRefError",
+    "failure_message",
+]
+
+log = logging.getLogger(__name__)
 
 
 class AAReviewError(Exception):
@@ -49,3 +64,13 @@ class UnsafeRefError(AAReviewError):
 
 class TransitionError(AAReviewError):
     """A lifecycle transition was asked for in a way the API cannot express."""
+
+
+def failure_message(path: Path, exc: BaseException, doing: str) -> str:
+    """What to tell the user when opening ``path`` failed; an unexpected error is logged."""
+    if isinstance(exc, AAReviewError):
+        return str(exc)
+    if isinstance(exc, OSError):
+        return f"{path}: cannot be read ({exc})"
+    log.error("%s %s failed", doing, path, exc_info=exc)
+    return f"{path}: unexpected error: {exc!r}"

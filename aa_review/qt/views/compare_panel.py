@@ -1,22 +1,21 @@
-"""Compare mode: the open package against a baseline package.
+"""Compare mode in the window: the open package against a baseline package.
 
-:class:`CompareCommands` opens the baseline in a worker (an index build, with progress
-and cancel), has the diff computed off the GUI thread and handed to the session, and
-computes it again when the open package is replaced. :class:`ComparePanel` lists the
-changes the rows query keeps (removed rows from the baseline), and shows the selected
-row or evidence item from both packages side by side, the differing fields marked.
+The commands (open, swap and close the baseline, compare findings) are the core's
+:class:`~aa_review.core.session.CompareController`; what is listed and said is the
+core's too (:func:`~aa_review.core.session.list_changes`). :class:`ComparePanel` shows
+the changes the rows query keeps (removed rows from the baseline), and the selected row
+or evidence item from both packages side by side, the differing fields marked.
 :func:`install_compare` adds the panel's dock, the File menu's commands and the Change
-columns of the rows and evidence tables to a window.
+columns of the rows and evidence tables to a window, seen through :class:`CompareHost`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import MutableMapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QBrush, QColor, QGuiApplication
 from PySide6.QtWidgets import (
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMenu,
+    QMenuBar,
     QPushButton,
     QSplitter,
     QTableView,
@@ -34,10 +34,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from aa_review.core.query import QueryError
 from aa_review.core.session import (
-    Cancelled,
-    CompareItem,
+    MAX_LISTED,
+    NO_BASELINE,
+    SIDE_LANE,
+    CompareController,
+    CompareView,
     Comparison,
     OpenPackage,
     PreparedComparison,
@@ -46,293 +48,37 @@ from aa_review.core.session import (
     Scope,
     Selection,
     SideBySide,
-    compare_findings,
-    compare_findings_in_process,
+    compare_summary,
     contract_changes,
     evidence_side_by_side,
-    prepare_comparison,
+    list_changes,
     side_by_side,
+    side_caption,
 )
 from aa_review.core.util.errors import AAReviewError
-from aa_review.qt.controller import failure_message
 from aa_review.qt.models.rows_table import CHANGE_COLORS, CHANGE_COLUMN
 from aa_review.qt.models.tuple_table import TupleTableModel
 from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.tables import make_table
 
 if TYPE_CHECKING:
-    from aa_review.core.diff import FindingsDiff
-    from aa_review.core.package import Package
-    from aa_review.qt.controller import Runner, WindowView
-    from aa_review.qt.views.main_window import MainWindow
+    from aa_review.core.session import Runner
+    from aa_review.qt.controller import WindowController
+    from aa_review.qt.views.contracts_panel import ContractsPanel
+    from aa_review.qt.views.evidence_panels import EvidencePanel
+    from aa_review.qt.views.rows_panel import RowsPanel
 
 __all__ = [
-    "CompareCommands",
     "ComparePanel",
     "ChangesModel",
     "SideBySideModel",
     "install_compare",
+    "add_compare_actions",
+    "CompareHost",
     "MAX_LISTED",
 ]
 
 log = logging.getLogger(__name__)
-
-BASELINE, COMPARE, SIDE, FINDINGS = "baseline", "compare", "compare_side", "compare_findings"
-MAX_LISTED = 2000  # changes listed at once; the rows query narrows the rest
-_NO_BASELINE = (
-    "No baseline. File > Compare With… opens a second package as the baseline: "
-    "the rows, evidence and facets then say what changed."
-)
-
-
-class CompareCommands:
-    """Opening and closing the baseline; the diff, computed in the background."""
-
-    def __init__(
-        self, session: ReviewSession, view: WindowView, runner: Runner, niceness: int | None = None
-    ) -> None:
-        """``niceness``: audit in processes of their own, that many steps nicer (None: in
-        the runner's thread, as tests do)."""
-        self.session, self.view, self.runner = session, view, runner
-        self.niceness = niceness
-        self._starting = False
-        self.open_package: Callable[[Path], object] | None = None  # the window's opener
-        # After a swap: the package being opened, and the baseline to open once it is.
-        self._swap_to: tuple[Path, Path] | None = None
-        session.events.baseline_changed.connect(self._on_baseline)
-        session.events.package_changed.connect(self._package_opened)
-
-    def swap(self) -> None:
-        """Open the baseline as the package, and compare it with the package open now
-        (its baseline then): the same two folders, the other way round."""
-        c, pkg = self.session.comparison, self.session.package
-        if c is None or pkg is None or self.open_package is None:
-            return
-        old, new = c.baseline.root, pkg.root
-        self.close_baseline(say=False)  # nothing compared while the other one opens
-        self._swap_to = (old, new)
-        self.open_package(old)
-
-    def open_gave_up(self, path: Path) -> None:
-        """An open failed or was cancelled: a swap waiting for it is off."""
-        if self._swap_to is not None and self._swap_to[0] == path:
-            self._swap_to = None
-
-    def _package_opened(self, opened: Any) -> None:
-        # Only the package the swap opened gets the swap's baseline: had that open
-        # failed, a package opened later is not compared with anything.
-        swap, self._swap_to = self._swap_to, None
-        if swap is not None and opened is not None and opened.package.root == swap[0]:
-            self.open_baseline(swap[1])
-
-    def open_baseline(self, path: Path) -> None:
-        """Open ``path`` as the baseline of the open package and diff the two, in a worker."""
-        from aa_review.core.package import LoadCancelled, LoadProgress, open_package
-
-        pkg = self.session.package
-        if pkg is None:
-            self.view.warn(
-                "Nothing to compare",
-                "Open a package first, then compare it with another one (its baseline).",
-            )
-            return
-        path = Path(path)
-        self.view.show_busy(f"Opening the baseline {path.name}…", 0.0)
-
-        def work(job: Any) -> tuple[Package, PreparedComparison]:
-            try:
-                baseline = open_package(path, progress=job.progress, cancelled=job.cancelled)
-            except LoadCancelled:
-                raise Cancelled from None
-            job.progress("diff")
-            return baseline, prepare_comparison(baseline, pkg, job.cancelled)
-
-        def progress(p: Any) -> None:
-            if isinstance(p, LoadProgress):
-                self.view.show_busy(
-                    f"Opening the baseline {path.name}… {p.rows:,} rows", p.fraction
-                )
-            elif p == "diff":
-                self.view.show_busy(f"Comparing with {path.name}…", None)
-
-        def failed(exc: BaseException) -> None:
-            self.view.show_idle("Could not open the baseline")
-            self.view.warn("Cannot compare", failure_message(path, exc, "comparing with"))
-
-        self.runner.run(
-            BASELINE,
-            work,
-            done=self._opened,
-            progress=progress,
-            failed=failed,
-            cancelled=lambda: self.view.show_idle("Comparing cancelled"),
-        )
-
-    def _opened(self, result: tuple[Package, PreparedComparison]) -> None:
-        baseline, prepared = result
-        self._starting = True
-        try:
-            started = self.session.start_comparison(baseline)
-        finally:
-            self._starting = False
-        if started is None:
-            self.view.show_idle("No package is open to compare")
-            return
-        if not self.session.set_comparison(prepared):
-            self._recompute()  # the open package was replaced meanwhile
-            return
-        self.view.show_idle(
-            f"Compared with the baseline {baseline.package_id}: {_summary(prepared)}"
-        )
-
-    def _on_baseline(self, c: Comparison | None) -> None:
-        if (
-            c is not None
-            and c.prepared is None
-            and not self._starting
-            and c.version == self.session.version
-        ):
-            self._recompute()
-
-    def _recompute(self) -> None:
-        c, pkg = self.session.comparison, self.session.package
-        if c is None or pkg is None:
-            return
-        baseline = c.baseline
-        self.view.show_busy(f"Comparing with {baseline.package_id}…", None)
-
-        def done(prepared: PreparedComparison) -> None:
-            if self.session.set_comparison(prepared):
-                self.view.show_idle(
-                    f"Compared with the baseline {baseline.package_id}: {_summary(prepared)}"
-                )
-
-        def failed(exc: BaseException) -> None:
-            log.error("comparing with %s failed", baseline.root, exc_info=exc)
-            self.view.show_idle(f"The comparison could not finish: {exc}")
-
-        self.runner.run(
-            COMPARE,
-            lambda job: prepare_comparison(baseline, pkg, job.cancelled),
-            done=done,
-            failed=failed,
-            cancelled=lambda: self.view.show_idle("Comparing cancelled"),
-        )
-
-    def compare_findings(self) -> None:
-        """Audit both packages (every finding) in the background and show which findings
-        are new, fixed or persisting."""
-        c = self.session.comparison
-        pkg = self.session.package
-        if c is None or c.prepared is None or pkg is None:
-            return
-        prepared, old, new, niceness = c.prepared, c.baseline.root, pkg.root, self.niceness
-        self.view.show_busy("Auditing both packages to compare their findings…", None)
-
-        def work(job: Any) -> FindingsDiff:
-            if niceness is None:
-                return compare_findings(old, new, job.cancelled)
-            return compare_findings_in_process(old, new, cancelled=job.cancelled, niceness=niceness)
-
-        def done(fd: FindingsDiff) -> None:
-            if self.session.set_comparison_findings(prepared, fd):
-                self.view.show_idle(
-                    f"Findings: {len(fd.new):,} new, {len(fd.fixed):,} fixed, "
-                    f"{len(fd.persisting):,} persisting"
-                )
-
-        def failed(exc: BaseException) -> None:
-            log.error("comparing findings failed", exc_info=exc)
-            self.view.show_idle(f"Comparing the findings could not finish: {exc}")
-
-        self.runner.run(
-            FINDINGS,
-            work,
-            done=done,
-            failed=failed,
-            cancelled=lambda: self.view.show_idle("Comparing findings cancelled"),
-        )
-
-    def cancel(self) -> None:
-        for lane in (BASELINE, COMPARE, FINDINGS):
-            self.runner.stop(lane)
-
-    def close_baseline(self, *, say: bool = True) -> None:
-        """Leave compare mode: the window is the normal window again (``say``: the
-        status bar says so; not during a swap, which compares again at once)."""
-        for lane in (BASELINE, COMPARE, SIDE, FINDINGS):
-            self.runner.cancel(lane)
-        if self.session.comparison is not None:
-            self.session.close_comparison()
-            if say:
-                self.view.status("Baseline closed", 4000)
-
-
-def _summary(p: PreparedComparison) -> str:
-    n = p.counts()
-    ev = sum(1 for _ in p.evidence)
-    parts = [
-        f"{n[k]:,} {k}" for k in ("added", "removed", "changed", "moved", "reformatted") if n[k]
-    ]
-    parts.append(f"{ev:,} evidence item{'s' if ev != 1 else ''} changed" if ev else "")
-    if p.diff.contracts:
-        parts.append(f"{len(p.diff.contracts):,} contract changes")
-    text = ", ".join(x for x in parts if x)
-    return text or "no change"
-
-
-def _finding_place(f: dict[str, Any]) -> str:
-    """Where a finding (as JSON) points: its first location, and how many more."""
-    locs = f.get("locations") or ([f["location"]] if isinstance(f.get("location"), dict) else [])
-    if not locs or not isinstance(locs[0], dict):
-        return ""
-    loc = locs[0]
-    place = (
-        loc.get("row_id")
-        or loc.get("evidence_id")
-        or loc.get("contract")
-        or (f"{loc.get('file', '')}:{loc['line']}" if loc.get("line") else loc.get("file", ""))
-    )
-    more = f" (+{len(locs) - 1:,} more)" if len(locs) > 1 else ""
-    return f"{place}{more}"
-
-
-def _places(old: str | None, new: str | None) -> str:
-    """``file.jsonl: line 3 → 7`` (the file named once when it is the same)."""
-
-    def split(w: str) -> tuple[str, str]:
-        f, _, line = w.rpartition(":")
-        return f.rsplit("/", 1)[-1], line
-
-    if old and new and split(old)[0] == split(new)[0]:
-        return f"{split(new)[0]}: line {split(old)[1]} → {split(new)[1]}"
-    a = "line {1} of {0}".format(*split(old)) if old else "absent"
-    b = "line {1} of {0}".format(*split(new)) if new else "absent"
-    return f"baseline: {a}; this package: {b}"
-
-
-def _places_of(pkg: Package, positions: list[int | None]) -> list[str]:
-    """``file.jsonl:line`` of each row position ('' for None), the index read once."""
-    ix = pkg.index
-    known = np.asarray([q for q in positions if q is not None], dtype=np.int64)
-    names = [f.rsplit("/", 1)[-1] for f in ix.files]
-    texts = iter(
-        [
-            f"{names[f]}:{line}"
-            for f, line in zip(ix.file[known].tolist(), ix.line[known].tolist(), strict=True)
-        ]
-    )
-    return ["" if q is None else next(texts) for q in positions]
-
-
-def _row_items(p: PreparedComparison, listed: list[CompareItem]) -> list[tuple[Any, ...]]:
-    """The changes list's lines for changed rows: kind, row, id, where in each package."""
-    old = _places_of(p.baseline, [it.old_pos for it in listed])
-    new = _places_of(p.package, [it.new_pos for it in listed])
-    return [
-        (it.kind, "row", it.row_id, a, b, ", ".join(it.fields) if it.fields else "")
-        for it, a, b in zip(listed, old, new, strict=True)
-    ]
 
 
 class ChangesModel(TupleTableModel):
@@ -392,7 +138,7 @@ class ComparePanel(Linked):
     def __init__(self, session: ReviewSession, runner: Runner) -> None:
         super().__init__(session, "Compare")
         self.runner = runner
-        self.summary = QLabel(_NO_BASELINE)
+        self.summary = QLabel(NO_BASELINE)
         self.summary.setObjectName("compare_summary")
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -466,7 +212,7 @@ class ComparePanel(Linked):
         self._shown: tuple[Any, ...] | None = None
         self._last: Selection = Selection()
         self.shown_view: SideBySide | None = None
-        self.commands: CompareCommands | None = None  # set by install_compare
+        self.commands: CompareController | None = None  # set by install_compare
         self.compare_actions: tuple[QAction, QAction] | None = None
         self._hook_table(self.view, self._pick)
         session.events.baseline_changed.connect(self._on_baseline)
@@ -508,29 +254,7 @@ class ComparePanel(Linked):
             if c is None or pkg is None
             else f"Open (new): {pkg.root}\nBaseline (old): {c.baseline.root}"
         )
-        if c is None:
-            self.summary.setText(_NO_BASELINE)
-        elif p is None:
-            self.summary.setText(f"Baseline {c.baseline.package_id}: comparing…")
-        else:
-            d = p.diff
-            version = (
-                f" Format {d.version_change[0]} → {d.version_change[1]}."
-                if d.version_change
-                else ""
-            )
-            hidden = [e.evidence_id for e in d.evidence if e.hidden_while_cited]
-            warn = f" Hidden while cited: {', '.join(hidden)}." if hidden else ""
-            fd = c.findings
-            found = (
-                ""
-                if fd is None
-                else f" Findings: {len(fd.new):,} new, "
-                f"{len(fd.fixed):,} fixed, {len(fd.persisting):,} persisting."
-            )
-            self.summary.setText(
-                f"Baseline {c.baseline.package_id}: {_summary(p)}.{version}{warn}{found}"
-            )
+        self.summary.setText(compare_summary(c, p))
         self.summary.setToolTip("" if c is None else f"Baseline: {c.baseline.root}")
         self._refresh_list()
         if c is None or p is None:
@@ -553,76 +277,19 @@ class ComparePanel(Linked):
         ):
             self._follow_list(self.session.selection.current)
             return
-        query = self.session.query(Scope.ROWS)
-        new_positions = result.positions
-        note = ""
-        try:
-            old_positions = p.old_rows.filter(query)
-            total_rows = p.count_listed(new_positions, old_positions)
-            listed = p.listed(new_positions, old_positions, MAX_LISTED)
-        except QueryError as exc:  # e.g. finding: terms, the baseline has no audit
-            empty = np.empty(0, np.int64)
-            total_rows = p.count_listed(new_positions, empty)
-            listed = p.listed(new_positions, empty, MAX_LISTED)
-            note = (
-                f"Removed rows are not listed: the query cannot be evaluated on the "
-                f"baseline ({exc.message})."
-            )
-        if result.error is not None:
-            note = "The rows query has an error: every change is listed."
-        items: list[tuple[Any, ...]] = _row_items(p, listed)
-        targets: list[tuple[str, int | None, int | None, str]] = [
-            ("row", it.new_pos, it.old_pos, it.row_id) for it in listed
-        ]
-        for e in p.diff.evidence:
-            fields = ", ".join(e.fields)
-            items.append(
-                (
-                    e.kind,
-                    "evidence",
-                    e.evidence_id,
-                    e.old.ref if e.old is not None else "",
-                    e.new.ref if e.new is not None else "",
-                    fields,
-                )
-            )
-            targets.append(("evidence", None, None, e.evidence_id))
-        for cc in p.diff.contracts:
-            items.append(
-                (
-                    cc.kind,
-                    "contract",
-                    f"{cc.document}: {cc.item}",
-                    "",
-                    "",
-                    ", ".join(f.path for f in cc.fields),
-                )
-            )
-            targets.append(("contract", None, None, cc.item))
-        for kind, side in (("new", fd.new if fd else ()), ("fixed", fd.fixed if fd else ())):
-            for f in side:
-                where = _finding_place(f)
-                items.append(
-                    (
-                        kind,
-                        "finding",
-                        str(f.get("code", "")),
-                        where if kind == "fixed" else "",
-                        where if kind == "new" else "",
-                        str(f.get("message", "")),
-                    )
-                )
-                targets.append(("finding", None, None, str(f.get("code", ""))))
-        if total_rows > MAX_LISTED:
-            note = (
-                (note + " " if note else "") + f"The first {MAX_LISTED:,} of "
-                f"{total_rows:,} changed rows are listed: narrow them with the rows query."
-            )
+        listing = list_changes(
+            p,
+            fd,
+            self.session.query(Scope.ROWS),
+            result.positions,
+            query_failed=result.error is not None,
+        )
+        note = listing.note
         self.note.setText(note)
         self.note.setVisible(bool(note))
-        self._targets = targets
+        self._targets = listing.targets
         self._listed_from = made_from
-        self.model.set_items(items)
+        self.model.set_items(listing.items)
         self._follow_list(self.session.selection.current)
 
     # -- picking in the list ------------------------------------------------------------
@@ -690,7 +357,7 @@ class ComparePanel(Linked):
             self.sides.show(None)
 
         self.runner.run(
-            SIDE, lambda _job: side_by_side(p, new_pos, old_pos), done=done, failed=failed
+            SIDE_LANE, lambda _job: side_by_side(p, new_pos, old_pos), done=done, failed=failed
         )
 
     def _show_evidence(self, evidence_id: str) -> None:
@@ -698,7 +365,7 @@ class ComparePanel(Linked):
         if p is None:
             return
         self._shown = ("evidence", self.session.version, id(p), evidence_id)
-        self.runner.cancel(SIDE)
+        self.runner.cancel(SIDE_LANE)
         view = evidence_side_by_side(p, evidence_id)
         if view is None:
             self.shown_view = None
@@ -713,21 +380,7 @@ class ComparePanel(Linked):
         if view is None:
             self.title.setText("")
             return
-        n = len(view.differing)
-        if what == "evidence":
-            where = "in both catalogs" if view.old_where and view.new_where else ""
-        else:
-            where = _places(view.old_where, view.new_where)
-        if view.new_where is None:
-            diff = "only in the baseline"
-        elif view.old_where is None:
-            diff = "not in the baseline"
-        else:
-            diff = f"{n} field{'s differ' if n != 1 else ' differs'}" if n else "no field differs"
-        more = " (first fields only)" if view.truncated else ""
-        notes = "".join(f"\n{x}" for x in view.notes)
-        line = " · ".join(x for x in (f"{view.kind}: {diff}{more}", where) if x)
-        self.title.setText(f"{what.capitalize()} {view.title}\n{line}{notes}")
+        self.title.setText(side_caption(view, what))
         first = next((i for i, d in enumerate(self.sides.differs) if d), None)
         if first is None:
             self.side_view.scrollToTop()
@@ -738,35 +391,74 @@ class ComparePanel(Linked):
             )
 
 
-def install_compare(win: MainWindow) -> ComparePanel:
-    """The Compare dock (hidden until a baseline is open) and its commands, in ``win``."""
-    panel = ComparePanel(win.session, win.runner)
+class CompareHost(CompareView, Protocol):
+    """What compare mode needs of the window: its docks (the Compare dock joins them),
+    room made for it, the File menu and where the actions live; and, as the
+    controller's :class:`~aa_review.core.session.CompareView`, its status bar and
+    warnings. The rest comes from the window's controller and the tables it is given."""
+
+    @property
+    def docks(self) -> MutableMapping[str, QDockWidget]: ...
+
+    def window(self, /) -> QWidget:
+        """The window itself (``QWidget.window``): it owns the dock, actions and dialog."""
+        ...
+
+    def width(self, /) -> int: ...
+
+    def menuBar(self, /) -> QMenuBar: ...  # noqa: N802
+
+    def addAction(self, action: QAction, /) -> None: ...  # noqa: N802
+
+    def addDockWidget(  # noqa: N802
+        self, area: Qt.DockWidgetArea, dockwidget: QDockWidget, /
+    ) -> None: ...
+
+    def tabifyDockWidget(self, first: QDockWidget, second: QDockWidget, /) -> None: ...  # noqa: N802
+
+    def resizeDocks(  # noqa: N802
+        self, docks: Sequence[QDockWidget], sizes: Sequence[int], orientation: Qt.Orientation, /
+    ) -> None: ...
+
+
+def install_compare(
+    win: CompareHost,
+    controller: WindowController,
+    rows: RowsPanel,
+    evidence: EvidencePanel,
+    contracts: ContractsPanel,
+) -> ComparePanel:
+    """The Compare dock (hidden until a baseline is open) and its commands, in ``win``;
+    the Change columns of ``rows``, ``evidence`` and ``contracts`` while comparing. The
+    commands open packages through ``controller``, and its Cancel stops them too."""
+    session, runner = controller.session, controller.runner
+    panel = ComparePanel(session, runner)
     panel.setMinimumWidth(180)
-    dock = QDockWidget(panel.windowTitle(), win)
+    dock = QDockWidget(panel.windowTitle(), win.window())
     dock.setObjectName("dock_compare")
     dock.setWidget(panel)
     win.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
     dock.hide()
     win.docks["compare"] = dock
-    commands = CompareCommands(win.session, win, win.runner, win.controller.audit_niceness)
+    commands = CompareController(session, win, runner, controller.audit_niceness, controller.open)
     panel.commands = commands
     panel.close_button.clicked.connect(lambda: commands.close_baseline())
-    commands.open_package = win.open_package
-    win.controller.open_gave_up.append(commands.open_gave_up)
+    controller.open_gave_up.append(commands.open_gave_up)
+    controller.cancel_also.append(commands.cancel)
     panel.swap_button.clicked.connect(commands.swap)
     panel.findings_button.clicked.connect(commands.compare_findings)
 
     sizes_before: list[int] = []
 
     def on_baseline(c: Comparison | None) -> None:
-        p = c.prepared if c is not None and c.version == win.session.version else None
-        win.rows.model.set_changes(p.row_kind if p else None, p.masks["linked"] if p else None)
-        win.evidence.model.set_changes({k: e.kind for k, e in p.evidence.items()} if p else None)
-        win.contracts.show_changes(contract_changes(p, win.contracts.entries) if p else None)
-        header = win.rows.view.horizontalHeader()
+        p = c.prepared if c is not None and c.version == session.version else None
+        rows.model.set_changes(p.row_kind if p else None, p.masks["linked"] if p else None)
+        evidence.model.set_changes({k: e.kind for k, e in p.evidence.items()} if p else None)
+        contracts.show_changes(contract_changes(p, contracts.entries) if p else None)
+        header = rows.view.horizontalHeader()
         if p is not None and header.visualIndex(CHANGE_COLUMN) > 1:
             header.moveSection(header.visualIndex(CHANGE_COLUMN), 1)  # beside the row id
-            win.rows.view.setColumnWidth(CHANGE_COLUMN, 110)
+            rows.view.setColumnWidth(CHANGE_COLUMN, 110)
         if c is not None and not dock.isVisible():
             detail, below = win.docks["detail"], win.docks["row_evidence"]
             sizes_before[:] = [detail.width(), detail.height(), below.height()]
@@ -788,24 +480,26 @@ def install_compare(win: MainWindow) -> ComparePanel:
         compare_close.setEnabled(c is not None)
 
     def choose() -> None:
-        start = str(win.settings.value("last_dir", str(Path.home())))
-        path = QFileDialog.getExistingDirectory(win, "Compare with a baseline package", start)
+        start = str(controller.prefs.value("last_dir", str(Path.home())))
+        path = QFileDialog.getExistingDirectory(
+            win.window(), "Compare with a baseline package", start
+        )
         if path:
             commands.open_baseline(Path(path))
 
-    compare_open = QAction("Compare &With…", win)
+    compare_open = QAction("Compare &With…", win.window())
     compare_open.setStatusTip("Open a second package as the baseline and show what changed")
     compare_open.triggered.connect(choose)
-    compare_close = QAction("Close &Baseline", win)
+    compare_close = QAction("Close &Baseline", win.window())
     compare_close.setStatusTip("Leave compare mode")
     compare_close.triggered.connect(lambda: commands.close_baseline())
     compare_close.setEnabled(False)
     panel.compare_actions = (compare_open, compare_close)
-    win.session.events.baseline_changed.connect(on_baseline)
+    session.events.baseline_changed.connect(on_baseline)
     return panel
 
 
-def _make_room(win: MainWindow, dock: QDockWidget) -> None:
+def _make_room(win: CompareHost, dock: QDockWidget) -> None:
     h, v = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
     win.resizeDocks([dock], [max(440, int(win.width() * 0.4))], h)
     below = win.docks["row_evidence"]
@@ -814,21 +508,19 @@ def _make_room(win: MainWindow, dock: QDockWidget) -> None:
         win.resizeDocks([dock, below], [int(column * 0.75), int(column * 0.25)], v)
 
 
-def add_compare_actions(win: MainWindow, panel: ComparePanel) -> None:
-    """Put Compare With… and Close Baseline in the File menu, and let Cancel stop the
-    baseline's loading too."""
-    assert panel.compare_actions is not None and panel.commands is not None
+def add_compare_actions(win: CompareHost, panel: ComparePanel, before: QAction) -> None:
+    """Put Compare With… and Close Baseline in the File menu, before ``before`` (the
+    window's Cancel stops the baseline's loading too: :func:`install_compare`)."""
+    assert panel.compare_actions is not None
     file_menu = next(
         m
         for a in win.menuBar().actions()
-        if isinstance(m := a.menu(), QMenu) and win.commands.workspace in m.actions()
+        if isinstance(m := a.menu(), QMenu) and before in m.actions()
     )
     for act in panel.compare_actions:
         win.addAction(act)
-        file_menu.insertAction(win.commands.workspace, act)
-    win.cancel_button.clicked.connect(panel.commands.cancel)
-    win.commands.cancel.triggered.connect(panel.commands.cancel)
+        file_menu.insertAction(before, act)
     # A layout saved while comparing would show the dock at the next start, with nothing
     # to compare: it is shown when a baseline opens.
     dock = win.docks["compare"]
-    QTimer.singleShot(0, lambda: dock.hide() if win.session.comparison is None else None)
+    QTimer.singleShot(0, lambda: dock.hide() if panel.session.comparison is None else None)

@@ -5,30 +5,70 @@ the row's evidence on the right; Findings with the Evidence catalog and the rows
 an item below), each a set of tabs, and leaves Facets closed (View menu). A view is
 maximised by hiding every other dock (and the centre, for a dock); restoring puts the
 layout back exactly (``saveState``). Named layouts are kept in the settings file.
+The window is seen only through :class:`LayoutHost`, what the layouts need of it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QByteArray, QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QDockWidget,
     QInputDialog,
     QMenu,
     QPushButton,
+    QTabWidget,
     QToolButton,
     QWidget,
 )
 
 from aa_review.qt.views.shortcuts import SHORTCUTS
 
-if TYPE_CHECKING:
-    from aa_review.qt.views.main_window import MainWindow
+__all__ = ["WindowLayouts", "LayoutHost", "CLOSED_AT_FIRST", "MAXIMISE_KEY"]
 
-__all__ = ["WindowLayouts", "CLOSED_AT_FIRST", "MAXIMISE_KEY"]
+
+class LayoutHost(Protocol):
+    """What the layouts need of the window: its docks and central pages, its saved
+    state, the focused default arrangement, and its status bar."""
+
+    @property
+    def docks(self) -> Mapping[str, QDockWidget]: ...
+
+    @property
+    def center(self) -> QTabWidget:
+        """The central pages: their corner button, the page a layout shows."""
+        ...
+
+    @property
+    def LAYOUT_VERSION(self) -> int:  # noqa: N802
+        """The version of the saved states (``saveState``) the window accepts."""
+        ...
+
+    def window(self, /) -> QWidget:
+        """The window itself (``QWidget.window``): it owns the action and the dialog."""
+        ...
+
+    def addAction(self, action: QAction, /) -> None: ...  # noqa: N802
+
+    def isAncestorOf(self, child: QWidget, /) -> bool: ...  # noqa: N802
+
+    def centralWidget(self, /) -> QWidget | None: ...  # noqa: N802
+
+    def saveState(self, /, version: int | None = ...) -> QByteArray: ...  # noqa: N802
+
+    def restoreState(  # noqa: N802
+        self, state: QByteArray | bytes | bytearray | memoryview, /, version: int | None = ...
+    ) -> bool: ...
+
+    def arrange_default(self) -> None: ...
+
+    def status(self, text: str, ms: int = 6000) -> None: ...
+
 
 CLOSED_AT_FIRST = ("facets",)  # docks the focused default leaves closed
 MAXIMISE_KEY = str(SHORTCUTS["maximise"])
@@ -36,10 +76,10 @@ _PREFIX = "layouts/"
 
 
 class WindowLayouts(QObject):
-    """Maximise/restore and named layouts for one :class:`MainWindow`."""
+    """Maximise/restore and named layouts for one window."""
 
-    def __init__(self, win: MainWindow, settings: QSettings) -> None:
-        super().__init__(win)
+    def __init__(self, win: LayoutHost, settings: QSettings) -> None:
+        super().__init__(win.window())
         self.win = win
         self.settings = settings
         self.last_view = "centre"  # the view that last had the focus: a dock name or centre
@@ -53,7 +93,7 @@ class WindowLayouts(QObject):
         self.button.setToolTip(f"Maximise the view last used, and back ({MAXIMISE_KEY})")
         self.button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the view keeps the focus
         self.button.clicked.connect(lambda: self.toggle_maximise())
-        self.maximise_action = QAction("&Maximise View / Restore", win)
+        self.maximise_action = QAction("&Maximise View / Restore", win.window())
         self.maximise_action.setShortcut(QKeySequence(MAXIMISE_KEY))
         self.maximise_action.setProperty("shortcut_name", "maximise")
         self.maximise_action.triggered.connect(lambda: self.toggle_maximise())
@@ -180,7 +220,7 @@ class WindowLayouts(QObject):
         self.win.arrange_default()
 
     def ask_save(self) -> None:
-        name, ok = QInputDialog.getText(self.win, "Save Layout", "Name of the layout:")
+        name, ok = QInputDialog.getText(self.win.window(), "Save Layout", "Name of the layout:")
         if ok and name.strip():
             self.save(name)
 

@@ -111,13 +111,27 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
         self._build_views()
-        self.compare = install_compare(self)  # compare mode: its dock, hidden until used
+        # compare mode: its dock, hidden until used
+        self.compare = install_compare(
+            self, self.controller, self.rows, self.evidence, self.contracts
+        )
         self._build_subsets()
-        self.commands = build_actions(self)
+        self.commands = build_actions(
+            self,
+            self.controller,
+            self.session,
+            (
+                self.rows.view,
+                self.evidence.view,
+                self.findings.view,
+                self.contracts.list_view,
+                self.detail.view,
+            ),
+        )
         self.layouts = WindowLayouts(self, settings)
         self.layouts.install_menu(self._menu("View"))
         self._build_status()
-        add_compare_actions(self, self.compare)
+        add_compare_actions(self, self.compare, self.commands.workspace)
         self.refresh_recent(self.controller.recent())
         self.session.selection.changed.connect(
             lambda _s: self.commands.update_history(
@@ -206,7 +220,7 @@ class MainWindow(QMainWindow):
         """Subsets (subsets.py): a bar above the rows; several rows or evidence items
         picked in a table are rows selected together; the active subset marked."""
         s = self.session
-        self.subset_bar = SubsetBar(self)
+        self.subset_bar = SubsetBar(s, self.runner, self)
         self.rows.layout_.insertWidget(2, self.subset_bar)
         for panel in (self.rows, self.evidence_rows):
             link_row_table(s, panel.view, panel.model, panel.source)

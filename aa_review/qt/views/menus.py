@@ -1,27 +1,77 @@
-"""The window's actions and menus (File, Go, View, Help), and the keys that trigger them."""
+"""The window's actions and menus (File, Go, View, Help), and the keys that trigger them.
+
+The actions call the window's controller, its session, or one of the window's own
+commands; the window is seen only through :class:`MenuHost`, what the menus need of it.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QDockWidget, QMenu, QMenuBar, QWidget
 
 from aa_review.core.session import Scope
 from aa_review.qt.theme import THEMES
 from aa_review.qt.views.shortcuts import FOCUS_VIEWS, SHORTCUTS
 
 if TYPE_CHECKING:
-    from aa_review.qt.views.main_window import MainWindow
+    from aa_review.core.session import ReviewSession
+    from aa_review.qt.controller import WindowController
 
-__all__ = ["build_actions", "WindowActions", "SHORTCUTS", "FOCUS_VIEWS"]
+__all__ = ["build_actions", "WindowActions", "MenuHost", "SHORTCUTS", "FOCUS_VIEWS"]
+
+
+class MenuHost(Protocol):
+    """What the menus need of the window: its menu bar and docks, where the actions
+    live, and the window's own commands (the rest goes to the controller and session)."""
+
+    @property
+    def docks(self) -> Mapping[str, QDockWidget]:
+        """The docks, each shown and hidden from the View menu."""
+        ...
+
+    def window(self, /) -> QWidget:
+        """The window itself (``QWidget.window``): it owns the actions."""
+        ...
+
+    def menuBar(self, /) -> QMenuBar: ...  # noqa: N802
+
+    def addAction(self, action: QAction, /) -> None: ...  # noqa: N802
+
+    def close(self, /) -> bool: ...
+
+    def choose_package(self) -> None: ...
+
+    def choose_workspace(self) -> None: ...
+
+    def choose_actor(self) -> None: ...
+
+    def show_about(self) -> None: ...
+
+    def show_corpus(self) -> Any: ...
+
+    def show_palette(self) -> Any: ...
+
+    def show_keyboard_reference(self) -> Any: ...
+
+    def focus_query(self) -> None: ...
+
+    def focus_dossier(self) -> None: ...
+
+    def focus_view(self, view: QWidget) -> None: ...
+
+    def cycle_view(self, delta: int) -> None: ...
+
+    def set_theme(self, name: str) -> None: ...
 
 
 def _action(
-    win: MainWindow, text: str, slot: object, name: str | None = None, tip: str = ""
+    win: MenuHost, text: str, slot: object, name: str | None = None, tip: str = ""
 ) -> QAction:
-    act = QAction(text, win)
+    act = QAction(text, win.window())
     if name is not None:
         key = SHORTCUTS[name]
         if isinstance(key, QKeySequence.StandardKey):
@@ -73,10 +123,16 @@ class WindowActions:
         self.forward.setEnabled(can_forward)
 
 
-def build_actions(win: MainWindow) -> WindowActions:
+def build_actions(
+    win: MenuHost,
+    controller: WindowController,
+    session: ReviewSession,
+    focus_views: Sequence[QWidget],
+) -> WindowActions:
     """Every command as a QAction, its key from SHORTCUTS, in the File, Go, View and Help
-    menus. The actions call the window's controller, its session or the window itself."""
-    c, s = win.controller, win.session
+    menus. The actions call the window's ``controller``, its ``session`` or the window
+    itself; ``focus_views`` are the views Focus 1… focuses, in the order of FOCUS_VIEWS."""
+    c, s = controller, session
     a = {
         "open": _action(
             win, "&Open Package…", win.choose_package, "open", "Open a compiled package folder"
@@ -172,16 +228,9 @@ def build_actions(win: MainWindow) -> WindowActions:
             "Every key of the window, by menu",
         ),
     }
-    views = (
-        win.rows.view,
-        win.evidence.view,
-        win.findings.view,
-        win.contracts.list_view,
-        win.detail.view,
-    )
     focus = [
         _action(win, f"Focus {title}", lambda _c=False, w=w: win.focus_view(w), f"focus_{i}")
-        for i, (title, w) in enumerate(zip(FOCUS_VIEWS, views, strict=True), 1)
+        for i, (title, w) in enumerate(zip(FOCUS_VIEWS, focus_views, strict=True), 1)
     ]
     menu = win.menuBar().addMenu("&File")
     menu.addAction(a["open"])

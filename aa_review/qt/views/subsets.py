@@ -3,14 +3,15 @@ every rows table and plot, used in the rows query, exported.
 
 The subsets live in the session (``session.subsets``, Qt-free); this module only adapts:
 a bar of commands above the rows, multi-selection in the tables turned into rows
-selected together, and the active subset drawn in the rows tables.
+selected together, and the active subset drawn in the rows tables. The bar talks to the
+session and the runner; the window is seen only through :class:`SubsetHost`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from PySide6.QtCore import QItemSelection
@@ -33,10 +34,11 @@ from aa_review.core.session._subsets import evidence_cited_by, sorted_unique
 from aa_review.qt.models import EvidenceTableModel, RowsTableModel
 
 if TYPE_CHECKING:
-    from aa_review.qt.views.main_window import MainWindow
+    from aa_review.core.session import Runner
 
 __all__ = [
     "SubsetBar",
+    "SubsetHost",
     "table_positions",
     "link_row_table",
     "link_evidence_table",
@@ -45,6 +47,21 @@ __all__ = [
 ]
 
 EXPORT_LANE = "export"
+
+
+class SubsetHost(Protocol):
+    """What the subsets need of the window: where their actions live, and its status
+    bar and warnings."""
+
+    def window(self, /) -> QWidget:
+        """The window itself (``QWidget.window``): it owns the actions and dialogs."""
+        ...
+
+    def addAction(self, action: QAction, /) -> None: ...  # noqa: N802
+
+    def status(self, text: str, ms: int = 6000) -> None: ...
+
+    def warn(self, title: str, text: str) -> None: ...
 
 
 def _swatch(color: str) -> QIcon:
@@ -147,15 +164,17 @@ def link_evidence_subset(session: ReviewSession, model: EvidenceTableModel) -> N
     model.modelReset.connect(show)
 
 
-def export_subset(win: MainWindow, name: str, path: Path | None = None) -> None:
+def export_subset(
+    session: ReviewSession, runner: Runner, win: SubsetHost, name: str, path: Path | None = None
+) -> None:
     """Write the rows of subset ``name`` (CSV or JSON Lines, query ``subset:name`` and
     the digest in the sidecar), in the background."""
-    plan = win.session.subset_export_plan(name)
+    plan = session.subset_export_plan(name)
     if plan is None:
         return
     if path is None:
         chosen, _ = QFileDialog.getSaveFileName(
-            win,
+            win.window(),
             f"Export subset {name}",
             f"{plan.package.package_id}-{name}.csv",
             "CSV (*.csv);;JSON Lines (*.jsonl)",
@@ -163,17 +182,17 @@ def export_subset(win: MainWindow, name: str, path: Path | None = None) -> None:
         if not chosen:
             return
         path = Path(chosen)
-    target, version = Path(path), win.session.version
+    target, version = Path(path), session.version
 
     def done(result: tuple[int, str]) -> None:
         n, digest = result
-        win.session.set_digest(version, digest)
+        session.set_digest(version, digest)
         win.status(f"Exported {n:,} rows of subset {name} to {target}", 8000)
 
     def failed(exc: BaseException) -> None:
         win.warn("Export failed", f"{target}: {exc}")
 
-    win.runner.run(
+    runner.run(
         EXPORT_LANE, lambda job: run_export(plan, target, job.cancelled), done=done, failed=failed
     )
 
@@ -181,10 +200,11 @@ def export_subset(win: MainWindow, name: str, path: Path | None = None) -> None:
 class SubsetBar(QWidget):
     """One line above the rows: the active subset, and the commands on subsets."""
 
-    def __init__(self, win: MainWindow) -> None:
+    def __init__(self, session: ReviewSession, runner: Runner, win: SubsetHost) -> None:
         super().__init__()
         self.win = win
-        self.session = s = win.session
+        self.session = s = session
+        self.runner = runner
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(QLabel("Subset:"))
@@ -224,7 +244,7 @@ class SubsetBar(QWidget):
                 "export",
                 "Export Subset…",
                 "Write the subset's rows to CSV or JSON Lines",
-                lambda: self._with_active(lambda n: export_subset(win, n)),
+                lambda: self._with_active(self.export),
             ),
             (
                 "delete",
@@ -233,7 +253,7 @@ class SubsetBar(QWidget):
                 lambda: self._with_active(s.subsets.remove),
             ),
         ):
-            act = QAction(text, win)
+            act = QAction(text, win.window())
             act.setStatusTip(tip)
             act.setToolTip(tip)
             act.triggered.connect(slot)
@@ -273,6 +293,10 @@ class SubsetBar(QWidget):
         for key in ("select", "filter", "export", "delete"):
             self.actions_[key].setEnabled(has)
 
+    def export(self, name: str, path: Path | None = None) -> None:
+        """Write the rows of subset ``name`` (:func:`export_subset`)."""
+        export_subset(self.session, self.runner, self.win, name, path)
+
     def _with_active(self, fn: Callable[[str], object]) -> None:
         active = self.session.subsets.active
         if active is not None:
@@ -280,7 +304,7 @@ class SubsetBar(QWidget):
 
     def _ask_name(self, default: str) -> str | None:
         name, ok = QInputDialog.getText(
-            self.win, "New subset", "Name (used as subset:name):", text=default
+            self.win.window(), "New subset", "Name (used as subset:name):", text=default
         )
         return name.strip() if ok and name.strip() else None
 
@@ -304,7 +328,7 @@ class SubsetBar(QWidget):
         try:
             sub = make(name)
         except ValueError as exc:
-            QMessageBox.warning(self.win, "Subset name", str(exc))
+            QMessageBox.warning(self.win.window(), "Subset name", str(exc))
             return None
         if sub is not None:
             self.win.status(f"Subset {sub.name}: {len(sub):,} rows (subset:{sub.name})")
