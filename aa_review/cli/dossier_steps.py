@@ -271,7 +271,10 @@ def _package_argument(p: argparse.ArgumentParser) -> None:
 
 def _guard(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def wrapper(args: argparse.Namespace) -> int:
+        from aa_review.cli import dossier_cmd
+
         _load_core()
+        dossier_cmd._load_core()  # the steps read their input with its helpers
         try:
             return run(args)
         except _Unusable as exc:

@@ -139,3 +139,49 @@ def test_dossier_parser_strings_equal_the_core_enums() -> None:
     assert (Outcome.APPLIED.value, Outcome.APPLIED_AS_NEW_REVISION.value) == dossier_steps._DONE
     assert tuple(r.value for r in Role if r is not Role.SYSTEM_REDUCER) == dossier_steps._ROLES
     assert {"bind", "check"} <= {a.value for a in Action}
+
+
+def test_each_dossier_step_runs_in_a_fresh_process(tmp_path: Path) -> None:
+    """Found by running one test file alone: ``dossier import`` in a fresh process
+    stopped with a NameError (a helper of ``dossier_cmd`` called before that module's
+    lazily imported core was loaded); the suite had hidden it, another test having
+    loaded it first. Here each command is its own process, as each person runs it."""
+    import json
+    import os
+
+    from aa_review.demo._sample_archive import sample_archive
+    from aa_review.demo._sample_dossier import sample_dossier
+
+    archive = sample_archive()
+    (tmp_path / "archive.json").write_text(json.dumps(archive))
+    dossier = sample_dossier(archive, expires_at="2099-12-31T00:00:00Z")
+    (tmp_path / "dossier.json").write_text(json.dumps(dossier))
+
+    def run(person: str, *argv: object) -> str:
+        env = {**os.environ, "AA_REVIEW_DATA_DIR": str(tmp_path / "people" / person)}
+        proc = subprocess.run(
+            [sys.executable, "-m", "aa_review", *map(str, argv)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
+        assert proc.returncode == 0, (argv, proc.stderr[-2000:])
+        return proc.stdout
+
+    roles = {
+        "ada": ("p-lead-ada", "training_research_lead"),
+        "cy": ("p-eval-cy", "independent_evaluator"),
+        "fay": ("p-maint-fay", "human_maintainer"),
+    }
+    records = []
+    for person, (pid, role) in roles.items():
+        line = run(person, "keys", "create", pid, "--role", role)
+        (tmp_path / f"{person}.json").write_text(line)
+        records += ["--record", tmp_path / f"{person}.json"]
+    ws = tmp_path / "ws"
+    run("fay", "dossier", "init", ws, "--archive", tmp_path / "archive.json", *records)
+    out = run("ada", "dossier", "import", ws, tmp_path / "dossier.json", "--as", "p-lead-ada")
+    assert "revision 1: draft" in out
+    status = run("cy", "dossier", "status", ws)
+    assert dossier["dossier_id"] in status
