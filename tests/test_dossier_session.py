@@ -16,6 +16,8 @@ from typing import Any
 import pytest
 
 from aa_review.core.dossier import Action, DossierState, Outcome
+from aa_review.core.package import open_package
+from aa_review.core.session import ReviewSession, prepare_findings, prepare_package
 from aa_review.core.session.dossier_session import WAITING_FOR_DIGEST, DossierSession
 from aa_review.demo import SAMPLE_PACKAGE_ID, ensure_sample
 
@@ -128,10 +130,28 @@ def demo(tmp_path: Path) -> Path:
     return ensure_sample(tmp_path / "demo")
 
 
-def _open(demo: Path, runner: Runner | None = None, prefs: Prefs | None = None) -> Any:
+def _review(demo: Path) -> ReviewSession:
+    """The window's review session with the demo package open (no audit, no digest yet):
+    the one maker of the package facts the dossier is handed."""
+    review = ReviewSession()
+    review.open(prepare_package(open_package(demo / SAMPLE_PACKAGE_ID)))
+    return review
+
+
+def _tell(session: DossierSession, review: ReviewSession) -> None:
+    """What the window does on ``facts_changed``: hand the session's value as it is."""
+    session.set_open_package(review.facts, review.report)
+
+
+def _open(
+    demo: Path,
+    runner: Runner | None = None,
+    prefs: Prefs | None = None,
+    review: ReviewSession | None = None,
+) -> Any:
     view, runner = View(), runner or Runner()
     session = DossierSession(view, runner, prefs if prefs is not None else Prefs())
-    session.set_package(demo / SAMPLE_PACKAGE_ID)  # the window's open package, by folder
+    _tell(session, review or _review(demo))  # the window's open package
     assert session.open_workspace(demo / "dossier_workspace")
     session.select_dossier(READY)
     runner.flush()
@@ -323,7 +343,7 @@ def test_a_hidden_tab_evaluates_nothing_until_shown(demo) -> None:
 
 
 def test_the_session_waits_for_the_digest_the_window_computes(demo) -> None:
-    from aa_review.core.package import open_package
+    from aa_review.core.package.digest import package_digest
 
     view, runner = View(), Runner()
     session = DossierSession(view, runner, Prefs())
@@ -331,14 +351,16 @@ def test_the_session_waits_for_the_digest_the_window_computes(demo) -> None:
     session.request_digest = lambda: asked.append(1)
     progress: list[str] = []
     session.events.progress_changed.connect(progress.append)
-    pkg = open_package(demo / SAMPLE_PACKAGE_ID)
-    session.set_package(pkg.root, None, package=pkg, digest=None)
+    review = _review(demo)
+    assert review.facts is not None and review.facts.digest is None  # not hashed yet
+    _tell(session, review)
     assert session.open_workspace(demo / "dossier_workspace")
     assert asked == [1] and session.state is None and progress[-1] == WAITING_FOR_DIGEST
-    from aa_review.core.package.digest import package_digest
-
-    session.set_package(pkg.root, None, package=pkg, digest=package_digest(pkg.root))
+    # The window's background digest arrives: the review session replaces its facts.
+    assert review.set_digest(review.version, package_digest(review.facts.root))
+    _tell(session, review)
     assert session.state is not None and progress[-1] == "" and asked == [1]
+    assert session._facts is review.facts  # the one value, not a copy of its digest
     session.close_workspace()
 
 
@@ -358,18 +380,19 @@ def test_the_bound_packages_audit_is_told_beside_the_verdict_only_when_run(demo)
     and its worst finding) beside the verdict; "not run" before it, or when the bound
     package is not the one open; the gates are the same either way."""
     from aa_review.core.audits import audit_package
-    from aa_review.core.package import open_package
 
-    session, _, runner = _open(demo)
+    review = _review(demo)
+    session, _, runner = _open(demo, review=review)
     told: list[str] = []
     session.events.audit_changed.connect(told.append)
     assert session.audit_summary == f"Audit of the bound package {SAMPLE_PACKAGE_ID}: not run"
     assert not session.audit_told
     gates = session.state.gates
-    pkg = open_package(demo / SAMPLE_PACKAGE_ID)
+    pkg = review.package
     report = audit_package(pkg)
     assert report.by_severity.get("critical") == 1  # the demo's leaked secret
-    session.set_package(pkg.root, report)
+    assert review.set_audit(prepare_findings(pkg, report))  # its digest, its hidden rows
+    _tell(session, review)
     runner.flush()
     text = session.audit_summary
     assert text == (
@@ -379,7 +402,8 @@ def test_the_bound_packages_audit_is_told_beside_the_verdict_only_when_run(demo)
     assert "1 critical" in text and told[-1] == text and session.audit_told
     assert session.state.gates == gates  # information only: no gate reads it
     # The package closed: its audit is no longer the bound package's.
-    session.set_package(None, report)
+    review.close()
+    _tell(session, review)
     runner.flush()
     assert session.audit_summary == (
         f"Audit of the bound package {SAMPLE_PACKAGE_ID}: not run (it is not the package open)"

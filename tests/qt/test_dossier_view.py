@@ -569,6 +569,8 @@ def test_the_panel_waits_for_the_digest_the_window_computes(
     from aa_review.core.dossier import _packages
     from aa_review.core.package.digest import package_digest
 
+    # The window's own digest job (run at open for a small package) is held back here.
+    monkeypatch.setattr(window.controller, "ensure_digest", lambda: None)
     window.open_package(demo / SAMPLE_PACKAGE_ID)
     pkg = window.session.package
     digest = package_digest(pkg.root)
@@ -576,12 +578,16 @@ def test_the_panel_waits_for_the_digest_the_window_computes(
     panel = window.dossier
     asked: list[int] = []
     panel.request_digest = lambda: asked.append(1)
-    panel.set_package(pkg.root, None, package=pkg, digest=None)  # not hashed yet
+    facts = window.session.facts
+    assert facts is not None and facts.digest is None  # not hashed yet
+    panel.set_open_package(facts, window.session.report)  # as the window hands it
     assert window.open_workspace(demo / "dossier_workspace")
     window.center.setCurrentWidget(window.dossier)
     assert asked == [1] and panel.state is None
     assert panel.progress_label.text() == "Waiting for the package digest…"
-    panel.set_package(pkg.root, None, package=pkg, digest=digest)  # the window's digest
+    # The window's digest: the review session replaces its facts, the window hands them on.
+    assert window.session.set_digest(window.session.version, digest)
+    assert panel.session._facts is window.session.facts
     assert panel.state is not None and panel.state.snapshot.freshness.blocking == ()
     assert asked == [1] and not panel.progress_row.isVisible()
     panel.close_workspace()

@@ -1,12 +1,10 @@
 """What a dossier workspace needs from compiled packages, from the audits and the diff.
 
 The dossier core decides nothing about package contents itself: it is given
-facts and hooks. This module makes them from what the rest of the core computes,
-for the window and the command line alike:
+facts and hooks. The facts of the package open are the review session's
+(``ReviewSession.facts``, their one maker); this module makes the hooks from what
+the rest of the core computes, for the window and the command line alike:
 
-* :func:`package_facts` - the :class:`~aa_review.core.dossier.PackageFacts` of an
-  opened package and, when it ran, its audit (digest, rows citing hidden
-  evidence), so that the workspace never hashes or re-reads that package;
 * :class:`DiffFingerprints` - the :class:`~aa_review.core.dossier.FingerprintHooks`
   that keep a fingerprint at binding and say later what changed since
   (``aa_review.core.diff``).
@@ -17,42 +15,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aa_review.core.audits import contamination_positions, row_names
-from aa_review.core.dossier import BoundChanges, PackageFacts, PackageStatus
+from aa_review.core.dossier import BoundChanges, PackageStatus
 
 if TYPE_CHECKING:
-    from aa_review.core.audits import AuditReport
     from aa_review.core.diff import PackageDiff
-    from aa_review.core.package import Package
 
-__all__ = ["DiffFingerprints", "change_lines", "package_facts"]
-
-
-def package_facts(
-    pkg: Package, report: AuditReport | None = None, digest: str | None = None
-) -> PackageFacts:
-    """The facts of an opened package, with its audit's digest and hidden citations.
-
-    The audit is used only when it is of this package, complete, unfiltered, and
-    ran the link check (else the workspace hashes or audits what is missing).
-    ``digest``: the package's digest when the caller computed it without an audit
-    (the review session's ``PackageFacts.digest``). The rows citing hidden evidence are
-    :func:`aa_review.core.audits.contamination_positions` of the audit, the one
-    definition the session, the finding and G9 share.
-    """
-    hidden = None
-    if report is not None and report.complete and report.query is None:
-        if report.identity.package_id == pkg.package_id:
-            digest = report.identity.package_digest or digest
-            positions = contamination_positions(pkg, report)
-            hidden = row_names(pkg, positions) if positions is not None else None
-    return PackageFacts(
-        package_id=pkg.package_id,
-        root=Path(pkg.root),
-        digest=digest,
-        hidden_rows=hidden,
-        package=pkg,
-    )
+__all__ = ["DiffFingerprints", "change_lines"]
 
 
 class DiffFingerprints:

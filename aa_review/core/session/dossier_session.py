@@ -12,10 +12,20 @@ hands each job to a :class:`DossierRunner` (the Qt side's dossier worker, or a
 synchronous one in tests), whose callbacks come back on the caller's thread in order.
 Questions to the user go to a :class:`DossierView`.
 
+The open package comes in one way: :meth:`DossierSession.set_open_package` with the
+review session's :class:`~aa_review.core.dossier.PackageFacts` value and audit, as
+they are (``ReviewSession`` is their only maker; the window hands them on at each
+``facts_changed`` once the open's audit is over). A value without a digest makes the
+session ask the window once (``request_digest``) and wait, saying
+:data:`WAITING_FOR_DIGEST`, until the value holding it comes.
+
 Events (:class:`DossierEvents`), in the order they come for one job: ``busy_changed(True)``
 and ``progress_changed(words)`` when it is handed over; ``snapshot_changed`` and
-``state_changed`` once its result is in place; then, for a step, ``step_done(step,
-outcome)``; ``busy_changed(False)`` only after all of that, when no job is left.
+``state_changed`` once its result is in place, then ``audit_changed(summary)``; then,
+for a step, ``step_done(step, outcome)``; ``busy_changed(False)`` only after all of
+that, when no job is left. Outside jobs: ``workspace_changed(folder)`` and
+``actor_changed(id)`` when those change, ``nothing_shown(why)`` when there is nothing
+to show, and ``audit_changed(summary)`` when the open package's audit is replaced.
 """
 
 from __future__ import annotations
@@ -227,8 +237,9 @@ class DossierSession:
         self.actor_note = ""  # why a remembered principal is not acting any more
         self.last_result: Any = None
         self.last_projection_preview: dict[str, Any] | None = None
-        # The window's way to compute the open package's digest (it then calls
-        # set_package again with it); None: the workspace hashes the package itself.
+        # The window's way to compute the open package's digest (its review session then
+        # replaces the facts, handed on with set_open_package); None: the workspace
+        # hashes the package itself.
         self.request_digest: Callable[[], Any] | None = None
         self.working = ""
         self._facts: dz.PackageFacts | None = None
@@ -371,49 +382,6 @@ class DossierSession:
         )
         self.set_package_facts(facts)
 
-    def set_package(
-        self,
-        root: Path | None,
-        audit: AuditReport | None = None,
-        package: Any = None,
-        digest: str | None = None,
-    ) -> None:
-        """The open package, its audit and its digest, as the window knows them: made
-        into facts in the worker. The same values twice do nothing.
-
-        ``digest``: the package's digest when the window computed it without an audit.
-        """
-        key = (None if root is None else str(root), id(audit), id(package), digest)
-        if key == self._package_key:
-            return
-        self._package_key = key
-        self._set_audit(audit if root is not None else None)
-        if root is None:
-            self._digest_wanted = False
-            self.set_package_facts(None)
-            return
-        if package is None:
-            if (
-                audit is not None
-                and audit.complete
-                and audit.identity.package_id == Path(root).name
-            ):
-                digest = audit.identity.package_digest or digest
-            self._digest_wanted = False
-            self.set_package_facts(dz.PackageFacts(Path(root).name, Path(root), digest))
-            return
-        from aa_review.core.session.dossier_hooks import package_facts
-
-        audited = audit is not None and audit.complete and bool(audit.identity.package_digest)
-        # Without a digest the window can compute one: ask it rather than hash twice.
-        self._digest_wanted = digest is None and not audited and self.request_digest is not None
-        self._submit(
-            "Taking in the open package…",
-            lambda: package_facts(package, audit, digest),
-            self.set_package_facts,
-            any_workspace=True,
-        )
-
     def _facts_for(self, package_id: str) -> dz.PackageFacts | None:
         facts = self._facts  # read in the worker: one immutable value, swapped whole
         return facts if facts is not None and facts.package_id == package_id else None
@@ -517,7 +485,7 @@ class DossierSession:
             self._stale = True
             if self._digest_asked != self._package_key and self.request_digest is not None:
                 self._digest_asked = self._package_key
-                self.request_digest()  # set_package comes back with the digest
+                self.request_digest()  # set_open_package comes back with the digest
             if self._digest_wanted:
                 self.events.progress_changed.emit(WAITING_FOR_DIGEST)
             return
@@ -557,11 +525,10 @@ class DossierSession:
         words: str,
         fn: Callable[[], Any],
         done: Callable[[Any], None],
-        any_workspace: bool = False,
     ) -> None:
         """Hand ``fn`` to the runner; ``done(result)`` runs when it is back, unless the
-        workspace was closed since (``any_workspace``: run it anyway). Busy clears only
-        after ``done`` has put the result in place."""
+        workspace was closed since. Busy clears only after ``done`` has put the result
+        in place."""
         generation = self._generation
         self.working = words
         self._pending += 1
@@ -571,7 +538,7 @@ class DossierSession:
 
         def ok(result: Any) -> None:
             try:
-                if any_workspace or generation == self._generation:
+                if generation == self._generation:
                     done(result)
             finally:
                 self._finished()

@@ -341,15 +341,6 @@ class DossierPanel(QWidget):
     def close_workspace(self) -> None:
         self.session.close_workspace()
 
-    def set_package(
-        self,
-        root: Path | None,
-        audit: AuditReport | None = None,
-        package: Any = None,
-        digest: str | None = None,
-    ) -> None:
-        self.session.set_package(root, audit, package=package, digest=digest)
-
     def set_open_package(
         self, facts: dz.PackageFacts | None, audit: AuditReport | None = None
     ) -> None:

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from dossier_builder import DATA, LEAD2, relink_all
 
 from aa_review.core.dossier import json_digest, section_digests
-from aa_review.demo._sample_archive import SAMPLE_PRINCIPALS, sample_archive
+from aa_review.demo._sample_archive import SAMPLE_PRINCIPALS, h, sample_archive
 from aa_review.demo._sample_dossier import sample_dossier
 
 
@@ -33,6 +33,15 @@ if __name__ == "__main__":
     write("principals.json", PRINCIPALS)
     write("archive.json", ARCHIVE)
     write("dossier_passing.json", passing)
+    # The demo's call shape (far expiry, a bound package), for test_dossier_sample.py.
+    bound_sample = sample_dossier(
+        ARCHIVE,
+        expires_at="2099-12-31T00:00:00Z",
+        source_packages=[{"package_id": "pkg_demo", "package_digest": h("pkg_demo")}],
+    )
+    (DATA / "sample_dossier_bound.json").write_text(
+        json.dumps(bound_sample, indent=1, sort_keys=True, ensure_ascii=False) + "\n", "utf-8"
+    )
 
     bound = copy.deepcopy(passing)
     bound["state"] = "evidence_bound"

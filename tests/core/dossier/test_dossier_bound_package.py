@@ -26,7 +26,8 @@ from aa_review.core.audits import audit_package, contamination_rows
 from aa_review.core.dossier import JournalFolder
 from aa_review.core.package import open_package
 from aa_review.core.package.digest import package_digest
-from aa_review.core.session.dossier_hooks import DiffFingerprints, package_facts
+from aa_review.core.session import ReviewSession, prepare_findings, prepare_package
+from aa_review.core.session.dossier_hooks import DiffFingerprints
 from aa_review.demo.sample import SAMPLE_DOSSIER_IDS, write_sample_workspace
 from aa_review.generator import ChangeSpec, derive_package, generate_package
 
@@ -123,11 +124,16 @@ def test_facts_from_an_audit_match_what_the_workspace_would_compute(tmp_path: Pa
         tmp_path, rows=50, seed=5, package_id="pkg_hidden", defects=["hidden_cited"]
     ).root
     pkg = open_package(root)
-    facts = package_facts(pkg, audit_package(pkg))
+    review = ReviewSession()  # the one maker of the facts the window hands the dossier
+    review.open(prepare_package(pkg))
+    before = review.facts
+    assert before is not None and before.digest is None and before.hidden_rows is None
+    assert review.set_audit(prepare_findings(pkg, audit_package(pkg)))
+    facts = review.facts
+    assert facts is not None and facts is not before
     assert facts.digest == package_digest(root)
     assert facts.hidden_rows == tuple(contamination_rows(root)) and facts.hidden_rows
     assert facts.package is pkg
-    assert package_facts(pkg).digest is None and package_facts(pkg).hidden_rows is None
 
 
 # -- fingerprints -------------------------------------------------------------------------
