@@ -247,60 +247,23 @@ class Workspace:
         return self.journal.verify(anchor, self.registry.versions(self.store))
 
     def entry_signatures(self) -> list[dict[str, Any]]:
-        """Who signed each journal entry, and whether the signature holds (read-only).
-
-        Returns
-        -------
-        list of dict
-            ``{"seq", "signer", "status"}`` per entry verified, status ``valid``,
-            ``invalid``, ``missing`` or ``not_required`` (the signer has no public key).
-        """
+        """Who signed each journal entry (:meth:`WorkspaceJournal.entry_signatures`)."""
         return self.journal.entry_signatures(self.registry.versions(self.store))
 
     def journal_status(self) -> dict[str, Any]:
-        """Everything the journal view shows, from one read and one verification (read-only).
-
-        Returns
-        -------
-        dict
-            ``{"entries": [...], "verdict": verify_journal's result, "signatures":
-            entry_signatures()'s list, "witness": witness_status(), "not_applied":
-            not_applied(), "arrived": arrived()}`` (the kept branch's entries; spec 10.6).
-        """
+        """Everything the journal view shows (:meth:`WorkspaceJournal.status`)."""
         return self.journal.status(self.registry.versions(self.store))
 
     def witness_status(self) -> dict[str, Any]:
-        """Whether the journal matches this user's witness store (spec 10.3; read-only).
-
-        Returns
-        -------
-        dict
-            ``{"status", "witnessed", "head", "genesis_hash", "store"}``; status is
-            ``matches`` (the witness holds this head), ``mismatch`` (the journal does
-            not reach a witnessed head with the same hash: cut, emptied or rewritten),
-            ``not_witnessed`` (empty journal) or ``unwitnessed_tail`` (the witness
-            could not be written after the last append).
-        """
+        """Whether the journal matches this user's witness store (spec 10.3; read-only)."""
         return self.journal.witness_status()
 
     def not_applied(self) -> list[dict[str, Any]]:
-        """The actions of a concurrent branch that lost a fork (``JOURNAL_FORKED``, 10.6).
-
-        They stay in the workspace, never deleted, and are verified in their own place
-        on every opening. Each: ``{"entry_hash", "file", "seq", "at", "kind", "action",
-        "dossier_id", "revision", "author", "role", "signer", "public_key",
-        "signature", "entries", "status", "resolved_by"}``; ``status`` is
-        ``not_applied``, ``redone`` or ``withdrawn`` (by the entry ``resolved_by``).
-        """
+        """A copy of :attr:`WorkspaceJournal.not_applied`: actions that lost a fork (10.6)."""
         return copy.deepcopy(self.journal.not_applied)
 
     def arrived(self) -> list[dict[str, Any]]:
-        """The entries beyond the head this user witnessed before this opening (10.6).
-
-        Each: ``{"seq", "entry_hash", "at", "kind", "action", "dossier_id",
-        "revision", "actor", "role", "signer", "public_key", "signature"}`` -- who
-        did it and from which key; all verified before anything they imply is shown.
-        """
+        """A copy of :attr:`WorkspaceJournal.arrived`: entries new since this user's witness."""
         return copy.deepcopy(self.journal.arrived)
 
     @property

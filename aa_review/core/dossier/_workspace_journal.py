@@ -38,6 +38,25 @@ class WorkspaceJournal:
     witness : WitnessStore
         Where this user witnesses journal heads (spec 10.3).
 
+    Attributes
+    ----------
+    fault : str or None
+        Why the workspace is read-only (the first fault kept), or None.
+    not_applied : list of dict
+        The actions of a concurrent branch that lost a fork (``JOURNAL_FORKED``,
+        10.6). They stay in the workspace, never deleted, and are verified in their
+        own place on every opening. Each: ``{"entry_hash", "file", "seq", "at",
+        "kind", "action", "dossier_id", "revision", "author", "role", "signer",
+        "public_key", "signature", "entries", "status", "resolved_by"}``; ``status``
+        is ``not_applied``, ``redone`` or ``withdrawn`` (by the entry ``resolved_by``).
+    arrived : list of dict
+        The entries beyond the head this user witnessed before this opening (10.6).
+        Each: ``{"seq", "entry_hash", "at", "kind", "action", "dossier_id",
+        "revision", "actor", "role", "signer", "public_key", "signature"}`` -- who
+        did it and from which key; all verified before anything they imply is shown.
+    open_notes : list of str
+        What opening discarded or repaired and why (e.g. a staged file not journaled).
+
     Locking is the caller's: :meth:`lock` before anything is read for writing.
     """
 
@@ -105,12 +124,27 @@ class WorkspaceJournal:
         return verify_read(self.file.read(), anchors, versions)[0]
 
     def entry_signatures(self, versions: Versions) -> list[dict[str, Any]]:
-        """``{"seq", "signer", "status"}`` of each entry verified."""
+        """Who signed each journal entry, and whether the signature holds (read-only).
+
+        Returns
+        -------
+        list of dict
+            ``{"seq", "signer", "status"}`` per entry verified, status ``valid``,
+            ``invalid``, ``missing`` or ``not_required`` (the signer has no public key).
+        """
         _, verifier = verify_with(self.entries(), None, versions)
         return verifier.signatures
 
     def status(self, versions: Versions) -> dict[str, Any]:
-        """Entries, verdict, signatures, witness, not-applied and arrived, from one read."""
+        """Everything the journal view shows, from one read and one verification (read-only).
+
+        Returns
+        -------
+        dict
+            ``{"entries": [...], "verdict": verify's result, "signatures":
+            entry_signatures()'s list, "witness": witness_status(), "not_applied",
+            "arrived"}`` (the kept branch's entries, copies of the lists; spec 10.6).
+        """
         read = self.file.read()
         witnessed = self.witness_state.get("witnessed")
         verdict, verifier, _ = verify_read(read, [witnessed] if witnessed else [], versions)
@@ -124,7 +158,17 @@ class WorkspaceJournal:
         }
 
     def witness_status(self) -> dict[str, Any]:
-        """``{"status", "witnessed", "head", "genesis_hash", "store"}`` (spec 10.3)."""
+        """Whether the journal matches this user's witness store (spec 10.3; read-only).
+
+        Returns
+        -------
+        dict
+            ``{"status", "witnessed", "head", "genesis_hash", "store"}``; status is
+            ``matches`` (the witness holds this head), ``mismatch`` (the journal does
+            not reach a witnessed head with the same hash: cut, emptied or rewritten),
+            ``not_witnessed`` (empty journal) or ``unwitnessed_tail`` (the witness
+            could not be written after the last append).
+        """
         return {
             **self.witness_state,
             "head": self.head_anchor(),
