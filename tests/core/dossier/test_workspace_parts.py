@@ -18,7 +18,7 @@ import pytest
 from dossier_builder import NOW, passing, principals
 
 from aa_review.core.dossier import Workspace
-from aa_review.core.dossier._errors import RevisionNotFoundError
+from aa_review.core.dossier._errors import RevisionNotFoundError, WorkspaceReadOnlyError
 from aa_review.core.dossier._keys import KeyStore
 from aa_review.core.dossier._lifecycle import Lifecycle
 from aa_review.core.dossier._models_dossier import parse_dossier
@@ -150,7 +150,7 @@ def test_a_journal_with_a_fault_refuses_every_write_and_writes_nothing(tmp_path:
         fault == "JOURNAL_WRITE_FAILED: the workspace is read-only (JOURNAL_HEAD_MISMATCH at seq 0)"
     )
     assert journal.file.path.read_bytes() == before
-    with pytest.raises(Exception, match="JOURNAL_HEAD_MISMATCH"):
+    with pytest.raises(WorkspaceReadOnlyError, match="JOURNAL_HEAD_MISMATCH"):
         journal.require_writable()
     journal.release()
 
