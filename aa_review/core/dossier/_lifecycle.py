@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from aa_review.core.dossier._admission import AUTHORIZE, admission, eligible_precondition
 from aa_review.core.dossier._canonical import canonical_json, json_digest
@@ -25,9 +25,12 @@ from aa_review.core.dossier._states import (
 )
 from aa_review.core.dossier._timestamps import format_timestamp
 from aa_review.core.dossier._validator import evaluate, expired_check_record
-from aa_review.core.dossier._workspace_records import WorkspaceRecords
 
-__all__ = ["LifecycleWorkspace"]
+if TYPE_CHECKING:
+    from aa_review.core.dossier._workspace_views import WorkspaceViews
+    from aa_review.core.dossier._workspace_write import JournalWriter
+
+__all__ = ["Lifecycle"]
 
 _S = DossierState
 
@@ -40,8 +43,25 @@ class _Admitted(NamedTuple):
     actor: Principal
 
 
-class LifecycleWorkspace(WorkspaceRecords):
-    """Transitions T1..T7 with refusal precedence, freshness and separation of duties."""
+class Lifecycle:
+    """Transitions T1..T7 with refusal precedence, freshness and separation of duties.
+
+    It decides each step from the parts it reads (the revisions held, the registry,
+    the bound packages, the views' archive and clock, the journal's fault) and writes
+    through the writer only; it holds no state of its own.
+    """
+
+    def __init__(
+        self,
+        views: WorkspaceViews,
+        writer: JournalWriter,
+    ) -> None:
+        self.views = views
+        self.writer = writer
+        self.records = views.records
+        self.registry = views.registry
+        self.packages = views.packages
+        self.journal = views.journal
 
     # -- public transitions ----------------------------------------------------------
     def bind(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
@@ -56,8 +76,8 @@ class LifecycleWorkspace(WorkspaceRecords):
         if isinstance(adm, TransitionResult):
             return adm
         now, parsed, actor = adm
-        packages = self._packages(parsed)
-        fresh = assess_freshness(parsed, self._archive, now, packages)
+        packages = self.packages.statuses(parsed)
+        fresh = assess_freshness(parsed, self.views.archive, now, packages)
         if fresh.expires:
             return self._expire(parsed, now, fresh, caused_by=actor)
         raw = copy.deepcopy(parsed.raw)
@@ -73,7 +93,7 @@ class LifecycleWorkspace(WorkspaceRecords):
             "evidence_digest": parsed.evidence_digest,
             "training_side": sorted(plan.training_side()) if plan else [],
         }
-        kept = self._keep_fingerprints(dossier_id, packages)
+        kept = self.packages.keep_fingerprints(dossier_id, packages)
         if kept:
             raw["binding"]["package_fingerprints"] = kept
             payload["package_fingerprints"] = dict(kept)
@@ -88,18 +108,18 @@ class LifecycleWorkspace(WorkspaceRecords):
         if isinstance(adm, TransitionResult):
             return adm
         now, parsed, actor = adm
-        packages = self._packages(parsed)
-        fresh = assess_freshness(parsed, self._archive, now, packages)
+        packages = self.packages.statuses(parsed)
+        fresh = assess_freshness(parsed, self.views.archive, now, packages)
         if fresh.expires:
             return self._expire(parsed, now, fresh, caused_by=actor)
         record = evaluate(
             parsed,
-            self._archive,
-            self._registry,
+            self.views.archive,
+            self.registry.in_force,
             now,
             actor.principal_id,
-            package_contamination=self._hook,
-            packages=self._with_hidden_rows(packages),
+            package_contamination=self.packages.hook,
+            packages=self.packages.with_hidden_rows(packages),
         )
         raw = copy.deepcopy(parsed.raw)
         raw["state"] = _S.INDEPENDENTLY_CHECKED.value
@@ -135,7 +155,7 @@ class LifecycleWorkspace(WorkspaceRecords):
             )
             raw["state"] = _S.DEFERRED.value
         final = parse_dossier(raw)
-        fault = self._commit(now, [final], entries)
+        fault = self.writer.commit(now, [final], entries)
         if fault is not None:
             return self._write_failed(parsed, fault)
         return TransitionResult.of(
@@ -148,7 +168,7 @@ class LifecycleWorkspace(WorkspaceRecords):
         if isinstance(adm, TransitionResult):
             return adm
         now, parsed, actor = adm
-        fresh = self._fresh(parsed, now)  # kept: its blocking reasons forbid eligibility
+        fresh = self.views.fresh(parsed, now)  # kept: its blocking reasons forbid eligibility
         if fresh.expires:
             return self._expire(parsed, now, fresh, caused_by=actor)
         if not eligible_precondition(parsed, fresh):
@@ -185,18 +205,18 @@ class LifecycleWorkspace(WorkspaceRecords):
         ``actor_id`` is whoever asked (recorded as ``caused_by``, spec 10.1); without
         one, the revision's author is taken to have caused it.
         """
-        now, parsed = self._now(), self._get(dossier_id, revision)
-        if self.read_only:
+        now, parsed = self.views.now(), self.records.get(dossier_id, revision)
+        if self.journal.read_only:
             return TransitionResult.of(
                 Outcome.REFUSED, {revision: parsed.model.state}, Refusal.WORKSPACE_READ_ONLY.value
             )
-        cause = self._registry.get(actor_id if actor_id is not None else parsed.model.created_by)
-        unable = self.can_act(cause.principal_id) if cause is not None else "ACTOR_UNKNOWN"
+        cause = self.registry.get(actor_id if actor_id is not None else parsed.model.created_by)
+        unable = self.registry.can_act(cause.principal_id) if cause is not None else "ACTOR_UNKNOWN"
         if unable is not None or cause is None:
             return TransitionResult.of(
                 Outcome.REFUSED, {revision: parsed.model.state}, _unable_reason(unable)
             )
-        fresh = self._fresh(parsed, now)
+        fresh = self.views.fresh(parsed, now)
         if parsed.model.state is _S.EXPIRED or not fresh.expires:
             return TransitionResult.of(
                 Outcome.REFUSED, {revision: parsed.model.state}, Refusal.PRECONDITION_UNMET.value
@@ -215,7 +235,7 @@ class LifecycleWorkspace(WorkspaceRecords):
         value : Any
             New JSON value; :data:`DELETE` removes the key.
         """
-        parsed = self._get(dossier_id, revision)
+        parsed = self.records.get(dossier_id, revision)
         draft = parsed.model.state is _S.DRAFT
         action = Action.EDIT_DRAFT if draft else Action.EDIT
         adm = self._admit(action, dossier_id, revision, actor_id)
@@ -256,17 +276,17 @@ class LifecycleWorkspace(WorkspaceRecords):
             ``ACTOR_ROLE_NOT_PERMITTED``, ``ACTOR_KEY_UNAVAILABLE``,
             ``WORKSPACE_READ_ONLY``, ``DOSSIER_SCHEMA_INVALID``.
         """
-        now, parsed = self._now(), self._get(dossier_id, revision)
+        now, parsed = self.views.now(), self.records.get(dossier_id, revision)
         state = parsed.model.state
-        if self.read_only:
+        if self.journal.read_only:
             return TransitionResult.of(
                 Outcome.REFUSED, {revision: state}, Refusal.WORKSPACE_READ_ONLY.value
             )
-        if state is not _S.EXPIRED or self._superseded(dossier_id, revision):
+        if state is not _S.EXPIRED or self.records.superseded(dossier_id, revision):
             return self._refuse(
                 now, parsed, Action.CREATE, actor_id, Refusal.TRANSITION_ILLEGAL, label="revise"
             )
-        actor = self._registry.get(actor_id)
+        actor = self.registry.get(actor_id)
         if actor is None or actor.role is not Role.TRAINING_RESEARCH_LEAD:
             return self._refuse(
                 now,
@@ -276,7 +296,7 @@ class LifecycleWorkspace(WorkspaceRecords):
                 Refusal.ACTOR_ROLE_NOT_PERMITTED,
                 label="revise",
             )
-        unable = self.can_act(actor_id)
+        unable = self.registry.can_act(actor_id)
         if unable is not None:
             return TransitionResult.of(Outcome.REFUSED, {revision: state}, _unable_reason(unable))
         m = parsed.model
@@ -294,7 +314,7 @@ class LifecycleWorkspace(WorkspaceRecords):
             {"supersedes": supersedes, "revised_from_expired": True},
             revision=m.revision + 1,
         )
-        fault = self._commit(now, [new], [create])
+        fault = self.writer.commit(now, [new], [create])
         if fault is not None:
             return self._write_failed(parsed, fault)
         return TransitionResult.of(
@@ -316,16 +336,20 @@ class LifecycleWorkspace(WorkspaceRecords):
         Allowed on the latest ``draft`` or ``evidence_bound`` revision; the
         authorization is outside ``evidence``, so no new revision is created.
         """
-        now, parsed = self._now(), self._get(dossier_id, revision)
+        now, parsed = self.views.now(), self.records.get(dossier_id, revision)
         state = parsed.model.state
-        if self.read_only:
+        if self.journal.read_only:
             return TransitionResult.of(
                 Outcome.REFUSED, {revision: state}, Refusal.WORKSPACE_READ_ONLY.value
             )
-        actor = self._registry.get(actor_id)
+        actor = self.registry.get(actor_id)
         # spec 7.4: a training-side identity authorizes nothing
         reason = admission(
-            AUTHORIZE, self.standing(dossier_id, revision), actor, read_only=False, unable=None
+            AUTHORIZE,
+            self.views.standing(dossier_id, revision),
+            actor,
+            read_only=False,
+            unable=None,
         )
         if reason is not None:
             return self._refuse(now, parsed, None, actor_id, reason, label="authorize_amendment")
@@ -360,7 +384,7 @@ class LifecycleWorkspace(WorkspaceRecords):
             "to_state": state.value,
             "payload": {"subject": "amendment_authorization", "subject_digest": json_digest(auth)},
         }
-        fault = self._commit(now, [new], [entry])
+        fault = self.writer.commit(now, [new], [entry])
         if fault is not None:
             return self._write_failed(parsed, fault)
         return TransitionResult.of(Outcome.APPLIED, {revision: state})
@@ -372,15 +396,15 @@ class LifecycleWorkspace(WorkspaceRecords):
         """Apply refusal precedence: illegal, role, separation of duties (spec 7.2)."""
         # A step hashes the folders recorded at binding again: nobody watches them, so a
         # digest remembered for the previews must not decide a step.
-        self._facts_memo.forget_folders()
-        now, parsed = self._now(), self._get(dossier_id, revision)
-        actor = self._registry.get(actor_id)
-        unable = self.can_act(actor_id) if actor is not None else None
+        self.packages.forget_folders()
+        now, parsed = self.views.now(), self.records.get(dossier_id, revision)
+        actor = self.registry.get(actor_id)
+        unable = self.registry.can_act(actor_id) if actor is not None else None
         reason = admission(
             action,
-            self.standing(dossier_id, revision),
+            self.views.standing(dossier_id, revision),
             actor,
-            read_only=self.read_only,
+            read_only=self.journal.read_only,
             unable=unable,
         )
         if reason in (Refusal.WORKSPACE_READ_ONLY, Refusal.ACTOR_KEY_UNAVAILABLE):
@@ -393,9 +417,6 @@ class LifecycleWorkspace(WorkspaceRecords):
                 now, parsed, action, actor_id, reason or Refusal.ACTOR_ROLE_NOT_PERMITTED
             )
         return _Admitted(now, parsed, actor)
-
-    def _fresh(self, parsed: ParsedDossier, now: datetime) -> Freshness:
-        return assess_freshness(parsed, self._archive, now, self._packages(parsed))
 
     def _transition(
         self,
@@ -430,7 +451,7 @@ class LifecycleWorkspace(WorkspaceRecords):
         actor: Principal,
         payload: dict[str, Any],
     ) -> TransitionResult:
-        fault = self._commit(now, [new], [self._transition(parsed, action, actor, payload)])
+        fault = self.writer.commit(now, [new], [self._transition(parsed, action, actor, payload)])
         if fault is not None:
             return self._write_failed(parsed, fault)
         return TransitionResult.of(Outcome.APPLIED, {new.model.revision: new.model.state})
@@ -461,7 +482,7 @@ class LifecycleWorkspace(WorkspaceRecords):
             ),
             *(extra or []),
         ]
-        fault = self._commit(now, [expired, *(also or [])], entries)
+        fault = self.writer.commit(now, [expired, *(also or [])], entries)
         if fault is not None:
             return self._write_failed(parsed, fault)
         states = {parsed.model.revision: _S.EXPIRED}
@@ -492,7 +513,7 @@ class LifecycleWorkspace(WorkspaceRecords):
             return self._refuse(
                 now, parsed, Action.EDIT, actor.principal_id, Refusal.DOSSIER_SCHEMA_INVALID
             )
-        fresh = self._fresh(parsed, now)
+        fresh = self.views.fresh(parsed, now)
         changed = Freshness(
             ("DOSSIER_EVIDENCE_CHANGED", *fresh.expiring),
             fresh.blocking,
@@ -522,15 +543,15 @@ class LifecycleWorkspace(WorkspaceRecords):
         without a usable key (10.2) -- is refused without a journal entry: nobody
         registered made it, and an unsigned entry in an unknown name is a forgery's shape.
         """
-        actor = self._registry.get(actor_id)
+        actor = self.registry.get(actor_id)
         t = TRANSITIONS.get(action) if action is not None else None
         state = parsed.model.state
-        if actor is None or self.can_act(actor_id) is not None:
+        if actor is None or self.registry.can_act(actor_id) is not None:
             return TransitionResult.of(
                 Outcome.REFUSED, {parsed.model.revision: state}, reason.value
             )
         try:
-            self._append(
+            self.writer.append(
                 now,
                 "transition_refused",
                 dossier_id=parsed.model.dossier_id,
@@ -545,7 +566,7 @@ class LifecycleWorkspace(WorkspaceRecords):
             )
         except Exception as exc:  # noqa: BLE001 - the refusal stands whatever the journal does
             if not str(exc).startswith(("JOURNAL_ENTRY_MALFORMED", "ACTOR_KEY_UNAVAILABLE")):
-                self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
+                self.journal.set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
         return TransitionResult.of(Outcome.REFUSED, {parsed.model.revision: state}, reason.value)
 
     def _write_failed(self, parsed: ParsedDossier, fault: str) -> TransitionResult:
@@ -572,7 +593,7 @@ def _training_side(parsed: ParsedDossier) -> set[str]:
 
 
 def _unable_reason(unable: str | None) -> str:
-    """The refusal code for :meth:`WorkspaceRecords.can_act`'s answer."""
+    """The refusal code for :meth:`WorkspaceRegistry.can_act`'s answer."""
     if unable is not None and unable.startswith(Refusal.ACTOR_KEY_UNAVAILABLE.value):
         return Refusal.ACTOR_KEY_UNAVAILABLE.value
     return Refusal.ACTOR_ROLE_NOT_PERMITTED.value

@@ -1,68 +1,66 @@
-"""The headless service API: ``Workspace`` (spec 11) and its on-disk folder form."""
+"""The headless service API: ``Workspace`` (spec 11), a façade over its parts, and its
+on-disk folder form."""
 
 from __future__ import annotations
 
 import copy
-import json
-import os
+import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from aa_review.core.dossier._canonical import json_digest
-from aa_review.core.dossier._denial import denial_reason
-from aa_review.core.dossier._errors import (
-    ActorUnavailableError,
-    DossierSchemaError,
-    JournalWriteError,
-    ProjectionError,
-    RevisionConflictError,
-    WorkspaceError,
-)
-from aa_review.core.dossier._fingerprints import FingerprintHooks
-from aa_review.core.dossier._holdings import KeyHolding, key_holdings
+from aa_review.core.dossier._archive import Archive, parse_archive
+from aa_review.core.dossier._errors import WorkspaceError
 from aa_review.core.dossier._keys import KeyStore
-from aa_review.core.dossier._lifecycle import LifecycleWorkspace, _training_side
+from aa_review.core.dossier._lifecycle import Lifecycle
 from aa_review.core.dossier._migrate import migrate_legacy
-from aa_review.core.dossier._models_dossier import import_refusals, parse_dossier
-from aa_review.core.dossier._packages import (
-    ContaminationHook,
-    PackageFactsProvider,
-    PackageLocator,
-)
-from aa_review.core.dossier._principals import REDUCER, Principal, PrincipalRegistry, Role
-from aa_review.core.dossier._projection import (
-    build_projection,
-    check_projection,
-    private_strings,
-    sign_projection,
-)
-from aa_review.core.dossier._results import DossierRef
-from aa_review.core.dossier._signoffs import embedded_signoffs
-from aa_review.core.dossier._states import DossierState
+from aa_review.core.dossier._principals import PrincipalRegistry
 from aa_review.core.dossier._storage import (
     FolderStore,
+    MemoryStore,
     WorkspaceFileError,
     atomic_write_json,
     fsync_dir,
     read_json_file,
 )
 from aa_review.core.dossier._witness import WitnessStore
+from aa_review.core.dossier._workspace_acts import WorkspaceActs
 from aa_review.core.dossier._workspace_forks import redo_action, withdraw_action
+from aa_review.core.dossier._workspace_journal import WorkspaceJournal
+from aa_review.core.dossier._workspace_open import Opening
+from aa_review.core.dossier._workspace_packages import BoundPackages
+from aa_review.core.dossier._workspace_records import RevisionsHeld
+from aa_review.core.dossier._workspace_registry import WorkspaceRegistry
+from aa_review.core.dossier._workspace_views import WorkspaceViews
+from aa_review.core.dossier._workspace_write import JournalWriter
+
+if TYPE_CHECKING:
+    from aa_review.core.dossier._admission import Standing, Step
+    from aa_review.core.dossier._fingerprints import BoundChanges, FingerprintHooks
+    from aa_review.core.dossier._freshness import Freshness
+    from aa_review.core.dossier._holdings import KeyHolding
+    from aa_review.core.dossier._models_dossier import ParsedDossier
+    from aa_review.core.dossier._packages import (
+        ContaminationHook,
+        PackageFactsProvider,
+        PackageLocator,
+        PackageStatus,
+    )
+    from aa_review.core.dossier._results import DossierRef, TransitionResult
+    from aa_review.core.dossier._states import Refusal
+    from aa_review.core.dossier._validator import CheckRecord
 
 __all__ = ["Workspace", "init_workspace_folder"]
 
-_IMPORT_AS_IS = frozenset({DossierState.DRAFT, DossierState.EVIDENCE_BOUND})
-# Faults of an entry refused before anything was written (the journal stays writable).
-_UNWRITTEN = ("JOURNAL_ENTRY_MALFORMED", "ACTOR_KEY_UNAVAILABLE")
+log = logging.getLogger(__name__)
 
 
 def _system_clock() -> datetime:
     return datetime.now(UTC)
 
 
-class Workspace(LifecycleWorkspace):
+class Workspace:
     """Dossiers, their lifecycle and the journal, without Qt.
 
     Parameters
@@ -97,6 +95,14 @@ class Workspace(LifecycleWorkspace):
     a second writer, whichever constructor it uses, gets :class:`WorkspaceLockedError`.
     Call :meth:`close` (or use a ``with`` block) to release it.
 
+    The workspace is a façade over its parts, each testable alone: :attr:`store`
+    (the files), :attr:`journal` (:class:`WorkspaceJournal`: the chain, its witness
+    and fault), :attr:`registry` (:class:`WorkspaceRegistry`: principals in force and
+    keys here), :attr:`records` (the revisions held), :attr:`packages`
+    (:class:`BoundPackages`), :attr:`views` (read-only queries), :attr:`writer`
+    (:class:`JournalWriter`: signed entries, staged commits), :attr:`lifecycle`
+    (T1..T7) and :attr:`acts` (import, registry change, denial, projection).
+
     Notes
     -----
     Refusals are :class:`TransitionResult` values. Exceptions mean misuse or an
@@ -104,6 +110,59 @@ class Workspace(LifecycleWorkspace):
     :class:`RevisionConflictError`, :class:`ProjectionError`,
     :class:`WorkspaceReadOnlyError`.
     """
+
+    def __init__(
+        self,
+        principals: list[dict[str, Any]],
+        archive: dict[str, Any],
+        clock: Callable[[], datetime],
+        journal_path: str | Path,
+        *,
+        package_locator: PackageLocator | None = None,
+        package_contamination: ContaminationHook | None = None,
+        package_facts: PackageFactsProvider | None = None,
+        fingerprint_hooks: FingerprintHooks | None = None,
+        projection_dir: str | Path | None = None,
+        key_store: KeyStore | None = None,
+        witness_store: WitnessStore | None = None,
+        _store: FolderStore | MemoryStore | None = None,
+    ) -> None:
+        given = PrincipalRegistry(principals)
+        parsed_archive = parse_archive(archive)
+        self.store: FolderStore | MemoryStore = _store if _store is not None else MemoryStore()
+        folder_mode = isinstance(self.store, FolderStore)
+        if projection_dir is not None:
+            self.store.projection_dir = Path(projection_dir)
+        keys = key_store if key_store is not None else KeyStore()
+        self.registry = WorkspaceRegistry(given, keys, folder_mode=folder_mode)
+        path = Path(journal_path)
+        # A workspace folder's journal is a folder of action files; the plain
+        # constructor of spec 11 keeps a JSONL file.
+        self.journal = WorkspaceJournal.at(
+            path,
+            witness_store if witness_store is not None else WitnessStore(),
+            folder=folder_mode or path.is_dir(),
+        )
+        self.records = RevisionsHeld()
+        self.packages = BoundPackages(
+            self.store,
+            locator=package_locator,
+            contamination=package_contamination,
+            facts=package_facts,
+            fingerprints=fingerprint_hooks,
+        )
+        self.views = WorkspaceViews(
+            self.records, self.registry, self.packages, self.journal, parsed_archive, clock
+        )
+        self.writer = JournalWriter(self.journal, self.registry, self.store, self.records)
+        self.lifecycle = Lifecycle(self.views, self.writer)
+        self.acts = WorkspaceActs(self.lifecycle, self.store)
+        self.journal.lock()  # raises WorkspaceLockedError: one writer per journal
+        try:
+            Opening(self.journal, self.registry, self.store, self.records).load()
+        except Exception as exc:  # opening falls back to read-only, never raises
+            log.exception("dossier workspace %s could not be loaded", journal_path)
+            self.journal.set_fault(f"WORKSPACE_UNREADABLE: {type(exc).__name__}: {exc}")
 
     @classmethod
     def open_folder(
@@ -160,281 +219,239 @@ class Workspace(LifecycleWorkspace):
 
     def reload_archive(self) -> None:
         """Re-read ``archive.json`` of a folder workspace (a new snapshot was published)."""
-        if not isinstance(self._store, FolderStore):
+        if not isinstance(self.store, FolderStore):
             raise WorkspaceError("<memory>", "only a folder workspace has an archive.json")
-        self.update_archive(_read_json(self._store.folder, "archive.json"))
+        self.views.update_archive(_read_json(self.store.folder, "archive.json"))
 
-    # -- import -----------------------------------------------------------------------
-    def import_dossier(
-        self, dossier_json: dict[str, Any], actor_id: str | None = None
-    ) -> DossierRef:
-        """T0: take in a dossier file as ``draft`` or ``evidence_bound``; journal ``imported``.
+    # -- the journal (spec 10) ---------------------------------------------------------
+    @property
+    def read_only(self) -> bool:
+        """True after a failed journal verification or write; transitions are refused."""
+        return self.journal.read_only
 
-        A file claiming a later state is imported as ``evidence_bound``: its check
-        record and claimed state are kept under ``imported_untrusted`` for display,
-        because checks and decisions only count when made and journaled here.
+    @property
+    def journal_fault(self) -> str | None:
+        """Why the workspace is read-only, or None."""
+        return self.journal.fault
 
-        Raises
-        ------
-        DossierSchemaError
-            Structurally invalid (``DOSSIER_SCHEMA_INVALID``), or a bound state without binding.
-        RevisionConflictError
-            The (dossier, revision) already exists here or in the journal.
-        WorkspaceReadOnlyError
-            The journal failed verification.
-        """
-        self._require_writable()
-        now = self._now()
-        file_digest = json_digest(dossier_json)
-        parsed = parse_dossier(dossier_json)
-        m = parsed.model
-        key = (m.dossier_id, m.revision)
-        if m.revision in self._revs.get(m.dossier_id, {}) or key in self._journaled:
-            raise RevisionConflictError(*key)
-        claimed = m.state
-        state = claimed if claimed in _IMPORT_AS_IS else DossierState.EVIDENCE_BOUND
-        refused = import_refusals(m, claimed, state, self._registry)
-        if refused:
-            raise DossierSchemaError(refused)
-        raw = copy.deepcopy(parsed.raw)
-        if claimed is not state or raw.get("check") is not None:
-            raw["imported_untrusted"] = {"claimed_state": claimed.value, "check": raw.get("check")}
-        raw["state"] = state.value
-        raw["check"] = None
-        stored = parse_dossier(raw)
-        plan = m.evidence.independence_plan
-        importer, cause = self._importer(actor_id, m.created_by)
-        entry = {
-            "kind": "imported",
-            "dossier_id": m.dossier_id,
-            "revision": m.revision,
-            "actor": importer,
-            "caused_by": cause,
-            "from_state": None,
-            "to_state": state.value,
-            "payload": {
-                "file_digest": file_digest,
-                "claimed_state": claimed.value,
-                "created_by": m.created_by,
-                "bound_by": m.binding.bound_by if m.binding else None,
-                "training_side": sorted(plan.training_side()) if plan else [],
-                "signoffs": embedded_signoffs(parsed.raw),
-            },
-        }
-        fault = self._commit(now, [stored], [entry])
-        if fault is not None:
-            if fault.startswith("ACTOR_KEY_UNAVAILABLE"):
-                raise ActorUnavailableError("ACTOR_KEY_UNAVAILABLE", fault.split(": ", 1)[-1])
-            raise JournalWriteError(f"the dossier was not imported: {fault}")
-        return DossierRef(m.dossier_id, m.revision, state)
+    def journal_entries(self) -> list[Any]:
+        """Every complete journal entry of the kept branch, read from disk (spec 10.6)."""
+        return self.journal.entries()
 
-    def _importer(self, actor_id: str | None, author: object) -> tuple[Principal, Principal | None]:
-        """Who journals an import: the actor, else the reducer on behalf of the file's author.
+    def journal_head(self) -> dict[str, Any] | None:
+        """``{seq, entry_hash}`` of the last entry (save it as an anchor), or None."""
+        return self.journal.head_anchor()
 
-        Raises
-        ------
-        ActorUnavailableError
-            The actor (or, without one, the author) is not in the registry or cannot sign here.
-        """
-        who = actor_id if actor_id is not None else author
-        principal = self._registry.get(who)
-        unable = self.can_act(who) if principal is not None else None
-        if principal is None or unable is not None:
-            code = "ACTOR_UNKNOWN" if principal is None or unable is None else unable.split(":")[0]
-            raise ActorUnavailableError(
-                code, f"{who!r} cannot import here: {unable or 'not in the principal registry'}"
-            )
-        return (principal, None) if actor_id is not None else (REDUCER, principal)
+    def verify_journal(self, anchor: Any = None) -> dict[str, Any]:
+        """Verify the journal on disk against the registry and the witnessed head (section 10)."""
+        return self.journal.verify(anchor, self.registry.versions(self.store))
 
-    # -- the registry (spec 10.2, 10.6) ------------------------------------------------------
+    def entry_signatures(self) -> list[dict[str, Any]]:
+        """Who signed each journal entry (:meth:`WorkspaceJournal.entry_signatures`)."""
+        return self.journal.entry_signatures(self.registry.versions(self.store))
+
+    def journal_status(self) -> dict[str, Any]:
+        """Everything the journal view shows (:meth:`WorkspaceJournal.status`)."""
+        return self.journal.status(self.registry.versions(self.store))
+
+    def witness_status(self) -> dict[str, Any]:
+        """Whether the journal matches this user's witness store (spec 10.3; read-only)."""
+        return self.journal.witness_status()
+
+    def not_applied(self) -> list[dict[str, Any]]:
+        """A copy of :attr:`WorkspaceJournal.not_applied`: actions that lost a fork (10.6)."""
+        return copy.deepcopy(self.journal.not_applied)
+
+    def arrived(self) -> list[dict[str, Any]]:
+        """A copy of :attr:`WorkspaceJournal.arrived`: entries new since this user's witness."""
+        return copy.deepcopy(self.journal.arrived)
+
+    @property
+    def open_notes(self) -> list[str]:
+        """What opening discarded or repaired and why (e.g. a staged file not journaled)."""
+        return list(self.journal.open_notes)
+
+    def denial_log(self) -> list[dict[str, Any]]:
+        """The ``operation_denied`` entries, oldest first."""
+        return self.journal.denial_log()
+
+    def close(self) -> None:
+        """Release the journal's writer lock."""
+        self.journal.release()
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the registry (spec 10.2, 10.6) ---------------------------------------------------
+    @property
+    def principals(self) -> PrincipalRegistry:
+        """The principal registry in force (the journal's; spec 10.2)."""
+        return self.registry.in_force
+
+    def can_act(self, actor_id: object) -> str | None:
+        """Why ``actor_id`` cannot write to this journal here, or None when it can."""
+        return self.registry.can_act(actor_id)
+
     def key_holdings(self) -> tuple[KeyHolding, ...]:
         """Every principal of the registry in force and whether its private key is here.
 
         Those :attr:`KeyHolding.here` can act on this machine; the others are held
         elsewhere (keys are personal, spec 10.6). Reads this user's key store only.
         """
-        return key_holdings(self._registry, self._keys)
+        return self.registry.key_holdings()
 
-    def change_registry(self, principals: list[dict[str, Any]], actor_id: str) -> str:
-        """Put a new registry version in force through a signed ``registry_changed`` entry.
+    # -- read-only views ---------------------------------------------------------------
+    @property
+    def archive(self) -> Archive:
+        """The archive metadata the gates read."""
+        return self.views.archive
 
-        The actor must be a human maintainer of the registry now in force, with a
-        key on this machine. The new version is kept under ``registry/`` before the
-        entry is appended; ``principals.json`` is replaced after it.
+    def update_archive(self, archive: dict[str, Any]) -> None:
+        """Replace the archive metadata (the evaluation side published a new snapshot)."""
+        self.views.update_archive(archive)
 
-        Returns
-        -------
-        str
-            The new ``registry_digest``.
+    def now(self) -> datetime:
+        """The workspace clock's current time."""
+        return self.views.now()
+
+    def dossier_ids(self) -> list[str]:
+        """Ids of the dossiers held, sorted."""
+        return self.records.dossier_ids()
+
+    def revisions(self, dossier_id: str) -> list[int]:
+        """Revision numbers of a dossier, ascending."""
+        return self.records.numbers(dossier_id)
+
+    def parsed(self, dossier_id: str, revision: int) -> ParsedDossier:
+        """The revision as held (raw tree and typed model); shared: read it, never modify it.
 
         Raises
         ------
-        PrincipalRegistryError
-            The new registry is malformed.
-        ActorUnavailableError
-            The actor is not a human maintainer of the current registry, or cannot sign here.
-        WorkspaceReadOnlyError, JournalWriteError
+        RevisionNotFoundError
         """
-        self._require_writable()
-        new = PrincipalRegistry(principals)
-        actor = self._registry.get(actor_id)
-        if actor is None or not actor.is_human_maintainer:
-            raise ActorUnavailableError(
-                "ACTOR_ROLE_NOT_PERMITTED",
-                f"{actor_id!r} is not a human maintainer of the registry in force",
-            )
-        unable = self.can_act(actor_id)
-        if unable is not None:
-            raise ActorUnavailableError("ACTOR_KEY_UNAVAILABLE", unable)
-        old = self._registry.digest
-        if new.digest == old:
-            return old
-        if isinstance(self._store, FolderStore):
-            if self._seq == 0:
-                self._store.save_registry(self._registry.raw)
-            self._store.save_registry(new.raw)
-        entry = {
-            "kind": "registry_changed",
-            "dossier_id": None,
-            "revision": None,
-            "actor": actor,
-            "payload": {"old_registry_digest": old, "new_registry_digest": new.digest},
-        }
-        fault = self._commit(self._now(), [], [entry])
-        if fault is not None:
-            raise JournalWriteError(f"the registry was not changed: {fault}")
-        self._registry = self._file_registry = new
-        if isinstance(self._store, FolderStore):
-            atomic_write_json(self._store.folder / "principals.json", {"principals": new.raw})
-        return new.digest
+        return self.records.get(dossier_id, revision)
 
-    # -- deferred operations ----------------------------------------------------------------
-    def attempt_operation(self, op: str, actor_id: str, target: str) -> dict[str, Any]:
-        """Deny a deferred (or any unknown) operation and journal the denial (spec 8).
+    def revision(self, dossier_id: str, revision: int) -> dict[str, Any]:
+        """The revision's dossier JSON, including ``state`` and ``check`` (a copy)."""
+        return self.views.revision(dossier_id, revision)
 
-        The denial is decided before, and independently of, the journal write; if
-        the journal cannot be written the result carries ``journal_fault``.
+    def revision_for(self, dossier_id: str, revision: int, viewer_id: str) -> dict[str, Any]:
+        """The revision as ``viewer_id`` may see it: private detail for evaluators only."""
+        return self.views.revision_for(dossier_id, revision, viewer_id)
+
+    def freshness(self, dossier_id: str, revision: int) -> Freshness:
+        """Which freshness rules fire for a revision now (nothing is changed)."""
+        return self.views.freshness(dossier_id, revision)
+
+    def standing(self, dossier_id: str, revision: int) -> Standing:
+        """State and who acted on the revision: what admission to a step reads."""
+        return self.views.standing(dossier_id, revision)
+
+    def admission(
+        self, step: Step, dossier_id: str, revision: int, actor_id: str
+    ) -> Refusal | None:
+        """The refusal ``actor_id`` would get for ``step`` now (None: it would go ahead)."""
+        return self.views.admission(step, dossier_id, revision, actor_id)
+
+    def package_status(self, dossier_id: str, revision: int) -> tuple[PackageStatus, ...]:
+        """The revision's bound packages as found now (:meth:`WorkspaceViews.package_status`)."""
+        return self.views.package_status(dossier_id, revision)
+
+    def evaluate_now(
+        self,
+        dossier_id: str,
+        revision: int,
+        viewer_id: str,
+        packages: tuple[PackageStatus, ...] | None = None,
+    ) -> tuple[Freshness, CheckRecord]:
+        """Freshness and every gate of a revision now, as a check would see them (read-only)."""
+        return self.views.evaluate_now(dossier_id, revision, viewer_id, packages)
+
+    def changes_since_binding(self, dossier_id: str, revision: int) -> tuple[BoundChanges, ...]:
+        """What changed in each bound package that differs from its binding (read-only)."""
+        return self.views.changes_since_binding(dossier_id, revision)
+
+    def projection_preview(self, dossier_id: str, revision: int) -> dict[str, Any]:
+        """What :meth:`project` would publish for the revision as it stands (nothing written)."""
+        return self.views.projection_preview(dossier_id, revision)
+
+    def forget_package_facts(self) -> None:
+        """Hash and audit bound packages again next time (a deliberate re-verification).
+
+        Digests and contamination answers the workspace computed for the caller's
+        facts are dropped; digests the caller gave are still taken as given.
         """
-        reason = denial_reason(op)
-        result: dict[str, Any] = {"decision": "denied", "reason_code": reason}
-        if self._fault is not None:
-            result["journal_fault"] = self._fault
-            return result
-        actor = self._registry.get(actor_id)
-        unable = (
-            self.can_act(actor_id)
-            if actor is not None
-            else (f"ACTOR_UNKNOWN: {actor_id!r} is not in the principal registry")
+        self.packages.forget()
+
+    # -- transitions (spec 7) -------------------------------------------------------------
+    def bind(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
+        """T1 ``draft -> evidence_bound`` (see :meth:`Lifecycle.bind`)."""
+        return self.lifecycle.bind(dossier_id, revision, actor_id)
+
+    def check(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
+        """T2 ``evidence_bound -> independently_checked``, then T3 deferral unless eligible."""
+        return self.lifecycle.check(dossier_id, revision, actor_id)
+
+    def decide_eligible(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
+        """T5 ``independently_checked -> eligible`` by a human maintainer, after re-verifying."""
+        return self.lifecycle.decide_eligible(dossier_id, revision, actor_id)
+
+    def decide_deferred(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
+        """T4 ``independently_checked -> deferred``: a human maintainer may always defer."""
+        return self.lifecycle.decide_deferred(dossier_id, revision, actor_id)
+
+    def expire_if_stale(
+        self, dossier_id: str, revision: int, actor_id: str | None = None
+    ) -> TransitionResult:
+        """T6 by the reducer when a freshness rule fires; refused (precondition) otherwise."""
+        return self.lifecycle.expire_if_stale(dossier_id, revision, actor_id)
+
+    def edit_evidence(
+        self, dossier_id: str, revision: int, actor_id: str, path: list[str], value: Any
+    ) -> TransitionResult:
+        """Edit a draft in place, or (T7) expire a bound revision and create the next one."""
+        return self.lifecycle.edit_evidence(dossier_id, revision, actor_id, path, value)
+
+    def revise(self, dossier_id: str, revision: int, actor_id: str) -> TransitionResult:
+        """Start a new revision from an expired one (spec 7.3; see :meth:`Lifecycle.revise`)."""
+        return self.lifecycle.revise(dossier_id, revision, actor_id)
+
+    def authorize_amendment(
+        self,
+        dossier_id: str,
+        revision: int,
+        actor_id: str,
+        amendment_ref: str,
+        amendment_digest: str,
+    ) -> TransitionResult:
+        """A human maintainer authorizes *proposing* an amendment (spec 2.4), as a sign-off."""
+        return self.lifecycle.authorize_amendment(
+            dossier_id, revision, actor_id, amendment_ref, amendment_digest
         )
-        if actor is None or unable is not None:
-            result["not_journaled"] = unable  # nobody who can sign here asked (10.1, 10.2)
-            return result
-        try:
-            self._append(
-                self._now(),
-                "operation_denied",
-                dossier_id=None,
-                revision=None,
-                actor=actor,
-                payload={"op": str(op), "target": str(target), "reason_code": reason},
-            )
-        except JournalWriteError as exc:
-            if str(exc).startswith(_UNWRITTEN):  # nothing was written: the journal is sound
-                result["not_journaled"] = str(exc)
-            else:
-                self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
-                result["journal_fault"] = self._fault
-        except Exception as exc:  # noqa: BLE001 - the operation stays denied whatever happens
-            self._set_fault(f"JOURNAL_WRITE_FAILED: {exc}")
-            result["journal_fault"] = self._fault
-        return result
 
-    # -- public projection -----------------------------------------------------------------
+    # -- the other journaled acts -----------------------------------------------------------
+    def import_dossier(
+        self, dossier_json: dict[str, Any], actor_id: str | None = None
+    ) -> DossierRef:
+        """T0: take in a dossier file (see :meth:`WorkspaceActs.import_dossier`)."""
+        return self.acts.import_dossier(dossier_json, actor_id)
+
+    def change_registry(self, principals: list[dict[str, Any]], actor_id: str) -> str:
+        """Put a new registry version in force (see :meth:`WorkspaceActs.change_registry`)."""
+        return self.acts.change_registry(principals, actor_id)
+
+    def attempt_operation(self, op: str, actor_id: str, target: str) -> dict[str, Any]:
+        """Deny a deferred (or any unknown) operation and journal the denial (spec 8)."""
+        return self.acts.attempt_operation(op, actor_id, target)
+
     def project(
         self, dossier_id: str, revision: int, actor_id: str | None = None
     ) -> dict[str, Any]:
-        """Build, check, write and journal the public projection of a final revision (spec 9).
-
-        A stale revision is expired first, so the projection reports ``expired``.
-
-        Raises
-        ------
-        ProjectionError
-            Not ``eligible``/``deferred``/``expired``; the actor is a training-side
-            identity of the plan (it never publishes); or the allowlist or canary
-            check failed. Nothing is written then.
-        """
-        self._require_writable()
-        parsed = self._get(dossier_id, revision)
-        if actor_id is not None and actor_id in _training_side(parsed):
-            raise ProjectionError(
-                "PROJECTION_ACTOR_NOT_PERMITTED",
-                "a training-side identity may not publish a projection",
-            )
-        actor, cause = self._publisher(actor_id, parsed.model.created_by)
-        if parsed.model.state is not DossierState.EXPIRED:
-            self.expire_if_stale(dossier_id, revision, (cause or actor).principal_id)
-            parsed = self._get(dossier_id, revision)
-        now = self._now()
-        private = private_strings(parsed.raw, self._archive.raw, self._registry.raw, [dossier_id])
-        head = self.journal_head()  # spec 10.3: every projection carries the journal head
-        # Spec 10.5: signed by the publisher (for the reducer, by whom it acts for).
-        signer = self._projection_signer(actor, cause)
-        for attempt in range(3):
-            projection = sign_projection(
-                build_projection(parsed.model.state, parsed.model.check, now, journal_head=head),
-                signer,
-            )
-            try:
-                data = check_projection(projection, private)
-                break
-            except ProjectionError as exc:  # a random id may, very rarely, contain a private string
-                if exc.reason_code != "PROJECTION_PRIVATE_VALUE_LEAK" or attempt == 2:
-                    raise
-        target = pending = None
-        if self._projection_dir is not None:
-            target = self._projection_dir / f"{projection['projection_id']}.json"
-            pending = target.with_name(f"{projection['projection_id']}.pending.json")
-            if target.exists():
-                raise ProjectionError("PROJECTION_ALLOWLIST_VIOLATION", "projection id reused")
-            atomic_write_json(pending, json.loads(data))
-        # The entry names the projection's content: only that content is ever published (10.5).
-        projection_digest = json_digest(json.loads(data))
-        try:
-            self._append(
-                now,
-                "projection_published",
-                dossier_id=dossier_id,
-                revision=revision,
-                actor=actor,
-                caused_by=cause,
-                from_state=parsed.model.state.value,
-                to_state=parsed.model.state.value,
-                payload={
-                    "projection_id": projection["projection_id"],
-                    "outcome": projection["outcome"],
-                    "projection_digest": projection_digest,
-                },
-            )
-        except JournalWriteError:
-            if pending is not None:
-                pending.unlink(missing_ok=True)
-            raise
-        if pending is not None and target is not None:  # journaled: the projection is published
-            os.replace(pending, target)
-            fsync_dir(target.parent)
-        return projection
-
-    def _projection_signer(
-        self, actor: Principal, cause: Principal | None
-    ) -> Callable[[str], str] | None:
-        try:
-            signer = self.signer_for(
-                cause if actor.role is Role.SYSTEM_REDUCER and cause else actor
-            )
-        except ActorUnavailableError as exc:
-            raise ProjectionError("PROJECTION_ACTOR_NOT_PERMITTED", str(exc)) from None
-        return signer.sign if signer is not None else None
+        """Build, check, write and journal the public projection (:meth:`WorkspaceActs.project`)."""
+        return self.acts.project(dossier_id, revision, actor_id)
 
     # -- forks (spec 10.6) ------------------------------------------------------------
     def redo(self, entry_hash: str, actor_id: str) -> Any:
@@ -449,14 +466,6 @@ class Workspace(LifecycleWorkspace):
     def withdraw(self, entry_hash: str, actor_id: str) -> dict[str, Any]:
         """Withdraw a not-applied action, as its author, by a ``withdrawn`` entry."""
         return withdraw_action(self, entry_hash, actor_id)
-
-    def _publisher(
-        self, actor_id: str | None, author: object
-    ) -> tuple[Principal, Principal | None]:
-        try:
-            return self._importer(actor_id, author)
-        except ActorUnavailableError as exc:
-            raise ProjectionError("PROJECTION_ACTOR_NOT_PERMITTED", str(exc)) from None
 
 
 def init_workspace_folder(

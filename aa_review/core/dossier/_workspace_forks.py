@@ -57,7 +57,7 @@ def _pending(ws: Workspace, entry_hash: str, actor_id: str) -> dict[str, Any]:
 
 
 def _mark(ws: Workspace, entry_hash: str, status: str, by: str) -> None:
-    for na in ws._not_applied:
+    for na in ws.journal.not_applied:
         if na["entry_hash"] == entry_hash:
             na["status"], na["resolved_by"] = status, by
 
@@ -75,12 +75,12 @@ def redo_action(ws: Workspace, entry_hash: str, actor_id: str) -> Any:
         No such not-applied action, resolved already, not the actor's, or a step that
         cannot be redone in one call (withdraw it and act again).
     """
-    ws._require_writable()
+    ws.journal.require_writable()
     na = _pending(ws, entry_hash, actor_id)
     first = na["entries"][0]
     d, r, payload = first["dossier_id"], first["revision"], first["payload"]
     before = len(ws.journal_entries())
-    ws._redoing = entry_hash
+    ws.writer.redoing = entry_hash
     try:
         if na["kind"] == "transition" and na["action"] in _TRANSITIONS:
             result: Any = getattr(ws, _TRANSITIONS[na["action"]])(d, r, actor_id)
@@ -95,7 +95,7 @@ def redo_action(ws: Workspace, entry_hash: str, actor_id: str) -> Any:
                 "withdraw it and take the step again",
             )
     finally:
-        ws._redoing = None
+        ws.writer.redoing = None
     added = ws.journal_entries()[before:]
     if added and added[0]["payload"].get("redoes") == entry_hash:
         if added[0]["kind"] != "transition_refused":
@@ -113,14 +113,14 @@ def withdraw_action(ws: Workspace, entry_hash: str, actor_id: str) -> dict[str, 
     WorkspaceReadOnlyError, JournalWriteError
         Nothing could be written.
     """
-    ws._require_writable()
+    ws.journal.require_writable()
     na = _pending(ws, entry_hash, actor_id)
     actor = ws.principals.get(actor_id)
     if actor is None or ws.can_act(actor_id) is not None:
         raise ForkResolutionError("ACTOR_KEY_UNAVAILABLE", str(ws.can_act(actor_id)))
     try:
-        entry = ws._append(
-            ws._now(),
+        entry = ws.writer.append(
+            ws.now(),
             "withdrawn",
             dossier_id=na["dossier_id"],
             revision=na["revision"],

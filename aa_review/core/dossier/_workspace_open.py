@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aa_review.core.dossier._canonical import json_digest
 from aa_review.core.dossier._errors import DossierSchemaError
@@ -25,43 +25,62 @@ from aa_review.core.dossier._storage import (
 )
 from aa_review.core.dossier._verify import JournalVerifier, verify_read
 from aa_review.core.dossier._witness import WitnessError
-from aa_review.core.dossier._workspace_state import WorkspaceState
 
-__all__ = ["OpeningMixin"]
+if TYPE_CHECKING:
+    from aa_review.core.dossier._storage import MemoryStore
+    from aa_review.core.dossier._workspace_journal import WorkspaceJournal
+    from aa_review.core.dossier._workspace_records import RevisionsHeld
+    from aa_review.core.dossier._workspace_registry import WorkspaceRegistry
+
+__all__ = ["Opening"]
 
 log = logging.getLogger(__name__)
 
 
-class OpeningMixin(WorkspaceState):
-    """The start-up half of :class:`WorkspaceRecords` (it owns the attributes used here)."""
+class Opening:
+    """Opening a workspace: the parts it fills from the journal, the registry and the store.
 
-    def _versions(self) -> dict[str, PrincipalRegistry]:
-        versions: dict[str, PrincipalRegistry] = {}
-        if isinstance(self._store, FolderStore):
-            for digest, tree in self._store.registries().items():
-                try:
-                    versions[digest] = PrincipalRegistry(tree)
-                except Exception:  # noqa: BLE001 - an unusable version is simply unknown
-                    continue
-        versions[self._file_registry.digest] = self._file_registry
-        return versions
+    Parameters
+    ----------
+    journal : WorkspaceJournal
+        Read, verified and witnessed; its head, notes and fault are set here.
+    registry : WorkspaceRegistry
+        The registry given; the journal's is put in force.
+    store : FolderStore or MemoryStore
+        Revisions, registry versions and staged projections.
+    records : RevisionsHeld
+        Receives the revisions of the verified replay.
+    """
 
-    def _load(self) -> None:
-        if isinstance(self._store, FolderStore):
-            self._store.clean_stray()
-        read = self._journal.read()
+    def __init__(
+        self,
+        journal: WorkspaceJournal,
+        registry: WorkspaceRegistry,
+        store: FolderStore | MemoryStore,
+        records: RevisionsHeld,
+    ) -> None:
+        self.journal = journal
+        self.registry = registry
+        self.store = store
+        self.records = records
+
+    def load(self) -> None:
+        """Verify the journal and take in what it says (never raises for what files hold)."""
+        if isinstance(self.store, FolderStore):
+            self.store.clean_stray()
+        read = self.journal.file.read()
         for fault in read.faults:
-            log.error("journal %s: %s", self._journal.path, fault)
+            log.error("journal %s: %s", self.journal.file.path, fault)
         settled: Settled | None = read.settled
         entries = read.entries
         first = entries[0] if entries else None
         genesis = first.get("entry_hash") if isinstance(first, dict) else None
         anchors: list[dict[str, Any]] = []
         try:
-            at_path = self._witness.genesis_at(self._journal.path)
-            record = self._witness.record(genesis) if isinstance(genesis, str) else None
+            at_path = self.journal.witness.genesis_at(self.journal.file.path)
+            record = self.journal.witness.record(genesis) if isinstance(genesis, str) else None
         except WitnessError as exc:
-            self._set_fault(f"WITNESS_UNREADABLE: {exc}")
+            self.journal.set_fault(f"WITNESS_UNREADABLE: {exc}")
             at_path = record = None
         if record is not None:
             anchors.append(record["head"])
@@ -69,7 +88,7 @@ class OpeningMixin(WorkspaceState):
             # A journal was witnessed at this path with another first entry: rewritten or emptied.
             anchors.append({"seq": 0, "entry_hash": at_path["genesis_hash"]})
         witnessed = max((a["seq"] for a in anchors), default=-1)
-        self._witness_state = {
+        self.journal.witness_state = {
             "status": "not_witnessed" if not anchors else "witnessed",
             "witnessed": record["head"] if record else None,
         }
@@ -77,33 +96,33 @@ class OpeningMixin(WorkspaceState):
         if settled is None:  # a JSONL journal: an interrupted append may leave a tail
             entries = self._cut_unacknowledged(read, witnessed)
             read = JournalRead(entries, b"", [])
-        versions = self._versions()
+        versions = self.registry.versions(self.store)
         # A witnessed head on a not-applied branch is reached; every branch verified (10.6).
         result, verifier, branches = verify_read(read, anchors, versions)
-        self._seq = len(entries)
+        self.journal.seq = len(entries)
         last = entries[-1] if entries else None
         if isinstance(last, dict) and isinstance(last.get("entry_hash"), str):
-            self._head = last["entry_hash"]
-        self._genesis = genesis if isinstance(genesis, str) else None
-        self._signatures = verifier.signatures
+            self.journal.head = last["entry_hash"]
+        self.journal.genesis = genesis if isinstance(genesis, str) else None
+        self.journal.signatures = verifier.signatures
         if not result["valid"]:
             if result["reason"] == "JOURNAL_HEAD_MISMATCH":
-                self._witness_state["status"] = "mismatch"
+                self.journal.witness_state["status"] = "mismatch"
             where = f" ({result['file']})" if result.get("file") else ""
-            self._set_fault(f"{result['reason']} at seq {result['first_bad_seq']}{where}")
+            self.journal.set_fault(f"{result['reason']} at seq {result['first_bad_seq']}{where}")
             # Only what the verified prefix says is shown (10.5), read-only.
             self._load_revisions(verifier, _revision_digests(entries[: verifier.count]))
             return
         if settled is not None:
             self._settle_forks(settled, versions, branches)
-        self._arrived = _arrivals(entries, prior, settled, verifier)
+        self.journal.arrived = _arrivals(entries, prior, settled, verifier)
         self._adopt_registry(verifier)
-        self._journaled = set(verifier.replay.states())
-        self._genesis_registry = verifier.genesis_registry
-        if self._fault is None and entries:
-            self._witness_now()
+        self.records.journaled = set(verifier.replay.states())
+        self.journal.genesis_registry = verifier.genesis_registry
+        if self.journal.fault is None and entries:
+            self.journal.witness_now()
         self._load_revisions(verifier, _revision_digests(entries))
-        if self._fault is None:
+        if self.journal.fault is None:
             self._settle_projections(entries)
 
     def _settle_forks(
@@ -155,11 +174,11 @@ class OpeningMixin(WorkspaceState):
                     "resolved_by": by,
                 }
             )
-        self._not_applied = listed
+        self.journal.not_applied = listed
         if listed:
             log.warning(
                 "journal %s: %d action(s) of a concurrent branch are not applied (JOURNAL_FORKED)",
-                self._journal.path,
+                self.journal.file.path,
                 len(listed),
             )
 
@@ -180,18 +199,18 @@ class OpeningMixin(WorkspaceState):
             keep -= 1
         if not read.torn_tail and keep == len(entries):
             return entries
-        if witnessed >= keep or self._fault is not None:
-            self._set_fault(
+        if witnessed >= keep or self.journal.fault is not None:
+            self.journal.set_fault(
                 f"JOURNAL_HEAD_MISMATCH at seq {keep}: a witnessed entry was cut "
                 "or left incomplete; this is not an interrupted append"
             )
-            self._witness_state["status"] = "mismatch"
+            self.journal.witness_state["status"] = "mismatch"
             return entries
-        assert isinstance(self._journal, JournalFile)
-        self._journal.truncate(read.offsets[keep])
+        assert isinstance(self.journal.file, JournalFile)
+        self.journal.file.truncate(read.offsets[keep])
         log.warning(
             "journal %s: cut %d bytes of an unacknowledged append",
-            self._journal.path,
+            self.journal.file.path,
             read.offsets[-1] + len(read.torn_tail) - read.offsets[keep],
         )
         return entries[:keep]
@@ -199,29 +218,29 @@ class OpeningMixin(WorkspaceState):
     def _adopt_registry(self, verifier: JournalVerifier) -> None:
         """The registry in force is the journal's; principals.json must be that one (10.2)."""
         in_force = verifier.in_force
-        if in_force is None or in_force == self._file_registry.digest:
+        if in_force is None or in_force == self.registry.given.digest:
             return
-        versions = self._versions()
+        versions = self.registry.versions(self.store)
         if (
             in_force in versions
-            and self._file_registry.digest in verifier.history
-            and isinstance(self._store, FolderStore)
+            and self.registry.given.digest in verifier.history
+            and isinstance(self.store, FolderStore)
         ):
             # A registry change was journaled but principals.json not yet replaced: roll forward.
-            self._registry = versions[in_force]
+            self.registry.in_force = versions[in_force]
             atomic_write_json(
-                self._store.folder / "principals.json", {"principals": self._registry.raw}
+                self.store.folder / "principals.json", {"principals": self.registry.in_force.raw}
             )
             log.warning(
                 "workspace %s: principals.json rolled forward to the journaled registry",
-                self._store.folder,
+                self.store.folder,
             )
             return
         if in_force in versions:
-            self._registry = versions[in_force]
-        self._set_fault(
+            self.registry.in_force = versions[in_force]
+        self.journal.set_fault(
             f"JOURNAL_REGISTRY_UNTRUSTED: the principal registry given "
-            f"({self._file_registry.digest}) is not the one the journal has in force "
+            f"({self.registry.given.digest}) is not the one the journal has in force "
             f"({in_force}); a registry changes only through a registry_changed entry "
             "signed by a human maintainer"
         )
@@ -230,13 +249,13 @@ class OpeningMixin(WorkspaceState):
         self, verifier: JournalVerifier | None, expected: dict[tuple[str, int], str]
     ) -> None:
         """The revisions of the verified replay, each the content its journal entry names."""
-        store = self._store
+        store = self.store
         if verifier is None or not isinstance(store, FolderStore):
             return
         for (d, r), state in sorted(verifier.replay.states().items()):
             digest = expected.get((d, r))
             if digest is None:
-                self._set_fault(
+                self.journal.set_fault(
                     f"JOURNAL_STATE_MISMATCH: the journal names no content for revision {r} "
                     f"of {d!r}"
                 )
@@ -245,19 +264,19 @@ class OpeningMixin(WorkspaceState):
                 raw = store.load_revision(d, digest)
                 parsed = parse_dossier(raw)
             except WorkspaceFileError as exc:
-                self._set_fault(exc.fault)
+                self.journal.set_fault(exc.fault)
                 continue
             except DossierSchemaError as exc:
-                self._set_fault(f"WORKSPACE_REVISION_INVALID: {exc}")
+                self.journal.set_fault(f"WORKSPACE_REVISION_INVALID: {exc}")
                 continue
             m = parsed.model
             if (m.dossier_id, m.revision) != (d, r) or m.state is not state:
-                self._set_fault(
+                self.journal.set_fault(
                     f"JOURNAL_STATE_MISMATCH: {store.rel(store.revision_file(d, digest))} is "
                     f"not revision {r} of {d!r} as the journal replays it"
                 )
                 continue
-            self._revs.setdefault(d, {})[r] = parsed
+            self.records.hold(parsed, journaled=False)
 
     def _settle_projections(self, entries: list[Any]) -> None:
         """A staged projection is published only when it is the one its entry records (10.5).
@@ -265,7 +284,7 @@ class OpeningMixin(WorkspaceState):
         Anything else staged -- never journaled, or not the content the journal's
         ``projection_digest`` names -- is discarded and named in ``open_notes``.
         """
-        folder = self._projection_dir
+        folder = self.store.projection_dir
         if folder is None or folder.is_symlink() or not folder.is_dir():
             return
         journaled = {
@@ -294,7 +313,7 @@ class OpeningMixin(WorkspaceState):
                     f"JOURNAL_ENTRY_MALFORMED: projections/{path.name} is not the projection "
                     "its journal entry records; discarded, not published"
                 )
-                self._open_notes.append(note)
+                self.journal.open_notes.append(note)
                 log.error("workspace: %s", note)
 
 

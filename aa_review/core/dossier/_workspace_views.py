@@ -1,84 +1,89 @@
-"""The workspace's read-only API for views, and what it knows of bound packages.
+"""The workspace's read-only queries: revisions as held, admission, freshness, gates now.
 
-Nothing here writes or journals, except that binding keeps fingerprints through
-:meth:`_keep_fingerprints`. Views (the window's panel state, the command line) use
-these instead of the workspace's private state.
+Nothing here writes or journals. Views (the window's panel state, the command line)
+use these instead of the workspace's private state.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import logging
+import copy
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from aa_review.core.dossier._admission import Standing, Step, admission
-from aa_review.core.dossier._archive import Archive
-from aa_review.core.dossier._fingerprints import (
-    BoundChanges,
-    FingerprintHooks,
-    changes_since_binding,
-    kept_fingerprints,
-)
+from aa_review.core.dossier._archive import Archive, parse_archive
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
-from aa_review.core.dossier._models_dossier import ParsedDossier
-from aa_review.core.dossier._packages import (
-    ContaminationHook,
-    FactsMemo,
-    PackageState,
-    PackageStatus,
-)
 from aa_review.core.dossier._projection import build_projection
-from aa_review.core.dossier._states import Refusal
 from aa_review.core.dossier._validator import CheckRecord, evaluate
-from aa_review.core.dossier._workspace_state import WorkspaceState
+from aa_review.core.dossier._views import revision_view
 
-__all__ = ["ViewsMixin"]
+if TYPE_CHECKING:
+    from aa_review.core.dossier._fingerprints import BoundChanges
+    from aa_review.core.dossier._models_dossier import ParsedDossier
+    from aa_review.core.dossier._packages import PackageStatus
+    from aa_review.core.dossier._states import Refusal
+    from aa_review.core.dossier._workspace_journal import WorkspaceJournal
+    from aa_review.core.dossier._workspace_packages import BoundPackages
+    from aa_review.core.dossier._workspace_records import RevisionsHeld
+    from aa_review.core.dossier._workspace_registry import WorkspaceRegistry
 
-log = logging.getLogger(__name__)
+__all__ = ["WorkspaceViews"]
 
 
-class ViewsMixin(WorkspaceState):
-    """The read-only half of :class:`WorkspaceRecords` (it owns the attributes used here)."""
+class WorkspaceViews:
+    """Read-only queries over the revisions held, the registry, the archive and the clock.
 
-    _archive: Archive
-    _clock: Callable[[], datetime]
-    _hook: ContaminationHook | None
-    _facts_memo: FactsMemo
-    _fingerprinter: FingerprintHooks | None
-    _changes_memo: dict[tuple[str, str | None, str | None], BoundChanges]
+    It owns the archive metadata the gates read and the clock; the other parts are
+    read, never written.
+    """
 
-    if TYPE_CHECKING:  # what WorkspaceRecords and the other halves define
+    def __init__(
+        self,
+        records: RevisionsHeld,
+        registry: WorkspaceRegistry,
+        packages: BoundPackages,
+        journal: WorkspaceJournal,
+        archive: Archive,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self.records = records
+        self.registry = registry
+        self.packages = packages
+        self.journal = journal
+        self.archive = archive
+        self.clock = clock
 
-        def _get(self, dossier_id: str, revision: int) -> ParsedDossier: ...
-        def _superseded(self, dossier_id: str, revision: int) -> bool: ...
-        def _packages(self, parsed: ParsedDossier) -> tuple[PackageStatus, ...]: ...
-        def _now(self) -> datetime: ...
-        def can_act(self, actor_id: object) -> str | None: ...
-        @property
-        def read_only(self) -> bool: ...
+    def update_archive(self, archive: dict[str, Any]) -> None:
+        """Replace the archive metadata (the evaluation side published a new snapshot)."""
+        self.archive = parse_archive(archive)
 
     def now(self) -> datetime:
         """The workspace clock's current time."""
-        return self._clock()
+        return self.clock()
 
-    def parsed(self, dossier_id: str, revision: int) -> ParsedDossier:
-        """The revision as held (raw tree and typed model); shared: read it, never modify it.
+    def revision(self, dossier_id: str, revision: int) -> dict[str, Any]:
+        """The revision's dossier JSON, including ``state`` and ``check`` (a copy)."""
+        return copy.deepcopy(self.records.get(dossier_id, revision).raw)
 
-        Raises
-        ------
-        RevisionNotFoundError
-        """
-        return self._get(dossier_id, revision)
+    def revision_for(self, dossier_id: str, revision: int, viewer_id: str) -> dict[str, Any]:
+        """The revision as ``viewer_id`` may see it: private detail for evaluators only."""
+        parsed = self.records.get(dossier_id, revision)
+        return revision_view(parsed.raw, self.registry.get(viewer_id), self.archive)
 
-    def is_superseded(self, dossier_id: str, revision: int) -> bool:
-        """Whether a later revision of the dossier exists."""
-        return self._superseded(dossier_id, revision)
+    def freshness(self, dossier_id: str, revision: int) -> Freshness:
+        """Which freshness rules fire for a revision now (nothing is changed)."""
+        return self.fresh(self.records.get(dossier_id, revision), self.now())
+
+    def fresh(self, parsed: ParsedDossier, now: datetime) -> Freshness:
+        """Freshness of ``parsed`` at ``now``, its bound packages found now."""
+        return assess_freshness(parsed, self.archive, now, self.packages.statuses(parsed))
 
     def standing(self, dossier_id: str, revision: int) -> Standing:
         """State and who acted on the revision: what admission to a step reads."""
-        return Standing.of(self._get(dossier_id, revision), self._superseded(dossier_id, revision))
+        return Standing.of(
+            self.records.get(dossier_id, revision), self.records.superseded(dossier_id, revision)
+        )
 
     def admission(
         self, step: Step, dossier_id: str, revision: int, actor_id: str
@@ -88,13 +93,13 @@ class ViewsMixin(WorkspaceState):
         Exactly the workspace's own decision (:func:`admission`), journaling nothing.
         Preconditions (T5's passing check) and freshness are left to the attempt.
         """
-        actor = self._registry.get(actor_id)
-        unable = self.can_act(actor_id) if actor is not None else None
+        actor = self.registry.get(actor_id)
+        unable = self.registry.can_act(actor_id) if actor is not None else None
         return admission(
             step,
             self.standing(dossier_id, revision),
             actor,
-            read_only=self.read_only,
+            read_only=self.journal.read_only,
             unable=unable,
         )
 
@@ -104,7 +109,7 @@ class ViewsMixin(WorkspaceState):
         Uses the caller's :class:`PackageFacts` when the provider has them (nothing is
         hashed when their digest is known), else the locator, which hashes each package.
         """
-        return self._packages(self._get(dossier_id, revision))
+        return self.packages.statuses(self.records.get(dossier_id, revision))
 
     def evaluate_now(
         self,
@@ -115,19 +120,19 @@ class ViewsMixin(WorkspaceState):
     ) -> tuple[Freshness, CheckRecord]:
         """Freshness and every gate of a revision now, as a check would see them; nothing
         is written. ``packages``: statuses already taken (:meth:`package_status`)."""
-        parsed = self._get(dossier_id, revision)
-        now = self._now()
+        parsed = self.records.get(dossier_id, revision)
+        now = self.now()
         if packages is None:
-            packages = self._packages(parsed)
-        fresh = assess_freshness(parsed, self._archive, now, packages)
+            packages = self.packages.statuses(parsed)
+        fresh = assess_freshness(parsed, self.archive, now, packages)
         record = evaluate(
             parsed,
-            self._archive,
-            self._registry,
+            self.archive,
+            self.registry.in_force,
             now,
             viewer_id,
-            package_contamination=self._hook,
-            packages=self._with_hidden_rows(packages),
+            package_contamination=self.packages.hook,
+            packages=self.packages.with_hidden_rows(packages),
         )
         return fresh, record
 
@@ -139,80 +144,17 @@ class ViewsMixin(WorkspaceState):
         changed, none while every package is as bound. Computed once per pair of
         fingerprint and current package digest.
         """
-        parsed = self._get(dossier_id, revision)
-        if not isinstance(parsed.raw.get("binding"), dict):
-            return ()
-        kept = kept_fingerprints(parsed.raw)
-        out = []
-        for status in self._packages(parsed):
-            digest = kept.get(str(status.package_id))
-            key = (str(status.package_id), digest, status.current_digest)
-            held = self._changes_memo.get(key)
-            if held is None:
-                held = changes_since_binding(
-                    status,
-                    digest,
-                    lambda d: self._store.load_fingerprint(dossier_id, d),
-                    self._fingerprinter,
-                )
-                if held is None:
-                    continue
-                if held.status == "changed":
-                    self._changes_memo[key] = held
-            out.append(held)
-        return tuple(out)
-
-    def _keep_fingerprints(
-        self, dossier_id: str, packages: tuple[PackageStatus, ...]
-    ) -> dict[str, str]:
-        """Fingerprint and keep each bound package found as bound; {package id: digest}."""
-        kept: dict[str, str] = {}
-        if self._fingerprinter is None:
-            return kept
-        for status in packages:
-            if status.state is not PackageState.UNCHANGED or status.package_id is None:
-                continue
-            try:
-                data = self._fingerprinter.fingerprint(status)
-                kept[status.package_id] = self._store.save_fingerprint(dossier_id, data)
-            except Exception as exc:  # noqa: BLE001 - binding goes ahead; it is said later
-                log.warning("no fingerprint of %s was kept: %s", status.package_id, exc)
-        return kept
-
-    def projection_preview(self, dossier_id: str, revision: int) -> dict[str, Any]:
-        """What :meth:`project` would publish for the revision as it stands (nothing is
-        written; the id and date of an export are fresh)."""
-        parsed = self._get(dossier_id, revision)
-        return build_projection(
-            parsed.model.state, parsed.model.check, self._now(), journal_head=self.journal_head()
+        return self.packages.changes_since_binding(
+            dossier_id, self.records.get(dossier_id, revision)
         )
 
-    def forget_package_facts(self) -> None:
-        """Hash and audit bound packages again next time (a deliberate re-verification).
-
-        Digests and contamination answers the workspace computed for the caller's
-        facts are dropped; digests the caller gave are still taken as given.
-        """
-        self._facts_memo.clear()
-
-    def _with_hidden_rows(self, packages: tuple[PackageStatus, ...]) -> tuple[PackageStatus, ...]:
-        """Statuses from the caller's facts, with the contamination hook asked once per facts.
-
-        A status from the locator is left as it is: G9 asks the hook itself.
-        """
-        out = []
-        for status in packages:
-            if (
-                status.facts is not None
-                and status.hidden_rows is None
-                and self._hook is not None
-                and status.state in (PackageState.UNCHANGED, PackageState.CHANGED)
-            ):
-                try:
-                    rows = self._facts_memo.hidden_rows(status.facts, self._hook)
-                except Exception as exc:  # noqa: BLE001 - G9 stays unknown, never passes
-                    log.warning("contamination audit of %s failed: %s", status.package_id, exc)
-                else:
-                    status = dataclasses.replace(status, hidden_rows=rows)
-            out.append(status)
-        return tuple(out)
+    def projection_preview(self, dossier_id: str, revision: int) -> dict[str, Any]:
+        """What ``Workspace.project`` would publish for the revision as it stands (nothing
+        is written; the id and date of an export are fresh)."""
+        parsed = self.records.get(dossier_id, revision)
+        return build_projection(
+            parsed.model.state,
+            parsed.model.check,
+            self.now(),
+            journal_head=self.journal.head_anchor(),
+        )

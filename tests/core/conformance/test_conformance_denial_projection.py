@@ -107,7 +107,7 @@ def test_8_the_denial_stands_when_the_journal_cannot_be_written(
 
     # Every append fails, as on a full disk (10.5: the writer holds the file itself, so
     # the journal cannot simply be pointed at a folder that does not exist).
-    monkeypatch.setattr(type(ws._journal), "append", disk_full)
+    monkeypatch.setattr(type(ws.journal.file), "append", disk_full)
     r = ws.attempt_operation("export_dataset", DECIDER, "all-rows")
     assert r["decision"] == "denied"
     assert r["reason_code"] == "OPERATION_DENIED_ACTIVATION_DEFERRED"

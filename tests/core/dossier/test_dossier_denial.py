@@ -68,7 +68,7 @@ def test_denial_stands_when_the_journal_cannot_be_written(
     def disk_full(entry: dict) -> None:
         raise JournalWriteError("cannot append to journal: No space left on device")
 
-    monkeypatch.setattr(ws._journal, "append", disk_full)
+    monkeypatch.setattr(ws.journal.file, "append", disk_full)
     result = ws.attempt_operation("export_dataset", AGENT, "x")
     assert result["decision"] == "denied"
     assert result["reason_code"] == "OPERATION_DENIED_ACTIVATION_DEFERRED"

@@ -127,12 +127,12 @@ def test_the_authorization_outside_the_evidence_is_part_of_the_key(
     ws.import_dossier(DossierBuilder().set("authorization.principal_id", AGENT_MAINTAINER).build())
     cache = PreviewCache(ws)
     assert cache.preview(D, 1, LEAD)[1].gates["G8"].status.value == "fail"
-    digest, key = ws._get(D, 1).evidence_digest, cache.key(D, 1)
+    digest, key = ws.parsed(D, 1).evidence_digest, cache.key(D, 1)
     assert (
         ws.authorize_amendment(D, 1, SIGNER, "a.md", "sha256:" + "1" * 64).outcome.value
         == "applied"
     )
-    assert ws._get(D, 1).evidence_digest == digest  # the evidence digest alone would miss it
+    assert ws.parsed(D, 1).evidence_digest == digest  # the evidence digest alone would miss it
     assert cache.key(D, 1).revision_digest != key.revision_digest  # journal head aside
     assert same_as_uncached(cache, LEAD).gates["G8"].status.value == "pass"
 

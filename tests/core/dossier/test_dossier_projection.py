@@ -194,19 +194,21 @@ def test_allowlist_violations_are_refused() -> None:
 def test_seeded_canary_blocks_the_write(ws: Workspace, tmp_path: Path, monkeypatch) -> None:
     eligible(ws)
     projections = tmp_path / "projections"
-    ws._projection_dir = projections
+    ws.store.projection_dir = projections
     canary = "CANARY-7f1e29"
-    from aa_review.core.dossier import _workspace
+    from aa_review.core.dossier import _workspace_acts
 
-    real = _workspace.build_projection
+    real = _workspace_acts.build_projection
 
     def leaky(*a: Any, **k: Any) -> dict[str, Any]:
         p = real(*a, **k)
         p["created_on"] = canary  # as if a private value slipped into an allowed field
         return p
 
-    monkeypatch.setattr(_workspace, "private_strings", lambda *t: private_strings(*t) | {canary})
-    monkeypatch.setattr(_workspace, "build_projection", leaky)
+    monkeypatch.setattr(
+        _workspace_acts, "private_strings", lambda *t: private_strings(*t) | {canary}
+    )
+    monkeypatch.setattr(_workspace_acts, "build_projection", leaky)
     before = len(ws.journal_entries())
     with pytest.raises(ProjectionError):
         ws.project(D, 1)
@@ -225,7 +227,7 @@ def test_seeded_canary_blocks_the_write(ws: Workspace, tmp_path: Path, monkeypat
 
 def test_projection_is_written_to_a_fresh_file(ws: Workspace, tmp_path: Path) -> None:
     eligible(ws)
-    ws._projection_dir = tmp_path / "out"
+    ws.store.projection_dir = tmp_path / "out"
     p = ws.project(D, 1)
     files = list((tmp_path / "out").iterdir())
     assert [f.name for f in files] == [f"{p['projection_id']}.json"]
