@@ -13,10 +13,10 @@ from typing import Any
 
 import orjson
 
-from aa_review.core.audits._rowjob import link_fingerprint
-from aa_review.core.package.catalog import MAP_PATH
+from aa_review.core.audits._fingerprint import link_fingerprint
 from aa_review.core.package.jsondepth import may_be_too_deep, too_deep
 from aa_review.core.package.jsonstream import ObjectStream
+from aa_review.core.package.layout import MAP_PATH
 from aa_review.core.package.linklines import NotLineLayout, walk_link_lines
 from aa_review.core.package.safepath import PackageRoot
 from aa_review.core.util.errors import RecordError, UnsafeRefError
