@@ -139,3 +139,15 @@ def test_dossier_parser_strings_equal_the_core_enums() -> None:
     assert (Outcome.APPLIED.value, Outcome.APPLIED_AS_NEW_REVISION.value) == dossier_steps._DONE
     assert tuple(r.value for r in Role if r is not Role.SYSTEM_REDUCER) == dossier_steps._ROLES
     assert {"bind", "check"} <= {a.value for a in Action}
+
+
+def test_audit_without_a_query_imports_no_query_language(generated_sample: Path) -> None:
+    """Most audits have no --query: they start without the query language."""
+    names = imported("audit", str(generated_sample), "--json")
+    assert "aa_review.core.audits._engine" in names  # the audit ran
+    assert not any(
+        n == "aa_review.core.query" or n.startswith("aa_review.core.query.") for n in names
+    )
+    assert not any(
+        n.startswith(("PySide6", "aa_review.core.dossier", "aa_review.generator")) for n in names
+    )
