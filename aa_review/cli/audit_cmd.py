@@ -94,25 +94,24 @@ def run(args: argparse.Namespace) -> int:
         resolve_selection,
     )
     from aa_review.core.package import find_root, open_package
-    from aa_review.core.query import (
-        QueryError,
-        filter_corpus,
-        filter_findings,
-        filter_report,
-        needs_package,
-    )
     from aa_review.core.util.errors import PackageError
 
     path = Path(args.path)
+    # Without a query the query language is not imported: it is most audits' case.
+    query = bool(args.query.strip())
     try:
         resolve_selection(args.checks)
-        filter_findings([], args.query)  # a wrong query is reported before any work
     except UnknownCheckError as exc:
         err(str(exc))
         return EXIT_UNUSABLE
-    except QueryError as exc:
-        err(str(exc))
-        return EXIT_UNUSABLE
+    if query:
+        from aa_review.core.query import QueryError, filter_findings
+
+        try:
+            filter_findings([], args.query)  # a wrong query is reported before any work
+        except QueryError as exc:
+            err(str(exc))
+            return EXIT_UNUSABLE
     if not path.exists():
         err(f"{path}: no such file or folder")
         return EXIT_UNUSABLE
@@ -125,7 +124,11 @@ def run(args: argparse.Namespace) -> int:
             return EXIT_UNUSABLE
         single = False
     try:
-        pkg = open_package(path) if single and needs_package(args.query) else None
+        pkg = None
+        if single and query:
+            from aa_review.core.query import needs_package
+
+            pkg = open_package(path) if needs_package(args.query) else None
         if single:
             doc: AuditReport | CorpusReport = audit_package(
                 pkg or path, checks=args.checks, workers=args.workers, progress=_progress
@@ -144,7 +147,9 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(doc, CorpusReport) and not doc.entries:
         err(f"{path}: not a package, and holds no package folders")
         return EXIT_UNUSABLE
-    if args.query.strip():
+    if query:
+        from aa_review.core.query import filter_corpus, filter_report
+
         # Findings, summary and every count; row fields read the package (opened once).
         doc = (
             filter_report(doc, args.query, pkg)

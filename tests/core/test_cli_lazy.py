@@ -185,3 +185,15 @@ def test_each_dossier_step_runs_in_a_fresh_process(tmp_path: Path) -> None:
     assert "revision 1: draft" in out
     status = run("cy", "dossier", "status", ws)
     assert dossier["dossier_id"] in status
+
+
+def test_audit_without_a_query_imports_no_query_language(generated_sample: Path) -> None:
+    """Most audits have no --query: they start without the query language."""
+    names = imported("audit", str(generated_sample), "--json")
+    assert "aa_review.core.audits._engine" in names  # the audit ran
+    assert not any(
+        n == "aa_review.core.query" or n.startswith("aa_review.core.query.") for n in names
+    )
+    assert not any(
+        n.startswith(("PySide6", "aa_review.core.dossier", "aa_review.generator")) for n in names
+    )

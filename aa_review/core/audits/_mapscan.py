@@ -13,10 +13,10 @@ from typing import Any
 
 import orjson
 
-from aa_review.core.audits._rowjob import link_fingerprint
-from aa_review.core.package.catalog import MAP_PATH
+from aa_review.core.audits._fingerprint import link_fingerprint
 from aa_review.core.package.jsondepth import may_be_too_deep, too_deep
 from aa_review.core.package.jsonstream import ObjectStream
+from aa_review.core.package.layout import MAP_PATH
 from aa_review.core.package.linklines import NotLineLayout, walk_link_lines
 from aa_review.core.package.safepath import PackageRoot
 from aa_review.core.util.errors import RecordError, UnsafeRefError
@@ -28,7 +28,12 @@ _BIG = frozenset({"evidence_catalog", "row_evidence_links"})
 
 @dataclass
 class LinkCols:
-    """Links as columns; id lists are interned as codes into ``id_sets``."""
+    """Links as columns; id lists are interned as codes into ``id_sets``.
+
+    Read in a worker process for a large map, then pickled back: each repeated text
+    (file, type, task, evidence id) is one object, so it is pickled once and referred
+    to after, and the lookup table of the id lists is rebuilt here, never sent.
+    """
 
     row_id: list[str] = field(default_factory=list)
     row_file: list[str] = field(default_factory=list)
@@ -39,10 +44,23 @@ class LinkCols:
     inferred: list[int] = field(default_factory=list)
     fingerprint: list[int] = field(default_factory=list)
     id_sets: list[tuple[str, ...]] = field(default_factory=list)
-    _codes: dict[tuple[str, ...], int] = field(default_factory=dict)
+    _codes: dict[tuple[str, ...], int] = field(default_factory=dict, compare=False, repr=False)
+    # One object per distinct text (see above).
+    _texts: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.row_id)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in ("_codes", "_texts")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._codes = {key: code for code, key in enumerate(self.id_sets)}
+        self._texts = {}
+
+    def _text(self, value: str) -> str:
+        return self._texts.setdefault(value, value)
 
     def _code(self, value: Any) -> int:
         key: tuple[Any, ...] = tuple(value) if type(value) is list else ()
@@ -52,6 +70,8 @@ class LinkCols:
             key = tuple(str(v) for v in key)
             code = self._codes.get(key)
         if code is None:
+            # Only texts are shared: an equal number of another type stays as it is.
+            key = tuple(self._text(v) if type(v) is str else v for v in key)
             code = self._codes[key] = len(self.id_sets)
             self.id_sets.append(key)
         return code
@@ -61,9 +81,9 @@ class LinkCols:
             link = {}
         get = link.get
         self.row_id.append(str(get("row_id") or ""))
-        self.row_file.append(str(get("row_file") or ""))
-        self.data_type.append(str(get("data_type") or ""))
-        self.task.append(str(get("source_task_id") or ""))
+        self.row_file.append(self._text(str(get("row_file") or "")))
+        self.data_type.append(self._text(str(get("data_type") or "")))
+        self.task.append(self._text(str(get("source_task_id") or "")))
         self.ids.append(self._code(get("evidence_ref_ids")))
         self.visible.append(self._code(get("visible_evidence_ref_ids")))
         self.inferred.append(self._code(get("inferred_evidence_ref_ids")))

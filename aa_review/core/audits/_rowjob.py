@@ -6,7 +6,6 @@ standard library and orjson alone: no numpy, no pydantic, no package loader.
 
 from __future__ import annotations
 
-import hashlib
 import mmap
 import os
 from array import array
@@ -15,6 +14,7 @@ from typing import Any
 
 import orjson
 
+from aa_review.core.audits._fingerprint import link_fingerprint
 from aa_review.core.audits._rowrules import RowAuditor, RowHit, ScanConfig
 from aa_review.core.package.safepath import open_beneath
 
@@ -60,12 +60,6 @@ class Part:
     overflow: dict[str, Overflow]
     hidden: list[int]
     fingerprints: array[int]
-
-
-def link_fingerprint(trace: Any, steps: Any, artifact_refs: Any) -> int:
-    """A 64-bit digest of the link fields the row index does not hold."""
-    data = orjson.dumps([trace, steps or [], artifact_refs or []])
-    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
 
 
 _AUDITOR: RowAuditor | None = None

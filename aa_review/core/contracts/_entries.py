@@ -9,23 +9,19 @@ from __future__ import annotations
 import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aa_review.core.contracts._compare import (
-    COLUMN_KINDS,
-    JUDGED_ROWS,
-    ArtifactShape,
-    Diff,
-    DiffKind,
-    compare,
-    read_artifact,
+from aa_review.core.contracts._compare import COLUMN_KINDS, JUDGED_ROWS, Diff, DiffKind
+from aa_review.core.contracts._filecheck import (
+    ContractedFile,
+    FileCheck,
+    check_elsewhere,
+    check_in,
 )
 from aa_review.core.package.derive import normalize_ref
 from aa_review.core.package.documents import read_json
 from aa_review.core.package.layout import EC_DIR
 from aa_review.core.package.records import ContractItem
-from aa_review.core.package.safepath import PackageRoot, file_kind
 from aa_review.core.util.errors import UnsafeRefError
 from aa_review.core.util.procpool import POOL_UNAVAILABLE, run_in_processes
 
@@ -63,15 +59,6 @@ _PATHS = {
 def contract_path(kind: str, index: int) -> str:
     """Where an entry sits among the contract files: ``output_contract.required_outputs[0]``."""
     return f"{_PATHS[kind]}[{index}]"
-
-
-@dataclass(frozen=True)
-class ContractedFile:
-    """One artifact and every contract entry that describes it, first the fullest."""
-
-    ref: str
-    format: str
-    contracts: tuple[tuple[str, dict[str, Any]], ...]  # (contract path, entry)
 
 
 def contracted_files(pkg: Package) -> list[ContractedFile]:
@@ -112,60 +99,9 @@ def contracted_files(pkg: Package) -> list[ContractedFile]:
     return files
 
 
-@dataclass
-class FileCheck:
-    """A contracted file compared with each of its contract entries."""
-
-    file: ContractedFile
-    shape: ArtifactShape | None  # None: the file is absent or its ref unsafe, not opened
-    per_contract: list[list[Diff]]  # parallel to ``file.contracts``
-    unsafe: str | None = None  # why an unsafe ref was not opened
-
-    @property
-    def diffs(self) -> list[Diff]:
-        """The distinct differences, each naming the contract entries that state it."""
-        merged: dict[tuple[Any, ...], Diff] = {}
-        for (cpath, _), diffs in zip(self.file.contracts, self.per_contract, strict=True):
-            for d in diffs:
-                key = (d.kind, d.field, d.message, d.line)
-                have = merged.get(key)
-                merged[key] = replace(d, contracts=(have.contracts if have else ()) + (cpath,))
-        return list(merged.values())
-
-
 def check_file(pkg: Package, cf: ContractedFile, keep: int = JUDGED_ROWS) -> FileCheck:
     """Open ``cf`` (never outside the package) and compare it with each of its contracts."""
-    return _check(pkg.safe, cf, keep)
-
-
-def _check(safe: PackageRoot, cf: ContractedFile, keep: int) -> FileCheck:
-    try:
-        safe.resolve(cf.ref)
-    except UnsafeRefError as exc:
-        diff = Diff(DiffKind.MISSING_FILE, None, f"{cf.ref} is not opened: {exc.reason}")
-        return FileCheck(cf, None, [[diff] for _ in cf.contracts], unsafe=exc.reason)
-    st = safe.stat(cf.ref)
-    if st is None or not stat.S_ISREG(st.st_mode):
-        what = (
-            "does not exist"
-            if st is None
-            else f"is not a regular file but a {file_kind(st.st_mode)}; not opened"
-        )
-        diff = Diff(DiffKind.MISSING_FILE, None, f"{cf.ref} {what}")
-        return FileCheck(cf, None, [[diff] for _ in cf.contracts])
-    # Opened by the one package opener: never outside the package, never a FIFO.
-    shape = read_artifact(lambda: safe.open(cf.ref), cf.format, keep)
-    return FileCheck(cf, shape, [compare(shape, c) for _, c in cf.contracts])
-
-
-def _check_elsewhere(root: str, cf: ContractedFile, keep: int) -> FileCheck:
-    """:func:`check_file` in a worker process, for a large JSON artifact: the parsed value
-    stays there (parsing it again here would cost as much as the comparison)."""
-    check = _check(PackageRoot(Path(root)), cf, keep)
-    if check.shape is not None and check.shape.value is not None:
-        st = PackageRoot(Path(root)).stat(cf.ref)
-        check.shape.value, check.shape.value_dropped = None, st.st_size if st else 1
-    return check
+    return check_in(pkg.safe, cf, keep)
 
 
 def _never() -> bool:
@@ -197,7 +133,7 @@ def compare_package(
 
         try:
             run_in_processes(
-                _check_elsewhere, large, finish, cancelled, _Stopped, workers=min(len(large), 2)
+                check_elsewhere, large, finish, cancelled, _Stopped, workers=min(len(large), 2)
             )
         except POOL_UNAVAILABLE:  # no worker processes here: compare them in this thread
             for i, (_root, cf, _keep) in large.items():

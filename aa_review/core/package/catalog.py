@@ -19,7 +19,7 @@ from aa_review.core.package.derive import (
 )
 from aa_review.core.package.documents import file_problem
 from aa_review.core.package.jsonstream import ObjectStream
-from aa_review.core.package.layout import EC_DIR
+from aa_review.core.package.layout import MAP_PATH
 from aa_review.core.package.records import Evidence, EvidenceMapHeader, RowLink
 from aa_review.core.package.rowscan import RowChunk
 from aa_review.core.package.safepath import PackageRoot
@@ -34,7 +34,6 @@ __all__ = [
     "live_hash_status",
 ]
 
-MAP_PATH = f"{EC_DIR}/source_evidence_map.json"
 _BIG = frozenset({"evidence_catalog", "row_evidence_links"})
 # One value of the map's header (or one catalog entry) over this is refused unread:
 # the compiler writes ids, versions and short refs there.

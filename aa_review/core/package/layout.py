@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "EC_DIR",
+    "MAP_PATH",
     "FIXED_TYPES",
     "ENV_PAIR_TYPE",
     "SURFACE_TYPES",
@@ -16,6 +17,8 @@ __all__ = [
 ]
 
 EC_DIR = "experience_compiler"
+# The evidence map (format 7): catalog, links and coverage.
+MAP_PATH = f"{EC_DIR}/source_evidence_map.json"
 
 SCHEMA_V02 = {
     "compiler": "aa-experience-compiler-v0.2",

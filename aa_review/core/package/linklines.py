@@ -10,17 +10,19 @@ boundary is always a token boundary.
 
 from __future__ import annotations
 
+import functools
 import mmap
 from collections.abc import Callable, Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import orjson
-from pydantic import TypeAdapter, ValidationError
-from typing_extensions import TypedDict  # pydantic reads only this one before 3.12
 
-from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.jsonstream import ObjectStream
+from aa_review.core.package.layout import MAP_PATH
 from aa_review.core.package.safepath import PackageRoot
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 __all__ = ["NotLineLayout", "walk_link_lines", "count_links", "BadLink"]
 
@@ -95,23 +97,30 @@ def _walk(mm: mmap.mmap, on_line: Callable[[bytes], None]) -> dict[str, Any]:
     return tail
 
 
-class _Link(TypedDict, total=False):
-    """The fields of a link and their types, as :class:`~aa_review.core.package.records.RowLink`
-    reads them (the same lax rules; other keys are allowed)."""
+@functools.cache
+def _links() -> TypeAdapter[list[Any]]:
+    """The links' validator. Built on first use: the evidence map's worker process walks
+    the link lines without it, and so without importing pydantic."""
+    from pydantic import TypeAdapter
+    from typing_extensions import TypedDict  # pydantic reads only this one before 3.12
 
-    row_id: str | None
-    row_file: str | None
-    data_type: str | None
-    source_task_id: str | None
-    source_trace_id: str | None
-    source_step_ids: list[int] | None
-    source_artifact_refs: list[str] | None
-    evidence_ref_ids: list[str] | None
-    visible_evidence_ref_ids: list[str] | None
-    inferred_evidence_ref_ids: list[str] | None
+    class _Link(TypedDict, total=False):
+        """The fields of a link and their types, as
+        :class:`~aa_review.core.package.records.RowLink` reads them (the same lax rules;
+        other keys are allowed)."""
 
+        row_id: str | None
+        row_file: str | None
+        data_type: str | None
+        source_task_id: str | None
+        source_trace_id: str | None
+        source_step_ids: list[int] | None
+        source_artifact_refs: list[str] | None
+        evidence_ref_ids: list[str] | None
+        visible_evidence_ref_ids: list[str] | None
+        inferred_evidence_ref_ids: list[str] | None
 
-_LINKS: TypeAdapter[list[_Link]] = TypeAdapter(list[_Link])
+    return TypeAdapter(list[_Link])
 
 
 class BadLink(ValueError):
@@ -138,8 +147,10 @@ class _Counter:
         if self._batch:
             # One parse and validation in pydantic-core for the batch; a link that is not
             # an object, or anything wrong, sends the caller to the exact reader.
+            from pydantic import ValidationError
+
             try:
-                _LINKS.validate_json(b"[" + b",".join(self._batch) + b"]")
+                _links().validate_json(b"[" + b",".join(self._batch) + b"]")
             except ValidationError as exc:
                 raise NotLineLayout(str(exc)) from None
             self.n += len(self._batch)
@@ -175,9 +186,11 @@ def _count_exactly(safe: PackageRoot) -> int:
     batch: list[Any] = []
     where: list[int] = []
 
+    from pydantic import ValidationError
+
     def check() -> None:
         try:
-            _LINKS.validate_python(batch)
+            _links().validate_python(batch)
         except ValidationError as exc:
             err = exc.errors()[0]
             at = where[int(err["loc"][0])] if err["loc"] else where[0]
