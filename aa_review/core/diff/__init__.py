@@ -11,8 +11,9 @@ the path notation, does not pay for the whole engine.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from aa_review.core.util.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from aa_review.core.diff._engine import (
@@ -166,14 +167,4 @@ _WHERE = {
 __all__ = list(_WHERE)
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())

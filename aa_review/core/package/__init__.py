@@ -6,8 +6,9 @@ Names are imported on first use (PEP 562), so a worker process that needs only
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from aa_review.core.util.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from aa_review.core.package.digest import (
@@ -52,10 +53,4 @@ _WHERE = {
 __all__ = list(_WHERE)
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, globals())
