@@ -131,17 +131,19 @@ class StallMeter:
 
 
 class GilHolders:
-    """Which thread of the window's process held the interpreter lock in a long gap.
+    """What the window's process ran during the long gaps between ticks.
 
-    A watchdog thread sleeps 2 ms at a time (releasing the lock); when it wakes more than
-    ``LATE_MS`` late, another thread held the lock (or the machine ran something else:
-    the idle gap shows how often that happens) and it takes the stacks of every thread
-    at once. The holder is the thread whose innermost frames are not a wait: its stack
-    shows the call that just returned, or the line right after it.
+    A watchdog thread wakes every 2 ms (sleeping releases the interpreter lock). When
+    it wakes more than ``LATE_MS`` late, another thread held the lock all that time; when
+    it wakes on time but the GUI thread's last tick is more than ``LATE_MS`` old, the GUI
+    thread itself is busy. Either way it takes the stacks of every thread at once (for a
+    late wake: the holder's stack shows the call that just returned, or the line after
+    it), so the report names the work, independent of the machine's load.
     """
 
-    def __init__(self) -> None:
-        self.samples: list[tuple[float, dict[str, list[str]]]] = []
+    def __init__(self, ticks: Callable[[], float]) -> None:
+        self.last_tick = ticks
+        self.samples: list[tuple[str, float, dict[str, list[str]]]] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -158,34 +160,38 @@ class GilHolders:
 
     def _run(self) -> None:
         me = threading.get_ident()
-        names = {}
         last = time.perf_counter()
         while not self._stop.is_set():
             time.sleep(0.002)
             now = time.perf_counter()
             late = (now - last) * 1000.0 - 2.0
+            tick_age = (now - self.last_tick()) * 1000.0
             last = now
-            if late < LATE_MS:
+            if late >= LATE_MS:
+                kind, ms = "watchdog waited for the lock", late
+            elif tick_age >= LATE_MS:
+                kind, ms = "GUI thread busy, last tick", tick_age
+            else:
                 continue
             frames = sys._current_frames()
             names = {t.ident: t.name for t in threading.enumerate()}
-            stacks = {}
-            for ident, frame in frames.items():
-                if ident == me:
-                    continue
-                lines = [
+            stacks = {
+                names.get(ident, str(ident)): [
                     f"{Path(f.filename).name}:{f.lineno} {f.name}"
-                    for f in traceback.extract_stack(frame)[-6:]
+                    for f in traceback.extract_stack(frame)[-4:]
                 ]
-                stacks[names.get(ident, str(ident))] = lines
-            self.samples.append((late, stacks))
+                for ident, frame in frames.items()
+                if ident != me
+            }
+            self.samples.append((kind, ms, stacks))
+            time.sleep(0.008)  # a sample per 10 ms of a gap
             last = time.perf_counter()
 
-    def show(self, top: int = 3) -> None:
-        for late, stacks in sorted(self.samples, key=lambda s: -s[0])[:top]:
-            print(f"    watchdog woke {late:.0f} ms late; threads:", flush=True)
+    def show(self, top: int = 6) -> None:
+        for kind, ms, stacks in sorted(self.samples, key=lambda s: -s[1])[:top]:
+            print(f"    {kind} {ms:.0f} ms ago; threads:", flush=True)
             for name, lines in stacks.items():
-                print(f"      {name}: " + " <- ".join(reversed(lines[-3:])), flush=True)
+                print(f"      {name}: " + " <- ".join(reversed(lines)), flush=True)
 
 
 VERDICTS = Verdicts()  # printed once every figure was measured
@@ -267,7 +273,7 @@ def measure(args: argparse.Namespace, groups: set[str], root: Path, baseline: Pa
         runs: dict[str, list[tuple[float, float, float]]] = {}
         loads: dict[str, list[float]] = {}
         idles: dict[str, list[float]] = {}
-        holders = GilHolders() if args.sample else None
+        holders = GilHolders(lambda: meter.ticks[-1]) if args.sample else None
 
         def run(name: str, start: Callable[[], None], done: Callable[[], bool]) -> None:
             # The idle window's longest gap just before the action: the same run's

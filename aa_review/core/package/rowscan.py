@@ -152,7 +152,7 @@ def _pack_sets(sets: list[tuple[int, ...]] | None) -> Any:
 
 def _unpack_sets(packed: Any) -> list[tuple[int, ...]] | None:
     if packed is None or isinstance(packed, list):
-        return packed  # type: ignore[no-any-return]
+        return packed
     sizes, flat = array("q"), array("q")
     sizes.frombytes(packed[0])
     flat.frombytes(packed[1])
