@@ -11,6 +11,7 @@ import importlib
 import itertools
 import mmap
 import os
+from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,6 +70,136 @@ class RowChunk:
     refs: dict[str, str] = field(default_factory=dict)  # evidence id -> ref (v0.1 derivation)
     problems: list[Problem] = field(default_factory=list)
     visited: Any = None  # what the row visitor returned (see Visitor)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled compactly (a worker's result comes back to the window's process):
+        number columns as machine arrays, ``row_id`` as one joined string, ``data_type``
+        and ``task`` as a table and codes, the sets as one flat array. Unpickling then
+        runs a few C calls per column, each brief, instead of one object per value, and
+        holds the interpreter lock far less long in the process that receives it."""
+        return (_unpack, (_pack(self),))
+
+
+# Number columns and their array type codes ('q': int64, 'Q': uint64, 'd': float64).
+_NUMBERS = (
+    ("line", "q"),
+    ("offset", "q"),
+    ("length", "q"),
+    ("set_code", "q"),
+    ("confidence", "d"),
+    ("quality", "d"),
+    ("digest", "Q"),
+    ("content_hash", "Q"),
+)
+_SEP = "\x1f"  # joins row ids; a chunk whose ids hold it sends them as a list
+
+
+def _pack_numbers(values: list[Any], code: str) -> Any:
+    try:
+        return array(code, values).tobytes()
+    except (TypeError, OverflowError):  # not all machine numbers: as they are
+        return list(values)
+
+
+def _unpack_numbers(packed: Any, code: str) -> list[Any]:
+    if isinstance(packed, list):
+        return packed
+    out = array(code)
+    out.frombytes(packed)
+    return out.tolist()
+
+
+def _pack_strings(values: list[str]) -> Any:
+    if not values:
+        return None
+    joined = _SEP.join(values)
+    if joined.count(_SEP) != len(values) - 1 or not all(type(v) is str for v in values):
+        return list(values)
+    return joined
+
+
+def _unpack_strings(packed: Any) -> list[str]:
+    if packed is None:
+        return []
+    if isinstance(packed, list):
+        return packed
+    return packed.split(_SEP)  # type: ignore[no-any-return]
+
+
+def _pack_coded(values: list[str]) -> tuple[list[str], bytes]:
+    table: dict[str, int] = {}
+    codes = array("i", [table.setdefault(v, len(table)) for v in values])
+    return list(table), codes.tobytes()
+
+
+def _unpack_coded(packed: tuple[list[str], bytes]) -> list[str]:
+    table, raw = packed
+    codes = array("i")
+    codes.frombytes(raw)
+    return list(map(table.__getitem__, codes))
+
+
+def _pack_sets(sets: list[tuple[int, ...]] | None) -> Any:
+    if sets is None:
+        return None
+    try:
+        sizes = array("q", map(len, sets))
+        flat = array("q", itertools.chain.from_iterable(sets))
+    except (TypeError, OverflowError):
+        return list(sets)
+    return sizes.tobytes(), flat.tobytes()
+
+
+def _unpack_sets(packed: Any) -> list[tuple[int, ...]] | None:
+    if packed is None or isinstance(packed, list):
+        return packed
+    sizes, flat = array("q"), array("q")
+    sizes.frombytes(packed[0])
+    flat.frombytes(packed[1])
+    it = iter(flat.tolist())
+    return [tuple(itertools.islice(it, n)) for n in sizes]
+
+
+def _pack(ch: RowChunk) -> tuple[Any, ...]:
+    return (
+        ch.file_code,
+        ch.start,
+        ch.lines_seen,
+        tuple(_pack_numbers(getattr(ch, name), code) for name, code in _NUMBERS),
+        _pack_strings(ch.row_id),
+        _pack_coded(ch.data_type),
+        _pack_coded(ch.task),
+        ch.sets,
+        _pack_sets(ch.set_pos),
+        ch.unknown,
+        ch.refs,
+        ch.problems,
+        ch.visited,
+    )
+
+
+def _unpack(state: tuple[Any, ...]) -> RowChunk:
+    (file_code, start, lines_seen, numbers, row_id, data_type, task, sets, set_pos) = state[:9]
+    unknown, refs, problems, visited = state[9:]
+    cols = {
+        name: _unpack_numbers(packed, code)
+        for (name, code), packed in zip(_NUMBERS, numbers, strict=True)
+    }
+    return RowChunk(
+        file_code=file_code,
+        start=start,
+        lines_seen=lines_seen,
+        row_id=_unpack_strings(row_id),
+        data_type=_unpack_coded(data_type),
+        task=_unpack_coded(task),
+        sets=sets,
+        set_pos=_unpack_sets(set_pos),
+        unknown=unknown,
+        refs=refs,
+        problems=problems,
+        visited=visited,
+        **cols,
+    )
 
 
 def split_ranges(size: int, target: int) -> list[tuple[int, int]]:

@@ -9,6 +9,7 @@ the session then shows of those results, named by its package version.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -278,13 +279,37 @@ def prepare_findings(pkg: Package, report: AuditReport | None) -> PreparedFindin
     )
 
 
+# A thread of the window's process that makes many short system calls (each releases
+# the interpreter lock and takes it back at once) can keep the GUI thread waiting for
+# the lock for a hundred milliseconds: CPython hands it over on request only when the
+# holder kept it for a whole switch interval, which such a thread never does (the
+# convoy effect). So the work below gives the lock away for a moment every few ms.
+_WORK_S = 0.004
+_GIVE_S = 0.001
+
+
+def _giving_way() -> Callable[[], None]:
+    """A call that sleeps ``_GIVE_S`` once ``_WORK_S`` passed since it last slept."""
+    last = [time.perf_counter()]
+
+    def give_way() -> None:
+        if time.perf_counter() - last[0] >= _WORK_S:
+            time.sleep(_GIVE_S)
+            last[0] = time.perf_counter()
+
+    return give_way
+
+
 def live_hash_statuses(pkg: Package, cancelled: Callable[[], bool] = _never) -> tuple[str, ...]:
-    """Per catalog item, :func:`~aa_review.core.package.catalog.live_hash_status`."""
+    """Per catalog item, :func:`~aa_review.core.package.catalog.live_hash_status`,
+    giving the interpreter lock away between items (it runs in the window's process)."""
     out = []
+    give_way = _giving_way()
     for e in pkg.catalog:
         if cancelled():
             raise Cancelled
         out.append(live_hash_status(pkg.safe, e))
+        give_way()
     return tuple(out)
 
 
@@ -292,12 +317,14 @@ def compute_digest(root: Path, cancelled: Callable[[], bool] = _never) -> str:
     """The package digest (``digest_of``, its one definition), file by file so that it
     can stop between files; raises ``OSError`` when a file cannot be read."""
     entries = list_package(root).entries
+    give_way = _giving_way()  # it runs in the window's process (see _WORK_S)
 
     def facts() -> Iterator[tuple[int, str] | None]:
         for e in entries:
             if cancelled():
                 raise Cancelled
             yield (e.size, file_sha256(root, e.rel)) if e.kind == "file" else None
+            give_way()
 
     return digest_of(entries, facts())
 
