@@ -27,6 +27,7 @@ from pathlib import Path
 from aa_review.core.package.derive import CONTENT_HASH_LIMIT, content_hash_bytes
 from aa_review.core.package.digest import Entry, digest_of, list_package
 from aa_review.core.package.safepath import open_beneath, read_beneath
+from aa_review.core.util.buffers import CHUNK, read_buffers
 from aa_review.core.util.procpool import POOL_UNAVAILABLE, drain, spawn_pool
 
 __all__ = [
@@ -45,7 +46,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-CHUNK = 1 << 20
 GROUP_MIN_BYTES = 1 << 20  # smaller files are hashed directly: comparing them saves nothing
 PROCESS_MIN_BYTES = 256 * 1024 * 1024  # below this, worker start-up costs more than it saves
 
@@ -134,9 +134,10 @@ class ByteScan:
 def scan_file(root: Path | str, rel: str, wants: Wants) -> ScanResult:
     """:class:`ByteScan` of the whole package file ``rel``, read in 1 MiB chunks."""
     scan = ByteScan(wants)
-    with os.fdopen(open_beneath(str(root), rel), "rb") as fh:
-        while block := fh.read(CHUNK):
-            scan.feed(block)
+    buf = read_buffers()[0]
+    with os.fdopen(open_beneath(str(root), rel), "rb", buffering=0) as fh:
+        while k := fh.readinto(buf):
+            scan.feed(buf if k == CHUNK else bytes(buf[:k]))
     return scan.result()
 
 
@@ -227,9 +228,8 @@ def hash_group(root: str, paths: list[str], wants: Wants | None = None) -> list[
     """
     scan = ByteScan(wants) if wants is not None else None
     h = hashlib.sha256()
-    buf = bytearray(CHUNK)
+    buf, other = read_buffers()
     view = memoryview(buf)
-    other = bytearray(CHUNK)
     n_total, plain = 0, True
     rest: list[tuple[int, io.FileIO]] = []
     differ: set[int] = set()

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from aa_review.core.package.safepath import file_kind, open_beneath
+from aa_review.core.util.buffers import read_buffers
 
 if TYPE_CHECKING:
     from aa_review.core.package.hashcache import HashCache, Stamp
@@ -39,7 +40,6 @@ __all__ = [
     "cached_digest",
 ]
 
-_CHUNK = 1 << 20
 # Folders the compiler's own index skips; they are not part of a package's content.
 _SKIP_DIRS = frozenset({".git", "__pycache__", ".venv", "node_modules"})
 MAX_DEPTH = 64  # folders nested deeper are reported, not listed (one descriptor per level)
@@ -185,7 +185,7 @@ def _sha256_stamped(root: Path | str, rel: str) -> tuple[str, Stamp | None]:
     h = hashlib.sha256()
     with os.fdopen(open_beneath(str(root), rel), "rb", buffering=0) as fh:
         before = _stamp(os.fstat(fh.fileno()))
-        buf = bytearray(_CHUNK)
+        buf = read_buffers()[0]
         view = memoryview(buf)
         while n := fh.readinto(buf):
             h.update(view[:n])
