@@ -15,7 +15,6 @@ from aa_review.core.contracts import (
     Diff,
     DiffKind,
     FileCheck,
-    compare_package,
 )
 from aa_review.core.findings import Finding, Locations
 from aa_review.core.package.documents import DOC_PATHS
@@ -67,7 +66,7 @@ def check_contracts(pkg: Package, ctx: AuditContext) -> Iterator[Finding]:
     JSON object must have the contracted keys with the contracted types, its non-empty
     fields a value. The four pre-final checklist checks are evaluated against the files.
     The comparison is the Contracts tab's (``aa_review.core.contracts``)."""
-    checks = compare_package(pkg)
+    checks = ctx.contract_checks()
     for check in checks:
         if check.shape is None:
             if ctx.on("contract.missing_file"):

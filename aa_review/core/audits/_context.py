@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from aa_review.core.audits._files import FileHashes, ScanResult, Wants
     from aa_review.core.audits._mapscan import MapScan
     from aa_review.core.audits._rowscan import RowScan
+    from aa_review.core.contracts import FileCheck
     from aa_review.core.package.model import Package
 
 __all__ = ["AuditContext", "ROW_RULE_CODES"]
@@ -70,6 +71,9 @@ class AuditContext:
         self.on_hash_wait: Callable[[], None] = lambda: None  # ticks while waiting for it
         self._map: MapScan | None = None
         self.map_job: Future[MapScan] | None = None  # the map read in a worker process
+        # The contracted files compared (core.contracts.compare_package), started by the
+        # engine beside the row pass: a large JSON artifact is parsed in a worker process.
+        self.contracts_job: Future[list[FileCheck]] | None = None
         self._rows: RowScan | None = None
         self.extra: dict[str, Any] = {}
         self._row_table: RowTable | None = None
@@ -156,6 +160,19 @@ class AuditContext:
                 self.pkg.root, threads=self.hash_threads, cancelled=self.cancelled
             )
         return self._hashes
+
+    def contract_checks(self) -> list[FileCheck]:
+        """Every contracted file against its contracts: the engine's job awaited, or
+        compared here."""
+        if self.contracts_job is not None:
+            job, self.contracts_job = self.contracts_job, None
+            self.extra["contract_checks"] = job.result()
+        if "contract_checks" not in self.extra:
+            from aa_review.core.contracts import compare_package
+
+            self.extra["contract_checks"] = compare_package(self.pkg, cancelled=self.cancelled)
+        checks: list[FileCheck] = self.extra["contract_checks"]
+        return checks
 
     def byte_scan(self, rel: str, wants: Wants) -> ScanResult | None:
         """Lines and needle counts of package file ``rel`` (None: absent or unsafe).

@@ -20,6 +20,7 @@ from aa_review.core.audits._mapscan import scan_map, scan_map_at
 from aa_review.core.audits._model import AuditProgress, AuditReport, CheckSummary, Counts, Identity
 from aa_review.core.audits._registry import Check, resolve_selection
 from aa_review.core.audits._rowscan import ScanCancelled, fused_scan, row_workers, scan_rows
+from aa_review.core.contracts import compare_package
 from aa_review.core.findings import Finding
 from aa_review.core.package import LoadCancelled, LoadProgress, Package, find_root, open_package
 from aa_review.core.package.catalog import MAP_PATH
@@ -89,7 +90,9 @@ def audit_package(
     # The fused scan's config and ref facts, then the loader's per-chunk results (as Any:
     # the loader passes its row visitor's results through untyped).
     fused: dict[str, Any] = {}
-    hashing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="aa-audit-hash")
+    # Two background jobs: the file hashing and the contracts' comparison, which both
+    # wait on worker processes more than they run here.
+    hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="aa-audit-bg")
     finished = threading.Event()  # stops a hashing job nobody will wait for
     try:
         return _audit(
@@ -128,6 +131,17 @@ def _audit(
     t0: float,
 ) -> AuditReport:
     early: _HashJob | None = None
+    contracts: list[Future[Any]] = []
+    early_map: list[Future[Any] | None] = []
+
+    def compare_contracts(p: Package) -> None:
+        # Beside the row pass (a large JSON artifact is parsed in a worker process)
+        # rather than after it, when the contracts check runs.
+        if not contracts and any(c.name == "contracts" for c in selected):
+            contracts.append(
+                hashing.submit(compare_package, p, cancelled=lambda: finished.is_set() or stop())
+            )
+
     if isinstance(pkg_or_path, Package):
         pkg = pkg_or_path
     else:
@@ -140,6 +154,9 @@ def _audit(
         def visitor(before: Package) -> tuple[str, object] | None:
             # Each row is checked by the loader's scan, on its one parse (v0.1 packages,
             # whose catalog comes from the rows, get a row pass after opening instead).
+            compare_contracts(before)  # its documents and files are the package's
+            if rows and _wants_map(before, selected):  # the map, beside the row pass too
+                early_map.append(_map_worker(before))
             pre = AuditContext(before, enabled=enabled, workers=workers, cap=cap)
             if before.catalog_derived or not pre.needs_rows():
                 return None
@@ -170,6 +187,9 @@ def _audit(
     ctx = AuditContext(
         pkg, enabled=enabled, workers=workers, cap=cap, hash_threads=hash_threads, cancelled=stop
     )
+    compare_contracts(pkg)
+    ctx.contracts_job = contracts[0] if contracts else None
+    ctx.map_job = early_map[0] if early_map else None
     if "parts" in fused:
         ctx.extra["ref_facts"] = fused["ref_facts"]
         ctx._rows = fused_scan(fused["parts"], len(pkg.index), cap)
@@ -271,9 +291,7 @@ def _prefetch(
     want_hash = digest or any(c.hashes for c in selected)
     full = digest or bool(names & {"copies", "files"})  # byte hashes of every file
     scans = _reads(selected)
-    want_map = (
-        not pkg.catalog_derived and pkg.map_header is not None and bool(names & {"links", "counts"})
-    )
+    want_map = ctx.map_job is None and _wants_map(pkg, selected)
     cores = os.cpu_count() or 1
     busy = row_workers(pkg, ctx.workers) if rows else 0
     spare = cores - busy if busy else cores - 1  # in-process rows keep this thread busy
@@ -286,7 +304,12 @@ def _prefetch(
         hashed[0], hashed[1] = done, total
 
     # Worker processes for hashing only pay off when Python work runs beside it.
-    beside = want_map or rows or any(not (c.hashes or c.reads) for c in selected)
+    beside = (
+        want_map
+        or ctx.map_job is not None
+        or rows
+        or any(not (c.hashes or c.reads) for c in selected)
+    )
 
     def start_hash(threads: int) -> None:
         # Without the digest and the whole-folder checks, only the files checks read.
@@ -332,22 +355,40 @@ def _prefetch(
 _MAP_IN_PROCESS_BYTES = 16 * 1024 * 1024  # a smaller map is read here: a worker costs more
 
 
-def _read_map(ctx: AuditContext, big: bool) -> None:
-    """Read the evidence map's links off the main process when the map is large (it is
-    Python-bound, and the checks run here meanwhile); here otherwise, or when no worker
-    process can start."""
-    pkg = ctx.pkg
+def _map_worker(pkg: Package) -> Future[Any] | None:
+    """The evidence map's links read in a worker process when the map is large (reading
+    is Python-bound, and the row pass or the checks run here meanwhile); None when the
+    map is small or no worker process can start (then it is read here)."""
     st = pkg.safe.stat(MAP_PATH)
-    if big and st is not None and st.st_size >= _MAP_IN_PROCESS_BYTES:
-        try:
-            pool = spawn_pool(1)
-            ctx.map_job = pool.submit(scan_map_at, str(pkg.root))
-            pool.shutdown(wait=False)  # the job still runs; the process ends after it
-            return
-        except POOL_UNAVAILABLE as exc:
-            log.debug("no worker process for the evidence map (%s): reading it here", exc)
+    if st is None or st.st_size < _MAP_IN_PROCESS_BYTES:
+        return None
     try:
-        ctx._map = scan_map(pkg.safe)
+        pool = spawn_pool(1)
+        job = pool.submit(scan_map_at, str(pkg.root))
+        pool.shutdown(wait=False)  # the job still runs; the process ends after it
+        return job
+    except POOL_UNAVAILABLE as exc:
+        log.debug("no worker process for the evidence map (%s): reading it here", exc)
+        return None
+
+
+def _wants_map(pkg: Package, selected: list[Check]) -> bool:
+    return (
+        not pkg.catalog_derived
+        and pkg.map_header is not None
+        and any(c.name in _MAP_CHECKS for c in selected)
+    )
+
+
+def _read_map(ctx: AuditContext, big: bool) -> None:
+    """Read the evidence map's links: in a worker process for a large map of a package
+    with rows (:func:`_map_worker`), here otherwise."""
+    if big:
+        ctx.map_job = _map_worker(ctx.pkg)
+        if ctx.map_job is not None:
+            return
+    try:
+        ctx._map = scan_map(ctx.pkg.safe)
     except Exception as exc:  # the checks that need it retry and report it
         log.debug("reading the evidence map's links failed: %s", exc, exc_info=True)
 

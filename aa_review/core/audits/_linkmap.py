@@ -185,14 +185,18 @@ def _fields(
     bad_task = obj(links.task)[li] != obj(ix.tasks)[ix.task[pos]]
     sc = ix.set_code[pos].astype(np.int64)
     n_sets = max(1, len(ix.sets))
-    cat_vis = [e.visibility for e in pkg.catalog]
+    id_of = ix.evidence_ids.__getitem__
+    with_vis: dict[object, set[int]] = {}  # catalog positions of each visibility
+    for p, e in enumerate(pkg.catalog):
+        with_vis.setdefault(e.visibility, set()).add(p)
+    nowhere: set[int] = set()
 
     def cited(code: int, keep: str | None = None) -> tuple[str, ...]:
-        return tuple(
-            ix.evidence_ids[p]
-            for p in ix.sets[code].tolist()
-            if keep is None or (p < len(cat_vis) and cat_vis[p] == keep)
-        )
+        """The evidence ids of set ``code`` (those of visibility ``keep`` only)."""
+        members = ix.sets[code].tolist()
+        if keep is None:
+            return tuple(map(id_of, members))
+        return tuple(map(id_of, filter(with_vis.get(keep, nowhere).__contains__, members)))
 
     pair = np.asarray(links.ids, dtype=np.int64)[li] * n_sets + sc
     uniq, inv = np.unique(pair, return_inverse=True)

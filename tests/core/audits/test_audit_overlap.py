@@ -1,0 +1,54 @@
+"""An audit of a package folder compares the contracts and reads a large evidence map
+beside the row pass, not after it, and reports exactly what it reported before."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from aa_review.core.audits import _engine, audit_package
+from aa_review.core.package import open_package
+
+
+def _report(r: Any) -> dict[str, Any]:
+    d: dict[str, Any] = r.model_dump(mode="json")
+    d.pop("seconds", None)
+    return d
+
+
+def test_contracts_are_compared_while_the_rows_are_read(
+    monkeypatch: pytest.MonkeyPatch, sample_copy: Path
+) -> None:
+    events: list[str] = []
+    real = _engine.compare_package
+
+    def compare(pkg: Any, **kw: Any) -> Any:
+        events.append("contracts")
+        return real(pkg, **kw)
+
+    monkeypatch.setattr(_engine, "compare_package", compare)
+    got = audit_package(sample_copy, progress=lambda p: events.append(p.stage))
+    assert events.count("contracts") == 1
+    assert events.index("contracts") < events.index("checks")  # not in the checks' turn
+    assert _report(got) == _report(audit_package(open_package(sample_copy)))
+
+
+def test_a_large_map_is_read_in_a_worker_started_before_the_rows(
+    monkeypatch: pytest.MonkeyPatch, sample_copy: Path
+) -> None:
+    alone = audit_package(sample_copy)
+    order: list[str] = []
+    real = _engine._map_worker
+
+    def worker(pkg: Any) -> Any:
+        order.append("map" if len(pkg.index) == 0 else "map after the rows")
+        return real(pkg)
+
+    monkeypatch.setattr(_engine, "_MAP_IN_PROCESS_BYTES", 0)  # every map is "large"
+    monkeypatch.setattr(_engine, "_map_worker", worker)
+    got = audit_package(sample_copy, progress=lambda p: order.append(p.stage))
+    assert order[0] == "map"  # asked for by the opening, before any row was read
+    assert "map after the rows" not in order
+    assert _report(got) == _report(alone)
