@@ -149,17 +149,37 @@ def _walk(value: Any, path: str, hits: list[Hit]) -> None:
             _walk(v, f"{path}[{i}]", hits)
 
 
+_STR = {str}
+
+
 def _strings(value: Any, out: list[str]) -> None:
+    """Every key and string in ``value``, appended to ``out`` (in no particular order)."""
     t = type(value)
     if t is str:
         out.append(value)
     elif t is dict:
-        for k, v in value.items():
-            out.append(k)
-            _strings(v, out)
+        out.extend(value)
+        values = value.values()
+        kinds = set(map(type, values))
+        if kinds <= _STR:  # strings only: taken at C speed, no call per string
+            out.extend(values)
+        elif not kinds <= _LEAVES:
+            for v in values:
+                _strings(v, out)
+        elif str in kinds:
+            out.extend([v for v in values if type(v) is str])
     elif t is list:
-        for v in value:
-            _strings(v, out)
+        kinds = set(map(type, value))
+        if kinds <= _STR:
+            out.extend(value)
+        elif not kinds <= _LEAVES:
+            for v in value:
+                _strings(v, out)
+        elif str in kinds:
+            out.extend([v for v in value if type(v) is str])
+
+
+_LEAVES = frozenset({str, int, float, bool, type(None)})  # values holding no container
 
 
 class _State:

@@ -58,6 +58,7 @@ class RefRules:
         self._safe: PackageRoot | None = None
         self._cache: dict[str, tuple[Any, list[Hit], bool]] = {}
         self._one: dict[tuple[str, str], tuple[list[Hit], bool]] = {}
+        self._clean: dict[str, set[str]] = {}  # per key: refs with no hit, not hidden
 
     def facts(self, ref: str) -> RefFacts:
         found = self.known.get(ref)
@@ -78,12 +79,21 @@ class RefRules:
             return cached[1], cached[2]
         hits: list[Hit] = []
         hidden = False
+        clean = self._clean.setdefault(key, set())
+        try:
+            if clean.issuperset(refs):  # the usual case, decided at C speed
+                self._cache[key] = (refs, hits, hidden)
+                return hits, hidden
+        except TypeError:  # an unhashable item (a list or an object): looked at below
+            pass
         for i, ref in enumerate(refs):
             if not isinstance(ref, str):
                 continue
             one = self._one.get((key, ref))
             if one is None:
                 one = self._one[(key, ref)] = self._check_one(key, ref)
+                if not one[0] and not one[1]:
+                    clean.add(ref)
             for code, _, r, e, msg in one[0]:
                 if code in on:
                     hits.append((code, f"{key}[{i}]", r, e, msg))
