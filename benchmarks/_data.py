@@ -79,11 +79,20 @@ def changed_package(src: Path, into: Path, seed: int = 1, **changes: object) -> 
     return into / src.name
 
 
+_SCRATCH = ".scratch-"
+
+
+def _another_runs(top: str) -> bool:
+    """A scratch folder of a benchmark running beside this one (another process): it
+    comes and goes with that run, so it is no change of this one's."""
+    return top.startswith(_SCRATCH) and f"-{os.getpid()}-" not in top
+
+
 @contextlib.contextmanager
 def scratch(prefix: str) -> Iterator[Path]:
     """A folder for one run's derived data, inside ``bench-data/`` (the same disk as the
     packages, not a memory-backed temporary folder), removed when the run ends."""
-    d = Path(tempfile.mkdtemp(prefix=f".scratch-{prefix}-", dir=bench_dir()))
+    d = Path(tempfile.mkdtemp(prefix=f"{_SCRATCH}{prefix}-{os.getpid()}-", dir=bench_dir()))
     try:
         yield d
     finally:
@@ -110,6 +119,8 @@ def data_listing(root: Path | None = None) -> Listing:
         for name in dirnames + filenames:
             full = os.path.join(dirpath, name)
             rel = os.path.relpath(full, base)
+            if _another_runs(rel.split(os.sep, 1)[0]):
+                continue
             try:
                 st = os.lstat(full)
             except OSError:
@@ -125,7 +136,8 @@ def data_changes(before: Listing, after: Listing) -> list[str]:
     """What a benchmark changed in ``bench-data/``: every entry found before must be there
     after, unchanged. A new top-level entry is a data set made once and cached (a stress
     package and its ``.complete`` marker): adding one changes nothing that was found; a
-    new entry inside one found before does."""
+    new entry inside one found before does, and so does this run's own scratch folder
+    left behind. Scratch folders of other benchmarks running beside it are not listed."""
     changes = [f"removed {rel}" for rel in before if rel not in after]
     changes += [
         f"changed {rel} ({before[rel]} -> {after[rel]})"
@@ -134,6 +146,9 @@ def data_changes(before: Listing, after: Listing) -> list[str]:
     ]
     tops = {rel.split(os.sep, 1)[0] for rel in before}
     changes += [
-        f"added {rel}" for rel in after if rel not in before and rel.split(os.sep, 1)[0] in tops
+        f"added {rel}"
+        for rel in after
+        if rel not in before
+        and (rel.split(os.sep, 1)[0] in tops or (rel.startswith(_SCRATCH) and os.sep not in rel))
     ]
     return sorted(changes)

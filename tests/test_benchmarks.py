@@ -189,3 +189,31 @@ def test_the_load_benchmark_measures_the_windows_first_rows(generated_sample: Pa
 
     first, before, after = bench_load.first_paint(generated_sample)
     assert 0 < first < 600 and before > 0 and after > 0
+
+
+def test_another_runs_scratch_folder_is_no_change_of_this_one(bench_data: Path) -> None:
+    """Two benchmarks run side by side: one's scratch folder, made and removed during the
+    other's run, made the other fail with "removed .scratch-…"."""
+    theirs = bench_data / ".scratch-stalls-999999999-abc"
+
+    def bench() -> None:
+        shutil.rmtree(theirs)  # the other run ends meanwhile
+        (bench_data / ".scratch-diff-999999999-def").mkdir()  # and another starts
+
+    theirs.mkdir()
+    (theirs / "copy.jsonl").write_bytes(b"x")
+    assert runner.run("fake", bench) == 0
+
+
+def test_its_own_scratch_folder_left_behind_fails_the_run(
+    bench_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kept = []
+
+    def bench() -> None:
+        cm = _data.scratch("leak")
+        cm.__enter__()  # never left (kept alive: a closed generator would remove it)
+        kept.append(cm)
+
+    assert runner.run("fake", bench) == 1
+    assert "added .scratch-leak-" in capsys.readouterr().err
