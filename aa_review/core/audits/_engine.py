@@ -278,10 +278,11 @@ def _prefetch(
 ) -> None:
     """Start what the checks share: the row pass, file hashes, the evidence-map links.
 
-    The row pass runs first, in worker processes on every core for a large package.
-    File hashing (worker processes or threads, never the GIL-bound main thread) starts
+    The row pass runs in worker processes on every core for a large package, and a
+    large evidence map's worker reads the links beside it (a small map is read here
+    first). File hashing (worker processes or threads, never the GIL-bound main thread) starts
     as soon as cores are free: alongside an in-process row pass, else right after it,
-    and goes on while the map scan and the checks that do not need it run; those that
+    and goes on while the checks that do not need it run; those that
     read hashes or count bytes of files (``Check.hashes``, ``Check.reads``) wait for
     it. Progress is reported from this thread.
     """
@@ -329,6 +330,8 @@ def _prefetch(
 
     if want_hash and ctx.hash_job is None and (cfg is None or spare >= 1):
         start_hash(ctx.hash_threads if cfg is None else max(1, min(ctx.hash_threads, spare)))
+    if want_map:  # a large map's worker reads it beside the row pass
+        _read_map(ctx, big=rows or len(pkg.index) > 0)
     if cfg is not None:
 
         def rows_progress(done: int, total: int) -> None:
@@ -346,8 +349,6 @@ def _prefetch(
             log.debug("the row pass failed: %s", exc, exc_info=True)
     if want_hash and ctx.hash_job is None:
         start_hash(ctx.hash_threads)
-    if want_map:
-        _read_map(ctx, big=rows or len(pkg.index) > 0)
     if ctx.hash_job is not None:
         emit(AuditProgress("hash", *hashed))
 

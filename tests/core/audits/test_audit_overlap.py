@@ -52,3 +52,28 @@ def test_a_large_map_is_read_in_a_worker_started_before_the_rows(
     assert order[0] == "map"  # asked for by the opening, before any row was read
     assert "map after the rows" not in order
     assert _report(got) == _report(alone)
+
+
+def test_an_opened_packages_large_map_is_read_beside_its_row_pass(
+    monkeypatch: pytest.MonkeyPatch, sample_copy: Path
+) -> None:
+    """The window's case: the package is open, its rows are checked by a row pass."""
+    pkg = open_package(sample_copy)
+    alone = audit_package(pkg)
+    order: list[str] = []
+    real_map, real_rows = _engine._map_worker, _engine.scan_rows
+
+    def worker(p: Any) -> Any:
+        order.append("map")
+        return real_map(p)
+
+    def rows(*a: Any, **kw: Any) -> Any:
+        order.append("rows")
+        return real_rows(*a, **kw)
+
+    monkeypatch.setattr(_engine, "_MAP_IN_PROCESS_BYTES", 0)
+    monkeypatch.setattr(_engine, "_map_worker", worker)
+    monkeypatch.setattr(_engine, "scan_rows", rows)
+    got = audit_package(pkg)
+    assert order == ["map", "rows"]
+    assert _report(got) == _report(alone)
