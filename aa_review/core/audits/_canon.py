@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+from json.encoder import c_make_encoder  # type: ignore[attr-defined]  # C part, no stub
 from json.encoder import encode_basestring_ascii as _enc_str
 from typing import Any
 
@@ -28,9 +29,26 @@ _DROPPED = frozenset({"row_content_hash", "created_at"})
 _CONST = {"accepted": "false", "rejection_reason": "null"}
 
 
-# json.dumps(value, sort_keys=True) builds a JSONEncoder per call; one kept encoder
-# without the cycle check (a parsed row has no cycles) writes the same text faster.
-_SORTED = json.JSONEncoder(sort_keys=True, check_circular=False).encode
+# json.dumps(value, sort_keys=True) builds a JSONEncoder per call, and its encode() a C
+# encoder per call too; the C encoder itself, made once without the cycle check (a parsed
+# row has no cycles), writes the same text with no Python code around it.
+def _unserializable(value: Any) -> Any:
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_C_SORTED = (
+    c_make_encoder(None, _unserializable, _enc_str, None, ": ", ", ", True, False, True)
+    if c_make_encoder is not None
+    else None
+)
+_PY_SORTED = json.JSONEncoder(sort_keys=True, check_circular=False).encode
+
+
+def _SORTED(value: Any) -> str:
+    """``json.dumps(value, sort_keys=True)``."""
+    if _C_SORTED is None:  # an interpreter without the json module's C part
+        return _PY_SORTED(value)
+    return "".join(_C_SORTED(value, 0))
 
 
 def key_prefix(key: str) -> str:

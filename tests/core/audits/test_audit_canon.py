@@ -161,3 +161,15 @@ def test_hostile_rows_never_crash_the_rules() -> None:
         aud.check(row, "training_example")
         aud.feed_privacy(i, row)
     aud.privacy_hits()
+
+
+def test_each_value_is_written_as_json_dumps_writes_it() -> None:
+    """``enc`` (the kept C encoder among its shortcuts) against ``json.dumps`` itself."""
+    import json
+
+    from aa_review.core.audits._canon import enc
+
+    rnd = random.Random(7)
+    for _ in range(3000):
+        v = _value(rnd)
+        assert enc(v) == json.dumps(v, sort_keys=True), v
