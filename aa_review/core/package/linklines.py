@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import mmap
-import re
 from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
@@ -32,8 +31,13 @@ _BIG = frozenset({"evidence_catalog", "row_evidence_links"})
 FAST_MAX = 32 * 1024 * 1024  # a header, link line or tail larger: the streaming reader
 _BATCH = 4096
 _BLOCK = 1 << 20  # bytes of link lines handed over at once by walk_link_lines(on_block=)
-# A line of a block that starts with "]": the links end in it (or are not one per line).
-_CLOSING = re.compile(rb"\n[ \t\r]*\]")
+
+
+def _closes(block: bytes) -> bool:
+    """Whether a run of lines may hold the links' closing ``]`` (a line ``]`` or ``],``),
+    which a link line of the compiler's layout never ends with (it ends ``},``). A run
+    that holds it would not parse as links; those lines go one by one instead."""
+    return b"]\n" in block or b"],\n" in block or block.endswith(b"]")
 
 
 class NotLineLayout(Exception):
@@ -92,7 +96,7 @@ def _walk(
                 # no line of it closes the links (else the lines one by one, as without).
                 cut = mm.rfind(b",\n", pos + 1, pos + _BLOCK)
                 block = mm[pos + 1 : cut] if cut > pos else b""
-                if block and not _CLOSING.search(block):
+                if block and not _closes(block):
                     on_block(block)
                     pos = cut + 1
                     continue
