@@ -5,9 +5,9 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO, TypeVar
 
 import orjson
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 __all__ = [
     "emit_json",
     "load_or_exit",
+    "open_or_exit",
     "EXIT_OK",
     "EXIT_FINDINGS",
     "EXIT_UNUSABLE",
@@ -25,6 +26,7 @@ __all__ = [
 ]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNUSABLE = 0, 1, 2
+T = TypeVar("T")
 
 
 def err(message: str) -> None:
@@ -40,10 +42,17 @@ def emit_json(doc: Any) -> None:
 def load_or_exit(path: str) -> Package | None:
     """Open a package, or print why not on stderr and return None."""
     from aa_review.core.package import open_package
+
+    return open_or_exit(path, open_package)
+
+
+def open_or_exit(path: str, opener: Callable[[Path], T]) -> T | None:
+    """``opener(Path(path))``, or print why the package cannot be opened on stderr and
+    return None."""
     from aa_review.core.util.errors import PackageError
 
     try:
-        return open_package(Path(path))
+        return opener(Path(path))
     except PackageError as exc:
         err(str(exc))
     except OSError as exc:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
-from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, load_or_exit
+from aa_review.cli._common import EXIT_FINDINGS, EXIT_OK, EXIT_UNUSABLE, emit_json, open_or_exit
 
 __all__ = ["register", "run"]
 
@@ -37,15 +38,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from aa_review.core.package.hashcache import HashCache
-    from aa_review.core.package.summary import summary
+    from aa_review.core.package.loader import count_rows
+    from aa_review.core.package.summary import count_links_now, summary
 
-    pkg = load_or_exit(args.package)
-    if pkg is None:
+    # The rows are only counted (in worker processes), and the map's links are counted
+    # here meanwhile: the two biggest reads overlap.
+    links: list[Callable[[], int]] = []
+    opened = open_or_exit(
+        args.package,
+        lambda p: count_rows(p, meanwhile=lambda pkg: links.append(count_links_now(pkg))),
+    )
+    if opened is None:
         return EXIT_UNUSABLE
+    pkg, rows = opened
     cache = HashCache(pkg.root)
     if args.verify:
         cache.clear()  # every file is hashed again, and remembered afresh
-    doc = summary(pkg, cache=cache)
+    doc = summary(pkg, cache=cache, counted=links[0], rows=rows)
     if args.json:
         emit_json(doc)
     else:

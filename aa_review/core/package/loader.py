@@ -14,13 +14,13 @@ from aa_review.core.package import documents
 from aa_review.core.package.catalog import derive_catalog, read_map_header
 from aa_review.core.package.index import RowIndex, build_index
 from aa_review.core.package.layout import EC_DIR, ROW_FILES
-from aa_review.core.package.model import LoadProgress, Package
+from aa_review.core.package.model import LoadProgress, Package, RowCounts
 from aa_review.core.package.rowscan import RowChunk, Visitor, scan_range, split_ranges
 from aa_review.core.package.safepath import PackageRoot
 from aa_review.core.util.errors import PackageError, UnsafeRefError
 from aa_review.core.util.procpool import POOL_UNAVAILABLE, run_in_processes
 
-__all__ = ["open_package", "find_root", "LoadCancelled"]
+__all__ = ["open_package", "count_rows", "find_root", "LoadCancelled"]
 
 log = logging.getLogger(__name__)
 
@@ -135,22 +135,11 @@ def open_package(
     catalog_derived = catalog is None
     if catalog is None:
         catalog = derive_catalog(safe, chunks)
-    line_base = _line_bases(chunks)
-    for ch in chunks:
-        base = line_base.get((ch.file_code, ch.start), 0)
-        for code, severity, line, message in ch.problems:
-            problems.append(
-                Finding(
-                    code=code,
-                    severity=Severity(severity),
-                    message=message,
-                    location=Location(file=files[ch.file_code], line=line + base if line else None),
-                )
-            )
+    line_base = _chunk_problems(chunks, files, problems)
     index = build_index(chunks, files, [e.evidence_id for e in catalog], line_base)
     rows_read = rows or catalog_derived  # a v0.1 catalog comes from the rows: read them
     if rows_read:
-        _check_empty(safe, files, docs, index, problems)
+        _check_empty(safe, files, docs, problems)
     return Package(
         root=root,
         safe=safe,
@@ -163,6 +152,66 @@ def open_package(
         problems=problems,
         rows_read=rows_read,
     )
+
+
+def count_rows(
+    path: Path,
+    *,
+    workers: int | None = None,
+    meanwhile: Callable[[Package], None] | None = None,
+) -> tuple[Package, RowCounts]:
+    """Open the package at ``path`` and count its rows by data type and by file, without
+    indexing them: every line is read and checked as :func:`open_package` does (the same
+    problems, in the same order), only its ``data_type`` is kept.
+
+    The package comes with an empty index (``rows_read`` False), except a v0.1 package,
+    whose catalog is derived from its rows and which is opened whole. ``meanwhile`` is
+    called once with that package while the row workers count (work of the parent that
+    needs no row, done on the other core meanwhile).
+    """
+    pkg = open_package(path, rows=False)
+    if pkg.rows_read:  # v0.1: read and indexed already
+        if meanwhile is not None:
+            meanwhile(pkg)
+        return pkg, RowCounts.of_index(pkg.index)
+    files = [rel for rel, _ in ROW_FILES]
+    problems = list(pkg.problems)
+    jobs = _plan_jobs(pkg.safe, files, problems)
+    raised: list[Exception] = []
+
+    def during() -> None:  # what it raises is raised after the scan, not taken for the pool's
+        try:
+            if meanwhile is not None:
+                meanwhile(pkg)
+        except Exception as exc:  # noqa: BLE001  # raised again once the scan is over
+            raised.append(exc)
+
+    chunks = _scan_all(
+        pkg.safe,
+        files,
+        jobs,
+        sum(end - start for _, start, end in jobs),
+        derive=False,
+        progress=None,
+        on_partial=None,
+        cancelled=lambda: False,
+        workers=workers,
+        catalog_ids=[],
+        columns=False,
+        meanwhile=during,
+    )
+    if raised:
+        raise raised[0]
+    _chunk_problems(chunks, files, problems)
+    _check_empty(pkg.safe, files, pkg.docs, problems)
+    by_type: dict[str, int] = {}
+    by_file = dict.fromkeys(files, 0)
+    for ch in chunks:
+        by_file[files[ch.file_code]] += len(ch.data_type)
+        for t in ch.data_type:
+            by_type[t] = by_type.get(t, 0) + 1
+    pkg.problems = problems
+    return pkg, RowCounts(by_type=by_type, by_file=by_file)
 
 
 def _plan_jobs(
@@ -208,6 +257,8 @@ def _scan_all(
     workers: int | None,
     catalog_ids: list[str],
     visitor: Visitor | None = None,
+    columns: bool = True,
+    meanwhile: Callable[[], None] | None = None,
 ) -> list[RowChunk]:
     results: dict[int, RowChunk] = {}
     done = [0]
@@ -228,7 +279,7 @@ def _scan_all(
 
     def args(job: tuple[int, int, int]) -> tuple[Any, ...]:
         code, start, end = job
-        return (str(safe.path), files[code], code, start, end, derive, visitor, ids)
+        return (str(safe.path), files[code], code, start, end, derive, visitor, ids, columns)
 
     def serially(pending: list[int]) -> None:
         for i in pending:
@@ -239,6 +290,8 @@ def _scan_all(
     if not jobs:
         if progress is not None:
             progress(LoadProgress(stage="rows", done=0, total=0, rows=0))
+        if meanwhile is not None:
+            meanwhile()
         return []
     finish(0, scan_range(*args(jobs[0])))
     if on_partial is not None and len(jobs) > 1:
@@ -247,14 +300,24 @@ def _scan_all(
     if cancelled():
         raise LoadCancelled()
     if total >= PARALLEL_MIN_BYTES and (workers is None or workers > 1) and rest:
+        pending = [meanwhile]  # run once, whether the workers start or not
+
+        def once() -> None:
+            run, pending[0] = pending[0], None
+            if run is not None:
+                run()
+
         try:
-            _scan_parallel(args, jobs, rest, finish, cancelled, workers)
+            _scan_parallel(args, jobs, rest, finish, cancelled, workers, once)
         except POOL_UNAVAILABLE as exc:
             # Workers could not start (no __main__ guard, no /dev/shm...): scan here instead.
             log.warning("parallel row scan unavailable (%s); scanning in one process", exc)
             serially([i for i in rest if i not in results])
+        once()
     else:
         serially(rest)
+        if meanwhile is not None:
+            meanwhile()
     return [results[i] for i in range(len(jobs))]
 
 
@@ -265,6 +328,7 @@ def _scan_parallel(
     finish: Callable[[int, RowChunk], None],
     cancelled: Callable[[], bool],
     workers: int | None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> None:
     run_in_processes(
         scan_range,
@@ -273,7 +337,27 @@ def _scan_parallel(
         cancelled,
         LoadCancelled,
         workers=workers or min(4, os.cpu_count() or 1),
+        meanwhile=meanwhile,
     )
+
+
+def _chunk_problems(
+    chunks: list[RowChunk], files: list[str], problems: list[Finding]
+) -> dict[tuple[int, int], int]:
+    """Append the chunks' problems, located by file and line; return the line bases."""
+    line_base = _line_bases(chunks)
+    for ch in chunks:
+        base = line_base.get((ch.file_code, ch.start), 0)
+        for code, severity, line, message in ch.problems:
+            problems.append(
+                Finding(
+                    code=code,
+                    severity=Severity(severity),
+                    message=message,
+                    location=Location(file=files[ch.file_code], line=line + base if line else None),
+                )
+            )
+    return line_base
 
 
 def _line_bases(chunks: list[RowChunk]) -> dict[tuple[int, int], int]:
@@ -289,7 +373,6 @@ def _check_empty(
     safe: PackageRoot,
     files: list[str],
     docs: documents.Documents,
-    index: RowIndex,
     problems: list[Finding],
 ) -> None:
     claimed = (docs.manifest.training_row_counts_by_file if docs.manifest else None) or {}

@@ -20,7 +20,7 @@ from aa_review.core.package.records import Evidence, EvidenceMapHeader, RowLink
 from aa_review.core.package.safepath import PackageRoot, printable
 from aa_review.core.util.errors import RecordError
 
-__all__ = ["Package", "LoadProgress", "HIDDEN"]
+__all__ = ["Package", "LoadProgress", "RowCounts", "HIDDEN"]
 
 HIDDEN = "hidden_excluded"  # the visibility of grader-only material (format section 7)
 
@@ -37,6 +37,27 @@ class LoadProgress:
     @property
     def fraction(self) -> float:
         return 1.0 if self.total <= 0 else min(1.0, self.done / self.total)
+
+
+@dataclass(frozen=True)
+class RowCounts:
+    """How many rows of each data type, and in each row file: what counting the rows
+    needs, with or without an index (:func:`~aa_review.core.package.loader.count_rows`).
+
+    ``by_type``: each data type (``""`` for none) in the order first met; ``by_file``:
+    every row file (its path in the package), in the layout's order, 0 for none.
+    """
+
+    by_type: dict[str, int]
+    by_file: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.by_file.values())
+
+    @classmethod
+    def of_index(cls, index: RowIndex) -> RowCounts:
+        return cls(by_type=index.counts_by("data_type"), by_file=index.counts_by("file"))
 
 
 @dataclass(eq=False)

@@ -249,6 +249,7 @@ def scan_range(
     derive_refs: bool,
     visitor: Visitor | None = None,
     catalog_ids: tuple[str, ...] = (),
+    columns: bool = True,
 ) -> RowChunk:
     """Parse every line that starts in ``[start, end)`` of ``relpath`` under ``root``.
 
@@ -256,7 +257,9 @@ def scan_range(
     silently. ``derive_refs`` also collects evidence id -> ref from the rows'
     ``evidence_refs`` (for v0.1 packages, which have no catalog). ``visitor`` sees
     every indexed row (see :data:`Visitor`). Evidence sets come back as positions into
-    ``catalog_ids`` too (``RowChunk.set_pos``).
+    ``catalog_ids`` too (``RowChunk.set_pos``). ``columns`` False: counting only, every
+    line checked as ever but only ``data_type`` kept of each row (no other column, no
+    visit, no refs).
     """
     chunk = RowChunk(file_code=file_code, start=start, set_pos=[])
     try:
@@ -284,7 +287,7 @@ def scan_range(
             if visitor is not None:
                 module, name = visitor[0].split(":")
                 visit = getattr(importlib.import_module(module), name)(visitor[1], relpath)
-            _scan_mapped(chunk, mm, start, end, size, derive_refs, visit, catalog_ids)
+            _scan_mapped(chunk, mm, start, end, size, derive_refs, visit, catalog_ids, columns)
             if visit is not None:
                 chunk.visited = visit.finish()
     return chunk
@@ -299,6 +302,7 @@ def _scan_mapped(
     derive_refs: bool,
     visit: Any = None,
     catalog_ids: tuple[str, ...] = (),
+    columns: bool = True,
 ) -> None:
     set_codes: dict[tuple[str, ...], int] = {}
     pos_of = {e: i for i, e in enumerate(catalog_ids)}
@@ -368,6 +372,10 @@ def _scan_mapped(
                     f"line holds a JSON {type(row).__name__}, not an object",
                 )
             )
+            pos = next_pos
+            continue
+        if not columns:  # counting: a row's type is all that is kept of it
+            chunk.data_type.append(str(row.get("data_type") or ""))
             pos = next_pos
             continue
         rid = row.get("row_id") or row.get("pair_id") or ""

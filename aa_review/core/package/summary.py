@@ -14,11 +14,18 @@ from aa_review.core.package.digest import cached_digest, package_digest
 from aa_review.core.package.documents import file_problem
 from aa_review.core.package.hashcache import HashCache
 from aa_review.core.package.linklines import BadLink, count_links
-from aa_review.core.package.model import Package
+from aa_review.core.package.model import Package, RowCounts
 from aa_review.core.package.safepath import printable
 from aa_review.core.util.errors import RecordError, UnsafeRefError
 
-__all__ = ["identity", "counts", "summary", "read_link_count", "checked_digest"]
+__all__ = [
+    "identity",
+    "counts",
+    "summary",
+    "read_link_count",
+    "count_links_now",
+    "checked_digest",
+]
 
 
 def identity(pkg: Package, digest: str | None = None) -> dict[str, Any]:
@@ -63,6 +70,24 @@ def read_link_count(
     if problems is not None:
         problems.append(found)
     return None
+
+
+def count_links_now(pkg: Package) -> Callable[[], int]:
+    """Count the map's links now; the returned function gives the count, or raises what
+    counting raised, later: ``counted`` of :func:`read_link_count`, which reports a
+    problem in its place among the others (for counting while the rows are read)."""
+    if pkg.catalog_derived:  # nothing to read: one derived link per row of the index
+        return lambda: len(pkg.index)
+    try:
+        n = count_links(pkg.safe)
+    except (RecordError, BadLink, OSError, UnsafeRefError) as exc:
+        failed = exc
+
+        def again() -> int:
+            raise failed
+
+        return again
+    return lambda: n
 
 
 def checked_digest(
@@ -118,15 +143,23 @@ def checked_digest(
         return None
 
 
-def counts(pkg: Package, *, count_links: bool = True, links: int | None = None) -> dict[str, Any]:
-    """Rows by data type and file, evidence by type and visibility, links, problems."""
-    ix = pkg.index
-    by_file = {f.rsplit("/", 1)[1]: n for f, n in ix.counts_by("file").items()}
+def counts(
+    pkg: Package,
+    *,
+    count_links: bool = True,
+    links: int | None = None,
+    rows: RowCounts | None = None,
+) -> dict[str, Any]:
+    """Rows by data type and file, evidence by type and visibility, links, problems.
+    ``rows``: the rows counted already (by default, from the package's index)."""
+    if rows is None:
+        rows = RowCounts.of_index(pkg.index)
+    by_file = {f.rsplit("/", 1)[1]: n for f, n in rows.by_file.items()}
     if count_links and links is None:
         links = read_link_count(pkg)
     return {
-        "rows": len(ix),
-        "rows_by_data_type": dict(sorted(ix.counts_by("data_type").items())),
+        "rows": rows.total,
+        "rows_by_data_type": dict(sorted(rows.by_type.items())),
         "rows_by_file": dict(sorted(by_file.items())),
         "evidence_items": len(pkg.catalog),
         "evidence_by_type": dict(
@@ -145,16 +178,17 @@ def summary(
     digest: str | None = None,
     cache: HashCache | None = None,
     counted: Callable[[], int] | None = None,
+    rows: RowCounts | None = None,
 ) -> dict[str, Any]:
     """Identity, counts and every problem: the loader's, and what could not be read while
     counting the links and computing the digest (``problems`` empty: all was read).
     ``cache``: take unchanged files' hashes from it (see :func:`checked_digest`);
-    ``counted``: the links, counted already."""
+    ``counted``: the links, counted already; ``rows``: the rows, counted already."""
     problems = list(pkg.problems)
     links = read_link_count(pkg, problems, counted)
     if digest is None:
         digest = checked_digest(pkg.root, problems, cache)
-    c = counts(pkg, count_links=False, links=links)
+    c = counts(pkg, count_links=False, links=links, rows=rows)
     c["loading_problems"] = len(problems)
     return {
         "tool": f"aa-review {__version__}",

@@ -107,21 +107,22 @@ def run_in_processes(
     on_cancel: Callable[[], BaseException],
     *,
     workers: int,
+    meanwhile: Callable[[], None] | None = None,
     **pool_kwargs: Any,
 ) -> None:
     """``fn(*jobs[key])`` for every key in spawned worker processes; see :func:`drain`.
 
-    On cancellation the pool is shut down without waiting for a busy worker.
+    ``meanwhile()`` runs here once every job is submitted, while the workers work (not
+    polling ``cancelled``); the results are handed over after it. On cancellation the
+    pool is shut down without waiting for a busy worker.
     """
     pool = spawn_pool(workers, **pool_kwargs)
     ok = False
     try:
-        drain(
-            {pool.submit(fn, *args): key for key, args in jobs.items()},
-            finish,
-            cancelled,
-            on_cancel,
-        )
+        futures = {pool.submit(fn, *args): key for key, args in jobs.items()}
+        if meanwhile is not None:
+            meanwhile()
+        drain(futures, finish, cancelled, on_cancel)
         ok = True
     finally:
         pool.shutdown(wait=ok, cancel_futures=True)
