@@ -92,7 +92,7 @@ def audit_package(
     fused: dict[str, Any] = {}
     # Two background jobs: the file hashing and the contracts' comparison, which both
     # wait on worker processes more than they run here.
-    hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="aa-audit-bg")
+    background = ThreadPoolExecutor(max_workers=2, thread_name_prefix="aa-audit-bg")
     finished = threading.Event()  # stops a hashing job nobody will wait for
     try:
         return _audit(
@@ -106,13 +106,13 @@ def audit_package(
             hash_threads,
             stop,
             emit,
-            hashing,
+            background,
             finished,
             t0,
         )
     finally:
         finished.set()
-        hashing.shutdown(wait=False, cancel_futures=True)
+        background.shutdown(wait=False, cancel_futures=True)
 
 
 def _audit(
@@ -126,7 +126,7 @@ def _audit(
     hash_threads: int,
     stop: Callable[[], bool],
     emit: ProgressFn,
-    hashing: ThreadPoolExecutor,
+    background: ThreadPoolExecutor,
     finished: threading.Event,
     t0: float,
 ) -> AuditReport:
@@ -139,7 +139,7 @@ def _audit(
         # rather than after it, when the contracts check runs.
         if not contracts and any(c.name == "contracts" for c in selected):
             contracts.append(
-                hashing.submit(compare_package, p, cancelled=lambda: finished.is_set() or stop())
+                background.submit(compare_package, p, cancelled=lambda: finished.is_set() or stop())
             )
 
     if isinstance(pkg_or_path, Package):
@@ -148,7 +148,7 @@ def _audit(
         # The digest hashes every file whatever the rows hold: it starts now, beside the
         # opening's row pass, instead of after it (the two took turns before).
         early = _early_hash(
-            Path(pkg_or_path), selected, digest, hash_threads, hashing, finished, stop
+            Path(pkg_or_path), selected, digest, hash_threads, background, finished, stop
         )
 
         def visitor(before: Package) -> tuple[str, object] | None:
@@ -197,7 +197,7 @@ def _audit(
         early.job.cancel()
         early = None
     try:
-        _prefetch(ctx, selected, digest, emit, hashing, finished, early)
+        _prefetch(ctx, selected, digest, emit, background, finished, early)
         findings, summary, complete = _run(pkg, ctx, selected, emit)
         identity = _identity(pkg, ctx, digest)
     except (ScanCancelled, HashCancelled):
@@ -236,7 +236,7 @@ def _early_hash(
     selected: list[Check],
     digest: bool,
     threads: int,
-    hashing: ThreadPoolExecutor,
+    background: ThreadPoolExecutor,
     finished: threading.Event,
     stop: Callable[[], bool],
 ) -> _HashJob | None:
@@ -253,7 +253,7 @@ def _early_hash(
     def note(done: int, total: int) -> None:  # runs in the hashing thread: only record
         hashed[0], hashed[1] = done, total
 
-    job = hashing.submit(
+    job = background.submit(
         hash_package,
         root,
         threads=threads,
@@ -272,7 +272,7 @@ def _prefetch(
     selected: list[Check],
     digest: bool,
     emit: ProgressFn,
-    hashing: ThreadPoolExecutor,
+    background: ThreadPoolExecutor,
     finished: threading.Event,
     early: _HashJob | None = None,
 ) -> None:
@@ -280,9 +280,9 @@ def _prefetch(
 
     The row pass runs in worker processes on every core for a large package, and a
     large evidence map's worker reads the links beside it (a small map is read here
-    first). File hashing (worker processes or threads, never the GIL-bound main thread) starts
-    as soon as cores are free: alongside an in-process row pass, else right after it,
-    and goes on while the checks that do not need it run; those that
+    first). File hashing (worker processes or threads, never the GIL-bound main
+    thread) starts as soon as cores are free: alongside an in-process row pass, else
+    right after it, and goes on while the checks that do not need it run; those that
     read hashes or count bytes of files (``Check.hashes``, ``Check.reads``) wait for
     it. Progress is reported from this thread.
     """
@@ -315,7 +315,7 @@ def _prefetch(
     def start_hash(threads: int) -> None:
         # Without the digest and the whole-folder checks, only the files checks read.
         only = None if full else {e.ref for e in pkg.catalog} | set(scans)
-        ctx.hash_job = hashing.submit(
+        ctx.hash_job = background.submit(
             hash_package,
             pkg.root,
             threads=threads,

@@ -150,6 +150,7 @@ def _walk(value: Any, path: str, hits: list[Hit]) -> None:
 
 
 _STR = {str}
+_LEAVES = frozenset({str, int, float, bool, type(None)})  # values holding no container
 
 
 def _strings(value: Any, out: list[str]) -> None:
@@ -159,27 +160,22 @@ def _strings(value: Any, out: list[str]) -> None:
         out.append(value)
     elif t is dict:
         out.extend(value)
-        values = value.values()
-        kinds = set(map(type, values))
-        if kinds <= _STR:  # strings only: taken at C speed, no call per string
-            out.extend(values)
-        elif not kinds <= _LEAVES:
-            for v in values:
-                _strings(v, out)
-        elif str in kinds:
-            out.extend([v for v in values if type(v) is str])
+        _members(value.values(), out)
     elif t is list:
-        kinds = set(map(type, value))
-        if kinds <= _STR:
-            out.extend(value)
-        elif not kinds <= _LEAVES:
-            for v in value:
-                _strings(v, out)
-        elif str in kinds:
-            out.extend([v for v in value if type(v) is str])
+        _members(value, out)
 
 
-_LEAVES = frozenset({str, int, float, bool, type(None)})  # values holding no container
+def _members(values: Any, out: list[str]) -> None:
+    """:func:`_strings` of each of a container's ``values``; strings among scalars only
+    are taken at C speed, without a call per string."""
+    kinds = set(map(type, values))
+    if kinds <= _STR:
+        out.extend(values)
+    elif not kinds <= _LEAVES:
+        for v in values:
+            _strings(v, out)
+    elif str in kinds:
+        out.extend([v for v in values if type(v) is str])
 
 
 class _State:
