@@ -5,6 +5,7 @@ not asked for read as the real ones."""
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -131,14 +132,77 @@ def test_completion_offers_the_defect_names(capsys) -> None:
     assert all(name in script for name in DEFECT_NAMES)
 
 
-def test_dossier_parser_strings_equal_the_core_enums() -> None:
-    """The dossier parser's plain strings (kept so its help imports no core) are the core's."""
-    from aa_review.cli import dossier_steps
-    from aa_review.core.dossier import Action, Outcome, Role
+def _dossier_subcommands() -> list[str]:
+    dossier = _subparsers(build_parser(only="dossier"))["dossier"]
+    return list(_subparsers(dossier))
 
-    assert (Outcome.APPLIED.value, Outcome.APPLIED_AS_NEW_REVISION.value) == dossier_steps._DONE
-    assert tuple(r.value for r in Role if r is not Role.SYSTEM_REDUCER) == dossier_steps._ROLES
-    assert {"bind", "check"} <= {a.value for a in Action}
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    raise AssertionError("no sub-commands")
+
+
+def test_every_dossier_help_imports_no_pydantic() -> None:
+    """``dossier --help`` and each sub-command's: the parser is built, and its help
+    printed, with no pydantic or dossier core in ``sys.modules``; the heavy modules
+    come in only when a sub-command runs."""
+    # One process asks for every help in turn, recording what each had imported by then.
+    script = (
+        "import contextlib, io, json, sys\n"
+        "from aa_review.cli import build_parser, main\n"
+        f"HEAVY = {(*HEAVY, 'aa_review.cli._dossier')!r}\n"
+        "def heavy():\n"
+        "    return sorted(m for m in sys.modules if m.startswith(HEAVY))\n"
+        "parser = build_parser(only='dossier')\n"
+        "sub = next(a for a in parser._actions if a.dest == 'command').choices['dossier']\n"
+        "names = list(next(a for a in sub._actions if a.dest == 'dossier_command').choices)\n"
+        "seen = {}\n"
+        "for argv in [['dossier', '--help'], *(['dossier', n, '--help'] for n in names)]:\n"
+        "    out = io.StringIO()\n"
+        "    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):\n"
+        "        main(argv)\n"
+        "    seen[' '.join(argv)] = {'heavy': heavy(), 'usage': out.getvalue()[:6]}\n"
+        "print(json.dumps(seen))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    seen = json.loads(proc.stdout)
+    assert set(seen) == {"dossier --help"} | {f"dossier {n} --help" for n in _dossier_subcommands()}
+    assert len(seen) >= 16  # every sub-command was asked, and each printed its help
+    assert all(v["usage"] == "usage:" for v in seen.values()), seen
+    assert {argv: v["heavy"] for argv, v in seen.items() if v["heavy"]} == {}
+
+
+def test_every_dossier_subcommand_has_an_implementation() -> None:
+    """The parser names what runs only by the sub-command's name: each name is in the
+    implementation's table, and the table has nothing the parser does not offer."""
+    from aa_review.cli import _dossier_run
+
+    assert set(_dossier_run.RUNS) == set(_dossier_subcommands())
+
+
+def test_a_record_with_an_unknown_role_names_the_core_roles() -> None:
+    from aa_review.cli._dossier_input import Unusable
+    from aa_review.cli._dossier_steps_run import _record
+    from aa_review.core.dossier import Role
+
+    with pytest.raises(Unusable) as exc:
+        _record({"principal_id": "p-x", "role": "boss", "kind": "human"}, "x.json")
+    roles = ", ".join(r.value for r in Role if r is not Role.SYSTEM_REDUCER)
+    assert str(exc.value) == f"x.json: p-x's role must be one of {roles}"
+
+
+def test_no_command_module_writes_names_into_its_globals() -> None:
+    """Each command imports what it uses by name, at the top of the module that runs
+    it: no names injected into a module's globals at run time, which type checking
+    and readers cannot follow."""
+    cli = Path(__file__).resolve().parents[2] / "aa_review" / "cli"
+    written = [p.name for p in sorted(cli.glob("*.py")) if "globals()" in p.read_text("utf-8")]
+    assert written == []
 
 
 def test_each_dossier_step_runs_in_a_fresh_process(tmp_path: Path) -> None:

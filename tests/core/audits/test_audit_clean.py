@@ -38,6 +38,8 @@ def test_clean_generated_package(make_package, rows: int, seed: int, version: st
 
 
 def test_real_sample_is_clean(real_sample: Path) -> None:
+    """Beside the real sample (else skipped; on every clone the stand-in is held to its
+    recorded findings: test_real_sample_facts.py)."""
     report = audit_package(real_sample)
     assert only_low_quirks(report), [(f.code, f.message) for f in report.findings if not f.quirk]
     assert report.counts.rows == 60 and report.counts.links == 60

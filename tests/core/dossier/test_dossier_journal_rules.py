@@ -149,7 +149,9 @@ def test_dossier_commands_exit_2_on_unreadable_input(
 
 
 def test_huge_input_exits_2(tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(dossier_cmd, "MAX_INPUT_BYTES", 1000)
+    from aa_review.cli import _dossier_input
+
+    monkeypatch.setattr(_dossier_input, "MAX_INPUT_BYTES", 1000)
     path = tmp_path / "dossier.json"
     path.write_text(json.dumps(passing()))
     parser = argparse.ArgumentParser()
