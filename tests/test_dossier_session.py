@@ -410,3 +410,70 @@ def test_the_bound_packages_audit_is_told_beside_the_verdict_only_when_run(demo)
     )
     assert not session.audit_told
     session.close_workspace()
+
+
+# -- a teammate's actions arriving while the workspace is open (spec 10.5, 10.6) ------------
+def _arrive(session: DossierSession, tmp_path: Path) -> None:
+    """Another clone of the workspace records a denied operation; its action file comes
+    into this one as ``git pull`` brings it (files added, none rewritten)."""
+    import shutil
+
+    from aa_review.core.dossier import Workspace
+
+    assert session.folder is not None
+    theirs = tmp_path / "their-clone"
+    shutil.copytree(session.folder, theirs)
+    with Workspace.open_folder(theirs) as ws:
+        assert ws.attempt_operation("export_dataset", "p-lead-ada", READY)["decision"] == "denied"
+    for src in (theirs / "journal").iterdir():
+        dst = session.folder / "journal" / src.name
+        if not dst.exists():
+            shutil.copy2(src, dst)
+
+
+def test_a_journal_that_moved_is_opened_again_verified_and_its_arrival_listed(
+    opened, tmp_path: Path
+) -> None:
+    session, _, _ = opened
+    first = session.ws
+    assert session.journal_changed() is False and session.ws is first  # nothing moved
+    _arrive(session, tmp_path)
+    assert first.journal_moved() is not None
+    assert session.journal_changed() is True
+    ws = session.ws
+    assert ws is not first and not ws.read_only
+    assert [e["kind"] for e in ws.journal_entries()][-1] == "operation_denied"
+    # (Not listed as arrived here: the same account acted in the other clone and witnessed
+    # it; tests/qt/test_dossier_pull_while_open.py has two people, two data folders.)
+    assert session.wanted_dossier == READY and session.current is not None
+    assert session.current[0] == READY
+    session.set_actor("p-lead-ada")
+    result = session.request(Action.BIND)
+    assert result is not None and result.outcome is Outcome.APPLIED  # not a concurrent write
+
+
+def test_a_journal_that_moved_during_a_job_is_opened_again_after_it(demo, tmp_path) -> None:
+    runner = Runner(deferred=True)
+    session, _, _ = _open(demo, runner)
+    first = session.ws
+    _arrive(session, tmp_path)
+    session.refresh()  # a job under way
+    assert session.busy
+    assert session.journal_changed() is False and session.ws is first  # not now
+    runner.flush()
+    assert session.ws is not first and not session.ws.read_only
+    assert not session.busy and session.current is not None and session.current[0] == READY
+    session.close_workspace()
+
+
+def test_the_sessions_own_steps_are_not_a_moved_journal(opened) -> None:
+    session, _, _ = opened
+    first = session.ws
+    session.set_actor("p-lead-ada")
+    assert session.request(Action.BIND).outcome is Outcome.APPLIED
+    assert first.journal_moved() is None
+    (first.journal_path / "notes.txt").write_text("not an action file\n")
+    assert first.journal_moved() is None
+    assert session.journal_changed() is False and session.ws is first
+    session.close_workspace()
+    assert first.journal_moved() is None  # no writer any more: nothing to refuse

@@ -1,4 +1,6 @@
-"""PackageWatcher: notices when the open package changes on disk (debounced)."""
+"""Watchers that notice, debounced, when files the window shows change on disk: the open
+package's (:class:`PackageWatcher`) and a dossier workspace's journal (:class:`DiskWatcher`
+with the paths the workspace names)."""
 
 from __future__ import annotations
 
@@ -10,11 +12,11 @@ from aa_review.core.package.catalog import MAP_PATH
 from aa_review.core.package.documents import DOC_PATHS
 from aa_review.core.package.layout import EC_DIR, ROW_FILES
 
-__all__ = ["PackageWatcher"]
+__all__ = ["DiskWatcher", "PackageWatcher"]
 
 
-class PackageWatcher(QObject):
-    """Watches the files aa-review reads; emits ``changed`` once writes settle.
+class DiskWatcher(QObject):
+    """Watches some files and folders; emits ``changed`` once writes settle.
 
     Writers that replace files by renaming drop them from the watch list, so
     every path is added again whenever a change is seen.
@@ -34,13 +36,17 @@ class PackageWatcher(QObject):
         self._paths: list[str] = []
         self.enabled = True
 
-    def watch(self, root: Path | None) -> None:
+    def watch_paths(self, paths: list[Path]) -> None:
+        """Watch these paths: those that exist now (one made later is added when a change
+        to another is seen)."""
         self.clear()
-        if root is None:
-            return
-        rels = [EC_DIR, MAP_PATH, *DOC_PATHS.values(), *(rel for rel, _ in ROW_FILES)]
-        self._paths = [str(root / r) for r in rels]
+        self._paths = [str(p) for p in paths]
         self._rewatch()
+
+    def retry(self) -> None:
+        """Emit ``changed`` again once the settling time has passed (the change could not
+        be taken now)."""
+        self._timer.start()
 
     def clear(self) -> None:
         watched = self._watcher.files() + self._watcher.directories()
@@ -58,3 +64,14 @@ class PackageWatcher(QObject):
         self._rewatch()
         if self.enabled:
             self._timer.start()
+
+
+class PackageWatcher(DiskWatcher):
+    """Watches the files of a package that aa-review reads."""
+
+    def watch(self, root: Path | None) -> None:
+        if root is None:
+            self.clear()
+            return
+        rels = [EC_DIR, MAP_PATH, *DOC_PATHS.values(), *(rel for rel, _ in ROW_FILES)]
+        self.watch_paths([root / r for r in rels])

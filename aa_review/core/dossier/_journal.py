@@ -236,13 +236,16 @@ class JournalFile:
         os.fsync(self._fd)
         self.mark_end()
 
-    def _check_tail(self) -> None:
-        assert self._fd is not None
+    def moved(self) -> str | None:
+        """Why the file no longer ends where this writer left it (another writer
+        appended, a ``git pull``, a replaced file), or None; None when not locked."""
+        if self._fd is None:
+            return None
         try:
             here = os.fstat(self._fd)
             named = os.stat(self.path)
         except OSError as exc:
-            raise JournalConcurrentWriteError(f"the journal {self.path} is gone: {exc}") from None
+            return f"the journal {self.path} is gone: {exc}"
         same_file = (here.st_dev, here.st_ino) == (named.st_dev, named.st_ino)
         tail = (
             os.pread(self._fd, len(self._last_line), self._end - len(self._last_line))
@@ -250,10 +253,17 @@ class JournalFile:
             else b""
         )
         if not same_file or here.st_size != self._end or tail != self._last_line:
-            raise JournalConcurrentWriteError(
+            return (
                 f"JOURNAL_CONCURRENT_WRITE: {self.path} no longer ends at this writer's head "
                 "(another writer appended, or the file was replaced); nothing more is written"
             )
+        return None
+
+    def _check_tail(self) -> None:
+        assert self._fd is not None
+        why = self.moved()
+        if why is not None:
+            raise JournalConcurrentWriteError(why)
 
     # -- appending ----------------------------------------------------------------------
     def append(self, entries: dict[str, Any] | Sequence[dict[str, Any]]) -> None:
@@ -447,20 +457,31 @@ class JournalFolder:
         """Remember the action files there are now: the next append checks nothing came."""
         self._known = set(self._names())
 
-    def _check_tail(self) -> None:
-        assert self._fd is not None
+    def moved(self) -> str | None:
+        """Why the folder no longer holds exactly the action files this writer knows
+        (another writer added one, a ``git pull``, a replaced folder), or None; None when
+        not locked."""
+        if self._fd is None:
+            return None
         try:
             here = os.fstat(self._fd)
             named = os.stat(self.path, follow_symlinks=False)
         except OSError as exc:
-            raise JournalConcurrentWriteError(f"the journal {self.path} is gone: {exc}") from None
+            return f"the journal {self.path} is gone: {exc}"
         same = (here.st_dev, here.st_ino) == (named.st_dev, named.st_ino)
         if not same or set(self._names()) != self._known:
-            raise JournalConcurrentWriteError(
+            return (
                 f"JOURNAL_CONCURRENT_WRITE: {self.path} no longer holds this writer's head "
                 "(another writer added an action, or the folder was replaced); nothing more "
                 "is written until it is opened again"
             )
+        return None
+
+    def _check_tail(self) -> None:
+        assert self._fd is not None
+        why = self.moved()
+        if why is not None:
+            raise JournalConcurrentWriteError(why)
 
     # -- appending ----------------------------------------------------------------------
     def append(self, entries: dict[str, Any] | Sequence[dict[str, Any]]) -> None:

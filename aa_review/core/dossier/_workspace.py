@@ -234,6 +234,18 @@ class Workspace:
         """Why the workspace is read-only, or None."""
         return self.journal.fault
 
+    @property
+    def journal_path(self) -> Path:
+        """The journal on disk: the folder of action files (or a plain JSONL file)."""
+        return self.journal.file.path
+
+    def journal_moved(self) -> str | None:
+        """Why the journal on disk moved past what this workspace verified (actions
+        another writer added: a ``git pull`` while open), or None; the next step would be
+        refused with ``JOURNAL_CONCURRENT_WRITE``. Open the workspace again to verify what
+        arrived (spec 10.5, 10.6). Only a writer (holding the lock) can tell."""
+        return self.journal.moved()
+
     def journal_entries(self) -> list[Any]:
         """Every complete journal entry of the kept branch, read from disk (spec 10.6)."""
         return self.journal.entries()

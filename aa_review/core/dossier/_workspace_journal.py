@@ -106,6 +106,12 @@ class WorkspaceJournal:
         """Release the writer lock."""
         self.file.release()
 
+    def moved(self) -> str | None:
+        """Why the journal on disk is no longer the one this writer verified and extended
+        (another person's actions arrived, by a ``git pull`` or a shared drive), or None.
+        Opening the workspace again verifies what arrived (10.6)."""
+        return self.file.moved()
+
     # -- reading -------------------------------------------------------------------------
     def entries(self) -> list[Any]:
         """Every complete entry of the kept branch, read from disk (spec 10.6)."""

@@ -251,6 +251,7 @@ class DossierSession:
         self._generation = 0  # bumped per workspace: results of a closed one are dropped
         self._stale = True
         self._pending = 0
+        self._reopen_wanted = False  # the journal moved on disk while a job ran
 
     # -- what is shown -------------------------------------------------------------------
     @property
@@ -319,6 +320,40 @@ class DossierSession:
             self.events.nothing_shown.emit("This workspace holds no dossier yet.")
         else:
             self._load()
+        return True
+
+    def journal_changed(self) -> bool:
+        """The workspace's journal changed on disk (the window watches it). When another
+        writer's actions arrived (a ``git pull`` or a shared drive while the workspace is
+        open), the workspace is opened again, which verifies them before anything they
+        imply is shown and lists them as arrived (spec 10.5, 10.6); otherwise the next
+        step would be refused with ``JOURNAL_CONCURRENT_WRITE``. With a job under way,
+        after it. True when the workspace was opened again."""
+        if self.ws is None or self.folder is None:
+            return False
+        if self.busy:
+            self._reopen_wanted = True
+            return False
+        why = self.ws.journal_moved()
+        if why is None:  # this writer's own append, or nothing that matters
+            return False
+        log.info(
+            "dossier workspace %s: the journal moved on disk (%s); opening it again",
+            self.folder,
+            why,
+        )
+        return self.reopen()
+
+    def reopen(self) -> bool:
+        """Open the same workspace again (verifying its journal), keeping the dossier
+        shown when it is still there; its latest revision is shown."""
+        folder, want = self.folder, self._want
+        if folder is None:
+            return False
+        if not self.open_workspace(folder):
+            return False
+        if want is not None and want[0] in self.dossiers and self.wanted_dossier != want[0]:
+            self.select_dossier(want[0])
         return True
 
     def close_workspace(self) -> None:
@@ -558,6 +593,9 @@ class DossierSession:
             self.working = ""
             self.events.progress_changed.emit("")
             self.events.busy_changed.emit(False)
+            if self._reopen_wanted:
+                self._reopen_wanted = False
+                self.journal_changed()
 
     # -- steps ---------------------------------------------------------------------------
     def request(self, step: Any) -> Any:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
+    QApplication,
     QComboBox,
     QFileDialog,
     QGridLayout,
@@ -40,6 +41,7 @@ from aa_review.core.session.dossier_session import DossierSession
 from aa_review.qt.views.dossier_dialogs import ActorDialog, EditEvidenceDialog, ProjectionDialog
 from aa_review.qt.views.dossier_render import render
 from aa_review.qt.views.dossier_tabs import DossierTabs
+from aa_review.qt.watcher import DiskWatcher
 from aa_review.qt.workers import SerialRunner, SerialWorker
 
 if TYPE_CHECKING:
@@ -89,6 +91,10 @@ class DossierPanel(QWidget):
         self.settings = settings
         self.worker = SerialWorker(self)
         self.session = DossierSession(self, SerialRunner(self.worker), settings)
+        # A teammate's actions arriving (a git pull while the workspace is open) are
+        # verified by opening it again, not refused at the next step.
+        self.journal_watcher = DiskWatcher(self)
+        self.journal_watcher.changed.connect(self._journal_changed)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.setSpacing(4)
@@ -339,7 +345,14 @@ class DossierPanel(QWidget):
         return self.session.open_workspace(folder)
 
     def close_workspace(self) -> None:
+        self.journal_watcher.clear()
         self.session.close_workspace()
+
+    def _journal_changed(self) -> None:
+        if QApplication.activeModalWidget() is not None:  # a question is being asked
+            self.journal_watcher.retry()
+            return
+        self.session.journal_changed()
 
     def set_open_package(
         self, facts: dz.PackageFacts | None, audit: AuditReport | None = None
@@ -438,7 +451,9 @@ class DossierPanel(QWidget):
     def _show_workspace(self, folder: Path | None) -> None:
         ws = self.ws
         if folder is None or ws is None:
+            self.journal_watcher.clear()
             return
+        self.journal_watcher.watch_paths([ws.journal_path])
         self.folder_label.setText(
             str(folder)
             + ("  (read-only: " + (ws.journal_fault or "") + ")" if ws.read_only else "")
