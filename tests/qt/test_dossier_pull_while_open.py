@@ -88,9 +88,8 @@ def team(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
     }
 
 
-def test_a_pull_while_open_is_verified_and_shown_and_the_next_step_applies(
-    window: Any, team: dict[str, Path], monkeypatch: pytest.MonkeyPatch, qtbot: Any
-) -> None:
+def open_as_cy(window: Any, team: dict[str, Path], monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Cy's window, his clone's workspace open on the Dossier tab, acting as himself."""
     monkeypatch.setenv("AA_REVIEW_DATA_DIR", str(team["cy_data"]))
     assert window.open_workspace(team["cy"] / "ws")
     window.center.setCurrentWidget(window.dossier)
@@ -99,6 +98,13 @@ def test_a_pull_while_open_is_verified_and_shown_and_the_next_step_applies(
     p.wait_idle()
     p.set_actor(EVALUATOR)
     p.wait_idle()
+    return p
+
+
+def test_a_pull_while_open_is_verified_and_shown_and_the_next_step_applies(
+    window: Any, team: dict[str, Path], monkeypatch: pytest.MonkeyPatch, qtbot: Any
+) -> None:
+    p = open_as_cy(window, team, monkeypatch)
     first_ws = p.session.ws
     try:
         assert p.state is not None and p.state.state.value == "evidence_bound"
@@ -148,14 +154,7 @@ def test_a_pull_while_open_is_verified_and_shown_and_the_next_step_applies(
 def test_the_windows_own_steps_do_not_reopen_the_workspace(
     window: Any, team: dict[str, Path], monkeypatch: pytest.MonkeyPatch, qtbot: Any
 ) -> None:
-    monkeypatch.setenv("AA_REVIEW_DATA_DIR", str(team["cy_data"]))
-    assert window.open_workspace(team["cy"] / "ws")
-    window.center.setCurrentWidget(window.dossier)
-    p = window.dossier
-    p.select_dossier(D)
-    p.wait_idle()
-    p.set_actor(EVALUATOR)
-    p.wait_idle()
+    p = open_as_cy(window, team, monkeypatch)
     first_ws = p.session.ws
     try:
         monkeypatch.setattr(p, "confirm", lambda title, text: True)

@@ -141,6 +141,12 @@ def _split(data: bytes) -> JournalRead:
     return JournalRead([parse_line(raw) for raw in lines], tail, offsets)
 
 
+def _refuse_if(moved: str | None) -> None:
+    """Refuse an append when the journal moved under its writer (``moved()``'s reason)."""
+    if moved is not None:
+        raise JournalConcurrentWriteError(moved)
+
+
 class JournalFile:
     """The journal on disk, and (after :meth:`lock`) its single writer.
 
@@ -261,9 +267,7 @@ class JournalFile:
 
     def _check_tail(self) -> None:
         assert self._fd is not None
-        why = self.moved()
-        if why is not None:
-            raise JournalConcurrentWriteError(why)
+        _refuse_if(self.moved())
 
     # -- appending ----------------------------------------------------------------------
     def append(self, entries: dict[str, Any] | Sequence[dict[str, Any]]) -> None:
@@ -479,9 +483,7 @@ class JournalFolder:
 
     def _check_tail(self) -> None:
         assert self._fd is not None
-        why = self.moved()
-        if why is not None:
-            raise JournalConcurrentWriteError(why)
+        _refuse_if(self.moved())
 
     # -- appending ----------------------------------------------------------------------
     def append(self, entries: dict[str, Any] | Sequence[dict[str, Any]]) -> None:
