@@ -364,6 +364,22 @@ def test_the_session_waits_for_the_digest_the_window_computes(demo) -> None:
     session.close_workspace()
 
 
+def test_a_digest_the_window_cannot_compute_stops_the_wait(demo) -> None:
+    view, runner = View(), Runner()
+    session = DossierSession(view, runner, Prefs())
+    session.request_digest = lambda: None
+    progress: list[str] = []
+    session.events.progress_changed.connect(progress.append)
+    _tell(session, _review(demo))
+    assert session.open_workspace(demo / "dossier_workspace")
+    assert session.state is None and progress[-1] == WAITING_FOR_DIGEST
+    session.digest_unavailable("PermissionError: [Errno 13] Permission denied")
+    # The workspace hashed the bound package itself: the gates are evaluated, not waiting.
+    assert session.state is not None and progress[-1] == ""
+    session.digest_unavailable("again")  # nothing is waited for any more: nothing happens
+    session.close_workspace()
+
+
 def test_the_session_imports_no_qt() -> None:
     import subprocess
 

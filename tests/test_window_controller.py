@@ -137,6 +137,24 @@ def test_open_shows_the_package_everywhere_and_computes_its_digest(parts, sample
     assert view.show_idle.call_args.args[0].startswith(sample_copy.name)
 
 
+def test_a_digest_that_fails_is_told_to_whoever_waits_for_it(
+    parts, sample_copy, monkeypatch
+) -> None:
+    import aa_review.qt.controller as controller
+
+    c, s, _view, _runner, _prefs = parts
+    told: list[str] = []
+    c.digest_gave_up.append(told.append)
+
+    def unreadable(root: Path, cancelled: Any) -> str:
+        raise PermissionError(13, "Permission denied", str(root / "evidence_map.json"))
+
+    monkeypatch.setattr(controller, "compute_digest", unreadable)
+    c.open(sample_copy)
+    assert s.digest is None
+    assert len(told) == 1 and told[0].startswith("PermissionError: [Errno 13] Permission denied")
+
+
 def test_open_audits_small_packages_when_asked_to(parts, sample_copy) -> None:
     c, s, _view, runner, prefs = parts
     prefs["audit/auto"] = "true"

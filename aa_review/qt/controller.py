@@ -129,6 +129,9 @@ class WindowController:
         self.prefs = prefs
         self._loading: Path | None = None
         self.open_gave_up: list[Callable[[Path], object]] = []  # an open failed or cancelled
+        # The open package's digest could not be computed (why): whoever waits for it
+        # stops waiting (the Dossier tab).
+        self.digest_gave_up: list[Callable[[str], object]] = []
         self.cancel_also: list[Callable[[], object]] = []  # what else Cancel stops
         self._pending: SessionState | None = None
         self._hint = False  # the first-run hint, offered once the demo package is open
@@ -362,11 +365,18 @@ class WindowController:
         ):
             return
         root = pkg.root
+
+        def failed(exc: BaseException) -> None:
+            log.warning("no digest of %s: %s", root, exc)
+            if version == self.session.version:
+                for tell in self.digest_gave_up:
+                    tell(f"{type(exc).__name__}: {exc}")
+
         self.runner.run(
             DIGEST,
             lambda job: compute_digest(root, job.cancelled),
             done=lambda d: self.session.set_digest(version, d),
-            failed=lambda exc: log.warning("no digest of %s: %s", root, exc),
+            failed=failed,
         )
 
     def _check_hashes(self) -> None:

@@ -417,6 +417,21 @@ class DossierSession:
         )
         self.set_package_facts(facts)
 
+    def digest_unavailable(self, why: str) -> None:
+        """The window could not compute the open package's digest (``why``): stop
+        waiting for it; the workspace hashes the bound package itself, and what it
+        cannot read is what the gates say (unknown, never pass)."""
+        if not self._digest_wanted:
+            return
+        log.warning(
+            "the window's digest of the open package failed (%s): the workspace hashes it itself",
+            why,
+        )
+        self._digest_wanted = False
+        if self.ws is not None and self._want is not None:
+            self._stale = True
+            self._load()
+
     def _facts_for(self, package_id: str) -> dz.PackageFacts | None:
         facts = self._facts  # read in the worker: one immutable value, swapped whole
         return facts if facts is not None and facts.package_id == package_id else None

@@ -156,6 +156,7 @@ class MainWindow(QMainWindow):
         self.dossier.gate_selected.connect(self.controller.gate_selected)
         self.dossier.findings_wanted.connect(self.show_findings)
         self.dossier.request_digest = self.controller.ensure_digest
+        self.controller.digest_gave_up.append(self.dossier.session.digest_unavailable)
         s.events.facts_changed.connect(self._dossier_facts)
         s.events.auditing_changed.connect(self._audit_ended)
         # Scrolled: its gates, plots and tabs would otherwise make the window's minimum
