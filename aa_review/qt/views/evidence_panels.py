@@ -54,7 +54,7 @@ class EvidencePanel(Linked):
             self.view, lambda r: session.select_evidence(self.model.position(r), self.source)
         )
         session.events.hashes_changed.connect(self._on_hashes)
-        follow_marks(session, self.model, "evidence")
+        follow_marks(session, self.model, "evidence", self.gate)
 
     def show_package(self, opened: OpenPackage | None) -> None:
         pkg = opened.package if opened else None
@@ -71,6 +71,9 @@ class EvidencePanel(Linked):
         self.view.resizeColumnsToContents()
 
     def _on_hashes(self, status: HashStatus | None) -> None:
+        self.gate.call(self._hashes, status)
+
+    def _hashes(self, status: HashStatus | None) -> None:
         if status is None or status.version == self.version:
             self.model.set_hashes(status.statuses if status else None)
 
@@ -103,14 +106,12 @@ class RowEvidencePanel(Linked):
         self._hook_table(
             self.view, lambda r: session.select_evidence(self.model.position(r), self.source)
         )
-        session.events.hashes_changed.connect(
-            lambda st: (
-                self.model.set_hashes(st.statuses if st else None)
-                if st is None or st.version == self.version
-                else None
-            )
-        )
+        session.events.hashes_changed.connect(lambda st: self.gate.call(self._hashes, st))
         self._row: int | None = None
+
+    def _hashes(self, status: HashStatus | None) -> None:
+        if status is None or status.version == self.version:
+            self.model.set_hashes(status.statuses if status else None)
 
     def show_package(self, opened: OpenPackage | None) -> None:
         self.model.set_package(opened.package if opened else None)
@@ -156,7 +157,7 @@ class EvidenceRowsPanel(Linked):
         self.layout_.addWidget(self.caption)
         self.model = RowsTableModel(self)
         self.view = make_table(self.model, name="evidence_rows_view")
-        follow_marks(session, self.model, "rows")
+        follow_marks(session, self.model, "rows", self.gate)
         self.layout_.addWidget(self.view)
         self._hook_table(
             self.view, lambda r: session.select_row(self.model.position(r), self.source)

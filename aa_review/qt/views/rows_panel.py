@@ -61,7 +61,7 @@ class RowsPanel(Linked):
         self.layout_.addWidget(self.view)
         self._hook_table(self.view, self._pick)
         self._show_count()
-        follow_marks(session, self.model, "rows")
+        follow_marks(session, self.model, "rows", self.gate)
 
     def _pick(self, table_row: int) -> None:
         # While another package loads, its first rows are shown before the session has
