@@ -11,7 +11,7 @@ painted before the next view fills.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -59,9 +59,11 @@ class Turns(QObject):
     """Steps run one per turn of the event loop, in the order added.
 
     Each step runs from a zero-timer, so what it changed is painted (and the user's
-    input handled) before the next step runs. :meth:`cancel` drops the steps not run
-    yet. ``at_once`` (tests, ``AA_REVIEW_SYNCHRONOUS=1``): each step runs when added.
-    ``ran`` says the name of each step once it has run.
+    input handled) before the next step runs. A step that returns an iterator (a
+    generator) goes on in the turns after, one item per turn, before the next step.
+    :meth:`cancel` drops the steps not run yet. ``at_once`` (tests,
+    ``AA_REVIEW_SYNCHRONOUS=1``): each step runs, to its end, when added. ``ran`` says
+    the name of each step once it has run (to its end).
     """
 
     ran = Signal(str)
@@ -70,6 +72,7 @@ class Turns(QObject):
         super().__init__(parent)
         self.at_once = at_once
         self._steps: deque[tuple[str, Callable[[], object]]] = deque()
+        self._cancels = 0  # counts cancel(): a step that cancels is not resumed
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
@@ -82,7 +85,10 @@ class Turns(QObject):
 
     def add(self, name: str, step: Callable[[], object]) -> None:
         if self.at_once:
-            step()
+            more = step()
+            if isinstance(more, Iterator):
+                for _ in more:
+                    pass
             self.ran.emit(name)
             return
         self._steps.append((name, step))
@@ -90,6 +96,7 @@ class Turns(QObject):
             self._timer.start()
 
     def cancel(self) -> None:
+        self._cancels += 1
         self._steps.clear()
         self._timer.stop()
 
@@ -99,5 +106,20 @@ class Turns(QObject):
         name, step = self._steps.popleft()
         if self._steps:  # the next turn's, started first: a step that raises stops nothing
             self._timer.start()
-        step()
-        self.ran.emit(name)
+        cancels = self._cancels
+        more = step()
+        rest = _resume(more) if isinstance(more, Iterator) else None
+        if cancels != self._cancels:
+            return  # the step cancelled what was queued, itself included
+        if rest is not None:
+            self._steps.appendleft((name, lambda: rest))
+            self._timer.start()
+        else:
+            self.ran.emit(name)
+
+
+def _resume(steps: Iterator[object]) -> Iterator[object] | None:
+    """One more item of a step that goes on over turns: the rest, or None at its end."""
+    for _ in steps:
+        return steps
+    return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import numpy as np
 from PySide6.QtWidgets import QLabel
 
@@ -55,6 +57,9 @@ class EvidencePanel(Linked):
         )
         session.events.hashes_changed.connect(self._on_hashes)
         follow_marks(session, self.model, "evidence", self.gate)
+        # Who fits the columns to a package shown: None, at once; the window spreads the
+        # fitting over turns of its event loop (_turns): tens of ms for every column.
+        self.fit_later: Callable[[Callable[[], Iterator[None]]], object] | None = None
 
     def show_package(self, opened: OpenPackage | None) -> None:
         pkg = opened.package if opened else None
@@ -68,7 +73,17 @@ class EvidencePanel(Linked):
                 "table, so both were derived from the rows' evidence_refs the way "
                 "the compiler would."
             )
-        self.view.resizeColumnsToContents()
+        if self.fit_later is None:
+            self.view.resizeColumnsToContents()
+        else:
+            self.fit_later(self._fit_columns)
+
+    def _fit_columns(self) -> Iterator[None]:
+        """Each column as wide as its first rows' contents, a few columns at a time."""
+        for col in range(self.model.columnCount()):
+            self.view.resizeColumnToContents(col)
+            if col % 4 == 3:
+                yield
 
     def _on_hashes(self, status: HashStatus | None) -> None:
         self.gate.call(self._hashes, status)

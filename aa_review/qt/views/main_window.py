@@ -228,6 +228,7 @@ class MainWindow(QMainWindow):
             ("facets", self.facets.gate),
         )
         s.events.package_changed.connect(self._fill_in_turns, priority=1)
+        self.evidence.fit_later = lambda fit: self.turns.add("evidence_widths", fit)
         # The plots draw a selection only when seen: catch up when their tab comes forward.
         self.docks["plots"].visibilityChanged.connect(
             lambda shown: QTimer.singleShot(0, self.plots.catch_up) if shown else None
