@@ -91,8 +91,7 @@ def test_every_view_shows_the_package_one_view_per_turn(staged, qtbot, sample_co
     pkg = win.session.package
     assert pkg is not None
     assert not shown(win, pkg)  # opened: every view waits for its turn
-    qtbot.waitUntil(lambda: shown(win, pkg) == set(VIEWS))
-    assert not win.turns.pending
+    qtbot.waitUntil(lambda: shown(win, pkg) == set(VIEWS) and not win.turns.pending)
     assert win.count_label.text() == "60 of 60 rows"
     # One view more per turn, the rows first; no turn filled them all (the evidence
     # table's columns are fitted in later turns: "evidence_widths").
@@ -104,21 +103,38 @@ def test_every_view_shows_the_package_one_view_per_turn(staged, qtbot, sample_co
 
 
 def test_a_package_opened_while_another_fills_ends_shown_alone(
-    staged, qtbot, sample_copy, other_package
+    staged, qtbot, sample_copy, other_package, monkeypatch
 ) -> None:
     win = staged
+    filled: list[tuple[str, object]] = []  # every fill of these views, with its package
+    for name in ("evidence", "plots"):
+        panel = getattr(win, name)
+
+        def fill(opened, panel=panel, name=name, real=panel.show_package):
+            filled.append((name, opened.package if opened is not None else None))
+            real(opened)
+
+        monkeypatch.setattr(panel, "show_package", fill)
     win.open_package(sample_copy)
     first = win.session.package
-    qtbot.waitUntil(lambda: "rows" in shown(win, first))  # A half filled
-    assert win.turns.pending
+    pending: list[int] = []
     seen: list[set[str]] = []
-    win.turns.ran.connect(lambda _name: seen.append(shown(win, first)))
-    win.open_package(other_package)  # B, with A's steps still queued
+
+    def after(name: str) -> None:
+        if pending:  # B opened: what still shows A
+            seen.append(shown(win, first))
+        elif name == "rows":  # A half filled: B opens, A's other steps still queued
+            pending.append(win.turns.pending)
+            win.open_package(other_package)
+
+    win.turns.ran.connect(after)
+    qtbot.waitUntil(lambda: bool(pending))
     second = win.session.package
-    assert second is not first
-    qtbot.waitUntil(lambda: shown(win, second) == set(VIEWS))
+    assert second is not first and pending[0] > 0
+    qtbot.waitUntil(lambda: shown(win, second) == set(VIEWS) and not win.turns.pending)
     assert not shown(win, first)
     assert all(views <= {"rows"} for views in seen)  # no step filled a view with A
+    assert filled == [("evidence", second), ("plots", second)]  # not even for a moment
     assert win.rows.model.rowCount() == 80
     assert win.count_label.text() == "80 of 80 rows"
 
