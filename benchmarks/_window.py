@@ -78,6 +78,7 @@ class WindowDriver:
             and not self.win.controller.busy("load")
             and self.win.rows.model.row_index is pkg.index
             and self.win.rows.model.rowCount() > 0
+            and not self.win.turns.pending  # every view filled
         )
 
     def audit(self) -> None:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, cast
 from PySide6.QtCore import (
     QCoreApplication,
     QSettings,
-    QTimer,
     QtMsgType,
     qInstallMessageHandler,
 )
@@ -99,7 +98,7 @@ def _screenshot_when_loaded(app: QCoreApplication, window: MainWindow, out: Path
 
     setattr(window, "warn", failed)  # noqa: B010 - replaces a method on this instance
     window.session.events.package_changed.connect(
-        lambda opened: QTimer.singleShot(0, grab) if opened is not None else None
+        lambda opened: window.turns.add("screenshot", grab) if opened is not None else None
     )
 
 

@@ -2,7 +2,9 @@
 
 A panel shows what the session holds and sends it intents. It keeps the ``version``
 of the package it shows and ignores a value computed for another one, so it never
-indexes one package's rows with another's positions.
+indexes one package's rows with another's positions. What the session says reaches
+it through its :class:`~aa_review.qt.views._turns.Gate`, which the window holds while
+the panel's fill waits for its turn.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex
 from PySide6.QtWidgets import QTableView, QVBoxLayout, QWidget
 
 from aa_review.core.session import OpenPackage, QueryResult, ReviewSession, Selection
+from aa_review.qt.views._turns import Gate
 
 if TYPE_CHECKING:
     from aa_review.core.package import Package
@@ -56,6 +59,7 @@ class Linked(QWidget):
         self.pkg: Package | None = None
         self.version = 0
         self._syncing = False
+        self.gate = Gate()
         self.setWindowTitle(title)
         self.layout_ = QVBoxLayout(self)
         self.layout_.setContentsMargins(4, 4, 4, 4)
@@ -64,6 +68,15 @@ class Linked(QWidget):
         session.selection.changed.connect(self._on_selection)
 
     def _on_package(self, opened: OpenPackage | None) -> None:
+        self.gate.call(self._package, opened)
+
+    def _on_result(self, result: QueryResult) -> None:
+        self.gate.call(self._result, result)
+
+    def _on_selection(self, sel: Selection) -> None:
+        self.gate.call(self._selection, sel)
+
+    def _package(self, opened: OpenPackage | None) -> None:
         self.pkg = opened.package if opened is not None else None
         self.version = opened.version if opened is not None else self.session.version
         self._syncing = True
@@ -72,7 +85,7 @@ class Linked(QWidget):
         finally:
             self._syncing = False
 
-    def _on_result(self, result: QueryResult) -> None:
+    def _result(self, result: QueryResult) -> None:
         if result.version == self.version:
             self._syncing = True
             try:
@@ -80,7 +93,7 @@ class Linked(QWidget):
             finally:
                 self._syncing = False
 
-    def _on_selection(self, sel: Selection) -> None:
+    def _selection(self, sel: Selection) -> None:
         if self.session.version != self.version:
             return  # the package this selection is about is not shown here yet
         self._syncing = True

@@ -450,15 +450,24 @@ def install_compare(
 
     sizes_before: list[int] = []
 
-    def on_baseline(c: Comparison | None) -> None:
-        p = c.prepared if c is not None and c.version == session.version else None
+    def rows_changes(p: PreparedComparison | None) -> None:
         rows.model.set_changes(p.row_kind if p else None, p.masks["linked"] if p else None)
-        evidence.model.set_changes({k: e.kind for k, e in p.evidence.items()} if p else None)
-        contracts.show_changes(contract_changes(p, contracts.entries) if p else None)
         header = rows.view.horizontalHeader()
         if p is not None and header.visualIndex(CHANGE_COLUMN) > 1:
             header.moveSection(header.visualIndex(CHANGE_COLUMN), 1)  # beside the row id
             rows.view.setColumnWidth(CHANGE_COLUMN, 110)
+
+    def on_baseline(c: Comparison | None) -> None:
+        p = c.prepared if c is not None and c.version == session.version else None
+        # Each table's Change column waits, as the table does, for its fill (_turns).
+        rows.gate.call(rows_changes, p)
+        evidence.gate.call(
+            evidence.model.set_changes,
+            {k: e.kind for k, e in p.evidence.items()} if p else None,
+        )
+        contracts.gate.call(
+            lambda: contracts.show_changes(contract_changes(p, contracts.entries) if p else None)
+        )
         if c is not None and not dock.isVisible():
             detail, below = win.docks["detail"], win.docks["row_evidence"]
             sizes_before[:] = [detail.width(), detail.height(), below.height()]

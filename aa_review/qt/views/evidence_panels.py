@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import numpy as np
 from PySide6.QtWidgets import QLabel
 
@@ -54,7 +56,10 @@ class EvidencePanel(Linked):
             self.view, lambda r: session.select_evidence(self.model.position(r), self.source)
         )
         session.events.hashes_changed.connect(self._on_hashes)
-        follow_marks(session, self.model, "evidence")
+        follow_marks(session, self.model, "evidence", self.gate)
+        # Who fits the columns to a package shown: None, at once; the window spreads the
+        # fitting over turns of its event loop (_turns): tens of ms for every column.
+        self.fit_later: Callable[[Callable[[], Iterator[None]]], object] | None = None
 
     def show_package(self, opened: OpenPackage | None) -> None:
         pkg = opened.package if opened else None
@@ -68,9 +73,22 @@ class EvidencePanel(Linked):
                 "table, so both were derived from the rows' evidence_refs the way "
                 "the compiler would."
             )
-        self.view.resizeColumnsToContents()
+        if self.fit_later is None:
+            self.view.resizeColumnsToContents()
+        else:
+            self.fit_later(self._fit_columns)
+
+    def _fit_columns(self) -> Iterator[None]:
+        """Each column as wide as its first rows' contents, a few columns at a time."""
+        for col in range(self.model.columnCount()):
+            self.view.resizeColumnToContents(col)
+            if col % 4 == 3:
+                yield
 
     def _on_hashes(self, status: HashStatus | None) -> None:
+        self.gate.call(self._hashes, status)
+
+    def _hashes(self, status: HashStatus | None) -> None:
         if status is None or status.version == self.version:
             self.model.set_hashes(status.statuses if status else None)
 
@@ -103,14 +121,12 @@ class RowEvidencePanel(Linked):
         self._hook_table(
             self.view, lambda r: session.select_evidence(self.model.position(r), self.source)
         )
-        session.events.hashes_changed.connect(
-            lambda st: (
-                self.model.set_hashes(st.statuses if st else None)
-                if st is None or st.version == self.version
-                else None
-            )
-        )
+        session.events.hashes_changed.connect(lambda st: self.gate.call(self._hashes, st))
         self._row: int | None = None
+
+    def _hashes(self, status: HashStatus | None) -> None:
+        if status is None or status.version == self.version:
+            self.model.set_hashes(status.statuses if status else None)
 
     def show_package(self, opened: OpenPackage | None) -> None:
         self.model.set_package(opened.package if opened else None)
@@ -156,7 +172,7 @@ class EvidenceRowsPanel(Linked):
         self.layout_.addWidget(self.caption)
         self.model = RowsTableModel(self)
         self.view = make_table(self.model, name="evidence_rows_view")
-        follow_marks(session, self.model, "rows")
+        follow_marks(session, self.model, "rows", self.gate)
         self.layout_.addWidget(self.view)
         self._hook_table(
             self.view, lambda r: session.select_row(self.model.position(r), self.source)

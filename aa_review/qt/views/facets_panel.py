@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QTreeView, QVBoxLayout, QWidget
 
 from aa_review.core.query import QueryError, set_term, term_value
 from aa_review.core.session import ReviewSession, Scope
+from aa_review.qt.views._turns import Gate
 
 __all__ = ["FacetsPanel"]
 
@@ -43,8 +44,9 @@ class FacetsPanel(QWidget):
         lay.addWidget(self.view)
         self.view.activated.connect(self._pick)
         self.view.clicked.connect(self._pick)
-        session.events.findings_changed.connect(self._refresh)
-        session.events.baseline_changed.connect(self._refresh)
+        self.gate = Gate()  # held by the window while the facets' fill waits (_turns)
+        session.events.findings_changed.connect(lambda st: self.gate.call(self._refresh, st))
+        session.events.baseline_changed.connect(lambda c: self.gate.call(self._refresh, c))
 
     def _refresh(self, _state: object = None) -> None:
         self.model.removeRows(0, self.model.rowCount())

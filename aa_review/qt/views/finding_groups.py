@@ -21,6 +21,7 @@ from aa_review.core.session.triage import (
 )
 from aa_review.qt.models.findings_table import SEVERITY_COLORS
 from aa_review.qt.views._linked import select_table_row
+from aa_review.qt.views._turns import Gate
 from aa_review.qt.views.tables import make_table
 
 __all__ = ["FindingGroups"]
@@ -32,9 +33,10 @@ _SORT = Qt.ItemDataRole.UserRole + 1
 
 
 class FindingGroups(QWidget):
-    """The groups of the field chosen in ``chooser`` (hidden while it says "No groups")."""
+    """The groups of the field chosen in ``chooser`` (hidden while it says "No groups");
+    what the session says comes through ``gate`` (the findings panel's)."""
 
-    def __init__(self, session: ReviewSession, chooser: QComboBox) -> None:
+    def __init__(self, session: ReviewSession, chooser: QComboBox, gate: Gate) -> None:
         super().__init__()
         self.session = session
         self.chooser = chooser
@@ -54,8 +56,8 @@ class FindingGroups(QWidget):
         self.view.selectionModel().currentRowChanged.connect(self._current_changed)
         self.view.clicked.connect(self._clicked)
         chooser.currentIndexChanged.connect(lambda _i: self.refresh())
-        session.events.findings_changed.connect(self._on_findings)
-        session.events.query_changed.connect(self._on_result)
+        session.events.findings_changed.connect(lambda st: gate.call(self._on_findings, st))
+        session.events.query_changed.connect(lambda r: gate.call(self._on_result, r))
         self.setVisible(False)
 
     @property

@@ -79,7 +79,7 @@ class FindingsPanel(Linked):
         self.layout_.addLayout(bar)
         self.model = FindingsTableModel(self)
         self.view = make_table(self.model, sortable=True, name="findings_view")
-        self.groups = FindingGroups(session, self.group_by)
+        self.groups = FindingGroups(session, self.group_by, self.gate)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.setObjectName("findings_split")
         split.addWidget(self.groups)
@@ -95,8 +95,10 @@ class FindingsPanel(Linked):
         self._hook_table(
             self.view, lambda r: session.select_finding(self.model.position(r), 0, self.source)
         )
-        session.events.findings_changed.connect(self._on_findings)
-        session.events.auditing_changed.connect(lambda _on: self._show_summary())
+        session.events.findings_changed.connect(
+            lambda state: self.gate.call(self._on_findings, state)
+        )
+        session.events.auditing_changed.connect(lambda _on: self.gate.call(self._show_summary))
         self._show_location(session.selection.current)
 
     def _location_bar(self, bar: QHBoxLayout) -> None:

@@ -37,6 +37,7 @@ from aa_review.core.session import QueryResult, ReviewSession, Scope
 from aa_review.core.util.procpool import set_worker_niceness
 from aa_review.qt.controller import WindowController, decode_layout, encode_layout
 from aa_review.qt.theme import apply_theme
+from aa_review.qt.views._turns import Gate, Turns
 from aa_review.qt.views.compare_panel import add_compare_actions, install_compare
 from aa_review.qt.views.contracts_panel import ContractsPanel
 from aa_review.qt.views.detail_panel import RowDetailPanel
@@ -96,6 +97,8 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.session = ReviewSession()
         self.runner = ThreadRunner(self)
+        # A package opened fills one view per turn of the event loop (_turns.py).
+        self.turns = Turns(self, at_once=synchronous())
         # The audit runs in a process of its own, out of this window's interpreter (tests
         # run it in their thread, AA_REVIEW_SYNCHRONOUS).
         self.controller = WindowController(
@@ -212,6 +215,21 @@ class MainWindow(QMainWindow):
             # then shows over another dock.
             self.addDockWidget(where, dock)
             self.docks[name] = dock
+        # Opening fills the views one per turn, those in front first: each is painted
+        # before the next fills. The window holds them all before any view is told.
+        self._gates: tuple[tuple[str, Gate], ...] = (
+            ("rows", self.rows.gate),
+            ("findings", self.findings.gate),
+            ("detail", self.detail.gate),
+            ("evidence", self.evidence.gate),
+            ("evidence_rows", self.evidence_rows.gate),
+            ("row_evidence", self.row_evidence.gate),
+            ("plots", self.plots.gate),
+            ("contracts", self.contracts.gate),
+            ("facets", self.facets.gate),
+        )
+        s.events.package_changed.connect(self._fill_in_turns, priority=1)
+        self.evidence.fit_later = lambda fit: self.turns.add("evidence_widths", fit)
         # The plots draw a selection only when seen: catch up when their tab comes forward.
         self.docks["plots"].visibilityChanged.connect(
             lambda shown: QTimer.singleShot(0, self.plots.catch_up) if shown else None
@@ -224,10 +242,10 @@ class MainWindow(QMainWindow):
         self.subset_bar = SubsetBar(s, self.runner, self)
         self.rows.layout_.insertWidget(2, self.subset_bar)
         for panel in (self.rows, self.evidence_rows):
-            link_row_table(s, panel.view, panel.model, panel.source)
+            link_row_table(s, panel.view, panel.model, panel.source, panel.gate)
         for ev in (self.evidence, self.row_evidence):
             link_evidence_table(s, ev.view, ev.model.position, ev.source)
-            link_evidence_subset(s, ev.model)
+            link_evidence_subset(s, ev.model, ev.gate)
 
     def _menu(self, title: str) -> QMenu:
         for act in self.menuBar().actions():
@@ -294,14 +312,27 @@ class MainWindow(QMainWindow):
 
     def show_partial(self, index: RowIndex) -> None:
         self.show_welcome(False)
-        self.rows.show_index(index)
+        self.rows.gate.call(self.rows.show_index, index)  # after the open still to fill
 
     def show_opened(self, pkg: Package) -> None:
-        if self.rows.model.row_index is not pkg.index:  # loading was cancelled midway
-            self.rows.show_package(self.session.opened)
+        self.rows.gate.call(self._rows_show, pkg)
         self.setWindowTitle(f"{pkg.package_id} — aa-review")
         if pkg.problems:
             self.docks["findings"].raise_()
+
+    def _rows_show(self, pkg: Package) -> None:
+        if self.rows.model.row_index is not pkg.index:  # loading was cancelled midway
+            self.rows.show_package(self.session.opened)
+
+    def _fill_in_turns(self, _opened: object) -> None:
+        """A package opened or closed: hold every view, then let one fill per turn (what
+        a package opened before and not shown yet is dropped: this one replaces it)."""
+        if self.turns.at_once:
+            return
+        self.turns.cancel()
+        for name, gate in self._gates:
+            gate.hold()
+            self.turns.add(name, gate.release)
 
     def show_findings(self) -> None:
         """Bring the Findings view forward, focused (the Dossier tab's "Show findings")."""
@@ -634,6 +665,7 @@ class MainWindow(QMainWindow):
             self.show_welcome(True)
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802
+        self.turns.cancel()  # no view fills once the window is gone
         if getattr(self, "corpus", None) is not None:
             self.corpus.close()
         self.dossier.close_workspace()

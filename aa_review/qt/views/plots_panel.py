@@ -23,6 +23,7 @@ from aa_review.core.session import (
     charts,
 )
 from aa_review.qt.plot_theme import theme_plot
+from aa_review.qt.views._turns import Gate
 from aa_review.qt.views.points_plot import PointsPlot
 
 if TYPE_CHECKING:
@@ -242,10 +243,11 @@ class PlotsPanel(QWidget):
         plots: list[Any] = [self.types, self.coverage, self.points, *self.hists.values()]
         for w in plots:
             theme_plot(w)
-        session.events.package_changed.connect(self.show_package)
-        session.events.query_changed.connect(self._on_result)
-        session.selection.changed.connect(self.follow)
-        session.subsets.changed.connect(self.show_subset)
+        self.gate = Gate()  # held by the window while the plots' fill waits (_turns)
+        session.events.package_changed.connect(lambda o: self.gate.call(self.show_package, o))
+        session.events.query_changed.connect(lambda r: self.gate.call(self._on_result, r))
+        session.selection.changed.connect(lambda sel: self.gate.call(self.follow, sel))
+        session.subsets.changed.connect(lambda subs: self.gate.call(self.show_subset, subs))
         self.points.on_brush = self._brushed
 
     def retheme(self) -> None:

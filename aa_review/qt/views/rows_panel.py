@@ -13,7 +13,7 @@ from aa_review.qt.views._linked import Linked, select_table_row
 from aa_review.qt.views.finding_marks import follow_marks
 from aa_review.qt.views.query_bar import QueryBar, fields_help
 from aa_review.qt.views.query_completion import session_completer
-from aa_review.qt.views.table_header import fit_widths
+from aa_review.qt.views.table_header import lay_out_now
 from aa_review.qt.views.tables import make_table
 
 if TYPE_CHECKING:
@@ -61,7 +61,7 @@ class RowsPanel(Linked):
         self.layout_.addWidget(self.view)
         self._hook_table(self.view, self._pick)
         self._show_count()
-        follow_marks(session, self.model, "rows")
+        follow_marks(session, self.model, "rows", self.gate)
 
     def _pick(self, table_row: int) -> None:
         # While another package loads, its first rows are shown before the session has
@@ -79,7 +79,8 @@ class RowsPanel(Linked):
     ) -> None:
         """Show ``index`` (also the first rows while a package loads)."""
         self.model.set_index(index, positions)
-        fit_widths(self.view, _WIDTHS)  # shrunk to the view: the last columns stay on screen
+        # Laid out once, the widths shrunk to the view: the last columns stay on screen.
+        lay_out_now(self.view, _WIDTHS)
         self._show_count()
 
     def show_result(self, result: QueryResult) -> None:

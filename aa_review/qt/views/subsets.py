@@ -35,6 +35,7 @@ from aa_review.qt.models import EvidenceTableModel, RowsTableModel
 
 if TYPE_CHECKING:
     from aa_review.core.session import Runner
+    from aa_review.qt.views._turns import Gate
 
 __all__ = [
     "SubsetBar",
@@ -99,10 +100,11 @@ def _rows_of_table(model: RowsTableModel) -> Callable[[np.ndarray], np.ndarray]:
 
 
 def link_row_table(
-    session: ReviewSession, view: QTableView, model: RowsTableModel, source: str
+    session: ReviewSession, view: QTableView, model: RowsTableModel, source: str, gate: Gate
 ) -> None:
     """Several rows picked together (Ctrl/Shift+click) in a rows table are the rows
-    selected together, shown in every view; the active subset is marked in the table."""
+    selected together, shown in every view; the active subset is marked in the table
+    (told through ``gate``, the table's panel's: the marks wait for the table's fill)."""
     view.setSelectionMode(QTableView.SelectionMode.ExtendedSelection)
 
     def changed(_new: QItemSelection, _old: QItemSelection) -> None:
@@ -125,7 +127,7 @@ def link_row_table(
             None if active is None else active.rows, None if active is None else active.color
         )
 
-    session.subsets.changed.connect(show)
+    session.subsets.changed.connect(lambda subsets: gate.call(show, subsets))
     model.modelReset.connect(show)
 
 
@@ -145,8 +147,9 @@ def link_evidence_table(
     view.selectionModel().selectionChanged.connect(changed)
 
 
-def link_evidence_subset(session: ReviewSession, model: EvidenceTableModel) -> None:
-    """Mark, in an evidence table, the items the active subset's rows cite."""
+def link_evidence_subset(session: ReviewSession, model: EvidenceTableModel, gate: Gate) -> None:
+    """Mark, in an evidence table, the items the active subset's rows cite (told
+    through ``gate``, the table's panel's)."""
     cache: dict[int, np.ndarray] = {}
 
     def show(_subsets: object = None) -> None:
@@ -160,7 +163,7 @@ def link_evidence_subset(session: ReviewSession, model: EvidenceTableModel) -> N
             cache[key] = evidence_cited_by(pkg.index, active.rows)
         model.set_subset(cache[key], active.color)
 
-    session.subsets.changed.connect(show)
+    session.subsets.changed.connect(lambda subsets: gate.call(show, subsets))
     model.modelReset.connect(show)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import QItemSelectionModel, QPoint, Qt
 from PySide6.QtWidgets import QMenu, QTableView
 
-__all__ = ["install_header_menu", "header_menu", "fit_columns", "fit_widths"]
+__all__ = ["install_header_menu", "header_menu", "fit_columns", "fit_widths", "lay_out_now"]
 
 
 def install_header_menu(view: QTableView) -> None:
@@ -108,3 +108,24 @@ def fit_widths(view: QTableView, widths: Sequence[int] | None = None, min_width:
         give = max(0, want[c] - floor[c])
         cut = -(-excess * give // slack) if slack else 0  # rounded up: the sum fits
         header.resizeSection(c, max(floor[c], want[c] - cut))
+
+
+def lay_out_now(view: QTableView, widths: Sequence[int] | None = None) -> None:
+    """After a reset of ``view``'s model: lay it out and fit its columns (:func:`fit_widths`)
+    at once, so that the next paint is its only one.
+
+    Left to Qt, the reset's layout runs inside the first paint, and the ``update()`` it
+    calls there asks for a second paint; each column resized (by the fitting, or by the
+    stretched last column once the scroll bar's range is known) starts the table's
+    zero-timer that repaints the whole viewport after that paint, a third. A paint of a
+    table of many rows costs tens of milliseconds of the GUI thread.
+    """
+    view.doItemsLayout()  # the reset's layout now: the scroll bars are known before fitting
+    header = view.horizontalHeader()
+    was = header.blockSignals(True)  # no column-resize timer: updated below, once
+    try:
+        fit_widths(view, widths)
+        view.updateGeometries()  # the stretched last column, the scroll bars
+    finally:
+        header.blockSignals(was)
+    view.viewport().update()
