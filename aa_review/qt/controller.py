@@ -36,6 +36,7 @@ from aa_review.core.session import (
     run_export,
     save_session,
 )
+from aa_review.core.util import gcpause
 from aa_review.core.util.errors import AAReviewError, failure_message
 
 if TYPE_CHECKING:
@@ -150,13 +151,18 @@ class WindowController:
         limit = AUTO_AUDIT_MAX_BYTES
 
         def work(job: Job) -> PreparedPackage:
-            try:
-                pkg = open_package(
-                    path, progress=job.progress, on_partial=job.progress, cancelled=job.cancelled
-                )
-            except LoadCancelled:
-                raise Cancelled from None
-            return prepare_package(pkg, size_limit=limit, cancelled=job.cancelled)
+            # What is loaded stays: no collector pass over it, now or later (gcpause).
+            with gcpause.paused(freeze=True):
+                try:
+                    pkg = open_package(
+                        path,
+                        progress=job.progress,
+                        on_partial=job.progress,
+                        cancelled=job.cancelled,
+                    )
+                except LoadCancelled:
+                    raise Cancelled from None
+                return prepare_package(pkg, size_limit=limit, cancelled=job.cancelled)
 
         def progress(p: Any) -> None:
             if isinstance(p, LoadProgress):

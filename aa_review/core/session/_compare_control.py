@@ -23,6 +23,7 @@ from aa_review.core.session._compare import (
 )
 from aa_review.core.session._compare_list import comparison_summary
 from aa_review.core.session._prepare import Cancelled
+from aa_review.core.util import gcpause
 from aa_review.core.util.errors import failure_message
 
 if TYPE_CHECKING:
@@ -135,12 +136,14 @@ class CompareController:
         self.view.show_busy(f"Opening the baseline {path.name}…", 0.0)
 
         def work(job: Job) -> tuple[Package, PreparedComparison]:
-            try:
-                baseline = open_package(path, progress=job.progress, cancelled=job.cancelled)
-            except LoadCancelled:
-                raise Cancelled from None
-            job.progress("diff")
-            return baseline, prepare_comparison(baseline, pkg, job.cancelled)
+            # The baseline stays while compared: no collector pass over it (gcpause).
+            with gcpause.paused(freeze=True):
+                try:
+                    baseline = open_package(path, progress=job.progress, cancelled=job.cancelled)
+                except LoadCancelled:
+                    raise Cancelled from None
+                job.progress("diff")
+                return baseline, prepare_comparison(baseline, pkg, job.cancelled)
 
         def progress(p: Any) -> None:
             if isinstance(p, LoadProgress):
