@@ -421,13 +421,16 @@ def run_in_process(
 ) -> Any:
     """Run ``target(*args, send, stop, niceness)`` in a process of its own and return
     the value it sends as ``("done", value)``; ``("progress", p)`` goes to ``progress``.
-    ``cancelled()`` is polled every ``poll_s`` seconds and sets ``stop``."""
-    import multiprocessing
+    ``cancelled()`` is polled every ``poll_s`` seconds and sets ``stop``. The process is
+    made ``niceness`` steps nicer as it starts (the ``niceness`` it is handed is then 0:
+    its ``renice`` does nothing more), or nices itself where that is not possible."""
+    from aa_review.core.util.procpool import left_to_child, spawn_context
 
-    ctx = multiprocessing.get_context("spawn")
+    ctx = spawn_context(niceness)
+    left = left_to_child(ctx, niceness)
     receive, send = ctx.Pipe(duplex=False)
     stop = ctx.Event()
-    proc = ctx.Process(target=target, args=(*args, send, stop, niceness), name="aa-review-worker")
+    proc = ctx.Process(target=target, args=(*args, send, stop, left), name="aa-review-worker")
     proc.start()
     send.close()
     try:

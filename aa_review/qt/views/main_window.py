@@ -10,6 +10,7 @@ methods below) and keeps its own layout.
 from __future__ import annotations
 
 import logging
+import sys
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,7 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from aa_review.core.session import QueryResult, ReviewSession, Scope
-from aa_review.core.util.procpool import set_worker_niceness
+from aa_review.core.util.procpool import set_worker_niceness, start_tracker
 from aa_review.qt.controller import WindowController, decode_layout, encode_layout
 from aa_review.qt.theme import apply_theme
 from aa_review.qt.views._turns import Gate, Turns
@@ -82,6 +83,7 @@ _DOCKS = (
 )
 _PAGES = {"rows": 0, "contracts": 1, "dossier": 2}
 WORKER_NICENESS = 10
+GIL_SWITCH_S = 0.001  # the interpreter lock handed to a waiting thread after 1 ms, not 5
 
 
 class MainWindow(QMainWindow):
@@ -94,6 +96,11 @@ class MainWindow(QMainWindow):
         super().__init__()
         # The worker processes of loading and auditing yield the processor to this window.
         set_worker_niceness(WORKER_NICENESS)
+        # Qt calls into Python many times per paint, each call taking the interpreter
+        # lock; a worker thread running Python gives it up only when asked and after the
+        # switch interval (5 ms by default), so a paint of many cells could wait that long
+        # per cell. Asked sooner, it gives it up sooner.
+        sys.setswitchinterval(GIL_SWITCH_S)
         self.settings = settings
         self.session = ReviewSession()
         self.runner = ThreadRunner(self)
@@ -661,6 +668,7 @@ class MainWindow(QMainWindow):
         if self._first_layout:
             self._first_layout = False
             self._default_layout()
+        QTimer.singleShot(500, start_tracker)  # before the first package's workers need it
         if self.session.package is None and self.stack.currentWidget() is self.welcome:
             self.show_welcome(True)
 
