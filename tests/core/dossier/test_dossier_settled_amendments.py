@@ -1,0 +1,53 @@
+"""Readings the amended contract settles that the code does not follow yet (spec 10.5, 15).
+
+Each test is named after the spec's sentence and marked ``xfail(strict=True)``: it
+fails against the code as it is, and turns into a failure of its own the day the
+code follows the contract, so the mark (and the deviation it records) is removed then.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from dossier_builder import LEAD, Clock, archive, keyed_principals, passing
+
+from aa_review.core import dossier as dz
+from aa_review.core.dossier import Workspace, WorkspaceError, init_workspace_folder
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("name", ["principals.json", "archive.json"])
+@pytest.mark.xfail(
+    strict=True,
+    raises=WorkspaceError,
+    reason=(
+        "spec 10.5: every file of a workspace is opened as package files are, and 'such a "
+        "file makes the workspace open read-only with its reason'; Workspace.open_folder "
+        "raises WorkspaceError for an unsafe principals.json or archive.json instead"
+    ),
+)
+def test_an_unsafe_workspace_file_makes_the_workspace_open_read_only_with_its_reason(
+    tmp_path: Path, name: str
+) -> None:
+    folder = init_workspace_folder(tmp_path / "ws", keyed_principals(), archive())
+    with Workspace.open_folder(folder, clock=Clock()) as ws:
+        ws.import_dossier(passing(), LEAD)
+    (folder / name).unlink()
+    os.mkfifo(folder / name)
+    with Workspace.open_folder(folder, clock=Clock()) as ws:
+        assert ws.read_only
+        assert ws.journal_fault is not None and name in ws.journal_fault
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "spec 15 ('New codes added by amendments 2 and 3: G1_POWER_BEYOND_VALIDATOR_LIMIT "
+        "(section 15)'): _reasons.spec_section still says the rule is written in "
+        "docs/decisions.md, which no longer records it"
+    ),
+)
+def test_the_code_section_15_adds_is_traced_to_section_15() -> None:
+    assert "15" in dz.explain("G1_POWER_BEYOND_VALIDATOR_LIMIT").section
