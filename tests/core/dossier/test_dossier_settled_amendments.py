@@ -1,8 +1,8 @@
-"""Readings the amended contract settles that the code does not follow yet (spec 10.5, 15).
+"""Readings the amended contract settles (spec 10.5, 15) that had no test, or no code.
 
-Each test is named after the spec's sentence and marked ``xfail(strict=True)``: it
-fails against the code as it is, and turns into a failure of its own the day the
-code follows the contract, so the mark (and the deviation it records) is removed then.
+Each test is named after the spec's sentence. One the code does not follow yet is
+marked ``xfail(strict=True)`` with the clause in its reason: it turns into a failure
+of its own the day the code follows the contract, and the mark is removed then.
 """
 
 from __future__ import annotations
@@ -22,7 +22,13 @@ from dossier_builder import (
 )
 
 from aa_review.core import dossier as dz
-from aa_review.core.dossier import GateStatus, Workspace, WorkspaceError, init_workspace_folder
+from aa_review.core.dossier import (
+    ArchiveSchemaError,
+    GateStatus,
+    Workspace,
+    WorkspaceError,
+    init_workspace_folder,
+)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
@@ -79,3 +85,33 @@ def test_an_empty_simulation_or_preregistration_is_absent_unknown_with_the_missi
     r = run_gate("G1", tree, None)
     assert r.status is GateStatus.UNKNOWN, r.reason_codes
     assert all(c.endswith("_MISSING") for c in r.reason_codes), r.reason_codes
+
+
+def test_creating_a_plain_workspace_refuses_an_archive_that_does_not_parse(
+    tmp_path: Path,
+) -> None:
+    # 15: "Import (and workspace creation for an archive) refuses, naming the JSON path".
+    bad = archive()
+    bad["groups"][0]["split"] = "holdout"
+    with pytest.raises(ArchiveSchemaError) as err:
+        Workspace(keyed_principals(), bad, Clock(), tmp_path / "journal.jsonl")
+    assert any("groups[0].split" in p for p in err.value.problems), err.value.problems
+    assert not (tmp_path / "journal.jsonl").exists()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "spec 15: 'Import (and workspace creation for an archive) refuses, naming the JSON "
+        "path'; init_workspace_folder checks the registry but writes an archive.json that "
+        "does not parse (the CLI's dossier init checks it first; open_folder then raises)"
+    ),
+)
+def test_creating_a_workspace_folder_refuses_an_archive_that_does_not_parse(
+    tmp_path: Path,
+) -> None:
+    bad = archive()
+    bad["groups"][0]["split"] = "holdout"
+    with pytest.raises(ArchiveSchemaError):
+        init_workspace_folder(tmp_path / "ws", keyed_principals(), bad)
+    assert not (tmp_path / "ws" / "archive.json").exists()
