@@ -115,3 +115,22 @@ def test_creating_a_workspace_folder_refuses_an_archive_that_does_not_parse(
     with pytest.raises(ArchiveSchemaError):
         init_workspace_folder(tmp_path / "ws", keyed_principals(), bad)
     assert not (tmp_path / "ws" / "archive.json").exists()
+
+
+def test_a_standard_error_of_zero_is_within_its_domain_and_gives_a_bound() -> None:
+    # 15: "An experiment's standard_error must be >= 0; a negative one gives no bound".
+    # Zero is in the domain: the bound is the estimate itself.
+    tree, arch = passing(), archive()
+    rung = next(
+        r
+        for r in tree["evidence"]["lower_rungs"]["rungs"]
+        if r["basis"] == "confirmatory_experiment"
+    )
+    exp = next(
+        e for e in arch["experiments"] if e["experiment_id"] == rung["experiment"]["experiment_id"]
+    )
+    exp["standard_error"] = 0.0
+    rung["experiment"]["claimed_upper_bound"] = exp["estimate"]
+    r = run_gate("G4", tree, arch)
+    assert r.status is GateStatus.PASS, r.reason_codes
+    assert r.metrics["upper_bounds"][str(rung["rung"])] == pytest.approx(exp["estimate"])
