@@ -310,7 +310,7 @@ def test_fail_and_unknown_codes_together_make_fail() -> None:
 
 
 def test_simulation_beyond_the_validator_limit_is_unknown_not_run(monkeypatch) -> None:
-    """docs/decisions.md: a plan too large to simulate in bounded time cannot be verified."""
+    """Spec 15 (G1): a simulation whose work n_sim x 2k exceeds 10^9 is beyond this validator."""
     from aa_review.core.dossier import _gate_g1_power
 
     tree = passing()
