@@ -12,7 +12,7 @@ threads: on again when the last block ends, if it was on before) and, with
 ``freeze``, moves every object alive at the block's end into the permanent
 generation (:func:`gc.freeze`), so no later pass scans them again. Reference counting
 still frees what is dropped (a package closed for another); only cycles among frozen
-objects wait, and the loaded data holds none that matter (docs/decisions.md).
+objects wait, and the loaded data holds none that matter (docs/architecture.md).
 """
 
 from __future__ import annotations
