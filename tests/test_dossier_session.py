@@ -455,7 +455,10 @@ def test_a_journal_that_moved_is_opened_again_verified_and_its_arrival_listed(
     assert session.journal_changed() is False and session.ws is first  # nothing moved
     _arrive(session, tmp_path)
     assert first.journal_moved() is not None
+    notices: list[str] = []
+    session.events.notice.connect(notices.append)
     assert session.journal_changed() is True
+    assert notices == ["The dossier journal changed on disk: opened again (verified)"]
     ws = session.ws
     assert ws is not first and not ws.read_only
     assert [e["kind"] for e in ws.journal_entries()][-1] == "operation_denied"

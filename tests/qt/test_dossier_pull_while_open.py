@@ -127,6 +127,9 @@ def test_a_pull_while_open_is_verified_and_shown_and_the_next_step_applies(
         assert ws_now is not None and not ws_now.read_only
         assert ws_now.journal_head() == ada_head
         assert f"1 entry arrived: an operation denied to {LEAD}" in p.verdict.text()
+        assert window.statusBar().currentMessage() == (
+            "The dossier journal changed on disk: opened again (1 entry arrived, verified)"
+        )
         assert p.session.current == (D, 1) and p.actor_id == EVALUATOR
 
         # Cy's check is applied on top of what arrived.

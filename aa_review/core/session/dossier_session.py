@@ -133,6 +133,7 @@ class DossierEvents(SignalGroup):
     progress_changed = Signal(str)  # what is under way, "" when nothing is
     step_done = Signal(object, object)  # (step, outcome) once the outcome is in place
     audit_changed = Signal(str)  # audit_summary: the bound package's audit, beside the verdict
+    notice = Signal(str)  # one line for the window's status bar (what happened by itself)
 
 
 _IMPORT_LIMIT = 256 << 20  # a dossier file, as `aa-review dossier check` accepts
@@ -342,7 +343,13 @@ class DossierSession:
             self.folder,
             why,
         )
-        return self.reopen()
+        if not self.reopen():
+            return False
+        assert self.ws is not None
+        n = len(self.ws.arrived())
+        came = f"{n} {'entry' if n == 1 else 'entries'} arrived, verified" if n else "verified"
+        self.events.notice.emit(f"The dossier journal changed on disk: opened again ({came})")
+        return True
 
     def reopen(self) -> bool:
         """Open the same workspace again (verifying its journal), keeping the dossier

@@ -165,6 +165,7 @@ class MainWindow(QMainWindow):
         self.dossier = DossierPanel(self.settings)
         self.dossier.gate_selected.connect(self.controller.gate_selected)
         self.dossier.findings_wanted.connect(self.show_findings)
+        self.dossier.session.events.notice.connect(lambda text: self.status(text, 15000))
         self.dossier.request_digest = self.controller.ensure_digest
         self.controller.digest_gave_up.append(self.dossier.session.digest_unavailable)
         s.events.facts_changed.connect(self._dossier_facts)
