@@ -86,7 +86,11 @@ _TEXT: dict[str, tuple[str, str, str]] = {
         "claim at most the recomputed ESS",
     ),
     # -- G1 power
-    "G1_POWER_MISSING": (_POWER, "is absent", "add the sealed power analysis"),
+    "G1_POWER_MISSING": (
+        _POWER,
+        "is absent, or lacks its simulation or preregistration",
+        "add the sealed power analysis with its simulation and preregistration",
+    ),
     "G1_POWER_METHOD_UNSUPPORTED": (
         _POWER,
         "uses a method, decision rule, missingness "
@@ -621,6 +625,7 @@ _DETAIL = {
     "G1_COVERAGE_MISSING": ("coverage_stages_missing", "coverage_stages_unverifiable"),
     "G1_COVERAGE_STAGE_INSUFFICIENT": ("coverage_stages_insufficient",),
     "G1_ESS_GROUP_UNRESOLVED": ("unresolved_groups",),
+    "G1_POWER_MISSING": ("power_sections_missing",),
     "G1_POWER_PARAMETER_MISSING": ("power_parameters_missing",),
     "G1_POWER_PARAMETER_INVALID": ("power_parameters_invalid",),
     "G1_POWER_SENSITIVITY_RANGE_EXCLUDES_BASE": ("sensitivity_ranges_excluding_base",),

@@ -68,16 +68,6 @@ def test_the_code_section_15_adds_is_traced_to_section_15() -> None:
 
 
 @pytest.mark.parametrize("section", ["simulation", "preregistration"])
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "spec 15 'Empty means absent': 'An empty object {} ... [is an] absent input: the "
-        "check is unknown with the section's MISSING code, never pass and never a fail "
-        "code that presumes a value'; G1 reports power_analysis.simulation {} and "
-        "preregistration {} with the fail codes G1_POWER_CODE_DIGEST_MISMATCH (and "
-        "G1_POWER_INPUTS_DIGEST_MISMATCH), per the G1 digest entry of docs/decisions.md"
-    ),
-)
 def test_an_empty_simulation_or_preregistration_is_absent_unknown_with_the_missing_code(
     section: str,
 ) -> None:
