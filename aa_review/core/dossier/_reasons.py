@@ -664,10 +664,18 @@ _PACKAGE_CODES = frozenset(
 )
 
 
+# Codes the amendments added outside section 5 (spec 15: "New codes added by amendments
+# 2 and 3"), with the section that gives each its rule.
+_AMENDED_CODES = {"G1_POWER_BEYOND_VALIDATOR_LIMIT": "spec 15", "JOURNAL_FORKED": "spec 10.6"}
+
+
 def spec_section(code: str) -> str:
-    """Where the rule is written: ``5 G9``, ``4``, or ``decisions.md`` for this project's own."""
-    if code in _PACKAGE_CODES or code == "G1_POWER_BEYOND_VALIDATOR_LIMIT":
+    """Where the rule is written: ``5 G9``, ``4``, ``15``, or ``decisions.md`` for this
+    project's own."""
+    if code in _PACKAGE_CODES:
         return "docs/decisions.md"
+    if code in _AMENDED_CODES:
+        return _AMENDED_CODES[code]
     head = code.split("_", 1)[0]
     if head.startswith("G") and head[1:].isdigit():
         return f"spec 5, {head}"

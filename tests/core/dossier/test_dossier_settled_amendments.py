@@ -55,16 +55,8 @@ def test_an_unsafe_workspace_file_makes_the_workspace_open_read_only_with_its_re
         assert ws.journal_fault is not None and name in ws.journal_fault
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "spec 15 ('New codes added by amendments 2 and 3: G1_POWER_BEYOND_VALIDATOR_LIMIT "
-        "(section 15)'): _reasons.spec_section still says the rule is written in "
-        "docs/decisions.md, which no longer records it"
-    ),
-)
 def test_the_code_section_15_adds_is_traced_to_section_15() -> None:
-    assert "15" in dz.explain("G1_POWER_BEYOND_VALIDATOR_LIMIT").section
+    assert dz.explain("G1_POWER_BEYOND_VALIDATOR_LIMIT").section == "spec 15"
 
 
 @pytest.mark.parametrize("section", ["simulation", "preregistration"])
