@@ -490,8 +490,12 @@ def init_workspace_folder(
     PrincipalRegistryError
         The registry is malformed, or two principals share a public key (spec 10.6);
         nothing is written then.
+    ArchiveSchemaError
+        The archive does not parse to the shapes of spec 2.6 (spec 15: workspace creation
+        for an archive refuses, naming the JSON path); nothing is written then.
     """
     PrincipalRegistry(principals)
+    parse_archive(archive)
     folder = Path(path)
     folder.mkdir(parents=True, exist_ok=True)
     atomic_write_json(folder / "principals.json", {"principals": principals})

@@ -81,21 +81,14 @@ def test_creating_a_plain_workspace_refuses_an_archive_that_does_not_parse(
     assert not (tmp_path / "journal.jsonl").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "spec 15: 'Import (and workspace creation for an archive) refuses, naming the JSON "
-        "path'; init_workspace_folder checks the registry but writes an archive.json that "
-        "does not parse (the CLI's dossier init checks it first; open_folder then raises)"
-    ),
-)
 def test_creating_a_workspace_folder_refuses_an_archive_that_does_not_parse(
     tmp_path: Path,
 ) -> None:
     bad = archive()
     bad["groups"][0]["split"] = "holdout"
-    with pytest.raises(ArchiveSchemaError):
+    with pytest.raises(ArchiveSchemaError) as err:
         init_workspace_folder(tmp_path / "ws", keyed_principals(), bad)
+    assert any("groups[0].split" in p for p in err.value.problems), err.value.problems
     assert not (tmp_path / "ws" / "archive.json").exists()
 
 
