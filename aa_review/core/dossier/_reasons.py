@@ -613,6 +613,11 @@ _TEXT: dict[str, tuple[str, str, str]] = {
         "bind a package that cannot be verified here",
         "open the bound package in this window",
     ),
+    "WORKSPACE_ARCHIVE_UNREADABLE": (
+        "archive.json",
+        "could not be used, so the workspace is read-only and this was not evaluated",
+        "restore a readable archive.json and open the workspace again",
+    ),
     "DOSSIER_PACKAGE_BINDING_INVALID": (
         f"{_EV}.source_packages",
         "has an entry without an id or with a malformed digest",
@@ -672,7 +677,7 @@ _AMENDED_CODES = {"G1_POWER_BEYOND_VALIDATOR_LIMIT": "spec 15", "JOURNAL_FORKED"
 def spec_section(code: str) -> str:
     """Where the rule is written: ``5 G9``, ``4``, ``15``, or ``decisions.md`` for this
     project's own."""
-    if code in _PACKAGE_CODES:
+    if code in _PACKAGE_CODES or code == "WORKSPACE_ARCHIVE_UNREADABLE":
         return "docs/decisions.md"
     if code in _AMENDED_CODES:
         return _AMENDED_CODES[code]

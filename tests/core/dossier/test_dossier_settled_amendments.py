@@ -26,22 +26,12 @@ from aa_review.core.dossier import (
     ArchiveSchemaError,
     GateStatus,
     Workspace,
-    WorkspaceError,
     init_workspace_folder,
 )
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 @pytest.mark.parametrize("name", ["principals.json", "archive.json"])
-@pytest.mark.xfail(
-    strict=True,
-    raises=WorkspaceError,
-    reason=(
-        "spec 10.5: every file of a workspace is opened as package files are, and 'such a "
-        "file makes the workspace open read-only with its reason'; Workspace.open_folder "
-        "raises WorkspaceError for an unsafe principals.json or archive.json instead"
-    ),
-)
 def test_an_unsafe_workspace_file_makes_the_workspace_open_read_only_with_its_reason(
     tmp_path: Path, name: str
 ) -> None:
