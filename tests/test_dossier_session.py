@@ -8,6 +8,7 @@ and what the journal holds.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -496,3 +497,20 @@ def test_the_sessions_own_steps_are_not_a_moved_journal(opened) -> None:
     assert session.journal_changed() is False and session.ws is first
     session.close_workspace()
     assert first.journal_moved() is None  # no writer any more: nothing to refuse
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_an_unsafe_registry_opens_the_workspace_read_only_with_its_reason(demo) -> None:
+    # 10.5: "such a file makes the workspace open read-only with its reason".
+    registry = demo / "dossier_workspace" / "principals.json"
+    registry.unlink()
+    os.mkfifo(registry)
+    session, view, _ = _open(demo)
+    try:
+        assert view.warnings == []  # opened, not refused
+        assert session.state is not None
+        fault = session.state.snapshot.read_only_fault
+        assert fault is not None and fault.startswith("WORKSPACE_FILE_UNSAFE: principals.json")
+        assert session.state.snapshot.state is DossierState.DRAFT  # the journal's, verified
+    finally:
+        session.close_workspace()

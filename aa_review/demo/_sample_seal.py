@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from aa_review.core.dossier._absent import is_absent
 from aa_review.core.dossier._canonical import json_digest
 from aa_review.core.dossier._gate_g2 import reviewed_digest
+from aa_review.core.dossier._models_evidence import Preregistration, Simulation
 from aa_review.core.stats import (
     PowerDesign,
     adjusted_alpha,
@@ -68,10 +70,13 @@ def seal(
     pa = ev.get("power_analysis")
     if isinstance(pa, dict) and isinstance(pa.get("parameters"), dict):
         d = json_digest(pa["parameters"])
-        if isinstance(pa.get("simulation"), dict):
-            pa["simulation"]["inputs_digest"] = d
-        if isinstance(pa.get("preregistration"), dict):
-            pa["preregistration"]["sealed_inputs_digest"] = d
+        for key, model, fld in (
+            ("simulation", Simulation, "inputs_digest"),
+            ("preregistration", Preregistration, "sealed_inputs_digest"),
+        ):
+            # An absent object ({} too, spec 15) stays absent: sealing adds nothing to it.
+            if isinstance(pa.get(key), dict) and not is_absent(pa[key], [model]):
+                pa[key][fld] = d
         if reclaim:
             base, worst = power_claims(tree)
             pa["claimed"] = {"power_base": round(base, 4), "power_worst_case": round(worst, 4)}

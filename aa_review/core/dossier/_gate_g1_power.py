@@ -15,9 +15,9 @@ from aa_review.core.stats import (
     PowerEstimate,
     adjusted_alpha,
     claim_reproduced,
+    is_digest,
     range_contains_base,
     simulate_power,
-    simulation_binding,
 )
 
 __all__ = ["MAX_SIMULATED_CLUSTERS", "check_power"]
@@ -184,24 +184,29 @@ def _ranges(p: PowerParameters, b: GateBuilder) -> bool:
 
 
 def _binding(ctx: GateContext, pa: Any, b: GateBuilder) -> None:
-    """Spec 6.3. An absent digest differs from ``digest(parameters)`` and is not well-formed:
-    the spec defines no unknown code for it, so it fails like a wrong one."""
+    """Spec 6.3. An absent ``simulation`` or ``preregistration`` (``{}`` too: the typed model
+    holds ``None``, spec 15 "Empty means absent") is G1_POWER_MISSING, and only the
+    comparisons that need no value of it are made. An absent digest inside a present
+    object differs from ``digest(parameters)`` and is not well-formed: the spec defines no
+    unknown code for it, so it fails like a wrong one (docs/decisions.md)."""
     raw_pa = ctx.parsed.evidence_raw.get("power_analysis")
     raw_params = raw_pa.get("parameters") if isinstance(raw_pa, dict) else None
     if pa.parameters is None:  # absent (spec 15: {} too): G1_POWER_PARAMETER_MISSING alone
         raw_params = None
     sim, pre = pa.simulation, pa.preregistration
-    binding = simulation_binding(
-        json_digest(raw_params),
-        sim.inputs_digest if sim else None,
-        pre.sealed_inputs_digest if pre else None,
-        sim.code_digest if sim else None,
-        pre.sealed_code_digest if pre else None,
-        sealed=pa.sealed,
-    )
-    if raw_params is not None and not binding.inputs_bound:  # absent: PARAMETER_MISSING
-        b.fail("G1_POWER_INPUTS_DIGEST_MISMATCH")
-    if not binding.code_bound:
+    absent = [n for n, part in (("simulation", sim), ("preregistration", pre)) if part is None]
+    if absent:
+        b.unknown("G1_POWER_MISSING")
+        b.note("power_sections_missing", absent)
+    if raw_params is not None:  # absent: PARAMETER_MISSING
+        wanted = json_digest(raw_params)
+        sealed = ([sim.inputs_digest] if sim else []) + ([pre.sealed_inputs_digest] if pre else [])
+        if not is_digest(wanted) or any(d != wanted for d in sealed):
+            b.fail("G1_POWER_INPUTS_DIGEST_MISMATCH")
+    if sim is not None and (
+        not is_digest(sim.code_digest)
+        or (pre is not None and sim.code_digest != pre.sealed_code_digest)
+    ):
         b.fail("G1_POWER_CODE_DIGEST_MISMATCH")
 
 

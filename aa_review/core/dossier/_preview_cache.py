@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from aa_review.core.dossier._canonical import json_digest
 from aa_review.core.dossier._curves import PowerCurve, power_curve
-from aa_review.core.dossier._freshness import Freshness, assess_freshness
+from aa_review.core.dossier._freshness import Freshness
 from aa_review.core.dossier._packages import PackageStatus
 from aa_review.core.dossier._timeline import JournalView, journal_view
 from aa_review.core.dossier._timestamps import format_timestamp
@@ -99,7 +99,7 @@ class PreviewCache:
         ws = self.ws
         parsed = ws.parsed(dossier_id, revision)
         packages = ws.package_status(dossier_id, revision)
-        fresh = assess_freshness(parsed, ws.archive, ws.now() if now is None else now, packages)
+        fresh = ws.views.assess(parsed, ws.now() if now is None else now, packages)
         head = ws.journal_head()
         return PreviewKey(
             dossier_id=dossier_id,

@@ -86,7 +86,11 @@ _TEXT: dict[str, tuple[str, str, str]] = {
         "claim at most the recomputed ESS",
     ),
     # -- G1 power
-    "G1_POWER_MISSING": (_POWER, "is absent", "add the sealed power analysis"),
+    "G1_POWER_MISSING": (
+        _POWER,
+        "is absent, or lacks its simulation or preregistration",
+        "add the sealed power analysis with its simulation and preregistration",
+    ),
     "G1_POWER_METHOD_UNSUPPORTED": (
         _POWER,
         "uses a method, decision rule, missingness "
@@ -609,6 +613,11 @@ _TEXT: dict[str, tuple[str, str, str]] = {
         "bind a package that cannot be verified here",
         "open the bound package in this window",
     ),
+    "WORKSPACE_ARCHIVE_UNREADABLE": (
+        "archive.json",
+        "could not be used, so the workspace is read-only and this was not evaluated",
+        "restore a readable archive.json and open the workspace again",
+    ),
     "DOSSIER_PACKAGE_BINDING_INVALID": (
         f"{_EV}.source_packages",
         "has an entry without an id or with a malformed digest",
@@ -621,6 +630,7 @@ _DETAIL = {
     "G1_COVERAGE_MISSING": ("coverage_stages_missing", "coverage_stages_unverifiable"),
     "G1_COVERAGE_STAGE_INSUFFICIENT": ("coverage_stages_insufficient",),
     "G1_ESS_GROUP_UNRESOLVED": ("unresolved_groups",),
+    "G1_POWER_MISSING": ("power_sections_missing",),
     "G1_POWER_PARAMETER_MISSING": ("power_parameters_missing",),
     "G1_POWER_PARAMETER_INVALID": ("power_parameters_invalid",),
     "G1_POWER_SENSITIVITY_RANGE_EXCLUDES_BASE": ("sensitivity_ranges_excluding_base",),
@@ -659,10 +669,18 @@ _PACKAGE_CODES = frozenset(
 )
 
 
+# Codes the amendments added outside section 5 (spec 15: "New codes added by amendments
+# 2 and 3"), with the section that gives each its rule.
+_AMENDED_CODES = {"G1_POWER_BEYOND_VALIDATOR_LIMIT": "spec 15", "JOURNAL_FORKED": "spec 10.6"}
+
+
 def spec_section(code: str) -> str:
-    """Where the rule is written: ``5 G9``, ``4``, or ``decisions.md`` for this project's own."""
-    if code in _PACKAGE_CODES or code == "G1_POWER_BEYOND_VALIDATOR_LIMIT":
+    """Where the rule is written: ``5 G9``, ``4``, ``15``, or ``decisions.md`` for this
+    project's own."""
+    if code in _PACKAGE_CODES or code == "WORKSPACE_ARCHIVE_UNREADABLE":
         return "docs/decisions.md"
+    if code in _AMENDED_CODES:
+        return _AMENDED_CODES[code]
     head = code.split("_", 1)[0]
     if head.startswith("G") and head[1:].isdigit():
         return f"spec 5, {head}"

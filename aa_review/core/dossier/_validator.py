@@ -95,6 +95,7 @@ def evaluate(
     package_locator: PackageLocator | None = None,
     package_contamination: ContaminationHook | None = None,
     packages: tuple[PackageStatus, ...] | None = None,
+    fresh: Freshness | None = None,
 ) -> CheckRecord:
     """Check a revision: freshness first, then every gate unless the revision expires.
 
@@ -114,6 +115,9 @@ def evaluate(
         Resolve and audit ``evidence.source_packages``.
     packages : tuple of PackageStatus, optional
         Already inspected packages (skips re-hashing).
+    fresh : Freshness, optional
+        Freshness already assessed for ``packages`` at ``now`` (a workspace whose
+        archive.json could not be used assesses rule 4 as unknown).
 
     Returns
     -------
@@ -122,7 +126,8 @@ def evaluate(
     """
     if packages is None:
         packages = inspect_packages(parsed.model.evidence.source_packages, package_locator)
-    fresh = assess_freshness(parsed, archive, now, packages)
+    if fresh is None:
+        fresh = assess_freshness(parsed, archive, now, packages)
     if fresh.expires:
         return expired_check_record(parsed, checked_by, now, fresh)
     ctx = GateContext(parsed, archive, principals, packages, package_contamination)

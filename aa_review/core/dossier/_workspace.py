@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import copy
 import logging
+import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aa_review.core.dossier._archive import Archive, parse_archive
-from aa_review.core.dossier._errors import WorkspaceError
+from aa_review.core.dossier._errors import (
+    ArchiveSchemaError,
+    PrincipalRegistryError,
+    WorkspaceError,
+)
 from aa_review.core.dossier._keys import KeyStore
 from aa_review.core.dossier._lifecycle import Lifecycle
 from aa_review.core.dossier._migrate import migrate_legacy
@@ -54,6 +59,9 @@ if TYPE_CHECKING:
 __all__ = ["Workspace", "init_workspace_folder"]
 
 log = logging.getLogger(__name__)
+
+_PRINCIPALS = "principals.json"
+_ARCHIVE = "archive.json"
 
 
 def _system_clock() -> datetime:
@@ -126,7 +134,11 @@ class Workspace:
         key_store: KeyStore | None = None,
         witness_store: WitnessStore | None = None,
         _store: FolderStore | MemoryStore | None = None,
+        _unreadable: dict[str, str] | None = None,
     ) -> None:
+        # ``_unreadable``: workspace file -> why it could not be used (open_folder); the
+        # workspace then opens read-only with that reason (spec 10.5).
+        unreadable = _unreadable or {}
         given = PrincipalRegistry(principals)
         parsed_archive = parse_archive(archive)
         self.store: FolderStore | MemoryStore = _store if _store is not None else MemoryStore()
@@ -151,9 +163,12 @@ class Workspace:
             facts=package_facts,
             fingerprints=fingerprint_hooks,
         )
+        if unreadable:
+            self.journal.set_fault("; ".join(unreadable.values()))
         self.views = WorkspaceViews(
             self.records, self.registry, self.packages, self.journal, parsed_archive, clock
         )
+        self.views.archive_fault = unreadable.get(_ARCHIVE)
         self.writer = JournalWriter(self.journal, self.registry, self.store, self.records)
         self.lifecycle = Lifecycle(self.views, self.writer)
         self.acts = WorkspaceActs(self.lifecycle, self.store)
@@ -179,12 +194,20 @@ class Workspace:
     ) -> Workspace:
         """Open a workspace folder (see docs/dossier_workspace.md), locking its journal.
 
+        A ``principals.json`` or ``archive.json`` that is missing, unsafe (a FIFO, a
+        device, a symlink out, too large), not JSON or not of its shape (a registry in
+        which two principals share a key, an archive that does not parse) makes the
+        workspace open read-only with its reason in ``journal_fault`` (spec 10.5): the
+        journal is still verified and shown as far as it can be, nothing is written, and
+        the gates that read the archive are unknown.
+
         Raises
         ------
         WorkspaceLockedError
             Another workspace, in this process or another, has the journal open.
         WorkspaceError
-            ``principals.json`` or ``archive.json`` is missing or unreadable.
+            ``path`` is not a folder, or not a workspace (neither ``principals.json``
+            nor a journal).
         """
         folder = Path(path).resolve()
         if not folder.is_dir():
@@ -197,12 +220,15 @@ class Workspace:
             migrate_legacy(folder, witness)
         except OSError as exc:
             raise WorkspaceError(str(folder), f"cannot move to the journal folder: {exc}") from None
-        principals = _read_json(folder, "principals.json")
-        if isinstance(principals, dict):
-            principals = principals.get("principals")
-        if not isinstance(principals, list):
-            raise WorkspaceError(str(folder), "principals.json must hold a principals list")
-        archive = _read_json(folder, "archive.json")
+        if not os.path.lexists(folder / _PRINCIPALS) and not os.path.lexists(folder / "journal"):
+            raise WorkspaceError(
+                str(folder),
+                "is not a workspace folder (no principals.json, no journal); create it "
+                "with init_workspace_folder(path, principals, archive)",
+            )
+        unreadable: dict[str, str] = {}
+        principals = _registry_file(folder, unreadable)
+        archive = _archive_file(folder, unreadable)
         return cls(
             principals,
             archive,
@@ -215,6 +241,7 @@ class Workspace:
             key_store=key_store,
             witness_store=witness,
             _store=FolderStore(folder),
+            _unreadable=unreadable,
         )
 
     def reload_archive(self) -> None:
@@ -490,8 +517,12 @@ def init_workspace_folder(
     PrincipalRegistryError
         The registry is malformed, or two principals share a public key (spec 10.6);
         nothing is written then.
+    ArchiveSchemaError
+        The archive does not parse to the shapes of spec 2.6 (spec 15: workspace creation
+        for an archive refuses, naming the JSON path); nothing is written then.
     """
     PrincipalRegistry(principals)
+    parse_archive(archive)
     folder = Path(path)
     folder.mkdir(parents=True, exist_ok=True)
     atomic_write_json(folder / "principals.json", {"principals": principals})
@@ -499,6 +530,43 @@ def init_workspace_folder(
     (folder / "dossiers").mkdir(exist_ok=True)
     fsync_dir(folder)
     return folder
+
+
+def _registry_file(folder: Path, unreadable: dict[str, str]) -> list[dict[str, Any]]:
+    """``principals.json``'s list, or none with the reason in ``unreadable`` (spec 10.5)."""
+    try:
+        tree = read_json_file(folder, _PRINCIPALS)
+    except WorkspaceFileError as exc:
+        unreadable[_PRINCIPALS] = exc.fault
+        return []
+    if isinstance(tree, dict):
+        tree = tree.get("principals")
+    if not isinstance(tree, list):
+        unreadable[_PRINCIPALS] = (
+            f"WORKSPACE_FILE_UNREADABLE: {_PRINCIPALS} must hold a principals list"
+        )
+        return []
+    try:
+        PrincipalRegistry(tree)
+    except PrincipalRegistryError as exc:
+        unreadable[_PRINCIPALS] = f"WORKSPACE_FILE_UNREADABLE: {_PRINCIPALS}: {exc}"
+        return []
+    return tree
+
+
+def _archive_file(folder: Path, unreadable: dict[str, str]) -> dict[str, Any]:
+    """``archive.json``, or an empty archive with the reason in ``unreadable`` (10.5, 15)."""
+    try:
+        tree = read_json_file(folder, _ARCHIVE)
+        parse_archive(tree)
+    except WorkspaceFileError as exc:
+        unreadable[_ARCHIVE] = exc.fault
+        return {}
+    except ArchiveSchemaError as exc:
+        unreadable[_ARCHIVE] = f"WORKSPACE_FILE_UNREADABLE: {_ARCHIVE}: {exc}"
+        return {}
+    assert isinstance(tree, dict)  # parse_archive refuses anything else
+    return tree
 
 
 def _read_json(folder: Path, name: str) -> Any:

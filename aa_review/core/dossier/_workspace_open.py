@@ -66,7 +66,8 @@ class Opening:
 
     def load(self) -> None:
         """Verify the journal and take in what it says (never raises for what files hold)."""
-        if isinstance(self.store, FolderStore):
+        # A workspace already read-only (a workspace file it could not use) writes nothing.
+        if isinstance(self.store, FolderStore) and self.journal.fault is None:
             self.store.clean_stray()
         read = self.journal.file.read()
         for fault in read.faults:
@@ -225,6 +226,7 @@ class Opening:
             in_force in versions
             and self.registry.given.digest in verifier.history
             and isinstance(self.store, FolderStore)
+            and self.journal.fault is None
         ):
             # A registry change was journaled but principals.json not yet replaced: roll forward.
             self.registry.in_force = versions[in_force]

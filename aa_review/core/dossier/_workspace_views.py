@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from aa_review.core.dossier._admission import Standing, Step, admission
 from aa_review.core.dossier._archive import Archive, parse_archive
 from aa_review.core.dossier._freshness import Freshness, assess_freshness
+from aa_review.core.dossier._gates_common import GateResult, GateStatus
 from aa_review.core.dossier._projection import build_projection
 from aa_review.core.dossier._validator import CheckRecord, evaluate
 from aa_review.core.dossier._views import revision_view
@@ -28,7 +29,13 @@ if TYPE_CHECKING:
     from aa_review.core.dossier._workspace_records import RevisionsHeld
     from aa_review.core.dossier._workspace_registry import WorkspaceRegistry
 
-__all__ = ["WorkspaceViews"]
+__all__ = ["ARCHIVE_GATES", "ARCHIVE_UNREADABLE", "WorkspaceViews"]
+
+# The workspace's archive.json could not be used (docs/decisions.md): the gates whose
+# inputs name the archive (spec 5) are not evaluated, and rule 4 is not known.
+ARCHIVE_UNREADABLE = "WORKSPACE_ARCHIVE_UNREADABLE"
+ARCHIVE_GATES = frozenset({"G1", "G3", "G4", "G9", "G10"})
+_EPOCH_CHANGED = "DOSSIER_EPOCH_CHANGED"
 
 
 class WorkspaceViews:
@@ -53,10 +60,14 @@ class WorkspaceViews:
         self.journal = journal
         self.archive = archive
         self.clock = clock
+        # Why the workspace's archive.json could not be used (spec 10.5), or None: the
+        # freshness rule and the gates that read the archive are then unknown.
+        self.archive_fault: str | None = None
 
     def update_archive(self, archive: dict[str, Any]) -> None:
         """Replace the archive metadata (the evaluation side published a new snapshot)."""
         self.archive = parse_archive(archive)
+        self.archive_fault = None
 
     def now(self) -> datetime:
         """The workspace clock's current time."""
@@ -77,7 +88,22 @@ class WorkspaceViews:
 
     def fresh(self, parsed: ParsedDossier, now: datetime) -> Freshness:
         """Freshness of ``parsed`` at ``now``, its bound packages found now."""
-        return assess_freshness(parsed, self.archive, now, self.packages.statuses(parsed))
+        return self.assess(parsed, now, self.packages.statuses(parsed))
+
+    def assess(
+        self, parsed: ParsedDossier, now: datetime, packages: tuple[PackageStatus, ...]
+    ) -> Freshness:
+        """Freshness of ``parsed`` at ``now`` with ``packages`` as already found."""
+        fresh = assess_freshness(parsed, self.archive, now, packages)
+        if self.archive_fault is None:
+            return fresh
+        # Without the archive the epoch manifests cannot be compared (rule 4): not known,
+        # so it blocks eligibility and expires nothing.
+        return Freshness(
+            tuple(c for c in fresh.expiring if c != _EPOCH_CHANGED),
+            (*(c for c in fresh.blocking if c != _EPOCH_CHANGED), ARCHIVE_UNREADABLE),
+            fresh.changed_sections,
+        )
 
     def standing(self, dossier_id: str, revision: int) -> Standing:
         """State and who acted on the revision: what admission to a step reads."""
@@ -124,7 +150,7 @@ class WorkspaceViews:
         now = self.now()
         if packages is None:
             packages = self.packages.statuses(parsed)
-        fresh = assess_freshness(parsed, self.archive, now, packages)
+        fresh = self.assess(parsed, now, packages)
         record = evaluate(
             parsed,
             self.archive,
@@ -133,7 +159,15 @@ class WorkspaceViews:
             viewer_id,
             package_contamination=self.packages.hook,
             packages=self.packages.with_hidden_rows(packages),
+            fresh=fresh,
         )
+        if self.archive_fault is not None and not fresh.expires:
+            unknown = GateResult(status=GateStatus.UNKNOWN, reason_codes=(ARCHIVE_UNREADABLE,))
+            gates = {
+                gid: unknown.model_copy() if gid in ARCHIVE_GATES else result
+                for gid, result in record.gates.items()
+            }
+            record = record.model_copy(update={"gates": gates, "eligible_if_decided": False})
         return fresh, record
 
     def changes_since_binding(self, dossier_id: str, revision: int) -> tuple[BoundChanges, ...]:

@@ -380,12 +380,6 @@ CASES: list[Case] = [
         clause="cost-figure",
     ),
     C("G4_MULTIPLICITY_INVALID", F, ("ev", LR + "multiplicity_method", "sidak")),
-    C(
-        "G4_MULTIPLICITY_INVALID",
-        F,
-        ("ev", LR + "multiplicity_method", "none"),
-        clause="none-with-four",
-    ),
     C("G4_FAMILY_SIZE_UNDERSTATED", F, ("ev", LR + "family_size", 3)),
     C("G4_EXPERIMENT_UNRESOLVED", F, ("ev", LR + "rungs[0].experiment.experiment_id", "exp-404")),
     C(

@@ -610,9 +610,10 @@ _E = "evidence."
 # that such a comparison presumes a value. The exceptions, each a sentence that makes
 # the absence itself a fail and gives it no MISSING code, are listed with their F codes:
 # ``sealed`` ("is not true"), the simulation's four digests (6.3: an absent digest
-# differs), ``reviewed_digest`` (G2: differs from the digest of the reports), the
-# not-applicable acceptance (6.6: "otherwise" NOT_APPLICABLE_UNACCEPTED), and absent
-# hypotheses (15 G1: INVALID "may be reported too").
+# differs; the simulation or preregistration absent, ``{}`` too, is G1_POWER_MISSING),
+# ``reviewed_digest`` (G2: differs from the digest of the reports), the not-applicable
+# acceptance (6.6: "otherwise" NOT_APPLICABLE_UNACCEPTED), and absent hypotheses (15 G1:
+# INVALID "may be reported too").
 REQUIRED: dict[str, Need] = {
     # 2.1 / 15: identity constants absent: the file is refused.
     **{
@@ -664,8 +665,9 @@ REQUIRED: dict[str, Need] = {
     _E + "effective_sample.claimed_independent_groups": _n("G1", "G1 ESS (claimed_* absent)"),
     _E + "effective_sample.claimed_design_effect": _n("G1", "G1 ESS (claimed_* absent)"),
     _E + "effective_sample.claimed_effective_sample_size": _n("G1", "G1 ESS (claimed_* absent)"),
-    # G1 power. A digest that is absent differs from the one it must equal: 6.3 / G1 make
-    # that a fail (the contract has no MISSING code for a digest of the simulation).
+    # G1 power. A digest that is absent from a present simulation or preregistration differs
+    # from the one it must equal: 6.3 / G1 make that a fail (the contract has no MISSING code
+    # for one digest). The object itself absent, or {}, is absent (15): G1_POWER_MISSING.
     _E + "power_analysis": _n("G1", "G1 power (section absent)"),
     _E + "power_analysis.method_id": _n("G1", "G1 (method_id not the supported value)"),
     _E + "power_analysis.sealed": _n("G1", "G1 (sealed is not true)", "G1_POWER_NOT_SEALED"),
@@ -683,24 +685,14 @@ REQUIRED: dict[str, Need] = {
     ),
     _E + "power_analysis.parameters.missingness.*": _n("G1", "G1 / 15 G1 (mechanism, rate)"),
     _E + "power_analysis.parameters.sensitivity_range.*": _n("G1", "G1 (a sensitivity sub-range)"),
-    _E + "power_analysis.simulation": _n(
-        "G1",
-        "G1 / 6.3 (digests absent differ from the sealed ones)",
-        "G1_POWER_INPUTS_DIGEST_MISMATCH",
-        "G1_POWER_CODE_DIGEST_MISMATCH",
-    ),
+    _E + "power_analysis.simulation": _n("G1", "15 (empty means absent: G1_POWER_MISSING)"),
     _E + "power_analysis.simulation.inputs_digest": _n(
         "G1", "G1 / 6.3 (digest(parameters) differs)", "G1_POWER_INPUTS_DIGEST_MISMATCH"
     ),
     _E + "power_analysis.simulation.code_digest": _n(
         "G1", "G1 (code_digest malformed)", "G1_POWER_CODE_DIGEST_MISMATCH"
     ),
-    _E + "power_analysis.preregistration": _n(
-        "G1",
-        "G1 / 6.3",
-        "G1_POWER_INPUTS_DIGEST_MISMATCH",
-        "G1_POWER_CODE_DIGEST_MISMATCH",
-    ),
+    _E + "power_analysis.preregistration": _n("G1", "15 (empty means absent: G1_POWER_MISSING)"),
     _E + "power_analysis.preregistration.sealed_code_digest": _n(
         "G1", "G1 (code_digest != sealed_code_digest)", "G1_POWER_CODE_DIGEST_MISMATCH"
     ),
@@ -830,7 +822,7 @@ _NAMED: tuple[tuple[str, frozenset[str]], ...] = tuple(
         (r"^(target_behavior\.behavior_id$|coverage)", "G1_COVERAGE_MISSING"),
         (r"^target_behavior$", "G1_COVERAGE_MISSING G1_POWER_PARAMETER_MISSING"),
         (r"^effective_sample", "G1_ESS_MISSING"),
-        (r"^power_analysis$", "G1_POWER_MISSING"),
+        (r"^power_analysis(\.simulation|\.preregistration)?$", "G1_POWER_MISSING"),
         (r"^power_analysis\.method_id$", "G1_POWER_METHOD_UNSUPPORTED"),
         # 15 G1: an absent mechanism is "not the supported value" (MISSING may come too).
         (r"^power_analysis\.parameters\.missingness(\.mechanism)?$", "G1_POWER_METHOD_UNSUPPORTED"),

@@ -8,6 +8,7 @@ with the reason in words, 2 input that cannot be evaluated.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -319,6 +320,23 @@ def test_a_read_only_workspace_exits_2_and_status_says_why(team: Run, tmp_path: 
     assert status["read_only"] is True and status["read_only_reason"]
     code, out, _ = team("cy", "dossier", "status", ws)
     assert code == 0 and out.startswith("READ-ONLY: ")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("name", ["principals.json", "archive.json"])
+def test_an_unsafe_workspace_file_makes_status_say_why_and_steps_exit_2(
+    team: Run, tmp_path: Path, name: str
+) -> None:
+    # 10.5: such a file makes the workspace open read-only with its reason.
+    ws = _workspace(team, tmp_path, "bind")
+    (ws / name).unlink()
+    os.mkfifo(ws / name)
+    code, out, err = team("cy", "dossier", "status", ws)
+    assert code == 0, err
+    assert out.startswith(f"READ-ONLY: WORKSPACE_FILE_UNSAFE: {name}"), out
+    assert f"{D} revision 1: evidence_bound" in out  # the verified journal, shown
+    code, _, err = team("cy", "dossier", "check", ws, D, "--as", "p-eval-cy")
+    assert code == 2 and "read-only" in err and name in err
 
 
 def test_keys_create_warns_when_a_store_would_hold_several_people(team: Run) -> None:

@@ -243,7 +243,7 @@ def test_changing_a_sealed_parameter_breaks_the_inputs_binding() -> None:
 @pytest.mark.parametrize(
     ("path", "code"),
     [
-        ("power_analysis.simulation", "G1_POWER_INPUTS_DIGEST_MISMATCH"),
+        ("power_analysis.simulation.inputs_digest", "G1_POWER_INPUTS_DIGEST_MISMATCH"),
         ("power_analysis.preregistration.sealed_inputs_digest", "G1_POWER_INPUTS_DIGEST_MISMATCH"),
         ("power_analysis.simulation.code_digest", "G1_POWER_CODE_DIGEST_MISMATCH"),
     ],
@@ -251,6 +251,41 @@ def test_changing_a_sealed_parameter_breaks_the_inputs_binding() -> None:
 def test_an_absent_binding_digest_differs_from_the_sealed_one(path: str, code: str) -> None:
     r = g1(DossierBuilder().delete(f"evidence.{path}").build(relink=False))
     assert r.status is GateStatus.FAIL and code in codes(r)
+
+
+@pytest.mark.parametrize("section", ["simulation", "preregistration"])
+def test_an_absent_simulation_or_preregistration_is_the_power_section_missing(
+    section: str,
+) -> None:
+    # 15 "Empty means absent": deleted is absent like {}; no fail presumes its digests.
+    r = g1(DossierBuilder().delete(f"evidence.power_analysis.{section}").build(relink=False))
+    assert r.status is GateStatus.UNKNOWN, r.reason_codes
+    assert r.reason_codes == ("G1_POWER_MISSING",)
+
+
+@pytest.mark.parametrize(
+    ("absent", "present", "field", "code"),
+    [
+        ("preregistration", "simulation", "inputs_digest", "G1_POWER_INPUTS_DIGEST_MISMATCH"),
+        ("preregistration", "simulation", "code_digest", "G1_POWER_CODE_DIGEST_MISMATCH"),
+        (
+            "simulation",
+            "preregistration",
+            "sealed_inputs_digest",
+            "G1_POWER_INPUTS_DIGEST_MISMATCH",
+        ),
+    ],
+)
+def test_a_present_digest_is_still_checked_beside_an_absent_section(
+    absent: str, present: str, field: str, code: str
+) -> None:
+    # G1: digest(parameters) differs from simulation.inputs_digest "or from"
+    # preregistration.sealed_inputs_digest; code_digest "malformed": each needs one side.
+    b = DossierBuilder().delete(f"evidence.power_analysis.{absent}")
+    tree = b.evidence(f"power_analysis.{present}.{field}", "sha256:XYZ").build(relink=False)
+    r = g1(tree)
+    assert r.status is GateStatus.FAIL and code in codes(r), r.reason_codes
+    assert "G1_POWER_MISSING" in codes(r)
 
 
 def test_inputs_digest_must_match_both_simulation_and_preregistration() -> None:

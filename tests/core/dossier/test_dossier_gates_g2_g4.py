@@ -181,7 +181,6 @@ def test_g4_passes_with_bonferroni_bounds() -> None:
         (R + "rungs.3.record.reason_ref", None, "unknown", "G4_RECORD_MISSING"),
         (R + "rungs.4.record.projected_cost", None, "unknown", "G4_RECORD_MISSING"),
         (R + "multiplicity_method", "sidak", "fail", "G4_MULTIPLICITY_INVALID"),
-        (R + "multiplicity_method", "none", "fail", "G4_MULTIPLICITY_INVALID"),
         (R + "family_size", 3, "fail", "G4_FAMILY_SIZE_UNDERSTATED"),
         (R + "rungs.0.experiment.experiment_id", "exp-404", "fail", "G4_EXPERIMENT_UNRESOLVED"),
         (R + "rungs.1.experiment.experiment_id", "exp-r0", "fail", "G4_EXPERIMENT_UNRESOLVED"),
@@ -238,6 +237,21 @@ def test_g4_archive_facts_override_the_dossier() -> None:
 def test_g4_record_accepted_by_the_author_is_not_accepted() -> None:
     b = DossierBuilder().set("created_by", "p-maint-eve")  # author accepted their own record
     assert "G4_RECORD_NOT_ACCEPTED" in codes(gate("G4", b))
+
+
+@pytest.mark.parametrize("method", ["none", "bonferroni"])
+def test_g4_a_family_of_any_listed_method_is_judged_by_its_bounds_at_k_star(method: str) -> None:
+    # 2.2: multiplicity_method "holm"|"bonferroni"|"none", with no condition (unlike
+    # PowerParameters' "none only if K = 1"); 6.6: K* = max(family_size, confirmatory
+    # entries, 1) and UCB = estimate + q * SE, q = t_df(1 - family_alpha / K*), for
+    # every family. A plateau the bounds show passes whatever the method is called.
+    holm = run_gate("G4", passing())
+    tree = passing()
+    assert tree["evidence"]["lower_rungs"]["family_size"] > 1  # K* > 1
+    tree["evidence"]["lower_rungs"]["multiplicity_method"] = method
+    r = run_gate("G4", tree)
+    assert r.status is GateStatus.PASS, r.reason_codes
+    assert r.metrics["upper_bounds"] == holm.metrics["upper_bounds"]
 
 
 def test_g4_larger_family_widens_the_bounds() -> None:

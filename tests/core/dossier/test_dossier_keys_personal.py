@@ -25,6 +25,7 @@ from aa_review.core.dossier import (
     PrincipalRegistry,
     PrincipalRegistryError,
     Workspace,
+    WorkspaceReadOnlyError,
     init_workspace_folder,
     json_digest,
     make_entry,
@@ -143,11 +144,16 @@ def test_key_holdings_say_whose_key_is_here(tmp_path: Path) -> None:
 
 
 def test_the_registry_file_is_not_trusted_for_a_shared_key_on_opening(tmp_path: Path) -> None:
-    """principals.json edited by hand to share a key: the workspace is not opened for writing."""
+    """principals.json edited by hand to share a key: the workspace is not opened for
+    writing; it opens read-only with the reason (10.5)."""
     folder = init_workspace_folder(tmp_path / "ws", keyed_principals(), archive())
     with Workspace.open_folder(folder, clock=Clock()) as ws:
         ws.import_dossier(passing(), LEAD)
     shared = sharing(keyed_principals(), LEAD, EVALUATOR)
     (folder / "principals.json").write_text(json.dumps({"principals": shared}))
-    with pytest.raises(PrincipalRegistryError):
-        Workspace.open_folder(folder, clock=Clock())
+    with Workspace.open_folder(folder, clock=Clock()) as ws:
+        assert ws.read_only
+        assert ws.journal_fault.startswith("WORKSPACE_FILE_UNREADABLE: principals.json")
+        assert "share one public key" in ws.journal_fault
+        with pytest.raises(WorkspaceReadOnlyError):
+            ws.import_dossier(passing(), LEAD)

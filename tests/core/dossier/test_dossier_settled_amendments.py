@@ -26,22 +26,12 @@ from aa_review.core.dossier import (
     ArchiveSchemaError,
     GateStatus,
     Workspace,
-    WorkspaceError,
     init_workspace_folder,
 )
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 @pytest.mark.parametrize("name", ["principals.json", "archive.json"])
-@pytest.mark.xfail(
-    strict=True,
-    raises=WorkspaceError,
-    reason=(
-        "spec 10.5: every file of a workspace is opened as package files are, and 'such a "
-        "file makes the workspace open read-only with its reason'; Workspace.open_folder "
-        "raises WorkspaceError for an unsafe principals.json or archive.json instead"
-    ),
-)
 def test_an_unsafe_workspace_file_makes_the_workspace_open_read_only_with_its_reason(
     tmp_path: Path, name: str
 ) -> None:
@@ -55,29 +45,11 @@ def test_an_unsafe_workspace_file_makes_the_workspace_open_read_only_with_its_re
         assert ws.journal_fault is not None and name in ws.journal_fault
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "spec 15 ('New codes added by amendments 2 and 3: G1_POWER_BEYOND_VALIDATOR_LIMIT "
-        "(section 15)'): _reasons.spec_section still says the rule is written in "
-        "docs/decisions.md, which no longer records it"
-    ),
-)
 def test_the_code_section_15_adds_is_traced_to_section_15() -> None:
-    assert "15" in dz.explain("G1_POWER_BEYOND_VALIDATOR_LIMIT").section
+    assert dz.explain("G1_POWER_BEYOND_VALIDATOR_LIMIT").section == "spec 15"
 
 
 @pytest.mark.parametrize("section", ["simulation", "preregistration"])
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "spec 15 'Empty means absent': 'An empty object {} ... [is an] absent input: the "
-        "check is unknown with the section's MISSING code, never pass and never a fail "
-        "code that presumes a value'; G1 reports power_analysis.simulation {} and "
-        "preregistration {} with the fail codes G1_POWER_CODE_DIGEST_MISMATCH (and "
-        "G1_POWER_INPUTS_DIGEST_MISMATCH), per the G1 digest entry of docs/decisions.md"
-    ),
-)
 def test_an_empty_simulation_or_preregistration_is_absent_unknown_with_the_missing_code(
     section: str,
 ) -> None:
@@ -99,21 +71,14 @@ def test_creating_a_plain_workspace_refuses_an_archive_that_does_not_parse(
     assert not (tmp_path / "journal.jsonl").exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "spec 15: 'Import (and workspace creation for an archive) refuses, naming the JSON "
-        "path'; init_workspace_folder checks the registry but writes an archive.json that "
-        "does not parse (the CLI's dossier init checks it first; open_folder then raises)"
-    ),
-)
 def test_creating_a_workspace_folder_refuses_an_archive_that_does_not_parse(
     tmp_path: Path,
 ) -> None:
     bad = archive()
     bad["groups"][0]["split"] = "holdout"
-    with pytest.raises(ArchiveSchemaError):
+    with pytest.raises(ArchiveSchemaError) as err:
         init_workspace_folder(tmp_path / "ws", keyed_principals(), bad)
+    assert any("groups[0].split" in p for p in err.value.problems), err.value.problems
     assert not (tmp_path / "ws" / "archive.json").exists()
 
 

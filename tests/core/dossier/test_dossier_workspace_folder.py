@@ -127,15 +127,17 @@ def test_another_process_is_refused(folder: Path, clock) -> None:
 def test_missing_or_broken_files(tmp_path: Path, folder: Path, clock) -> None:
     with pytest.raises(WorkspaceError, match="is not a folder"):
         Workspace.open_folder(tmp_path / "nowhere", clock=clock)
+    # 10.5: a workspace file it cannot use makes the workspace open read-only with its
+    # reason; closing releases the lock.
     (folder / "archive.json").write_text("{not json")
-    with pytest.raises(WorkspaceError, match=r"archive\.json cannot be read"):
-        Workspace.open_folder(folder, clock=clock)
+    with Workspace.open_folder(folder, clock=clock) as ws:
+        assert ws.read_only and "archive.json cannot be read" in ws.journal_fault
     (folder / "archive.json").unlink()
-    with pytest.raises(WorkspaceError, match=r"archive\.json is missing"):
-        Workspace.open_folder(folder, clock=clock)
-    # A failed open releases the lock.
+    with Workspace.open_folder(folder, clock=clock) as ws:
+        assert ws.read_only and "archive.json is missing" in ws.journal_fault
     (folder / "archive.json").write_text(json.dumps(archive()))
-    Workspace.open_folder(folder, clock=clock).close()
+    with Workspace.open_folder(folder, clock=clock) as ws:
+        assert not ws.read_only
 
 
 def test_tampered_journal_opens_read_only(folder: Path, clock) -> None:

@@ -28,6 +28,7 @@ from aa_review.core.dossier import (
     JournalFolder,
     Workspace,
     WorkspaceError,
+    WorkspaceReadOnlyError,
     init_workspace_folder,
     json_digest,
 )
@@ -162,13 +163,75 @@ def test_a_journal_file_that_is_not_a_regular_file_opens_read_only(
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
 @pytest.mark.parametrize("name", ["principals.json", "archive.json"])
 @pytest.mark.parametrize("how", ["fifo", "dev_zero"])
-def test_registry_or_archive_that_is_not_a_regular_file_is_refused(
+def test_registry_or_archive_that_is_not_a_regular_file_opens_read_only(
     tmp_path: Path, name: str, how: str
 ) -> None:
+    # 10.5: "such a file makes the workspace open read-only with its reason".
     folder, _ = build(tmp_path, upto="evidence_bound")
     MAKERS[how](folder / name)
-    with pytest.raises(WorkspaceError, match=f"WORKSPACE_FILE_UNSAFE: {name}"):
-        Workspace.open_folder(folder, clock=Clock())
+    before = _files(folder)
+    with Workspace.open_folder(folder, clock=Clock()) as ws:
+        assert ws.read_only
+        assert ws.journal_fault.startswith(f"WORKSPACE_FILE_UNSAFE: {name}"), ws.journal_fault
+        # The journal is still verified and shown as far as it can be.
+        assert list(ws.revisions(D)) == [1]
+        assert ws.standing(D, 1).state.value == "evidence_bound"
+        with pytest.raises(WorkspaceReadOnlyError):
+            ws.import_dossier(passing(), LEAD)
+        assert ws.check(D, 1, EVALUATOR).outcome.value == "refused"
+    assert _files(folder) == before  # nothing was written
+
+
+def _files(folder: Path) -> dict[str, tuple[str, int]]:
+    """Every entry of the folder: its kind and size (a FIFO is never opened)."""
+    out: dict[str, tuple[str, int]] = {}
+    for p in sorted(folder.rglob("*")):
+        st = p.lstat()
+        kind = "dir" if p.is_dir() and not p.is_symlink() else "file"
+        out[p.relative_to(folder).as_posix()] = (kind, 0 if kind == "dir" else st.st_size)
+    return out
+
+
+def test_an_archive_that_does_not_parse_opens_read_only_and_its_gates_are_unknown(
+    tmp_path: Path,
+) -> None:
+    folder, _ = build(tmp_path, upto="evidence_bound")
+    bad = archive()
+    bad["groups"][0]["split"] = "holdout"
+    (folder / "archive.json").write_text(json.dumps(bad))
+    with Workspace.open_folder(folder, clock=Clock()) as ws:
+        assert ws.read_only and "archive.json" in ws.journal_fault
+        assert "groups[0].split" in ws.journal_fault
+        fresh, record = ws.evaluate_now(D, 1, EVALUATOR)
+    # The gates that read the archive are unknown, never judged against an empty one;
+    # the epoch rule cannot be told either: it blocks, it expires nothing.
+    assert not fresh.expires and "WORKSPACE_ARCHIVE_UNREADABLE" in fresh.blocking
+    for gid in ("G1", "G3", "G4", "G9", "G10"):
+        gate = record.gates[gid]
+        assert gate.status.value == "unknown", (gid, gate.reason_codes)
+        assert gate.reason_codes == ("WORKSPACE_ARCHIVE_UNREADABLE",)
+    assert record.gates["G5"].status.value == "pass"  # reads no archive
+    assert not record.eligible_if_decided
+
+
+def test_a_registry_in_which_two_principals_share_a_key_opens_read_only(
+    tmp_path: Path,
+) -> None:
+    folder, _ = build(tmp_path, upto="evidence_bound")
+    tree = json.loads((folder / "principals.json").read_text())
+    tree["principals"][1]["public_key"] = tree["principals"][0]["public_key"]
+    (folder / "principals.json").write_text(json.dumps(tree))
+    with Workspace.open_folder(folder, clock=Clock()) as ws:
+        assert ws.read_only
+        assert ws.journal_fault.startswith("WORKSPACE_FILE_UNREADABLE: principals.json")
+        assert list(ws.revisions(D)) == [1]  # the journal's registry verifies what it shows
+
+
+def test_a_folder_that_is_no_workspace_is_still_refused(tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(WorkspaceError, match="is not a workspace folder"):
+        Workspace.open_folder(tmp_path / "empty", clock=Clock())
+    assert list((tmp_path / "empty").iterdir()) == []  # nothing created
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
