@@ -30,3 +30,23 @@ def window(qtbot, settings):
     w.resize(1400, 900)
     w.show()
     return w
+
+
+@pytest.fixture
+def turns_pass(qtbot):
+    """``turns_pass(n)``: wait until ``n`` more turns of the event loop have run (a
+    zero-timer each), for what the window spreads over turns (qt/views/_turns.py)."""
+    from PySide6.QtCore import QTimer
+
+    def wait(n: int = 3) -> None:
+        left = [n]
+
+        def step() -> None:
+            left[0] -= 1
+            if left[0] > 0:
+                QTimer.singleShot(0, step)
+
+        QTimer.singleShot(0, step)
+        qtbot.waitUntil(lambda: left[0] == 0)
+
+    return wait

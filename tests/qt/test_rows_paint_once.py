@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtCore import QEvent, QObject
 
 pytestmark = pytest.mark.gui
 
@@ -29,20 +29,9 @@ class _Paints(QObject):
         return False
 
 
-def _turns_pass(qtbot, n: int = 4) -> None:
-    """Wait until ``n`` turns of the event loop have run (each a zero-timer's)."""
-    left = [n]
-
-    def step() -> None:
-        left[0] -= 1
-        if left[0] > 0:
-            QTimer.singleShot(0, step)
-
-    QTimer.singleShot(0, step)
-    qtbot.waitUntil(lambda: left[0] == 0)
-
-
-def test_a_reset_of_the_rows_table_paints_it_once(window, qtbot, sample_copy: Path) -> None:
+def test_a_reset_of_the_rows_table_paints_it_once(
+    window, qtbot, sample_copy: Path, turns_pass
+) -> None:
     window.open_package(sample_copy)  # 60 rows: more than the table shows, a scroll bar
     rows = window.rows
     pkg = window.session.package
@@ -51,14 +40,14 @@ def test_a_reset_of_the_rows_table_paints_it_once(window, qtbot, sample_copy: Pa
     paints = _Paints()
     viewport, header = rows.view.viewport(), rows.view.horizontalHeader()
     qtbot.waitUntil(lambda: not viewport.visibleRegion().isEmpty())
-    _turns_pass(qtbot)
+    turns_pass(4)
     viewport.installEventFilter(paints)
     resized: list[int] = []
     header.sectionResized.connect(lambda col, _old, _new: resized.append(col))
 
     rows.show_index(pkg.index)  # the whole package: the scroll bar comes, columns refit
     qtbot.waitUntil(lambda: paints.count >= 1)
-    _turns_pass(qtbot)
+    turns_pass(4)
     assert paints.count == 1
     assert rows.view.verticalScrollBar().maximum() > 0
     # the columns still fill the view's width, the last one stretched to its edge

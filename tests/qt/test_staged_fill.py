@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
 
 pytestmark = pytest.mark.gui
 
@@ -70,19 +69,6 @@ def shown(win, pkg) -> set[str]:
     return out
 
 
-def _turns_pass(qtbot, n: int = 3) -> None:
-    """Wait until ``n`` more turns of the event loop have run (a zero-timer each)."""
-    left = [n]
-
-    def step() -> None:
-        left[0] -= 1
-        if left[0] > 0:
-            QTimer.singleShot(0, step)
-
-    QTimer.singleShot(0, step)
-    qtbot.waitUntil(lambda: left[0] == 0)
-
-
 def test_every_view_shows_the_package_one_view_per_turn(staged, qtbot, sample_copy) -> None:
     win = staged
     per_step: list[tuple[str, set[str]]] = []
@@ -139,14 +125,14 @@ def test_a_package_opened_while_another_fills_ends_shown_alone(
     assert win.count_label.text() == "80 of 80 rows"
 
 
-def test_no_step_runs_once_the_window_closed(staged, qtbot, sample_copy) -> None:
+def test_no_step_runs_once_the_window_closed(staged, qtbot, sample_copy, turns_pass) -> None:
     win = staged
     ran: list[str] = []
     win.turns.ran.connect(ran.append)
     win.open_package(sample_copy)
     assert win.turns.pending
     win.close()
-    _turns_pass(qtbot)
+    turns_pass(3)
     assert ran == [] and not win.turns.pending
     assert not shown(win, win.session.package)
 
@@ -183,7 +169,9 @@ def test_a_saved_session_is_restored_once_the_views_filled(
     assert other.center.currentIndex() == 1
 
 
-def test_a_step_that_goes_on_runs_before_the_next_and_is_dropped_by_cancel(qtbot) -> None:
+def test_a_step_that_goes_on_runs_before_the_next_and_is_dropped_by_cancel(
+    qtbot, turns_pass
+) -> None:
     from aa_review.qt.views._turns import Turns
 
     turns = Turns(at_once=False)
@@ -212,7 +200,7 @@ def test_a_step_that_goes_on_runs_before_the_next_and_is_dropped_by_cancel(qtbot
     turns.add("c", cancelled_midway)
     turns.add("b", lambda: done.append("b"))
     qtbot.waitUntil(lambda: "c0" in done)
-    _turns_pass(qtbot)
+    turns_pass(3)
     assert done == ["c0"] and not turns.pending and ran == ["a", "b"]
 
 
