@@ -17,6 +17,9 @@ from aa_review.core.util.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from aa_review.core.diff._engine import (
+        DiffCancelled as DiffCancelled,
+    )
+    from aa_review.core.diff._engine import (
         audit_findings as audit_findings,
     )
     from aa_review.core.diff._engine import (
@@ -124,6 +127,7 @@ if TYPE_CHECKING:
 
 _WHERE = {
     "diff": "_engine",
+    "DiffCancelled": "_engine",
     "audit_findings": "_engine",
     "diff_findings": "_findings",
     "finding_key": "_findings",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from aa_review.core.diff._contracts import diff_contracts
@@ -17,7 +17,17 @@ if TYPE_CHECKING:
     from aa_review.core.findings import Finding
     from aa_review.core.package import Package
 
-__all__ = ["diff", "audit_findings"]
+__all__ = ["diff", "audit_findings", "DiffCancelled"]
+
+
+class DiffCancelled(Exception):
+    """Raised by :func:`diff` when its ``cancelled()`` turned true."""
+
+
+def _stop_if(cancelled: Callable[[], bool] | None) -> None:
+    if cancelled is not None and cancelled():
+        raise DiffCancelled
+
 
 # Identity fields that differ between two folders of the same package without any change.
 _NOT_A_CHANGE = frozenset({"package_id"})
@@ -67,6 +77,7 @@ def diff(
     audit: bool = False,
     old_findings: Sequence[Finding] | None = None,
     new_findings: Sequence[Finding] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> PackageDiff:
     """Everything that changed from ``old`` to ``new``.
 
@@ -81,6 +92,9 @@ def diff(
         audit of each); a fingerprint side uses the findings it was made with.
     old_findings, new_findings
         Findings already at hand (they replace the audit of that side).
+    cancelled
+        Polled between the stages and while changed rows are read again; when it turns
+        true, :class:`DiffCancelled` is raised (the window's Cancel).
 
     Returns
     -------
@@ -92,7 +106,9 @@ def diff(
     old_pkg = None if isinstance(old, Fingerprint) else old
     new_pkg = None if isinstance(new, Fingerprint) else new
     fa = old if isinstance(old, Fingerprint) else fingerprint(old)
+    _stop_if(cancelled)
     fb = new if isinstance(new, Fingerprint) else fingerprint(new)
+    _stop_if(cancelled)
     version_change = (fa.version, fb.version) if fa.version != fb.version else None
     if version_change:
         rows = RowsDiff(
@@ -103,8 +119,10 @@ def diff(
             ),
         )
     else:
-        rows = diff_rows(fa, fb, old_pkg, new_pkg)
+        rows = diff_rows(fa, fb, old_pkg, new_pkg, cancelled=lambda: _stop_if(cancelled))
+    _stop_if(cancelled)
     evidence = diff_evidence(fa, fb, ref_first=version_change is not None)
+    _stop_if(cancelled)
     links = diff_links(fb, evidence) if not version_change else LinksDiff()
     ia, ib = _flat(fa.identity), _flat(fb.identity)
     identity_changes = {

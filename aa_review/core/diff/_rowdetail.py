@@ -18,11 +18,14 @@ from aa_review.core.diff._recompute import (
 from aa_review.core.util.errors import AAReviewError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from aa_review.core.package import Package
 
 __all__ = ["describe_changes"]
 
 MAX_PATHS = 200  # changed paths listed per row
+POLL_PAIRS = 256  # changed pairs read again between two polls of cancelled()
 
 
 def _read(pkg: Package | None, pos: int) -> tuple[dict[str, Any] | None, str | None]:
@@ -49,18 +52,22 @@ def describe_changes(
     ib: np.ndarray,
     old_pkg: Package | None,
     new_pkg: Package | None,
+    cancelled: Callable[[], object] | None = None,
 ) -> tuple[tuple[RowChange, ...], list[int]]:
     """One :class:`RowChange` per pair whose values differ, and the new positions of
     pairs whose bytes differ but whose JSON values are equal (re-serialized rows).
 
-    Rows are read again by offset only here, for the pairs whose line digests differ.
+    Rows are read again by offset only here, for the pairs whose line digests differ;
+    ``cancelled()`` is called every :data:`POLL_PAIRS` pairs (it raises to stop).
     """
     changes: list[RowChange] = []
     same_values: list[int] = []
     cited: dict[tuple[int, int], tuple[tuple[str, ...], tuple[str, ...]]] = {}
     task_a = a.identity.get("task_id")
     task_b = b.identity.get("task_id")
-    for i, j in zip(ia.tolist(), ib.tolist(), strict=True):
+    for n, (i, j) in enumerate(zip(ia.tolist(), ib.tolist(), strict=True)):
+        if cancelled is not None and n % POLL_PAIRS == 0:
+            cancelled()
         old_row, note_a = _read(old_pkg, i)
         new_row, note_b = _read(new_pkg, j)
         fields: tuple[str, ...] | None = None

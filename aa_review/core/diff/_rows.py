@@ -12,6 +12,8 @@ from aa_review.core.diff._fingerprint import Fingerprint
 from aa_review.core.diff._model import RowList, RowMoves, RowsDiff
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from aa_review.core.package import Package
 
 __all__ = ["match_rows", "diff_rows", "longest_increasing"]
@@ -187,9 +189,14 @@ def _out_of_order(fa: np.ndarray, la: np.ndarray, lb: np.ndarray) -> np.ndarray:
 
 
 def diff_rows(
-    a: Fingerprint, b: Fingerprint, old_pkg: Package | None, new_pkg: Package | None
+    a: Fingerprint,
+    b: Fingerprint,
+    old_pkg: Package | None,
+    new_pkg: Package | None,
+    cancelled: Callable[[], object] | None = None,
 ) -> RowsDiff:
-    """Added, removed, changed and moved rows of ``b`` against ``a``."""
+    """Added, removed, changed and moved rows of ``b`` against ``a``; ``cancelled()`` is
+    called now and then while changed rows are read again (it raises to stop)."""
     from aa_review.core.diff._rowdetail import describe_changes
 
     ia, ib = match_rows(a, b)
@@ -211,7 +218,9 @@ def diff_rows(
         codes, n = np.unique(b.file[ib][shifted], return_counts=True)
         shifted_by = {b.files[int(c)]: int(k) for c, k in zip(codes, n, strict=True)}
     how = tuple("file" if not sf else "order" for sf in same_file[moved].tolist())
-    changed, reformatted = describe_changes(a, b, ia[~same], ib[~same], old_pkg, new_pkg)
+    changed, reformatted = describe_changes(
+        a, b, ia[~same], ib[~same], old_pkg, new_pkg, cancelled=cancelled
+    )
     return RowsDiff(
         compared=True,
         added=RowList.take(b, "new", np.flatnonzero(only_b)),

@@ -196,14 +196,13 @@ def prepare_comparison(
     baseline: Package, package: Package, cancelled: Callable[[], bool] = _never
 ) -> PreparedComparison:
     """Diff ``baseline`` against ``package`` and derive what the views show (any thread)."""
-    from aa_review.core.diff import diff, side_masks
+    from aa_review.core.diff import DiffCancelled, diff, side_masks
     from aa_review.core.session._prepare import Cancelled
 
-    if cancelled():
-        raise Cancelled
-    d = diff(baseline, package)
-    if cancelled():
-        raise Cancelled
+    try:
+        d = diff(baseline, package, cancelled=cancelled)
+    except DiffCancelled:
+        raise Cancelled from None
     n_old, n_new = len(baseline.index), len(package.index)
     masks, old_masks = side_masks(d, n_old, n_new)  # as aa-review diff --query answers
     row_kind = np.zeros(n_new, dtype=np.int8)
