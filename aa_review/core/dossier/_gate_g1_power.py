@@ -15,9 +15,9 @@ from aa_review.core.stats import (
     PowerEstimate,
     adjusted_alpha,
     claim_reproduced,
-    is_digest,
     range_contains_base,
     simulate_power,
+    simulation_binding,
 )
 
 __all__ = ["MAX_SIMULATED_CLUSTERS", "check_power"]
@@ -198,15 +198,19 @@ def _binding(ctx: GateContext, pa: Any, b: GateBuilder) -> None:
     if absent:
         b.unknown("G1_POWER_MISSING")
         b.note("power_sections_missing", absent)
-    if raw_params is not None:  # absent: PARAMETER_MISSING
-        wanted = json_digest(raw_params)
-        sealed = ([sim.inputs_digest] if sim else []) + ([pre.sealed_inputs_digest] if pre else [])
-        if not is_digest(wanted) or any(d != wanted for d in sealed):
-            b.fail("G1_POWER_INPUTS_DIGEST_MISMATCH")
-    if sim is not None and (
-        not is_digest(sim.code_digest)
-        or (pre is not None and sim.code_digest != pre.sealed_code_digest)
-    ):
+    binding = simulation_binding(
+        json_digest(raw_params),
+        sim.inputs_digest if sim else None,
+        pre.sealed_inputs_digest if pre else None,
+        sim.code_digest if sim else None,
+        pre.sealed_code_digest if pre else None,
+        sealed=pa.sealed,
+        simulated=sim is not None,
+        preregistered=pre is not None,
+    )
+    if raw_params is not None and not binding.inputs_bound:  # absent: PARAMETER_MISSING
+        b.fail("G1_POWER_INPUTS_DIGEST_MISMATCH")
+    if not binding.code_bound:
         b.fail("G1_POWER_CODE_DIGEST_MISMATCH")
 
 

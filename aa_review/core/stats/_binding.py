@@ -46,8 +46,17 @@ def simulation_binding(
     code_digest: object,
     sealed_code_digest: object,
     sealed: object,
+    *,
+    simulated: bool = True,
+    preregistered: bool = True,
 ) -> SimulationBinding:
     """Check that a simulation is digest-bound to its preregistration.
+
+    With ``simulated`` or ``preregistered`` False, that side is absent (spec 15: the
+    gate says it is missing) and its digests are not compared: the inputs are bound
+    when ``parameters_digest`` is well-formed and equals the digests of the sides
+    present, and the code when a present simulation's ``code_digest`` is well-formed
+    and, with a preregistration, equals its ``sealed_code_digest``.
 
     Parameters
     ----------
@@ -59,14 +68,19 @@ def simulation_binding(
         ``simulation.code_digest`` and ``preregistration.sealed_code_digest``.
     sealed : object
         The plan's ``sealed`` flag; only the literal ``True`` counts.
+    simulated, preregistered : bool
+        Whether the plan has a simulation, a preregistration.
 
     Returns
     -------
     SimulationBinding
         Which of the three bindings hold.
     """
-    inputs_bound = is_digest(parameters_digest) and (
-        parameters_digest == inputs_digest == sealed_inputs_digest
+    present = ((inputs_digest, simulated), (sealed_inputs_digest, preregistered))
+    inputs_bound = is_digest(parameters_digest) and all(
+        d == parameters_digest for d, here in present if here
     )
-    code_bound = is_digest(code_digest) and code_digest == sealed_code_digest
+    code_bound = not simulated or (
+        is_digest(code_digest) and (not preregistered or code_digest == sealed_code_digest)
+    )
     return SimulationBinding(inputs_bound, code_bound, sealed is True)

@@ -115,3 +115,19 @@ def test_recurrence_fails_without_distinct_configuration_classes() -> None:
     scope = recurrence_scope(obs, "m", obs, EPOCHS, CONFIGS, COMPONENT)
     assert (scope.families, scope.epochs, scope.configuration_classes) == (3, 2, 1)
     assert not scope.passes
+
+
+def test_simulation_binding_compares_only_the_sides_present() -> None:
+    # No preregistration: the simulation's digests alone are compared.
+    assert simulation_binding(D, D, None, E, None, True, preregistered=False).inputs_bound
+    assert simulation_binding(D, D, None, E, None, True, preregistered=False).code_bound
+    assert not simulation_binding(D, E, None, E, None, True, preregistered=False).inputs_bound
+    assert not simulation_binding(D, D, None, "x", None, True, preregistered=False).code_bound
+    # No simulation: the preregistration's inputs digest alone; no code to compare.
+    assert simulation_binding(D, None, D, None, E, True, simulated=False).inputs_bound
+    assert not simulation_binding(D, None, E, None, E, True, simulated=False).inputs_bound
+    assert simulation_binding(D, None, D, None, "x", True, simulated=False).code_bound
+    # Neither: the parameters' digest must still be well-formed.
+    both_absent = {"simulated": False, "preregistered": False}
+    assert simulation_binding(D, None, None, None, None, True, **both_absent).inputs_bound
+    assert not simulation_binding("x", None, None, None, None, True, **both_absent).inputs_bound
