@@ -17,9 +17,6 @@ from aa_review.core.util.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from aa_review.core.diff._engine import (
-        DiffCancelled as DiffCancelled,
-    )
-    from aa_review.core.diff._engine import (
         audit_findings as audit_findings,
     )
     from aa_review.core.diff._engine import (
@@ -63,6 +60,9 @@ if TYPE_CHECKING:
     )
     from aa_review.core.diff._model import (
         ContractChange as ContractChange,
+    )
+    from aa_review.core.diff._model import (
+        DiffCancelled as DiffCancelled,
     )
     from aa_review.core.diff._model import (
         EvidenceChange as EvidenceChange,
@@ -127,7 +127,7 @@ if TYPE_CHECKING:
 
 _WHERE = {
     "diff": "_engine",
-    "DiffCancelled": "_engine",
+    "DiffCancelled": "_model",
     "audit_findings": "_engine",
     "diff_findings": "_findings",
     "finding_key": "_findings",

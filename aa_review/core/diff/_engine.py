@@ -10,23 +10,14 @@ from aa_review.core.diff._contracts import diff_contracts
 from aa_review.core.diff._evidence import diff_evidence, diff_links
 from aa_review.core.diff._findings import diff_findings
 from aa_review.core.diff._fingerprint import Fingerprint, finding_dicts, fingerprint
-from aa_review.core.diff._model import LinksDiff, PackageDiff, RowsDiff
+from aa_review.core.diff._model import LinksDiff, PackageDiff, RowsDiff, stop_if
 from aa_review.core.diff._rows import diff_rows
 
 if TYPE_CHECKING:
     from aa_review.core.findings import Finding
     from aa_review.core.package import Package
 
-__all__ = ["diff", "audit_findings", "DiffCancelled"]
-
-
-class DiffCancelled(Exception):
-    """Raised by :func:`diff` when its ``cancelled()`` turned true."""
-
-
-def _stop_if(cancelled: Callable[[], bool] | None) -> None:
-    if cancelled is not None and cancelled():
-        raise DiffCancelled
+__all__ = ["diff", "audit_findings"]
 
 
 # Identity fields that differ between two folders of the same package without any change.
@@ -94,7 +85,7 @@ def diff(
         Findings already at hand (they replace the audit of that side).
     cancelled
         Polled between the stages and while changed rows are read again; when it turns
-        true, :class:`DiffCancelled` is raised (the window's Cancel).
+        true, :class:`~aa_review.core.diff.DiffCancelled` is raised (the window's Cancel).
 
     Returns
     -------
@@ -106,9 +97,9 @@ def diff(
     old_pkg = None if isinstance(old, Fingerprint) else old
     new_pkg = None if isinstance(new, Fingerprint) else new
     fa = old if isinstance(old, Fingerprint) else fingerprint(old)
-    _stop_if(cancelled)
+    stop_if(cancelled)
     fb = new if isinstance(new, Fingerprint) else fingerprint(new)
-    _stop_if(cancelled)
+    stop_if(cancelled)
     version_change = (fa.version, fb.version) if fa.version != fb.version else None
     if version_change:
         rows = RowsDiff(
@@ -119,10 +110,10 @@ def diff(
             ),
         )
     else:
-        rows = diff_rows(fa, fb, old_pkg, new_pkg, cancelled=lambda: _stop_if(cancelled))
-    _stop_if(cancelled)
+        rows = diff_rows(fa, fb, old_pkg, new_pkg, cancelled=cancelled)
+    stop_if(cancelled)
     evidence = diff_evidence(fa, fb, ref_first=version_change is not None)
-    _stop_if(cancelled)
+    stop_if(cancelled)
     links = diff_links(fb, evidence) if not version_change else LinksDiff()
     ia, ib = _flat(fa.identity), _flat(fb.identity)
     identity_changes = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -11,6 +11,8 @@ import numpy as np
 from aa_review.core.diff._fingerprint import EvidenceFacts, Fingerprint
 
 __all__ = [
+    "DiffCancelled",
+    "stop_if",
     "LEVELS",
     "RowRef",
     "Place",
@@ -26,6 +28,17 @@ __all__ = [
     "PackageDiff",
     "level_rank",
 ]
+
+
+class DiffCancelled(Exception):
+    """Raised by :func:`~aa_review.core.diff.diff` when its ``cancelled()`` turned true."""
+
+
+def stop_if(cancelled: Callable[[], bool] | None) -> None:
+    """Raise :class:`DiffCancelled` when ``cancelled()`` says so (None: never)."""
+    if cancelled is not None and cancelled():
+        raise DiffCancelled
+
 
 # Kinds of change from the least to the most severe; ``--fail-on`` names a threshold.
 # ``moved``: rows unchanged in value that moved file or order, or were re-serialized.

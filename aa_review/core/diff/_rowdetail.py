@@ -8,7 +8,7 @@ import numpy as np
 
 from aa_review.core.diff._fingerprint import Fingerprint
 from aa_review.core.diff._jsonvalue import changed_paths
-from aa_review.core.diff._model import Place, RowChange
+from aa_review.core.diff._model import Place, RowChange, stop_if
 from aa_review.core.diff._recompute import (
     SEED_FIELDS,
     content_hash_recomputes,
@@ -52,13 +52,13 @@ def describe_changes(
     ib: np.ndarray,
     old_pkg: Package | None,
     new_pkg: Package | None,
-    cancelled: Callable[[], object] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> tuple[tuple[RowChange, ...], list[int]]:
     """One :class:`RowChange` per pair whose values differ, and the new positions of
     pairs whose bytes differ but whose JSON values are equal (re-serialized rows).
 
     Rows are read again by offset only here, for the pairs whose line digests differ;
-    ``cancelled()`` is called every :data:`POLL_PAIRS` pairs (it raises to stop).
+    ``cancelled()`` is polled every :data:`POLL_PAIRS` pairs (:class:`DiffCancelled`).
     """
     changes: list[RowChange] = []
     same_values: list[int] = []
@@ -66,8 +66,8 @@ def describe_changes(
     task_a = a.identity.get("task_id")
     task_b = b.identity.get("task_id")
     for n, (i, j) in enumerate(zip(ia.tolist(), ib.tolist(), strict=True)):
-        if cancelled is not None and n % POLL_PAIRS == 0:
-            cancelled()
+        if n % POLL_PAIRS == 0:
+            stop_if(cancelled)
         old_row, note_a = _read(old_pkg, i)
         new_row, note_b = _read(new_pkg, j)
         fields: tuple[str, ...] | None = None

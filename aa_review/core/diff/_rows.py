@@ -193,10 +193,10 @@ def diff_rows(
     b: Fingerprint,
     old_pkg: Package | None,
     new_pkg: Package | None,
-    cancelled: Callable[[], object] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> RowsDiff:
     """Added, removed, changed and moved rows of ``b`` against ``a``; ``cancelled()`` is
-    called now and then while changed rows are read again (it raises to stop)."""
+    polled while changed rows are read again (:class:`DiffCancelled` when it is true)."""
     from aa_review.core.diff._rowdetail import describe_changes
 
     ia, ib = match_rows(a, b)
