@@ -29,6 +29,17 @@ _HELP = fields_help("evidence", EVIDENCE_FIELDS, "evidence id or ref")
 _NONE = np.empty(0, np.int64)
 
 
+def _follow_hashes(session: ReviewSession, panel: EvidencePanel | RowEvidencePanel) -> None:
+    """The catalog's live hash statuses in ``panel``'s evidence table, for the package it
+    shows, told through the panel's gate (they wait for the table's fill)."""
+
+    def show(status: HashStatus | None) -> None:
+        if status is None or status.version == panel.version:
+            panel.model.set_hashes(status.statuses if status else None)
+
+    session.events.hashes_changed.connect(lambda status: panel.gate.call(show, status))
+
+
 class EvidencePanel(Linked):
     """The evidence catalog, with every field of every item."""
 
@@ -55,7 +66,7 @@ class EvidencePanel(Linked):
         self._hook_table(
             self.view, lambda r: session.select_evidence(self.model.position(r), self.source)
         )
-        session.events.hashes_changed.connect(self._on_hashes)
+        _follow_hashes(session, self)
         follow_marks(session, self.model, "evidence", self.gate)
         # Who fits the columns to a package shown: None, at once; the window spreads the
         # fitting over turns of its event loop (_turns): tens of ms for every column.
@@ -84,13 +95,6 @@ class EvidencePanel(Linked):
             self.view.resizeColumnToContents(col)
             if col % 4 == 3:
                 yield
-
-    def _on_hashes(self, status: HashStatus | None) -> None:
-        self.gate.call(self._hashes, status)
-
-    def _hashes(self, status: HashStatus | None) -> None:
-        if status is None or status.version == self.version:
-            self.model.set_hashes(status.statuses if status else None)
 
     def show_result(self, result: QueryResult) -> None:
         if result.scope is Scope.EVIDENCE:
@@ -121,12 +125,8 @@ class RowEvidencePanel(Linked):
         self._hook_table(
             self.view, lambda r: session.select_evidence(self.model.position(r), self.source)
         )
-        session.events.hashes_changed.connect(lambda st: self.gate.call(self._hashes, st))
+        _follow_hashes(session, self)
         self._row: int | None = None
-
-    def _hashes(self, status: HashStatus | None) -> None:
-        if status is None or status.version == self.version:
-            self.model.set_hashes(status.statuses if status else None)
 
     def show_package(self, opened: OpenPackage | None) -> None:
         self.model.set_package(opened.package if opened else None)
